@@ -1,0 +1,96 @@
+// The contract every terminal backend (tmux control mode, node-pty, iTerm2) fulfils.
+// A backend moves bytes and manages panes; it knows nothing of screens, transcripts or completion.
+
+export type BackendKind = "tmux" | "pty";
+
+/** Facts about one pane, as the backend sees them right now. */
+export interface PaneInfo {
+  /** Backend-unique pane id (tmux: "%12"; pty: "pty-3"). */
+  paneId: string;
+  /** tmux window id ("@4") or the pty backend's own group id; panes of one layout share it. */
+  windowId: string;
+  pid: number;
+  dead: boolean;
+  /** Exit status of a dead pane; null while alive or when killed by a signal. */
+  exitStatus: number | null;
+  exitSignal: number | null;
+  /** Name of the foreground process (tmux pane_current_command). */
+  foreground: string;
+  cwd: string;
+  rows: number;
+  cols: number;
+  /** termhive metadata stored with the pane (name, id, created, shell…), so another process can adopt it. */
+  meta: Record<string, string>;
+}
+
+export interface CreatePaneOptions {
+  /** Program and arguments, exec'd directly (no shell parses them). */
+  argv: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  rows: number;
+  cols: number;
+  meta: Record<string, string>;
+  /** Split this existing pane instead of creating a new window. */
+  splitFrom?: { paneId: string; direction: "left" | "right" | "above" | "below"; percent?: number };
+}
+
+/** A pane's current screen contents, used to seed a session adopted after a restart. */
+export interface PaneSnapshot {
+  /** Scrollback plus visible screen, lines joined with "\r\n", SGR escapes kept. */
+  history: string;
+  cursorRow: number;
+  cursorCol: number;
+  alternateScreen: boolean;
+}
+
+export interface BackendEvents {
+  /** Bytes the pane's program wrote, in order, exactly once per process that listens. */
+  output(paneId: string, data: Buffer): void;
+  /** The pane's program exited (the pane stays readable until closed). */
+  exit(paneId: string, status: number | null, signal: number | null): void;
+  /** A pane vanished (closed by a person or another termhive process). */
+  closed(paneId: string): void;
+  /** Some output was lost (flow control); the session should resynchronise its screen. */
+  gap(paneId: string, reason: string): void;
+  /** The backend itself died (tmux server killed). Every pane is gone for this process. */
+  down(reason: string): void;
+}
+
+export interface Backend {
+  readonly kind: BackendKind;
+  /** Connects (tmux: starts/attaches the control client). Idempotent; reconnects after `down`. */
+  start(): Promise<void>;
+  readonly connected: boolean;
+  on<E extends keyof BackendEvents>(event: E, listener: BackendEvents[E]): void;
+  off<E extends keyof BackendEvents>(event: E, listener: BackendEvents[E]): void;
+
+  createPane(options: CreatePaneOptions): Promise<PaneInfo>;
+  listPanes(): Promise<PaneInfo[]>;
+  paneInfo(paneId: string): Promise<PaneInfo | undefined>;
+  /** Writes raw bytes to the pane's input, byte-exact, in order, chunked as the backend needs. */
+  writeInput(paneId: string, data: Buffer): Promise<void>;
+  /** Sends named keys (termhive vocabulary, see terminal/keys.ts), honouring the pane's keyboard modes. */
+  sendKeys(paneId: string, keys: readonly string[]): Promise<void>;
+  resize(paneId: string, rows: number, cols: number): Promise<void>;
+  setMeta(paneId: string, key: string, value: string): Promise<void>;
+  snapshot(paneId: string): Promise<PaneSnapshot>;
+  /** Ends the pane (SIGHUP, as closing a terminal does). */
+  kill(paneId: string): Promise<void>;
+  /** Makes the pane the active one for a person attached to it. */
+  focus(paneId: string): Promise<void>;
+  /** Shell command a person runs to watch and take over this pane, or null when the backend has none. */
+  attachCommand(paneId: string): string | null;
+  /** Sets the title shown on the pane's border (status at a glance). No-op where unsupported. */
+  setTitle(paneId: string, title: string): Promise<void>;
+  /** Detaches from (never kills) the panes. */
+  stop(): Promise<void>;
+}
+
+/** Error thrown for operations a backend cannot do, e.g. attach on the pty backend. */
+export class UnsupportedByBackend extends Error {
+  constructor(backend: BackendKind, what: string) {
+    super(`${what} is not supported by the ${backend} backend`);
+    this.name = "UnsupportedByBackend";
+  }
+}
