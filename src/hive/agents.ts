@@ -1,0 +1,302 @@
+// Agents: a name bound to a terminal session, with a profile, an optional team and a status.
+// The binding outlives any termhive process (it is a row), so a restarted server still knows
+// who "reviewer" is. An agent whose session died is marked `exited`, never deleted: only an
+// explicit `remove` makes it disappear.
+import type { HiveStore } from "./store.js";
+import type { EventLog } from "./events.js";
+import type { Teams } from "./teams.js";
+import { teamSubtree } from "./teams.js";
+import { HiveError, checkName, unknownName } from "./errors.js";
+
+export const AGENT_STATUSES = ["starting", "working", "idle", "waiting_for_input", "error", "exited"] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+/** Who decided a status: screen detection by profile, the agent itself (CLI/OSC), or the service. */
+export type StatusSource = "profile" | "self" | "service";
+
+/** Longest status detail kept; the detail lands in a tmux pane title and in tool results. */
+export const MAX_STATUS_DETAIL = 200;
+
+export interface AgentRecord {
+  name: string;
+  sessionId: string;
+  sessionName: string | null;
+  profile: string;
+  team: string | null;
+  status: AgentStatus;
+  statusDetail: string | null;
+  statusSource: StatusSource | null;
+  exitCode: number | null;
+  createdAt: number;
+  /** Last change of binding, team or status. */
+  updatedAt: number;
+}
+
+export interface RegisterAgentInput {
+  name: string;
+  sessionId: string;
+  sessionName?: string | null;
+  /** Profile name (see profiles.ts); default "shell". */
+  profile?: string;
+  /** Team to join; created (top level) if missing, which the result reports. */
+  team?: string | null;
+  /** Rebind an existing name instead of refusing it. */
+  replace?: boolean;
+}
+
+export interface RegisterResult {
+  agent: AgentRecord;
+  /** The record that was replaced (replace: true), else null. */
+  replaced: AgentRecord | null;
+  createdTeam: boolean;
+}
+
+export interface ListAgentsFilter {
+  team?: string;
+  /** With `team`: include agents of its child teams, recursively. */
+  recursive?: boolean;
+  status?: AgentStatus;
+}
+
+interface AgentRow {
+  name: string;
+  session_id: string;
+  session_name: string | null;
+  profile: string;
+  team: string | null;
+  status: AgentStatus;
+  status_detail: string | null;
+  status_source: StatusSource | null;
+  exit_code: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const toAgent = (r: AgentRow): AgentRecord => ({
+  name: r.name,
+  sessionId: r.session_id,
+  sessionName: r.session_name,
+  profile: r.profile,
+  team: r.team,
+  status: r.status,
+  statusDetail: r.status_detail,
+  statusSource: r.status_source,
+  exitCode: r.exit_code,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export function checkStatus(status: unknown): AgentStatus {
+  if (typeof status !== "string" || !(AGENT_STATUSES as readonly string[]).includes(status)) {
+    throw new HiveError("invalid", `unknown agent status ${JSON.stringify(status)}; valid: ${AGENT_STATUSES.join(", ")}`);
+  }
+  return status as AgentStatus;
+}
+
+function clipDetail(detail: string | null | undefined): string | null {
+  if (detail == null) return null;
+  // One line: it is shown in a pane border.
+  const flat = detail.replace(/[\r\n\t]+/g, " ").trim();
+  if (flat === "") return null;
+  return flat.length > MAX_STATUS_DETAIL ? flat.slice(0, MAX_STATUS_DETAIL - 1) + "…" : flat;
+}
+
+export class Agents {
+  constructor(
+    private readonly store: HiveStore,
+    private readonly events: EventLog,
+    private readonly teams: Teams,
+  ) {}
+
+  find(name: string): AgentRecord | undefined {
+    const row = this.store.read(() => this.store.db.prepare("SELECT * FROM agents WHERE name = ?").get(name)) as
+      | AgentRow
+      | undefined;
+    return row ? toAgent(row) : undefined;
+  }
+
+  get(name: string): AgentRecord {
+    const agent = this.find(name);
+    if (!agent) throw unknownName("agent", name, this.names());
+    return agent;
+  }
+
+  names(): string[] {
+    const rows = this.store.read(() => this.store.db.prepare("SELECT name FROM agents ORDER BY name").all()) as { name: string }[];
+    return rows.map((r) => r.name);
+  }
+
+  /** All agents, or those of a team (and its child teams with `recursive`), ordered by name. */
+  list(filter: ListAgentsFilter = {}): AgentRecord[] {
+    if (filter.status !== undefined) checkStatus(filter.status);
+    return this.store.read(() => {
+      let teams: string[] | undefined;
+      if (filter.team !== undefined) {
+        this.teams.get(filter.team);
+        teams = filter.recursive ? teamSubtree(this.teams.list(), filter.team) : [filter.team];
+      }
+      const rows = this.store.db.prepare("SELECT * FROM agents ORDER BY name").all() as AgentRow[];
+      return rows
+        .map(toAgent)
+        .filter((a) => teams === undefined || (a.team !== null && teams.includes(a.team)))
+        .filter((a) => filter.status === undefined || a.status === filter.status);
+    });
+  }
+
+  /** Agents bound to a session (usually one; two names may share a session). */
+  bySession(sessionId: string): AgentRecord[] {
+    const rows = this.store.read(() =>
+      this.store.db.prepare("SELECT * FROM agents WHERE session_id = ? ORDER BY name").all(sessionId),
+    ) as AgentRow[];
+    return rows.map(toAgent);
+  }
+
+  /** Binds a name to a session. Refuses a taken name unless `replace: true`. Status starts at `starting`. */
+  register(input: RegisterAgentInput): RegisterResult {
+    const name = checkName("agent", input.name);
+    if (typeof input.sessionId !== "string" || input.sessionId === "") {
+      throw new HiveError("invalid", `agent '${name}' needs a session id to bind to`);
+    }
+    const profile = checkName("profile", input.profile ?? "shell");
+    return this.store.write(() => {
+      const existing = this.find(name);
+      if (existing && !input.replace) {
+        throw new HiveError(
+          "duplicate",
+          `agent '${name}' is already registered (session ${existing.sessionId}, status ${existing.status}); ` +
+            `pass replace: true to rebind it, or choose another name`,
+        );
+      }
+      let createdTeam = false;
+      const team = input.team ?? null;
+      if (team !== null) createdTeam = this.teams.ensure(team).created;
+      const now = Date.now();
+      const agent: AgentRecord = {
+        name,
+        sessionId: input.sessionId,
+        sessionName: input.sessionName ?? null,
+        profile,
+        team,
+        status: "starting",
+        statusDetail: null,
+        statusSource: "service",
+        exitCode: null,
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+      };
+      this.store.db
+        .prepare(
+          `INSERT INTO agents (name, session_id, session_name, profile, team, status, status_detail, status_source,
+             exit_code, created_at, updated_at)
+           VALUES (@name, @sessionId, @sessionName, @profile, @team, @status, @statusDetail, @statusSource,
+             @exitCode, @createdAt, @updatedAt)
+           ON CONFLICT(name) DO UPDATE SET session_id = excluded.session_id, session_name = excluded.session_name,
+             profile = excluded.profile, team = excluded.team, status = excluded.status,
+             status_detail = excluded.status_detail, status_source = excluded.status_source,
+             exit_code = excluded.exit_code, updated_at = excluded.updated_at`,
+        )
+        .run(agent);
+      this.events.append({
+        kind: "lifecycle",
+        agent: name,
+        sessionId: agent.sessionId,
+        data: { event: existing ? "agent_replaced" : "agent_registered", team, profile, previousSession: existing?.sessionId },
+      });
+      return { agent, replaced: existing ?? null, createdTeam };
+    });
+  }
+
+  /** Puts an agent in a team (created if missing). */
+  assign(name: string, team: string): { agent: AgentRecord; createdTeam: boolean } {
+    return this.store.write(() => {
+      const agent = this.get(name);
+      const { created } = this.teams.ensure(team);
+      this.setTeam(agent, team);
+      return { agent: { ...agent, team }, createdTeam: created };
+    });
+  }
+
+  /** Takes an agent out of its team (no-op if it had none). */
+  unassign(name: string): AgentRecord {
+    return this.store.write(() => {
+      const agent = this.get(name);
+      if (agent.team !== null) this.setTeam(agent, null);
+      return { ...agent, team: null };
+    });
+  }
+
+  /** Forgets an agent. Its session is not touched (closing it is the service's job). */
+  remove(name: string): AgentRecord {
+    return this.store.write(() => {
+      const agent = this.get(name);
+      this.store.db.prepare("DELETE FROM agents WHERE name = ?").run(name);
+      this.events.append({ kind: "lifecycle", agent: name, sessionId: agent.sessionId, data: { event: "agent_removed" } });
+      return agent;
+    });
+  }
+
+  /**
+   * Records a status. An event is appended only when status or detail actually changed.
+   * An exited agent stays exited: only `register(…, replace: true)` brings the name back.
+   */
+  setStatus(
+    name: string,
+    status: AgentStatus,
+    options: { detail?: string | null; source?: StatusSource } = {},
+  ): { agent: AgentRecord; changed: boolean } {
+    checkStatus(status);
+    const detail = clipDetail(options.detail);
+    const source = options.source ?? "service";
+    return this.store.write(() => {
+      const agent = this.get(name);
+      if (agent.status === "exited") return { agent, changed: false };
+      if (agent.status === status && agent.statusDetail === detail) return { agent, changed: false };
+      const now = Date.now();
+      this.store.db
+        .prepare("UPDATE agents SET status = ?, status_detail = ?, status_source = ?, updated_at = ? WHERE name = ?")
+        .run(status, detail, source, now, name);
+      this.events.append({
+        kind: "status",
+        agent: name,
+        sessionId: agent.sessionId,
+        data: { status, detail, source, previous: agent.status },
+      });
+      return { agent: { ...agent, status, statusDetail: detail, statusSource: source, updatedAt: now }, changed: true };
+    });
+  }
+
+  /** The session died: every agent bound to it becomes `exited` (with its exit code), with an event each. */
+  markSessionExited(sessionId: string, options: { exitCode?: number | null; reason?: string } = {}): AgentRecord[] {
+    return this.store.write(() => {
+      const changed: AgentRecord[] = [];
+      const now = Date.now();
+      for (const agent of this.bySession(sessionId)) {
+        if (agent.status === "exited") continue;
+        const detail = clipDetail(options.reason ?? (options.exitCode != null ? `exit code ${options.exitCode}` : "session ended"));
+        this.store.db
+          .prepare(
+            "UPDATE agents SET status = 'exited', status_detail = ?, status_source = 'service', exit_code = ?, updated_at = ? WHERE name = ?",
+          )
+          .run(detail, options.exitCode ?? null, now, agent.name);
+        this.events.append({
+          kind: "status",
+          agent: agent.name,
+          sessionId,
+          data: { status: "exited", detail, source: "service", previous: agent.status, exitCode: options.exitCode ?? null },
+        });
+        changed.push({ ...agent, status: "exited", statusDetail: detail, statusSource: "service", exitCode: options.exitCode ?? null, updatedAt: now });
+      }
+      return changed;
+    });
+  }
+
+  private setTeam(agent: AgentRecord, team: string | null): void {
+    this.store.db.prepare("UPDATE agents SET team = ?, updated_at = ? WHERE name = ?").run(team, Date.now(), agent.name);
+    this.events.append({
+      kind: "lifecycle",
+      agent: agent.name,
+      sessionId: agent.sessionId,
+      data: { event: "agent_team", from: agent.team, to: team },
+    });
+  }
+}

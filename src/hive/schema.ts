@@ -1,0 +1,77 @@
+// The hive's schema as an append-only list of migrations. MIGRATIONS[i] takes a file from
+// user_version i to i+1. Never edit a shipped entry: add a new one (old files in users' homes
+// were built from the old text).
+//
+// Times are integer milliseconds since the epoch. Names (agents, teams, layouts) are the
+// primary keys: they are what people and models type, and they are unique by design.
+
+export const MIGRATIONS: readonly string[] = [
+  // v1
+  `
+  CREATE TABLE teams (
+    name        TEXT PRIMARY KEY,
+    -- No FOREIGN KEY on parent: teams.ts re-parents children explicitly on removal and
+    -- reports it, rather than letting SQLite null them behind our back.
+    parent      TEXT,
+    description TEXT,
+    created_at  INTEGER NOT NULL
+  );
+  CREATE INDEX teams_parent ON teams(parent);
+
+  CREATE TABLE agents (
+    name          TEXT PRIMARY KEY,
+    session_id    TEXT NOT NULL,
+    session_name  TEXT,
+    profile       TEXT NOT NULL,
+    team          TEXT,
+    status        TEXT NOT NULL CHECK (status IN ('starting','working','idle','waiting_for_input','error','exited')),
+    status_detail TEXT,
+    status_source TEXT,
+    exit_code     INTEGER,
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL
+  );
+  CREATE INDEX agents_team ON agents(team);
+  CREATE INDEX agents_session ON agents(session_id);
+
+  -- AUTOINCREMENT (not a plain rowid): ids are never reused even after old rows are pruned,
+  -- so an event id is a cursor that only moves forward.
+  CREATE TABLE events (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    at         INTEGER NOT NULL,
+    kind       TEXT NOT NULL CHECK (kind IN ('status','watch','message','lifecycle')),
+    agent      TEXT,
+    session_id TEXT,
+    data       TEXT NOT NULL
+  );
+  CREATE INDEX events_session ON events(session_id, id);
+
+  CREATE TABLE watchers (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    target     TEXT NOT NULL,
+    pattern    TEXT NOT NULL,
+    flags      TEXT NOT NULL,
+    label      TEXT,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE messages (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    sender     TEXT NOT NULL,
+    recipient  TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    read_at    INTEGER
+  );
+  CREATE INDEX messages_inbox ON messages(recipient, read_at, id);
+
+  CREATE TABLE layouts (
+    name       TEXT PRIMARY KEY,
+    spec       TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,185 @@
+// The hive's SQLite file: opening, pragmas, migrations and turning SQLite's error codes into
+// answers a person (or a model) can act on. Every other hive file goes through `HiveStore`.
+//
+// Several termhive processes open the same file at once (one per MCP client, a gRPC server,
+// the dashboard). That is why: WAL (readers never block the single writer), a busy timeout
+// (a writer waits for another process's write instead of failing at once), and every write
+// in a `BEGIN IMMEDIATE` transaction (the write lock is taken up front, so a read-then-write
+// check such as "does this name exist?" cannot interleave with another process).
+import Database from "better-sqlite3";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { defaultHome, ensurePrivateDir } from "../util/paths.js";
+import { MIGRATIONS } from "./schema.js";
+
+export type HiveStoreErrorCode = "locked" | "corrupt" | "newer-schema" | "open-failed" | "readonly";
+
+/** A store failure with the database path in the message and a machine-readable code. */
+export class HiveStoreError extends Error {
+  constructor(
+    readonly code: HiveStoreErrorCode,
+    readonly path: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "HiveStoreError";
+  }
+}
+
+export interface StoreOptions {
+  /** Full path of the database file; default `<home>/hive.db`. */
+  path?: string;
+  /** termhive's state directory; default `defaultHome()` (TERMHIVE_HOME…). Ignored when `path` is set. */
+  home?: string;
+  /** How long a write waits for another process's write before failing as "locked". Default 5000 ms. */
+  busyTimeoutMs?: number;
+}
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+export function hiveDbPath(home: string = defaultHome()): string {
+  return join(home, "hive.db");
+}
+
+/** Maps a raw SQLite error to a HiveStoreError when we know what it means; otherwise returns it unchanged. */
+export function translateSqliteError(err: unknown, path: string, busyTimeoutMs: number): unknown {
+  if (err instanceof HiveStoreError || !(err instanceof Error)) return err;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== "string") return err;
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    return new HiveStoreError(
+      "locked",
+      path,
+      `hive database is locked: ${path} — another termhive process held the write lock for more than ` +
+        `${busyTimeoutMs} ms (busy timeout). Retry, or raise the busy timeout; nothing was written.`,
+      { cause: err },
+    );
+  }
+  if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
+    return new HiveStoreError(
+      "corrupt",
+      path,
+      `hive database is corrupt or not a SQLite database: ${path} (${err.message}). termhive left the file ` +
+        `untouched; move it aside (e.g. mv ${path} ${path}.bad) to start a fresh hive, or repair it with sqlite3's .recover.`,
+      { cause: err },
+    );
+  }
+  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM")) {
+    return new HiveStoreError(
+      code.startsWith("SQLITE_READONLY") ? "readonly" : "open-failed",
+      path,
+      `hive database cannot be opened for writing: ${path} (${err.message}); check the file and directory permissions.`,
+      { cause: err },
+    );
+  }
+  return err;
+}
+
+export class HiveStore {
+  readonly db: Database.Database;
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+
+  private constructor(db: Database.Database, path: string, busyTimeoutMs: number) {
+    this.db = db;
+    this.path = path;
+    this.busyTimeoutMs = busyTimeoutMs;
+  }
+
+  /** Opens (creating if missing) and migrates the hive database. Never replaces an existing file. */
+  static open(options: StoreOptions = {}): HiveStore {
+    const path = options.path ?? hiveDbPath(ensurePrivateDir(options.home ?? defaultHome()));
+    const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    let db: Database.Database;
+    try {
+      db = new Database(path, { fileMustExist: false });
+    } catch (err) {
+      const known = translateSqliteError(err, path, busyTimeoutMs);
+      throw known instanceof HiveStoreError
+        ? known
+        : new HiveStoreError("open-failed", path, `cannot open hive database ${path}: ${(err as Error).message}`, {
+            cause: err,
+          });
+    }
+    const store = new HiveStore(db, path, busyTimeoutMs);
+    try {
+      // busy_timeout first: switching to WAL on a fresh file needs a lock another process may hold.
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+      // Reading the schema is the first thing that touches the file's pages: a non-database
+      // file fails here with SQLITE_NOTADB before we change anything (not even the journal mode).
+      db.prepare("SELECT count(*) FROM sqlite_master").get();
+      const mode = db.pragma("journal_mode = WAL", { simple: true });
+      if (String(mode).toLowerCase() !== "wal") {
+        throw new HiveStoreError("open-failed", path, `hive database ${path} refused WAL mode (got ${String(mode)})`);
+      }
+      // NORMAL is crash-safe in WAL mode: a killed process loses nothing committed; only a
+      // power cut can lose the last transactions. FULL would fsync on every event append.
+      db.pragma("synchronous = NORMAL");
+      db.pragma("foreign_keys = ON");
+      store.migrate();
+    } catch (err) {
+      db.close();
+      throw translateSqliteError(err, path, busyTimeoutMs);
+    }
+    return store;
+  }
+
+  /** The schema version this file is at (PRAGMA user_version). */
+  get schemaVersion(): number {
+    return Number(this.db.pragma("user_version", { simple: true }));
+  }
+
+  /**
+   * Runs `fn` in a write transaction taken with BEGIN IMMEDIATE, so checks and writes inside it
+   * are atomic against other processes. SQLite errors come out translated (locked, corrupt).
+   */
+  write<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (err) {
+      throw translateSqliteError(err, this.path, this.busyTimeoutMs);
+    }
+  }
+
+  /** Runs `fn` as one consistent read snapshot (a deferred transaction). */
+  read<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn).deferred();
+    } catch (err) {
+      throw translateSqliteError(err, this.path, this.busyTimeoutMs);
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private migrate(): void {
+    const known = MIGRATIONS.length;
+    const current = this.schemaVersion;
+    if (current > known) {
+      throw new HiveStoreError(
+        "newer-schema",
+        this.path,
+        `hive database ${this.path} has schema version ${current}, newer than this termhive knows (${known}); ` +
+          `upgrade termhive. The file was not changed.`,
+      );
+    }
+    if (current === known) return;
+    // Two processes may start at once on a fresh file: the immediate transaction makes one of
+    // them wait, and the re-read of user_version inside it makes the second one a no-op.
+    this.write(() => {
+      const now = Number(this.db.pragma("user_version", { simple: true }));
+      for (let v = now; v < known; v++) {
+        this.db.exec(MIGRATIONS[v]!);
+        this.db.pragma(`user_version = ${v + 1}`);
+      }
+    });
+  }
+}
+
+/** True when a hive database already exists at the default (or given) home. */
+export function hiveExists(home: string = defaultHome()): boolean {
+  return existsSync(hiveDbPath(home));
+}
