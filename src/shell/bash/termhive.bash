@@ -1,0 +1,176 @@
+# termhive shell integration for bash (>= 5.1).
+#
+# Started as `bash --rcfile <this file> -i`, so bash reads this file *instead of*
+# ~/.bashrc. We therefore source the user's startup files ourselves first, then add
+# hooks that report, on the terminal, where each prompt and command begins and ends:
+#
+#   ESC ] 133 ; A BEL        prompt starts            (start of PS1)
+#   ESC ] 133 ; B BEL        prompt ends, input starts (end of PS1)
+#   ESC ] 633 ; E ; <cmd> BEL the command line about to run (when bash recorded it)
+#   ESC ] 133 ; C BEL        command output starts    (PS0: after the line is read)
+#   ESC ] 133 ; D ; <n> BEL  command ended with exit status n (next PROMPT_COMMAND)
+#   ESC ] 7 ; file://<host><cwd> BEL   current directory, percent-encoded
+#
+# Decisions (termhive's parser relies on them):
+#   - An empty Enter, or Ctrl-C at the prompt, runs no command: bash does not expand
+#     PS0 then, so there is no C and therefore no D. Only A/B for the new prompt.
+#   - Ctrl-C of a running command: the command ran (C was sent), so D;130 follows.
+#   - A multi-line command (loop, continuation, heredoc) is read as one unit: one PS0,
+#     so one C and one D.
+#
+# Everything here is named __termhive_* so it cannot collide with the user's names.
+
+# Non-interactive shells (bash -c, scripts) never read an rcfile, but be safe.
+[[ $- == *i* ]] || return 0
+
+# Where the integration scripts live; exported so a re-exec'd shell finds them too.
+if [[ -z ${TERMHIVE_SHELL_DIR-} ]]; then
+  TERMHIVE_SHELL_DIR=${BASH_SOURCE[0]%/*}
+  TERMHIVE_SHELL_DIR=${TERMHIVE_SHELL_DIR%/bash}
+fi
+export TERMHIVE_SHELL_DIR
+
+# ---------------------------------------------------------------------------
+# 1. The user's own startup files, as bash would have read them.
+#    (Debian-style builds read SYS_BASHRC, /etc/bash.bashrc, even with --rcfile, so it
+#    is not sourced again here.) For a login shell termhive sets TERMHIVE_SHELL_LOGIN
+#    because `--rcfile` is ignored by `bash -l`: we start a non-login interactive
+#    shell and read the login files the way bash's INVOCATION section describes.
+# ---------------------------------------------------------------------------
+if [[ -n ${TERMHIVE_SHELL_LOGIN-} ]]; then
+  unset TERMHIVE_SHELL_LOGIN
+  [[ -r /etc/profile ]] && builtin source /etc/profile
+  for __termhive_f in ~/.bash_profile ~/.bash_login ~/.profile; do
+    if [[ -r $__termhive_f ]]; then builtin source "$__termhive_f"; break; fi
+  done
+  unset __termhive_f
+else
+  [[ -r ~/.bashrc ]] && builtin source ~/.bashrc
+fi
+
+# The user's rc may have turned integration off for this shell.
+if [[ -n ${TERMHIVE_SHELL_INTEGRATION_DISABLE-} ]]; then return 0; fi
+# A second load in the same process (the user sources this file) would double hooks.
+if [[ -n ${__termhive_loaded-} ]]; then return 0; fi
+__termhive_loaded=1
+
+# ---------------------------------------------------------------------------
+# 2. State.
+# ---------------------------------------------------------------------------
+__termhive_ran=       # set (by PS0, without a fork) when a command line starts running
+__termhive_histcmd=$HISTCMD  # HISTCMD at the last prompt: a larger one in PS0 means
+                             # the line was added to history, so `history 1` is it.
+__termhive_none=()    # always empty: PS0 indexes it only for the side effects
+__termhive_yes=('' 1) # index 1 is non-empty: turns an arithmetic test into ${..:+..}
+__termhive_A=$'\e]133;A\a'
+__termhive_B=$'\e]133;B\a'
+
+# ---------------------------------------------------------------------------
+# 3. OSC 7: the working directory as a file:// URL. Bytes outside a safe set are
+#    percent-encoded; the loop only runs for such paths, so the common case is a
+#    single printf with no fork.
+# ---------------------------------------------------------------------------
+__termhive_osc7() {
+  local p=$PWD
+  if [[ $p == *[!A-Za-z0-9/._~-]* ]]; then
+    local LC_ALL=C out= c i
+    for (( i = 0; i < ${#p}; i++ )); do
+      c=${p:i:1}
+      case $c in
+        [A-Za-z0-9/._~-]) out+=$c ;;
+        *) printf -v c '%%%02X' "'$c"; out+=$c ;;
+      esac
+    done
+    p=$out
+  fi
+  builtin printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$p"
+}
+
+# ---------------------------------------------------------------------------
+# 4. The command line for OSC 633;E, escaped so it cannot end or split the sequence:
+#    \ -> \\, ; -> \x3b, every byte below 0x20 -> \xNN. Runs inside PS0's command
+#    substitution (a subshell) and only when bash recorded the line in its history
+#    (HISTCONTROL=ignorespace/ignoredups or `set +o history` mean it did not: then no
+#    E is sent rather than a wrong one).
+# ---------------------------------------------------------------------------
+__termhive_cmdline() {
+  local h i c
+  h=$(HISTTIMEFORMAT='' builtin history 1) || return 0
+  # `history` prints "%5d%c %s": the number, ' ' or '*' (edited), a space, the line.
+  [[ $h =~ ^\ *[0-9]+[\ *]\  ]] || return 0
+  h=${h:${#BASH_REMATCH[0]}}
+  h=${h//\\/\\\\}
+  h=${h//;/\\x3b}
+  local hex
+  for (( i = 1; i < 32; i++ )); do
+    printf -v hex %02x "$i"
+    printf -v c "\\x$hex"
+    [[ $h == *"$c"* ]] && h=${h//"$c"/\\x$hex}
+  done
+  builtin printf '\e]633;E;%s\a' "$h"
+}
+
+# ---------------------------------------------------------------------------
+# 5. Hooks. PROMPT_COMMAND becomes ( __termhive_precmd <user's elements> __termhive_postcmd ).
+#    bash restores $? before each element, so the user's hooks and PS1 see the exit
+#    status of the user's command, whatever ours return; ours still return it too.
+# ---------------------------------------------------------------------------
+__termhive_precmd() {
+  local s=$?
+  if [[ -n $__termhive_ran ]]; then
+    __termhive_ran=
+    builtin printf '\e]133;D;%s\a' "$s"
+  fi
+  __termhive_osc7
+  __termhive_histcmd=$HISTCMD
+  return "$s"
+}
+
+__termhive_postcmd() {
+  local s=$?
+  __termhive_install_prompts
+  return "$s"
+}
+
+# PS1 and PS0 may be reassigned by the user or by their PROMPT_COMMAND (git prompts,
+# starship…) at any time, so the markers are re-applied before every prompt: PS1 gets
+# A in front and B at the end; PS0 gets our part after the user's own PS0.
+__termhive_ps0_ours='${__termhive_none[__termhive_ran=1]-}${__termhive_yes[HISTCMD>__termhive_histcmd]:+$(__termhive_cmdline)}\e]133;C\a'
+__termhive_install_prompts() {
+  local a='\['$__termhive_A'\]' b='\['$__termhive_B'\]'
+  if [[ $PS1 != "$a"*"$b" ]]; then
+    local p=${PS1//"$a"/}
+    p=${p//"$b"/}
+    PS1=$a$p$b
+  fi
+  if [[ ${PS0-} != *"$__termhive_ps0_ours" ]]; then
+    PS0=${PS0-}$__termhive_ps0_ours
+  fi
+}
+
+# The user's PROMPT_COMMAND may be a string (one element) or an array (bash >= 5.1).
+__termhive_install_prompt_command() {
+  local -a user=()
+  local e
+  for e in "${PROMPT_COMMAND[@]}"; do
+    [[ $e == __termhive_precmd || $e == __termhive_postcmd || -z $e ]] || user+=("$e")
+  done
+  PROMPT_COMMAND=(__termhive_precmd "${user[@]}" __termhive_postcmd)
+}
+__termhive_install_prompt_command
+__termhive_install_prompts
+
+# ---------------------------------------------------------------------------
+# 6. `exec bash`, `exec zsh`, `exec fish` (and a nested `bash`) start a shell that
+#    would read only the user's rc and lose integration. An alias ending in a space
+#    makes bash alias-expand the word after `exec`, and aliases for the three shells
+#    point at small wrappers (src/shell/bin/*) that start the real shell with
+#    termhive's integration when it will be interactive, or unchanged otherwise
+#    (`bash -c …`, `bash script.sh`). Aliases apply only to typed command lines,
+#    never to scripts; a user alias of the same name wins.
+# ---------------------------------------------------------------------------
+alias exec >/dev/null 2>&1 || alias exec='exec '
+for __termhive_f in bash zsh fish; do
+  alias "$__termhive_f" >/dev/null 2>&1 || alias "$__termhive_f=\"\$TERMHIVE_SHELL_DIR/bin/$__termhive_f\""
+done
+unset __termhive_f
