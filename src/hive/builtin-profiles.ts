@@ -1,0 +1,86 @@
+// The built-in agent profiles, written in the same JSON format a user's TERMHIVE_PROFILES file
+// uses (see profiles.ts), so they are validated by the same code and can be `extends`-ed.
+//
+// Rules are tried in order; the first match wins. The order that matters for every TUI agent:
+// a question on screen (waiting_for_input) beats a spinner (working) beats an error line beats
+// the idle input prompt — the input box of Claude Code and Codex stays visible while they work,
+// and the permission menu's "❯ 1. Yes" would otherwise look like Claude's idle prompt.
+// Patterns are deliberately conservative: they match strings the programs print in their own
+// chrome (footer, spinner, dialogs), not words a model might write in its answer. `lines`
+// limits a rule to the bottom of the screen, where that chrome lives.
+import type { ProfileConfig } from "./profiles.js";
+
+export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
+  claude: {
+    description: "Claude Code (Anthropic's CLI agent)",
+    command: "claude",
+    // The input prompt or the "? for shortcuts" footer appear once the TUI accepts input.
+    ready: String.raw`\? for shortcuts|^[\s│]*[>❯](?:\s|$)`,
+    quietIdleMs: 1500,
+    quietStatus: "idle",
+    rules: [
+      // Tool permission dialog: "Do you want to proceed?" / "Do you want to make this edit to x?"
+      // with a numbered menu "❯ 1. Yes  2. Yes, and don't ask again …  3. No, and tell Claude …".
+      // The question must be followed by the numbered menu: a model asking "Do you want to …?"
+      // in its answer is not a dialog.
+      { status: "waiting_for_input", pattern: String.raw`Do you want to (?:proceed|make this edit|create|allow|overwrite|run)[\s\S]*?\b1\.\s+Yes`, lines: 30, detail: "permission prompt" },
+      { status: "waiting_for_input", pattern: String.raw`No, and tell Claude what to do differently`, lines: 30, detail: "permission prompt" },
+      // First start in a new folder.
+      { status: "waiting_for_input", pattern: String.raw`Do you trust the files in this folder\?`, lines: 30, detail: "trust prompt" },
+      // The menu cursor on any option of a Yes/No menu.
+      { status: "waiting_for_input", pattern: String.raw`^[\s│]*❯\s*\d\.\s+(?:Yes|No)\b`, lines: 30, detail: "choice prompt" },
+      // Spinner line while a turn runs: "✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)".
+      { status: "working", pattern: String.raw`esc to interrupt`, flags: "i", lines: 12 },
+      { status: "error", pattern: String.raw`API Error|Credit balance is too low|OAuth token has expired|Invalid API key|Request timed out`, lines: 12 },
+      // "Interrupted · What should Claude do instead?" after Esc: the turn ended, input is open.
+      { status: "idle", pattern: String.raw`Interrupted .*What should Claude do instead`, lines: 12, detail: "interrupted" },
+      // The input box: a line that starts with ">" (older "│ > " box, newer "> " between rules).
+      { status: "idle", pattern: String.raw`^[\s│]*[>❯](?:\s|$)`, lines: 10, minQuietMs: 300, detail: "input prompt" },
+    ],
+  },
+  codex: {
+    description: "OpenAI Codex CLI",
+    command: "codex",
+    ready: String.raw`OpenAI Codex|\? for shortcuts|context left|^\s*›(?:\s|$)`,
+    quietIdleMs: 1500,
+    quietStatus: "idle",
+    rules: [
+      // Approval dialogs: "Would you like to run the following command?" … "1. Yes, proceed (y)".
+      { status: "waiting_for_input", pattern: String.raw`Would you like to (?:run the following command|make the following edits)`, lines: 30, detail: "approval prompt" },
+      { status: "waiting_for_input", pattern: String.raw`Press enter to confirm or esc to cancel`, lines: 30, detail: "approval prompt" },
+      { status: "waiting_for_input", pattern: String.raw`^[\s›>]*1\.\s+Yes, proceed`, lines: 30, detail: "approval prompt" },
+      // Status line while a turn runs: "• Working (12s • esc to interrupt)".
+      { status: "working", pattern: String.raw`esc to interrupt`, flags: "i", lines: 12 },
+      { status: "error", pattern: String.raw`stream error|unexpected status \d{3}|error sending request`, flags: "i", lines: 12 },
+      // The composer prompt "›" (older builds: "▌" or ">").
+      { status: "idle", pattern: String.raw`^\s*[›▌>](?:\s|$)`, lines: 10, minQuietMs: 300, detail: "input prompt" },
+    ],
+  },
+  aider: {
+    description: "Aider (AI pair programming in the terminal)",
+    command: "aider",
+    // Aider's prompt is "> " or the edit format before it: "architect> ", "diff> ", "ask> ".
+    ready: String.raw`^[\w-]*> ?`,
+    quietIdleMs: 2000,
+    quietStatus: "idle",
+    rules: [
+      // "Create new file? (Y)es/(N)o [Yes]:", "Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]:".
+      { status: "waiting_for_input", pattern: String.raw`\(Y\)es/\(N\)o`, lines: 3, detail: "confirmation" },
+      { status: "error", pattern: String.raw`litellm\.\w*Error|APIConnectionError|AuthenticationError|RateLimitError`, lines: 10 },
+      { status: "working", pattern: String.raw`Waiting for \S+`, lines: 3, detail: "waiting for the model" },
+      { status: "idle", pattern: String.raw`^[\w-]*> ?`, lines: 1, minQuietMs: 500, detail: "input prompt" },
+    ],
+  },
+  shell: {
+    description: "A plain interactive shell (bash, zsh, fish); OSC 133 markers, when present, are more exact",
+    command: "",
+    ready: String.raw`[$#%❯>]\s*$`,
+    quietIdleMs: 1000,
+    // A quiet screen without a prompt is a silent command (sleep, a build between lines), not idle.
+    quietStatus: "working",
+    rules: [
+      { status: "waiting_for_input", pattern: String.raw`\[y/N\]|\[Y/n\]|\(y/n\)|\(yes/no(?:/\[fingerprint\])?\)\??\s*$|[Pp]assword[^:\n]*:\s*$|[Pp]assphrase[^:\n]*:\s*$`, lines: 2, detail: "question" },
+      { status: "idle", pattern: String.raw`[$#%❯>]\s*$`, lines: 1, minQuietMs: 200, detail: "shell prompt" },
+    ],
+  },
+};

@@ -1,0 +1,205 @@
+// Agent profiles: how to start an agent program and how to read its state off the screen.
+// Built-ins: claude, codex, aider, shell (builtin-profiles.ts). Custom profiles come from a
+// JSON file named by TERMHIVE_PROFILES; its format (validated here, errors name the file and
+// the profile/rule at fault):
+//
+//   { "profiles": {
+//       "<name>": {
+//         "extends": "shell",            // optional: a built-in or another profile in the file;
+//                                        //   this profile's rules are tried before the parent's
+//         "description": "…",            // optional
+//         "command": "mybot --tui",      // optional: default command line for agent_spawn
+//         "ready": "^READY>",            // optional regex: the program accepts input
+//                                        //   (absent: ready once the screen is quiet quietIdleMs)
+//         "quietIdleMs": 1500,           // optional: quiet this long with no rule matching →
+//         "quietStatus": "idle",         //   this status (idle | working | waiting_for_input)
+//         "rules": [ { "status": "working" | "idle" | "waiting_for_input" | "error" | "starting",
+//                      "pattern": "regex", "flags": "i",   // flags: i, s, u (m is always on)
+//                      "lines": 10,         // scan only the bottom N non-blank lines (0: whole screen)
+//                      "minQuietMs": 0,     // match only once output has been quiet this long
+//                      "detail": "…" } ]    // status detail (default: the matching line)
+//   } } }
+//
+// A profile in the file with a built-in's name replaces that built-in (extend it to refine it).
+// Rule patterns are matched against the chosen lines joined with "\n", with the m flag on.
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { HiveError, nameList } from "./errors.js";
+import { BUILTIN_PROFILES } from "./builtin-profiles.js";
+
+export const DETECTABLE_STATUSES = ["starting", "working", "idle", "waiting_for_input", "error"] as const;
+export type DetectableStatus = (typeof DETECTABLE_STATUSES)[number];
+
+const RuleSchema = z
+  .object({
+    status: z.enum(DETECTABLE_STATUSES),
+    pattern: z.string().min(1).max(1000),
+    flags: z.string().regex(/^[isu]*$/, "flags may only contain i, s, u").optional(),
+    lines: z.number().int().min(0).max(500).optional(),
+    minQuietMs: z.number().int().min(0).optional(),
+    detail: z.string().max(200).optional(),
+  })
+  .strict();
+
+const ProfileSchema = z
+  .object({
+    extends: z.string().optional(),
+    description: z.string().optional(),
+    command: z.string().optional(),
+    ready: z.string().min(1).max(1000).optional(),
+    quietIdleMs: z.number().int().min(0).optional(),
+    quietStatus: z.enum(["idle", "working", "waiting_for_input"]).optional(),
+    rules: z.array(RuleSchema).optional(),
+  })
+  .strict();
+
+const ProfilesFileSchema = z
+  .object({
+    profiles: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "invalid profile name"), ProfileSchema),
+  })
+  .strict();
+
+export type ProfileRuleConfig = z.infer<typeof RuleSchema>;
+export type ProfileConfig = z.infer<typeof ProfileSchema>;
+
+export interface StatusRule {
+  status: DetectableStatus;
+  pattern: RegExp;
+  /** Bottom N non-blank lines to scan; 0 = the whole screen. */
+  lines: number;
+  minQuietMs: number;
+  detail: string | null;
+}
+
+export interface AgentProfile {
+  name: string;
+  description: string;
+  /** Default command line for spawning this agent ("" for the shell itself). */
+  command: string;
+  ready: RegExp | null;
+  quietIdleMs: number;
+  quietStatus: "idle" | "working" | "waiting_for_input";
+  rules: StatusRule[];
+  builtin: boolean;
+}
+
+const DEFAULT_QUIET_IDLE_MS = 1500;
+
+function compile(where: string, pattern: string, flags = ""): RegExp {
+  try {
+    return new RegExp(pattern, flags.includes("m") ? flags : flags + "m");
+  } catch (err) {
+    throw new HiveError("invalid", `${where}: invalid pattern /${pattern}/: ${(err as Error).message}`);
+  }
+}
+
+/** Turns validated configs into profiles, resolving `extends` (unknown parent or a cycle is an error). */
+function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet<string>, where: string): Map<string, AgentProfile> {
+  const out = new Map<string, AgentProfile>();
+  const visiting: string[] = [];
+  const resolve = (name: string): AgentProfile => {
+    const done = out.get(name);
+    if (done) return done;
+    const config = configs[name];
+    if (!config) throw new HiveError("unknown", `${where}: unknown profile '${name}'; valid profiles: ${nameList(Object.keys(configs))}`);
+    if (visiting.includes(name)) {
+      throw new HiveError("cycle", `${where}: profile 'extends' cycle: ${[...visiting.slice(visiting.indexOf(name)), name].join(" → ")}`);
+    }
+    visiting.push(name);
+    const parent = config.extends !== undefined ? resolve(config.extends) : undefined;
+    visiting.pop();
+    const own = (config.rules ?? []).map((r, i) => ({
+      status: r.status,
+      pattern: compile(`${where}: profile '${name}' rule ${i + 1}`, r.pattern, r.flags),
+      lines: r.lines ?? 0,
+      minQuietMs: r.minQuietMs ?? 0,
+      detail: r.detail ?? null,
+    }));
+    const profile: AgentProfile = {
+      name,
+      description: config.description ?? parent?.description ?? name,
+      command: config.command ?? parent?.command ?? "",
+      ready: config.ready !== undefined ? compile(`${where}: profile '${name}' ready`, config.ready) : (parent?.ready ?? null),
+      quietIdleMs: config.quietIdleMs ?? parent?.quietIdleMs ?? DEFAULT_QUIET_IDLE_MS,
+      quietStatus: config.quietStatus ?? parent?.quietStatus ?? "idle",
+      rules: [...own, ...(parent?.rules ?? [])],
+      builtin: builtinNames.has(name),
+    };
+    out.set(name, profile);
+    return profile;
+  };
+  for (const name of Object.keys(configs)) resolve(name);
+  return out;
+}
+
+/** The profiles termhive knows: built-ins plus those of a custom file. */
+export class ProfileRegistry {
+  private readonly profiles: Map<string, AgentProfile>;
+
+  constructor(custom: Record<string, ProfileConfig> = {}, source = "profiles") {
+    const builtinNames = new Set(Object.keys(BUILTIN_PROFILES));
+    const builtins = build({ ...BUILTIN_PROFILES }, builtinNames, "built-in profiles");
+    if (Object.keys(custom).length === 0) {
+      this.profiles = builtins;
+      return;
+    }
+    // A custom profile may extend a built-in of the same name it replaces ("claude" extends
+    // "claude"): give the file's entries a scope where the original built-ins stay reachable.
+    const merged: Record<string, ProfileConfig> = {};
+    for (const [name, config] of Object.entries(BUILTIN_PROFILES)) merged[`builtin:${name}`] = config;
+    for (const [name, config] of Object.entries(custom)) {
+      const ext = config.extends;
+      const selfExtend = ext === name && builtinNames.has(name);
+      const extendsBuiltin = ext !== undefined && !(ext in custom) && builtinNames.has(ext);
+      merged[name] = selfExtend || extendsBuiltin ? { ...config, extends: `builtin:${ext}` } : config;
+    }
+    for (const name of builtinNames) if (!(name in custom)) merged[name] = BUILTIN_PROFILES[name]!;
+    const built = build(merged, builtinNames, source);
+    this.profiles = new Map(
+      [...built].filter(([name]) => !name.startsWith("builtin:")).map(([name, p]) => [name, { ...p, builtin: builtinNames.has(name) && !(name in custom) }]),
+    );
+  }
+
+  names(): string[] {
+    return [...this.profiles.keys()].sort();
+  }
+
+  find(name: string): AgentProfile | undefined {
+    return this.profiles.get(name);
+  }
+
+  get(name: string): AgentProfile {
+    const profile = this.profiles.get(name);
+    if (!profile) throw new HiveError("unknown", `unknown profile '${name}'; valid profiles: ${nameList(this.names())}`);
+    return profile;
+  }
+}
+
+/** Validates the parsed contents of a profiles file; `source` names the file in errors. */
+export function parseProfilesConfig(json: unknown, source = "profiles"): Record<string, ProfileConfig> {
+  const parsed = ProfilesFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`).join("; ");
+    throw new HiveError("invalid", `${source}: invalid profiles file: ${issues}`);
+  }
+  return parsed.data.profiles;
+}
+
+/** Built-ins plus the file named by TERMHIVE_PROFILES (if set). A bad file is an error, not ignored. */
+export function loadProfiles(env: NodeJS.ProcessEnv = process.env): ProfileRegistry {
+  const path = env.TERMHIVE_PROFILES;
+  if (!path) return new ProfileRegistry();
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new HiveError("invalid", `TERMHIVE_PROFILES=${path}: cannot read the file: ${(err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new HiveError("invalid", `TERMHIVE_PROFILES=${path}: not valid JSON: ${(err as Error).message}`);
+  }
+  return new ProfileRegistry(parseProfilesConfig(json, path), path);
+}
