@@ -1,0 +1,223 @@
+// Turns command text into the ParsedScript the rules read (see command.ts).
+import { emptyScript, mergeInto, type ParsedScript, type ShellWord, type SimpleCommand } from "./command.js";
+import { roughParse } from "./fallback.js";
+import {
+  nodeKey, nodeType, OP, parseShell, ShellSyntaxError, STDIN_TEXT_REDIRECTS, walk, WRITE_REDIRECTS,
+  type ShBinaryCmd, type ShCallExpr, type ShFile, type ShFuncDecl, type ShLit, type ShNode, type ShStmt, type ShWord,
+} from "./shell-syntax.js";
+import { nestedScript, unwrap } from "./unwrap.js";
+
+/** `bash -c "bash -c '…'"` nesting deeper than this is not followed (bounded work). */
+const MAX_NESTING = 8;
+
+export function parseScript(source: string, depth = 0): ParsedScript {
+  let file: ShFile;
+  try {
+    file = parseShell(source);
+  } catch (error) {
+    if (!(error instanceof ShellSyntaxError)) throw error;
+    const script = fromRoughParse(source, depth);
+    script.parseError = error.message;
+    return script;
+  }
+  return fromSyntaxTree(file, source, depth);
+}
+
+function fromSyntaxTree(file: ShFile, source: string, depth: number): ParsedScript {
+  const script = emptyScript();
+  const slice = sourceSlicer(source);
+  const stmtOf = new Map<string, ShStmt>();
+  const commandOf = new Map<string, SimpleCommand>();
+  const pipelineStmts: ShStmt[][] = [];
+  const pipesSeen = new Set<string>();
+
+  walk(file, (node) => {
+    switch (nodeType(node)) {
+      case "Stmt": {
+        const stmt = node as ShStmt;
+        if (stmt.Cmd) stmtOf.set(nodeKey(stmt.Cmd), stmt);
+        for (const redirect of stmt.Redirs) {
+          if (WRITE_REDIRECTS.has(redirect.Op) && redirect.Word) {
+            script.redirections.push({ writes: true, target: wordValue(redirect.Word).text, segment: slice(stmt) });
+          }
+        }
+        break;
+      }
+      case "CallExpr": {
+        const stmt = stmtOf.get(nodeKey(node));
+        const words = (node as ShCallExpr).Args.map(wordValue);
+        if (words.length === 0) break; // only assignments; their `$(…)` are walked anyway
+        const command = addCommand(script, words, slice(stmt ?? node), stdinTextOf(stmt), depth);
+        commandOf.set(nodeKey(node), command);
+        break;
+      }
+      case "BinaryCmd": {
+        if (isPipe(node) && !pipesSeen.has(nodeKey(node))) pipelineStmts.push(pipelineStages(node as ShBinaryCmd, pipesSeen));
+        break;
+      }
+      case "FuncDecl":
+        script.functions.push(functionDefinition(node as ShFuncDecl, slice));
+        break;
+    }
+    return true;
+  });
+
+  for (const stmts of pipelineStmts) {
+    script.pipelines.push({
+      stages: stmts.map((stmt) => (stmt.Cmd ? commandOf.get(nodeKey(stmt.Cmd)) ?? null : null)),
+      segment: stmts.map(slice).join(" | "),
+    });
+  }
+  return script;
+}
+
+/** Unwraps, records, and follows `bash -c '…'`-style nested scripts. */
+function addCommand(script: ParsedScript, words: ShellWord[], segment: string, stdinText: string | undefined, depth: number): SimpleCommand {
+  const unwrapped = unwrap(words);
+  const command: SimpleCommand = {
+    program: unwrapped.program,
+    args: unwrapped.words.map((word) => word.text),
+    words: unwrapped.words,
+    wrappers: unwrapped.wrappers,
+    segment,
+    ...(stdinText !== undefined ? { stdinText } : {}),
+  };
+  script.commands.push(command);
+  const nested = nestedScript(command.program, command.args);
+  if (nested !== undefined && depth < MAX_NESTING) mergeInto(script, parseScript(nested, depth + 1));
+  return command;
+}
+
+function fromRoughParse(source: string, depth: number): ParsedScript {
+  const script = emptyScript();
+  for (const pipeline of roughParse(source)) {
+    const stages = pipeline.map((stage) => {
+      for (const redirect of stage.redirects) {
+        if (/^(>|>>|>\||&>|&>>|<>|>&)$/.test(redirect.op)) script.redirections.push({ writes: true, target: redirect.target, segment: stage.text });
+      }
+      while (stage.words.length && SHELL_KEYWORDS.has(stage.words[0]!.text)) stage.words.shift();
+      return stage.words.length ? addCommand(script, stage.words, stage.text, undefined, depth) : null;
+    });
+    if (stages.length > 1) script.pipelines.push({ stages, segment: pipeline.map((s) => s.text).join(" | ") });
+  }
+  return script;
+}
+
+/** Reserved words the token fallback drops before a command (`do rm -rf ~`). */
+const SHELL_KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "time", "!", "coproc"]);
+
+function isPipe(node: ShNode): boolean {
+  const op = (node as ShBinaryCmd).Op;
+  return op === OP.pipe || op === OP.pipeAll;
+}
+
+function pipelineStages(node: ShBinaryCmd, seen: Set<string>): ShStmt[] {
+  seen.add(nodeKey(node));
+  const side = (stmt: ShStmt): ShStmt[] =>
+    stmt.Cmd && nodeType(stmt.Cmd) === "BinaryCmd" && isPipe(stmt.Cmd) ? pipelineStages(stmt.Cmd as ShBinaryCmd, seen) : [stmt];
+  return [...side(node.X), ...side(node.Y)];
+}
+
+function functionDefinition(decl: ShFuncDecl, slice: (node: ShNode) => string) {
+  const inPipeline = new Set<string>();
+  const inBackground = new Set<string>();
+  const markCalls = (root: ShNode, into: Set<string>): void =>
+    walk(root, (n) => { if (nodeType(n) === "CallExpr") into.add(nodeKey(n)); return true; });
+  const calls: ShCallExpr[] = [];
+  walk(decl.Body, (node) => {
+    const type = nodeType(node);
+    if (type === "Stmt" && (node as ShStmt).Background) markCalls(node, inBackground);
+    if (type === "BinaryCmd" && isPipe(node)) markCalls(node, inPipeline);
+    if (type === "CallExpr") calls.push(node as ShCallExpr);
+    return true;
+  });
+  return {
+    name: decl.Name.Value,
+    calls: calls
+      .filter((call) => call.Args.length > 0)
+      .map((call) => ({
+        program: unwrap(call.Args.map(wordValue)).program,
+        inPipeline: inPipeline.has(nodeKey(call)),
+        background: inBackground.has(nodeKey(call)),
+      })),
+    segment: slice(decl),
+  };
+}
+
+function stdinTextOf(stmt: ShStmt | undefined): string | undefined {
+  for (const redirect of stmt?.Redirs ?? []) {
+    if (!STDIN_TEXT_REDIRECTS.has(redirect.Op)) continue;
+    const word = redirect.Hdoc ?? redirect.Word;
+    if (word) return wordValue(word).text;
+  }
+  return undefined;
+}
+
+/** Positions from the parser are byte offsets into the UTF-8 text. */
+function sourceSlicer(source: string): (node: ShNode) => string {
+  // A statement's range includes its `;` or `&`; the segment shown to a model reads better without.
+  const tidy = (text: string): string => text.trim().replace(/\s*[;&]$/, "");
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(source)) return (node) => tidy(source.slice(node.Pos().Offset(), node.End().Offset()));
+  const bytes = Buffer.from(source, "utf8");
+  return (node) => tidy(bytes.subarray(node.Pos().Offset(), node.End().Offset()).toString("utf8"));
+}
+
+// ---- words -------------------------------------------------------------------------
+
+export function wordValue(word: ShWord): ShellWord {
+  let text = "";
+  let literal = true;
+  for (const part of word.Parts) {
+    const value = partValue(part, false);
+    text += value.text;
+    literal &&= value.literal;
+  }
+  return { text, literal };
+}
+
+function partValue(part: ShNode, quoted: boolean): ShellWord {
+  switch (nodeType(part)) {
+    case "Lit": {
+      const raw = (part as ShLit).Value.replace(/\\\n/g, "");
+      // Outside quotes a backslash quotes any character; inside double quotes only $ ` " \.
+      return { text: quoted ? raw.replace(/\\([$`"\\])/g, "$1") : raw.replace(/\\(.)/g, "$1"), literal: true };
+    }
+    case "SglQuoted": {
+      const value = (part as unknown as { Value: string; Dollar: boolean });
+      return { text: value.Dollar ? decodeAnsiC(value.Value) : value.Value, literal: true };
+    }
+    case "DblQuoted": {
+      let text = "";
+      let literal = true;
+      for (const inner of (part as unknown as { Parts: ShNode[] }).Parts) {
+        const value = partValue(inner, true);
+        text += value.text;
+        literal &&= value.literal;
+      }
+      return { text, literal };
+    }
+    case "ParamExp": {
+      const param = (part as unknown as { Param: ShLit | null }).Param;
+      return { text: `$${param?.Value ?? ""}`, literal: false };
+    }
+    case "CmdSubst":
+      return { text: "$(…)", literal: false };
+    case "ProcSubst":
+      return { text: "<(…)", literal: false };
+    case "ArithmExp":
+      return { text: "$((…))", literal: false };
+    default:
+      return { text: "", literal: false };
+  }
+}
+
+/** `$'…'` strings: the escapes a dangerous command could hide behind. */
+function decodeAnsiC(value: string): string {
+  return value.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/g, (_, escape: string) => {
+    if (escape[0] === "x") return String.fromCharCode(parseInt(escape.slice(1), 16));
+    if (/^[0-7]/.test(escape)) return String.fromCharCode(parseInt(escape, 8));
+    const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", f: "\f", v: "\v" };
+    return simple[escape] ?? escape;
+  });
+}
