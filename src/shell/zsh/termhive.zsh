@@ -1,0 +1,101 @@
+# termhive shell integration for zsh: the hooks. Loaded by the shim .zshrc after the
+# user's own .zshrc (see .zshenv for how the shim finds and sources the user's files).
+#
+# Prints on the terminal (BEL-terminated, same meaning as the bash script):
+#   OSC 133;A  prompt start            (front of PS1)
+#   OSC 133;B  prompt end/input start  (end of PS1)
+#   OSC 633;E;<cmdline>                (preexec: the line about to run, escaped)
+#   OSC 133;C  output start            (preexec, last)
+#   OSC 133;D;<status>                 (precmd, only if a command ran since the last prompt)
+#   OSC 7;file://<host><cwd>           (precmd)
+#
+# zsh calls preexec only for a line that runs, so an empty Enter or Ctrl-C at the
+# prompt gives a new A/B and no C/D; a multi-line command is one preexec (one C, one D).
+
+[[ -o interactive ]] || return 0
+(( ${+__termhive_loaded} )) && return 0
+typeset -g __termhive_loaded=1
+typeset -g __termhive_ran=
+typeset -g __termhive_A=$'\e]133;A\a' __termhive_B=$'\e]133;B\a'
+builtin export TERMHIVE_SHELL_DIR=${TERMHIVE_SHELL_DIR:-${${(%):-%x}:A:h:h}}
+
+# OSC 7. Bytes outside a safe set are percent-encoded; the loop runs only for such paths.
+__termhive_osc7() {
+  emulate -L zsh
+  local p=$PWD
+  if [[ $p == *[^A-Za-z0-9/._~-]* ]]; then
+    local LC_ALL=C out= c
+    local -i i
+    for (( i = 1; i <= ${#p}; i++ )); do
+      c=${p[i]}
+      if [[ $c == [A-Za-z0-9/._~-] ]]; then out+=$c
+      else out+=%${(l:2::0:)$(( [##16] #c ))}
+      fi
+    done
+    p=$out
+  fi
+  builtin print -rn -- $'\e]7;file://'"${HOST-}$p"$'\a'
+}
+
+# The command line for OSC 633;E: \ → \\, ; → \x3b, bytes < 0x20 → \xNN.
+__termhive_escape() {
+  emulate -L zsh
+  local s=$1 c
+  local -i i
+  s=${s//\\/\\\\}
+  s=${s//;/\\x3b}
+  for (( i = 1; i < 32; i++ )); do
+    c=${(#)i}
+    [[ $s == *$c* ]] && s=${s//$c/\\x${(l:2::0:)$(( [##16] i ))}}
+  done
+  REPLY=$s
+}
+
+# First precmd hook: sees the command's status, reports it, and hands it on.
+__termhive_precmd() {
+  local s=$?
+  if [[ -n $__termhive_ran ]]; then
+    __termhive_ran=
+    builtin print -rn -- $'\e]133;D;'"$s"$'\a'
+  fi
+  __termhive_osc7
+  return s
+}
+
+# Last precmd hook: (re)wraps PS1 with A and B, after every other hook had its chance
+# to rebuild the prompt (themes often set PS1 in precmd).
+__termhive_prompt() {
+  local s=$?
+  local a="%{$__termhive_A%}" b="%{$__termhive_B%}"
+  if [[ $PS1 != "$a"*"$b" ]]; then
+    local p=${PS1//"$a"/}
+    p=${p//"$b"/}
+    PS1=$a$p$b
+  fi
+  return s
+}
+
+# Last preexec hook: E then C, right before the command runs.
+__termhive_preexec() {
+  __termhive_ran=1
+  local REPLY
+  __termhive_escape "$1"
+  builtin print -rn -- $'\e]633;E;'"$REPLY"$'\a\e]133;C\a'
+}
+
+# zsh's documented hook arrays (what add-zsh-hook edits): ours first/last as needed.
+typeset -ga precmd_functions preexec_functions
+precmd_functions=(__termhive_precmd ${precmd_functions:#__termhive_*} __termhive_prompt)
+preexec_functions=(${preexec_functions:#__termhive_*} __termhive_preexec)
+
+# `exec zsh`, `exec bash`, `exec fish` and a nested shell keep integration: an alias
+# ending in a space makes zsh alias-expand the word after `exec`, and the shell names
+# point at wrappers (src/shell/bin/*) that start the real shell integrated when it
+# will be interactive. Only typed lines use aliases; a user alias of that name wins.
+(( ${+aliases[exec]} )) || alias exec='exec '
+() {
+  local n
+  for n in bash zsh fish; do
+    (( ${+aliases[$n]} )) || alias $n="\"\$TERMHIVE_SHELL_DIR/bin/$n\""
+  done
+}
