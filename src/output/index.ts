@@ -1,5 +1,18 @@
-// PLACEHOLDER owned by the output work (issue 3): replaced by clean/fold/reducers/tokens.
-// The signature below is the contract the service relies on.
+import { cleanLines } from "./clean.js";
+import { filterLines } from "./filter.js";
+import { foldLines } from "./fold.js";
+import type { Line } from "./line.js";
+import { fetchCall, type FetchTarget } from "./markers.js";
+import { selectReducer } from "./reducers/index.js";
+import { maskSecrets } from "./secrets.js";
+import { countTokens, countTokensBounded, fitsTokens } from "./tokens.js";
+
+export { cleanLines } from "./clean.js";
+export { countTokens } from "./tokens.js";
+export { REDUCERS, selectReducer } from "./reducers/index.js";
+export type { Line } from "./line.js";
+
+export const DEFAULT_MAX_TOKENS = 2000;
 
 export interface RenderOptions {
   /** Command line that produced the text, when known (selects a reducer). */
@@ -29,24 +42,87 @@ export interface Rendered {
   folded_lines: number;
   /** Name of the reducer applied, if any. */
   reducer?: string;
+  /** true when raw_tokens was estimated from samples (very large input; see tokens.ts). */
+  raw_tokens_estimated?: boolean;
+  /** Source lines a reducer condensed away (fetchable with the call in the result's last line). */
+  reduced_lines?: number;
 }
 
-const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[@-Z\\-_]/g;
-
+/**
+ * Raw pty text → what a model reads: cleaned (clean.ts), then either filtered
+ * (filter.ts) or reduced by the command's reducer (reducers/), then folded to the token
+ * budget (fold.ts), with caller-declared secrets masked throughout.
+ */
 export function renderOutput(text: string, opts: RenderOptions): Rendered {
-  let out = opts.raw ? text : text.replace(ESCAPES, "").replace(/\r\n/g, "\n").replace(/[^\n]*\r(?!\n)/g, "");
-  for (const secret of opts.secrets ?? []) if (secret) out = out.split(secret).join("***");
-  const lines = out.split("\n");
-  const approxTokens = Math.ceil(out.length / 4);
-  const max = opts.maxTokens ?? 2000;
-  let folded = 0;
-  if (approxTokens > max && lines.length > 60) {
-    const head = lines.slice(0, 20);
-    const tail = lines.slice(-30);
-    folded = lines.length - 50;
-    const from = opts.firstLine + 20;
-    const to = opts.firstLine + lines.length - 31;
-    out = [...head, `… ${folded} lines folded: terminal_read {"session":"${opts.session}","mode":"lines","from_line":${from},"to_line":${to}}`, ...tail].join("\n");
+  const target: FetchTarget = { session: opts.session, firstLine: opts.firstLine };
+  const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const raw = countTokensBounded(maskSecrets(text, opts.secrets));
+  let lines = opts.raw ? rawLines(text) : cleanLines(text);
+  // Masked before folding, so an overlong-line cut can never leave half a secret behind.
+  if (opts.secrets?.length) lines = lines.map((line) => ({ ...line, text: maskSecrets(line.text, opts.secrets) }));
+
+  let hidden = 0;
+  let reducerName: string | undefined;
+  let reducedLines: number | undefined;
+  if (opts.filter && !opts.raw) {
+    const filtered = filterLines(lines, opts.filter, opts.context ?? 0, target);
+    lines = filtered.lines;
+    hidden += filtered.hidden;
+  } else if (!opts.raw && opts.reduce !== false) {
+    const reduced = reduceLines(lines, opts.command, target);
+    if (reduced) {
+      lines = reduced.lines;
+      reducerName = reduced.name;
+      reducedLines = reduced.condensed;
+    }
   }
-  return { text: out, tokens: Math.ceil(out.length / 4), raw_tokens: approxTokens, folded_lines: folded };
+
+  const folded = foldLines(lines, { ...target, maxTokens });
+  hidden += folded.hidden;
+  const out = maskSecrets(folded.lines.join("\n"), opts.secrets);
+  const result: Rendered = { text: out, tokens: countTokens(out), raw_tokens: raw.count, folded_lines: hidden };
+  if (reducerName) result.reducer = reducerName;
+  if (reducedLines) result.reduced_lines = reducedLines;
+  if (raw.estimated) result.raw_tokens_estimated = true;
+  return result;
+}
+
+function rawLines(text: string): Line[] {
+  return text.split("\n").map((line, index) => ({ text: line, from: index, to: index }));
+}
+
+interface Reduced {
+  name: string;
+  lines: Line[];
+  condensed: number;
+}
+
+/**
+ * Applies the chosen reducer, then guarantees what every reducer promises: the last
+ * line of output is there, and a closing line says how much was condensed and how to
+ * get all of it. A reduction that does not pay for its closing line is not used.
+ */
+function reduceLines(lines: readonly Line[], command: string | undefined, target: FetchTarget): Reduced | undefined {
+  if (lines.length === 0) return undefined;
+  const reducer = selectReducer(command, lines);
+  if (!reducer) return undefined;
+  const reduced = reducer.reduce(lines, target);
+  const last = lines[lines.length - 1]!;
+  if (!reduced.some((line) => line.to >= last.from && line.text.includes(last.text))) reduced.push(last);
+  const first = lines[0]!.from;
+  const end = last.to;
+  const condensed = Math.max(0, lines.length - reduced.length);
+  const closing = `[${reducer.name} reducer, ${reduced.length} of ${lines.length} lines; all: ${fetchCall(target, first, end)}]`;
+  const candidate = [...reduced, { text: closing, from: first, to: end }];
+  if (worthIt(lines, candidate)) return { name: reducer.name, lines: candidate, condensed };
+  return undefined;
+}
+
+// Small outputs are compared exactly; a large one is always worth reducing (the
+// comparison itself would cost more than it could save).
+function worthIt(before: readonly Line[], after: readonly Line[]): boolean {
+  const beforeText = before.map((line) => line.text).join("\n");
+  if (beforeText.length > 32_000) return true;
+  const beforeTokens = countTokens(beforeText);
+  return fitsTokens(after.map((line) => line.text).join("\n"), beforeTokens - 1);
 }

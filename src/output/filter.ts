@@ -1,0 +1,52 @@
+import type { Line } from "./line.js";
+import { hiddenMarker, type FetchTarget } from "./markers.js";
+
+export interface Filtered {
+  lines: Line[];
+  /** Source lines left out between matches. */
+  hidden: number;
+}
+
+/**
+ * Keeps lines matching `pattern` plus `context` lines either side; every gap becomes one
+ * marker with the call that returns it, so nothing is silently dropped.
+ */
+export function filterLines(lines: readonly Line[], pattern: RegExp, context: number, target: FetchTarget): Filtered {
+  // A global or sticky regex carries lastIndex between test() calls and would skip matches.
+  const matcher = pattern.global || pattern.sticky ? new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, "")) : pattern;
+  const around = Math.max(0, Math.floor(context));
+  const keep = new Uint8Array(lines.length);
+  let matches = 0;
+  lines.forEach((line, index) => {
+    if (!matcher.test(line.text)) return;
+    matches++;
+    for (let k = Math.max(0, index - around); k <= Math.min(lines.length - 1, index + around); k++) keep[k] = 1;
+  });
+  if (lines.length === 0) return { lines: [], hidden: 0 };
+  if (matches === 0) {
+    const first = lines[0]!.from;
+    const last = lines[lines.length - 1]!.to;
+    const text = `no line matches ${String(pattern)}; ${hiddenMarker(target, last - first + 1, first, last)}`;
+    return { lines: [{ text, from: first, to: last }], hidden: last - first + 1 };
+  }
+  const out: Line[] = [];
+  let hidden = 0;
+  for (let i = 0; i < lines.length; ) {
+    if (keep[i]) {
+      out.push(lines[i]!);
+      i++;
+      continue;
+    }
+    let j = i;
+    let from = lines[i]!.from;
+    let to = lines[i]!.to;
+    for (; j < lines.length && !keep[j]; j++) {
+      from = Math.min(from, lines[j]!.from);
+      to = Math.max(to, lines[j]!.to);
+    }
+    hidden += to - from + 1;
+    out.push({ text: hiddenMarker(target, to - from + 1, from, to), from, to });
+    i = j;
+  }
+  return { lines: out, hidden };
+}

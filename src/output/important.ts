@@ -1,0 +1,60 @@
+/**
+ * Lines worth keeping from the middle of folded output: failures, errors, warnings,
+ * non-zero exits and file:line references (where a fix starts). Tuned to stay quiet on
+ * plain data (numbers, listings) so folding those stays tight.
+ */
+const IMPORTANT = new RegExp(
+  [
+    String.raw`\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|panic(?:ked)?|traceback|exception|warn(?:ing)?s?|fatal|abort(?:ed)?|segmentation fault|assert(?:ion)?(?:error)?)\b`,
+    "[✗✖✘❌]",
+    String.raw`\bexit(?:ed)?(?: with)? (?:code|status)?[ :=]*[1-9]\d*`,
+    String.raw`\bError \d+\b`,
+    String.raw`non-zero`,
+    String.raw`[\w./-]+\.\w+:\d+(?::\d+)?\b`,
+    String.raw`[\w./-]+\.\w+\(\d+,\d+\)`,
+  ].join("|"),
+  "i",
+);
+
+const IMPORTANT_ANYWHERE = new RegExp(IMPORTANT.source, "gi");
+
+export function looksImportant(text: string): boolean {
+  return IMPORTANT.test(text);
+}
+
+/**
+ * Indexes (ascending) of the important lines among texts[from..to). One regex scan over
+ * the joined text instead of a test per line: per-line calls dominate on 200k short lines.
+ */
+export function importantLineIndexes(texts: readonly string[], from: number, to: number): number[] {
+  if (to <= from) return [];
+  const starts = new Int32Array(to - from);
+  let offset = 0;
+  for (let i = from; i < to; i++) {
+    starts[i - from] = offset;
+    offset += texts[i]!.length + 1;
+  }
+  const joined = texts.slice(from, to).join("\n");
+  const found: number[] = [];
+  IMPORTANT_ANYWHERE.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = IMPORTANT_ANYWHERE.exec(joined)) !== null) {
+    const line = lineAt(starts, match.index);
+    found.push(from + line);
+    // Continue at the next line: one hit per line is enough.
+    IMPORTANT_ANYWHERE.lastIndex = line + 1 < starts.length ? starts[line + 1]! : joined.length;
+    if (IMPORTANT_ANYWHERE.lastIndex >= joined.length) break;
+  }
+  return found;
+}
+
+function lineAt(starts: Int32Array, position: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid]! <= position) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}

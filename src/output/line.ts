@@ -1,0 +1,20 @@
+/**
+ * A line of cleaned output that remembers where it came from.
+ * `from`/`to` are 0-based indices into the input text split on "\n"; a line can span
+ * several source lines (a collapsed run, a row rewritten after cursor-up), so both ends
+ * are kept. Fold markers turn them into absolute transcript line numbers.
+ */
+export interface Line {
+  text: string;
+  from: number;
+  to: number;
+}
+
+/** A line the output layer wrote itself (marker, summary) that stands for source lines from..to. */
+export function syntheticLine(text: string, from: number, to: number): Line {
+  return { text, from, to };
+}
+
+export function joinLines(lines: readonly Line[]): string {
+  return lines.map((line) => line.text).join("\n");
+}

@@ -1,0 +1,55 @@
+import type { Line } from "../line.js";
+import type { Reducer } from "./types.js";
+import { blocksStartingAt, note, someHead } from "./helpers.js";
+
+const COMMIT = /^commit ([0-9a-f]{7,40})\b(.*)$/;
+const STAT_TOTAL = /^\s*(\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?/;
+
+/**
+ * `git log` (with or without --stat/--patch): one line per commit — short hash, date,
+ * author, subject (every subject kept), a "…" when the message has a body, and the
+ * --stat totals. The per-file stat lines and the bodies are what gets dropped.
+ */
+export const gitLog: Reducer = {
+  name: "git-log",
+  command: /^git(?:\s+-\S+)*\s+(?:log|show|whatchanged)\b/,
+  shape: (lines) => COMMIT.test(lines[0]?.text ?? "") && someHead(lines, /^(?:Author|Date):\s/, 5),
+  reduce(lines) {
+    const out: Line[] = [];
+    for (const block of blocksStartingAt(lines, (text) => COMMIT.test(text))) {
+      const head = COMMIT.exec(block[0]!.text);
+      if (!head) {
+        out.push(...block);
+        continue;
+      }
+      out.push(note(summarise(head[1]!, head[2]!, block), block));
+    }
+    return out;
+  },
+};
+
+function summarise(hash: string, decoration: string, block: readonly Line[]): string {
+  let author = "";
+  let date = "";
+  const message: string[] = [];
+  let totals = "";
+  for (const { text } of block.slice(1)) {
+    if (text.startsWith("Author:")) author = text.slice(7).trim().replace(/\s*<[^>]*>$/, "");
+    else if (text.startsWith("Date:")) date = shortDate(text.slice(5).trim());
+    else if (text.startsWith("    ")) message.push(text.trim());
+    const total = STAT_TOTAL.exec(text);
+    if (total) totals = ` (${total[1]} files +${total[2] ?? 0} -${total[3] ?? 0})`;
+  }
+  const subject = message.find((line) => line !== "") ?? "";
+  const body = message.filter((line) => line !== "").length > 1 ? " …" : "";
+  return `${hash.slice(0, 8)}${decoration} ${date} ${author}: ${subject}${body}${totals}`.replace(/\s+/g, " ").trim();
+}
+
+// "Tue Mar 3 10:20:30 2026 +0100" → "2026-03-03"; other formats are kept as they are.
+function shortDate(text: string): string {
+  const match = /^\w{3} (\w{3}) (\d{1,2}) [\d:]+ (\d{4})/.exec(text);
+  if (!match) return text;
+  const month = "JanFebMarAprMayJunJulAugSepOctNovDec".indexOf(match[1]!) / 3 + 1;
+  if (month < 1) return text;
+  return `${match[3]}-${String(month).padStart(2, "0")}-${match[2]!.padStart(2, "0")}`;
+}
