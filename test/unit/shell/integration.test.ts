@@ -105,7 +105,7 @@ for (const kind of SHELLS) {
       assert.equal(r.count("D"), 1);
       assert.equal(r.exit, 0);
       assert.match(r.output, /item1[\s\S]*item2/);
-      assert.match(r.cmdline ?? "", /for i in 1 2[\s\S]*item\$i/);
+      assert.match(r.cmdline ?? "", /^for i in 1 2[\s\S]*item\$i[\s\S]*(done|end)$/);
     });
 
     it("backslash continuation → exactly one C and one D", async () => {
@@ -135,20 +135,30 @@ for (const kind of SHELLS) {
       await sh.waitFor((e) => kindOf(e) === "B", d, 10000, "prompt after Ctrl-C");
     });
 
-    it("Ctrl-C at an empty prompt → no C/D, a fresh prompt", async () => {
-      await sh.run("false"); // a stale status of 1 that must not be reported again
-      const evs = await sh.toPrompt("\x03");
-      const k = evs.map(kindOf);
-      assert.ok(!k.includes("C") && !k.includes("D"), k.join(" "));
+    // bash and zsh answer Ctrl-C at the prompt with a fresh prompt (A/B). fish 3.x just
+    // clears the line and prints nothing, so for fish there is no prompt to wait for:
+    // it reads keys in order, so the next command typed is still read after the Ctrl-C.
+    const ctrlCAtPrompt = async (keys: string): Promise<string[]> => {
+      const from = sh.mark();
+      if (kind === "fish") sh.write(keys);
+      else await sh.toPrompt(keys);
       const r = await sh.run("true");
-      assert.equal(r.count("D"), 1);
       assert.equal(r.exit, 0);
+      return sh.events.slice(from).map(kindOf);
+    };
+
+    it("Ctrl-C at an empty prompt → no C/D (no stale status)", async () => {
+      await sh.run("false"); // a stale status of 1 that must not be reported again
+      const k = await ctrlCAtPrompt("\x03");
+      // Only `true`'s own C and D.
+      assert.equal(k.filter((x) => x === "C").length, 1, k.join(" "));
+      assert.equal(k.filter((x) => x === "D").length, 1, k.join(" "));
     });
 
     it("Ctrl-C with text typed at the prompt → no C/D", async () => {
-      const evs = await sh.toPrompt("echo never-run\x03");
-      const k = evs.map(kindOf);
-      assert.ok(!k.includes("C") && !k.includes("D"), k.join(" "));
+      const k = await ctrlCAtPrompt("echo never-run\x03");
+      assert.equal(k.filter((x) => x === "C").length, 1, k.join(" "));
+      assert.equal(k.filter((x) => x === "D").length, 1, k.join(" "));
     });
 
     it("empty Enter → no C/D", async () => {

@@ -1,0 +1,77 @@
+# termhive shell integration for fish (>= 3.1). Loaded with
+#   fish -i --init-command 'source …/termhive.fish'
+# which runs after fish has read the user's config (config.fish, conf.d, functions),
+# so nothing of the user's is skipped and our hooks sit on top of theirs.
+#
+# Prints on the terminal (BEL-terminated, same meaning as the bash script):
+#   OSC 133;A / 133;B   around the prompt (fish_prompt is wrapped)
+#   OSC 633;E;<cmdline> fish_preexec: the line about to run, escaped
+#   OSC 133;C           fish_preexec, right before the command runs
+#   OSC 133;D;<status>  fish_postexec, with $status of the command line
+#   OSC 7;file://<host><cwd> before each prompt
+#
+# fish fires no preexec/postexec for an empty line, and none for Ctrl-C at the
+# prompt, so those give a new prompt (A/B) and no C/D. A multi-line command
+# (for … end, a continuation) is one command line: one C and one D.
+
+status is-interactive; or return 0
+set -q __termhive_loaded; and return 0
+set -g __termhive_loaded 1
+set -q TERMHIVE_SHELL_DIR; or set -gx TERMHIVE_SHELL_DIR (path dirname (path dirname (status filename)))
+
+# Bytes below 0x20, and the escapes that stand for them in OSC 633;E, built once.
+set -g __termhive_ctl
+set -g __termhive_ctl_esc
+# `string collect -N` keeps a command substitution from splitting \n or dropping it.
+for i in (seq 1 31)
+    set -l hex (printf %02x $i)
+    set -a __termhive_ctl (printf "\\x$hex" | string collect -N)
+    set -a __termhive_ctl_esc "\\x$hex"
+end
+
+function __termhive_osc7 --on-event fish_prompt
+    # --style=url percent-encodes everything but unreserved characters and '/'.
+    printf '\e]7;file://%s%s\a' $hostname (string escape --style=url -- $PWD)
+end
+
+function __termhive_preexec --on-event fish_preexec
+    set -l s (string replace -a -- '\\' '\\\\' $argv[1] | string collect)
+    set s (string replace -a -- ';' '\\x3b' $s | string collect)
+    # Control characters are rare in a command line: skip the 31 passes without them.
+    string match -qr '[\x01-\x1f]' -- $s; and for i in (seq 1 31)
+        set s (string replace -a -- $__termhive_ctl[$i] $__termhive_ctl_esc[$i] $s | string collect)
+    end
+    printf '\e]633;E;%s\a\e]133;C\a' $s
+end
+
+function __termhive_postexec --on-event fish_postexec
+    printf '\e]133;D;%s\a' $status
+end
+
+# The prompt: A before the user's fish_prompt, B after it. fish_prompt may be
+# autoloaded, or redefined later (fish_config, a theme), so the check runs before
+# every prompt and re-wraps whatever fish_prompt is current.
+function __termhive_wrap_prompt
+    # functions -q autoloads the user's fish_prompt if it exists but is not loaded yet.
+    functions -q fish_prompt; or function fish_prompt; printf '%s> ' (prompt_pwd); end
+    functions -q __termhive_user_prompt; and functions -e __termhive_user_prompt
+    functions -c fish_prompt __termhive_user_prompt
+    function fish_prompt
+        # Keep $status for the user's prompt, which often shows it.
+        set -l s $status
+        printf '\e]133;A\a'
+        __termhive_set_status $s
+        __termhive_user_prompt
+        printf '\e]133;B\a'
+    end
+    set -g __termhive_prompt_def (functions fish_prompt | string collect)
+end
+function __termhive_set_status
+    return $argv[1]
+end
+function __termhive_check_prompt --on-event fish_prompt
+    set -l s $status
+    test "$__termhive_prompt_def" = (functions fish_prompt | string collect); or __termhive_wrap_prompt
+    __termhive_set_status $s
+end
+__termhive_wrap_prompt
