@@ -1,0 +1,118 @@
+// Token bench (issue 3): real commands run on this machine, rendered the way a read
+// returns them. One JSON line per corpus item, then a summary line with the medians.
+// Run: npx tsx bench/tokens.ts
+import { fileURLToPath } from "node:url";
+import { cleanLines, renderOutput } from "../src/output/index.js";
+import * as corpus from "../test/fixtures/output/generate.js";
+
+interface Item {
+  name: string;
+  output: string;
+  command: string;
+  facts: string[];
+  /** Lines that must be visible as whole lines (seq's first and last). */
+  wholeLines?: string[];
+  note?: string;
+}
+
+function buildCorpus(): Item[] {
+  const items: Item[] = [];
+  if (corpus.pythonHasPytest()) items.push({ name: "pytest 40 tests / 6 failures", ...corpus.pytestSuite(40, 6) });
+  const log = corpus.gitLogRepo(30);
+  items.push({ name: "git log --stat (30 commits)", output: log.output, command: log.command, facts: log.facts });
+  items.push({ name: "tsc, 5 errors", ...corpus.tscProject() });
+  const npm = corpus.npmInstallOffline();
+  if (npm) items.push({ name: "npm install (offline cache)", ...npm });
+  else items.push({ name: "npm install (fixture)", output: corpus.fixture("npm-install.txt"), command: "npm install", facts: ["added 187 packages"], note: "npm cache lacked the packages; reconstructed fixture" });
+  items.push({ name: "make/gcc with errors", ...corpus.makeProject() });
+  if (corpus.hasTool("cargo")) items.push({ name: "cargo test, 2 failures", ...corpus.cargoTestCrate() });
+  items.push({ name: "seq 1 200000", ...corpus.seqOutput(200_000), wholeLines: ["1", "200000"] });
+  items.push({ name: "ls -laR (1500 files)", ...corpus.lsTree(60, 25) });
+  return items;
+}
+
+function lastLine(output: string): string {
+  const lines = cleanLines(output);
+  return lines[lines.length - 1]?.text ?? "";
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function timeRender(output: string, command: string | undefined, runs: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    renderOutput(output, { command, firstLine: 1, session: "bench" });
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+export async function benchTokens(): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  const items = buildCorpus();
+  for (const item of items) {
+    const rendered = renderOutput(item.output, { command: item.command, firstLine: 1, session: "bench" });
+    const last = lastLine(item.output);
+    const facts = [...item.facts, last];
+    const visible = rendered.text.split("\n");
+    const missed = facts.filter((fact) => !rendered.text.includes(fact));
+    for (const whole of item.wholeLines ?? []) if (!visible.includes(whole)) missed.push(`line "${whole}"`);
+    records.push({
+      bench: "tokens",
+      item: item.name,
+      command: item.command,
+      bytes: Buffer.byteLength(item.output),
+      raw_tokens: rendered.raw_tokens,
+      raw_tokens_estimated: rendered.raw_tokens_estimated ?? false,
+      tokens: rendered.tokens,
+      ratio: Number((rendered.tokens / rendered.raw_tokens).toFixed(4)),
+      reducer: rendered.reducer ?? null,
+      folded_lines: rendered.folded_lines,
+      facts_kept: missed.length === 0,
+      facts_total: facts.length,
+      facts_missed: missed,
+      render_ms: Number(timeRender(item.output, item.command, 5).toFixed(2)),
+      ...(item.note ? { note: item.note } : {}),
+    });
+  }
+
+  // ~1 MB of mixed real output (the corpus minus seq, repeated), reduced with and without a known command.
+  const mixed = items.filter((item) => !item.name.startsWith("seq")).map((item) => item.output).join("\n");
+  const oneMb = mixed.repeat(Math.ceil((1024 * 1024) / mixed.length)).slice(0, 1024 * 1024);
+  const seq = items.find((item) => item.name.startsWith("seq"))!;
+  const runs = 15;
+  renderOutput(oneMb, { firstLine: 1, session: "bench" }); // warm-up (tokenizer tables, JIT)
+  records.push({
+    bench: "tokens",
+    item: "render 1 MB mixed output",
+    bytes: Buffer.byteLength(oneMb),
+    runs,
+    median_ms: Number(timeRender(oneMb, undefined, runs).toFixed(2)),
+    median_ms_with_command: Number(timeRender(oneMb, "make -k", runs).toFixed(2)),
+    median_ms_seq_1_200000: Number(timeRender(seq.output, seq.command, runs).toFixed(2)),
+    target_ms: 50,
+  });
+
+  const itemRecords = records.filter((record) => "ratio" in record);
+  const ratios = itemRecords.map((record) => record.ratio as number);
+  const seqRecord = itemRecords.find((record) => String(record.item).startsWith("seq"))!;
+  records.push({
+    bench: "tokens",
+    item: "summary",
+    median_ratio: Number(median(ratios).toFixed(4)),
+    target_median_ratio: 0.35,
+    facts_kept_all: itemRecords.every((record) => record.facts_kept === true),
+    seq_tokens: seqRecord.tokens,
+    target_seq_tokens: 250,
+  });
+  return records;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  for (const record of await benchTokens()) console.log(JSON.stringify(record));
+}
