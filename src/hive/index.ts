@@ -47,7 +47,13 @@ export class Hive {
   static open(options: HiveOptions = {}): Hive {
     // Profiles first: a bad TERMHIVE_PROFILES file fails before any file is opened.
     const profiles = options.profiles ?? loadProfiles();
-    return new Hive(HiveStore.open(options), { ...options, profiles });
+    const store = HiveStore.open(options);
+    try {
+      return new Hive(store, { ...options, profiles });
+    } catch (err) {
+      store.close(); // e.g. a bad eventRetention: do not leave the file open behind an error
+      throw err;
+    }
   }
 
   close(): void {

@@ -133,7 +133,13 @@ export interface LayoutSpec {
 export function parseLayoutSpec(input: unknown): LayoutSpec {
   const parsed = LayoutSpecSchema.safeParse(input);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(spec)"}: ${i.message}`).join("; ");
+    const issues = parsed.error.issues
+      .map((i) => {
+        // zod reports a bad record key only as "Invalid key in record"; env is our only record.
+        const message = i.code === "invalid_key" ? "invalid environment variable name (letters, digits, _)" : i.message;
+        return `${i.path.join(".") || "(spec)"}: ${message}`;
+      })
+      .join("; ");
     throw new HiveError("invalid", `invalid layout spec: ${issues}`);
   }
   const { kind, count, panes } = parsed.data;
