@@ -1,0 +1,211 @@
+// Status detection on realistic screens of Claude Code, Codex, Aider and a shell; custom profiles.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { HiveError, ProfileRegistry, detectStatus, isReady, loadProfiles, parseProfilesConfig } from "../../../src/hive/index.js";
+
+const profiles = new ProfileRegistry();
+const screen = (text: string, rows = 30) => {
+  const lines = text.replace(/^\n/, "").split("\n");
+  while (lines.length < rows) lines.push(""); // a real screen has blank rows below the content
+  return lines;
+};
+const detect = (profile: string, text: string, quietMs = 2000, extra: { ready?: boolean } = {}) =>
+  detectStatus(profiles.get(profile), { screenLines: screen(text), quietMs, ...extra });
+
+const CLAUDE_BOX = `
+╭──────────────────────────────────────────────────────────────╮
+│ >                                                            │
+╰──────────────────────────────────────────────────────────────╯
+  ? for shortcuts`;
+
+test("claude: working while the spinner says 'esc to interrupt', even with the input box below", () => {
+  const s = `
+> refactor the auth module
+
+● I'll start by reading the auth module.
+
+● Read(src/auth.ts)
+  ⎿  Read 120 lines (ctrl+r to expand)
+
+✻ Pondering… (14s · ↑ 1.2k tokens · esc to interrupt)
+${CLAUDE_BOX}`;
+  assert.deepEqual(detect("claude", s, 50), { status: "working", detail: "✻ Pondering… (14s · ↑ 1.2k tokens · esc to interrupt)" });
+  assert.equal(detect("claude", s, 60_000).status, "working", "a long tool call is still working");
+});
+
+test("claude: a permission dialog is waiting_for_input", () => {
+  const s = `
+● Bash(rm -rf build)
+  ⎿  Running…
+
+╭──────────────────────────────────────────────────────────────╮
+│ Bash command                                                 │
+│                                                              │
+│   rm -rf build                                               │
+│   Remove the build directory                                 │
+│                                                              │
+│ Do you want to proceed?                                      │
+│ ❯ 1. Yes                                                     │
+│   2. Yes, and don't ask again for rm commands in this project│
+│   3. No, and tell Claude what to do differently (esc)        │
+╰──────────────────────────────────────────────────────────────╯`;
+  assert.deepEqual(detect("claude", s), { status: "waiting_for_input", detail: "permission prompt" });
+  const edit = `
+ Do you want to make this edit to auth.ts?
+   1. Yes
+ ❯ 2. Yes, allow all edits during this session (shift+tab)
+   3. No, and tell Claude what to do differently (esc)`;
+  assert.equal(detect("claude", edit).status, "waiting_for_input");
+  const trust = `
+ Do you trust the files in this folder?
+
+ /home/me/project
+
+ ❯ 1. Yes, proceed
+   2. No, exit`;
+  assert.deepEqual(detect("claude", trust, 100, { ready: false }), { status: "waiting_for_input", detail: "trust prompt" });
+});
+
+test("claude: idle at the input box once quiet; a question in the model's own answer is not a dialog", () => {
+  const done = `
+● Done. The auth module now uses the new token store. Do you want to proceed with the migration next?
+${CLAUDE_BOX}`;
+  assert.deepEqual(detect("claude", done, 2000), { status: "idle", detail: "input prompt" });
+  assert.deepEqual(detect("claude", done, 100), { status: "working", detail: "output is changing" }, "not idle while output still moves");
+  const interrupted = `
+● Read(src/auth.ts)
+  ⎿  Interrupted · What should Claude do instead?
+${CLAUDE_BOX}`;
+  assert.deepEqual(detect("claude", interrupted), { status: "idle", detail: "interrupted" });
+});
+
+test("claude: an API error above the input box is error; a fresh start is starting", () => {
+  const s = `
+> write tests
+  ⎿  API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}
+${CLAUDE_BOX}`;
+  const r = detect("claude", s);
+  assert.equal(r.status, "error");
+  assert.match(r.detail, /API Error: 529/);
+  assert.deepEqual(detect("claude", "\n  Loading…", 3000, { ready: false }), { status: "starting", detail: "waiting for the program to be ready" });
+  assert.equal(isReady(profiles.get("claude"), { screenLines: screen("\n  Loading…"), quietMs: 3000 }), false);
+  assert.equal(isReady(profiles.get("claude"), { screenLines: screen(CLAUDE_BOX), quietMs: 0 }), true);
+});
+
+test("codex: working, approval prompt, idle composer", () => {
+  const working = `
+>_ OpenAI Codex (v0.46.0)
+
+› Summarize recent commits
+
+• Working (12s • esc to interrupt)
+
+›
+
+  ⏎ send   ⌃J newline   ⌃T transcript   ⌃C quit`;
+  assert.equal(detect("codex", working, 20).status, "working");
+  const approval = `
+  Would you like to run the following command?
+
+  Reason: needs network access
+
+  $ curl -I https://example.com
+
+› 1. Yes, proceed (y)
+  2. Yes, and don't ask again for this command (a)
+  3. No, and tell Codex what to do differently (esc)
+
+  Press enter to confirm or esc to cancel`;
+  assert.deepEqual(detect("codex", approval), { status: "waiting_for_input", detail: "approval prompt" });
+  const idle = `
+• Here is the summary: three commits fixed the parser.
+
+› Ask Codex to do anything
+
+  100% context left · ? for shortcuts`;
+  assert.deepEqual(detect("codex", idle), { status: "idle", detail: "input prompt" });
+  assert.equal(isReady(profiles.get("codex"), { screenLines: screen(idle), quietMs: 0 }), true);
+});
+
+test("aider: idle prompt, confirmation question, model error", () => {
+  const idle = `
+Aider v0.86.1
+Main model: anthropic/claude-sonnet-4 with diff edit format
+Git repo: .git with 42 files
+Repo-map: using 4096 tokens, auto refresh
+──────────────────────────────────────────────────
+diff> `;
+  assert.deepEqual(detect("aider", idle, 3000), { status: "idle", detail: "input prompt" });
+  const confirm = `
+Tokens: 13k sent, 830 received. Cost: $0.04 message, $0.04 session.
+src/utils/mongo.ts
+Create new file? (Y)es/(N)o [Yes]: `;
+  assert.deepEqual(detect("aider", confirm, 3000), { status: "waiting_for_input", detail: "confirmation" });
+  const err = `
+> fix the tests
+litellm.RateLimitError: AnthropicException - rate limit exceeded
+The API provider has rate limited you. Try again later or check your quotas.
+> `;
+  assert.equal(detect("aider", err, 3000).status, "error");
+  const streaming = `
+> fix the tests
+I'll update the test to await the promise.`;
+  assert.equal(detect("aider", streaming, 50).status, "working");
+});
+
+test("shell: prompt is idle, a silent command is working, questions wait for input, exit is exited", () => {
+  assert.deepEqual(detect("shell", "me@box:~/proj$ ls\nREADME.md src\nme@box:~/proj$ "), { status: "idle", detail: "shell prompt" });
+  const silent = detect("shell", "me@box:~/proj$ sleep 30", 5000);
+  assert.equal(silent.status, "working");
+  assert.match(silent.detail, /quiet for 5s/);
+  assert.equal(detect("shell", "me@box:~$ ssh new-host\nAre you sure you want to continue connecting (yes/no/[fingerprint])? ").status, "waiting_for_input");
+  assert.equal(detect("shell", "me@box:~$ sudo apt update\n[sudo] password for me: ").status, "waiting_for_input");
+  assert.equal(detect("shell", "me@box:~$ rm -i x\nProceed? [y/N] ").status, "waiting_for_input");
+  assert.deepEqual(detectStatus(profiles.get("shell"), { screenLines: [], quietMs: 0, exited: true, exitCode: 2 }), { status: "exited", detail: "exit code 2" });
+  assert.equal(detectStatus(profiles.get("claude"), { screenLines: screen(CLAUDE_BOX), quietMs: 0, exited: true }).status, "exited");
+});
+
+test("custom profiles: extend, override a built-in, validation errors name the file, profile and rule", () => {
+  const dir = mkdtempSync(join(tmpdir(), "termhive-profiles-"));
+  try {
+    const path = join(dir, "profiles.json");
+    writeFileSync(path, JSON.stringify({
+      profiles: {
+        bot: { extends: "shell", command: "bot --tui", ready: "^BOT READY", rules: [{ status: "working", pattern: "thinking\\.\\.\\.", flags: "i", lines: 3 }] },
+        claude: { extends: "claude", rules: [{ status: "error", pattern: "quota exhausted", lines: 5 }] },
+      },
+    }));
+    const reg = loadProfiles({ TERMHIVE_PROFILES: path });
+    assert.deepEqual(reg.names(), ["aider", "bot", "claude", "codex", "shell"]);
+    const bot = reg.get("bot");
+    assert.equal(bot.command, "bot --tui");
+    assert.equal(bot.quietStatus, "working", "inherited from shell");
+    assert.equal(detectStatus(bot, { screenLines: ["Thinking..."], quietMs: 5000 }).status, "working");
+    assert.equal(detectStatus(bot, { screenLines: ["bot$ "], quietMs: 5000 }).status, "idle", "parent's rules follow its own");
+    assert.equal(isReady(bot, { screenLines: ["BOT READY v1"], quietMs: 0 }), true);
+    const claude = reg.get("claude");
+    assert.equal(claude.builtin, false);
+    assert.equal(detectStatus(claude, { screenLines: screen("quota exhausted\n" + CLAUDE_BOX), quietMs: 5000 }).status, "error");
+    assert.equal(detectStatus(claude, { screenLines: screen("✻ Working… (esc to interrupt)" + CLAUDE_BOX), quietMs: 5000 }).status, "working", "built-in rules kept");
+
+    const bad = (json: unknown) => {
+      writeFileSync(path, typeof json === "string" ? json : JSON.stringify(json));
+      return () => loadProfiles({ TERMHIVE_PROFILES: path });
+    };
+    assert.throws(bad({ profiles: { x: { rules: [{ status: "idle", pattern: "([" }] } } }), (err: unknown) =>
+      err instanceof HiveError && err.message.includes(path) && /profile 'x' rule 1: invalid pattern \/\(\[\//.test(err.message));
+    assert.throws(bad({ profiles: { x: { rules: [{ status: "sleeping", pattern: "z" }] } } }), /invalid profiles file: profiles\.x\.rules\.0\.status/);
+    assert.throws(bad({ profiles: { x: { extends: "nope" } } }), /unknown profile 'nope'/);
+    assert.throws(bad({ profiles: { x: { extends: "y" }, y: { extends: "x" } } }), /extends' cycle: x → y → x/);
+    assert.throws(bad({ profiles: { x: { colour: "red" } } }), /invalid profiles file/);
+    assert.throws(bad("{ not json"), /not valid JSON/);
+    assert.throws(() => loadProfiles({ TERMHIVE_PROFILES: join(dir, "missing.json") }), /cannot read the file/);
+    assert.throws(() => parseProfilesConfig({ profiles: { "bad name": {} } }, "cfg"), /cfg: invalid profiles file/);
+    assert.deepEqual(loadProfiles({}).names(), ["aider", "claude", "codex", "shell"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
