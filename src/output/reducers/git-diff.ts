@@ -1,6 +1,6 @@
 import type { Line } from "../line.js";
 import type { Reducer } from "./types.js";
-import { blocksStartingAt, capLines, note } from "./helpers.js";
+import { GIT_PREFIX, blocksStartingAt, capLines, note } from "./helpers.js";
 
 const FILE_START = /^diff --git a\/(.*) b\/(.*)$/;
 const CHANGED_LINES_PER_FILE = 40;
@@ -12,7 +12,7 @@ const CHANGED_LINES_PER_FILE = 40;
  */
 export const gitDiff: Reducer = {
   name: "git-diff",
-  command: /^git(?:\s+-\S+)*\s+diff\b(?!.*--(?:stat|name-only|name-status|shortstat)\b)/,
+  command: new RegExp(String.raw`${GIT_PREFIX}diff\b(?!.*--(?:stat|name-only|name-status|shortstat)\b)`),
   shape: (lines) => FILE_START.test(lines[0]?.text ?? ""),
   reduce(lines, target) {
     const blocks = blocksStartingAt(lines, (text) => FILE_START.test(text));

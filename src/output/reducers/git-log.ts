@@ -1,6 +1,6 @@
 import type { Line } from "../line.js";
 import type { Reducer } from "./types.js";
-import { blocksStartingAt, note, someHead } from "./helpers.js";
+import { GIT_PREFIX, blocksStartingAt, note, someHead } from "./helpers.js";
 
 const COMMIT = /^commit ([0-9a-f]{7,40})\b(.*)$/;
 const STAT_TOTAL = /^\s*(\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?/;
@@ -12,7 +12,7 @@ const STAT_TOTAL = /^\s*(\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (
  */
 export const gitLog: Reducer = {
   name: "git-log",
-  command: /^git(?:\s+-\S+)*\s+(?:log|show|whatchanged)\b/,
+  command: new RegExp(String.raw`${GIT_PREFIX}(?:log|show|whatchanged)\b`),
   shape: (lines) => COMMIT.test(lines[0]?.text ?? "") && someHead(lines, /^(?:Author|Date):\s/, 5),
   reduce(lines) {
     const out: Line[] = [];

@@ -1,6 +1,6 @@
 import type { Line } from "../line.js";
 import type { Reducer } from "./types.js";
-import { capLines, someHead } from "./helpers.js";
+import { GIT_PREFIX, capLines, someHead } from "./helpers.js";
 
 const HINT = /^\s+\(use "git .*\)$|^\s+\(commit or discard .*\)$/;
 const SECTION = /^(?:Changes to be committed|Changes not staged for commit|Untracked files|Unmerged paths|Ignored files):$/;
@@ -9,7 +9,7 @@ const FILES_PER_SECTION = 40;
 /** `git status`: drops the "(use git …)" hints and blank lines, keeps every heading and file (capped per section). */
 export const gitStatus: Reducer = {
   name: "git-status",
-  command: /^git(?:\s+-\S+)*\s+status\b(?!.*--porcelain)(?!.*\s-s\b)/,
+  command: new RegExp(String.raw`${GIT_PREFIX}status\b(?!.*--porcelain)(?!.*\s-s\b)`),
   shape: (lines) => someHead(lines, /^(?:On branch |HEAD detached |Not currently on any branch)/, 3) && someHead(lines, /^(?:nothing to commit|Changes |Untracked files:|Your branch)/, 12),
   reduce(lines, target) {
     const out: Line[] = [];

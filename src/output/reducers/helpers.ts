@@ -46,3 +46,6 @@ export function blocksStartingAt(lines: readonly Line[], starts: (text: string) 
   }
   return blocks;
 }
+
+/** Start of a git command line up to its subcommand: `git`, `git -C dir`, `git -c k=v --no-pager`. */
+export const GIT_PREFIX = String.raw`^git(?:\s+(?:-[Cc]|--git-dir|--work-tree|--namespace)\s+\S+|\s+-\S+)*\s+`;

@@ -1,0 +1,55 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cleanLines } from "../../../src/output/clean.js";
+
+const texts = (raw: string): string[] => cleanLines(raw).map((line) => line.text);
+
+test("strips SGR, OSC (BEL and ST terminated), charset and DCS sequences", () => {
+  const raw = "\x1b[1;31mred\x1b[0m \x1b]133;D;0\x07\x1b]7;file://h/x\x1b\\ok\x1b(B\x1bP1$r\x1b\\!";
+  assert.deepEqual(texts(raw), ["red ok!"]);
+});
+
+test("a progress bar redrawn with \\r leaves only its final state", () => {
+  assert.deepEqual(texts("10%\r50%\r100% done\r\nnext"), ["100% done", "next"]);
+});
+
+test("\\r overwrites per column like a terminal, keeping the longer tail", () => {
+  assert.deepEqual(texts("abcdef\rXY\r\n"), ["XYcdef"]);
+});
+
+test("erase-in-line after \\r and cursor-column moves apply (npm spinner)", () => {
+  assert.deepEqual(texts("⠙\x1b[1G\x1b[0K⠹\x1b[1G\x1b[0Kadded 3 packages"), ["added 3 packages"]);
+  assert.deepEqual(texts("abc\x1b[2D\x1b[K!"), ["a!"]);
+});
+
+test("backspaces move left and the next character overwrites", () => {
+  assert.deepEqual(texts("-\b \bdone"), ["done"]);
+  assert.deepEqual(texts("ab\bc"), ["ac"]);
+});
+
+test("cursor up rewrites an earlier row (multi-line progress)", () => {
+  const raw = "layer1: 10%\nlayer2: 10%\n\x1b[2A\x1b[2Klayer1: done\n\x1b[2Klayer2: done";
+  assert.deepEqual(texts(raw), ["layer1: done", "layer2: done"]);
+});
+
+test("other control characters are dropped, tabs kept", () => {
+  assert.deepEqual(texts("a\x07b\x00c\td\x7f"), ["abc\td"]);
+});
+
+test("identical runs collapse to one line with ×N and keep their source span", () => {
+  const lines = cleanLines("start\nsame\nsame\nsame\nend");
+  assert.deepEqual(lines, [
+    { text: "start", from: 0, to: 0 },
+    { text: "same ×3", from: 1, to: 3 },
+    { text: "end", from: 4, to: 4 },
+  ]);
+});
+
+test("blank runs collapse to one, trailing blanks and leading/trailing blank lines go", () => {
+  assert.deepEqual(texts("\n\na   \n\n\n\nb\t \n\n"), ["a", "", "b"]);
+});
+
+test("source line numbers survive cleaning (index into the input split on \\n)", () => {
+  const lines = cleanLines("\x1b[32mok\x1b[0m\r\n\r\n\r\nfail\r\n");
+  assert.deepEqual(lines.map((line) => [line.text, line.from]), [["ok", 0], ["", 1], ["fail", 3]]);
+});
