@@ -1,0 +1,34 @@
+// termhive's own tmux configuration: the user's ~/.tmux.conf is never read (-f points here).
+
+export const DEATH_PREFIX = "termhive-died";
+export const SIGNAL_WINDOW = "termhive-signal";
+/** The signal pane's program: echo off and raw, so each hook line comes back exactly once. */
+export const SIGNAL_PANE_ARGV = ["/bin/sh", "-c", "stty raw -echo; exec cat"];
+/** Parses the lines the pane-died hook types into the signal pane. */
+export const DEATH_LINE = /termhive-died (%\d+) (\d*):(\d*);/g;
+
+export interface TmuxConfigOptions {
+  historyLimit: number;
+}
+
+export function tmuxConfig(options: TmuxConfigOptions): string {
+  return [
+    "# Written by termhive; regenerated at every start.",
+    // Dead panes stay so their exit status and last output can be read; terminal_close removes them.
+    "set -g remain-on-exit on",
+    `set -g history-limit ${options.historyLimit}`,
+    // Escape must reach vim/less at once, not wait to become a meta prefix.
+    "set -s escape-time 0",
+    "set -g default-terminal screen-256color",
+    "set -g set-clipboard off",
+    "set -g exit-unattached off",
+    "set -g destroy-unattached off",
+    "set -g base-index 0",
+    // Where a window shows pane borders (hive layouts), the border carries the agent's status.
+    "set -g pane-border-format ' #{?@termhive_title,#{@termhive_title},#{pane_title}} '",
+    // tmux 3.3 tells control clients nothing when a pane's program exits. The hook types a
+    // line into the signal pane (a raw, echo-less cat), whose %output every client sees at once.
+    `set-hook -g pane-died "run-shell -C \\"send-keys -t #{@termhive_signal} -l '${DEATH_PREFIX} #{hook_pane} #{pane_dead_status}:#{pane_dead_signal};'\\""`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { EventEmitter } from "node:events";
+import { ControlParser, type Notification, type Reply } from "./protocol.js";
+
+export class TmuxError extends Error {
+  constructor(message: string, readonly command?: string) {
+    super(message);
+    this.name = "TmuxError";
+  }
+}
+
+export class TmuxGoneError extends TmuxError {
+  constructor(reason: string) {
+    super(`tmux is not running (${reason}); the call was not carried out — retry, termhive reconnects on the next call`);
+    this.name = "TmuxGoneError";
+  }
+}
+
+interface Pending {
+  command: string;
+  resolve(lines: string[]): void;
+  reject(error: Error): void;
+}
+
+export interface ControlOptions {
+  tmuxPath: string;
+  socketPath: string;
+  configPath: string;
+  sessionName: string;
+  /** Program of the session's first window, used only when this client creates the session. */
+  firstWindow: { name: string; argv: string[] };
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * One tmux control-mode client: a command queue matched to %begin/%end replies in order,
+ * and notifications emitted as events ("notification", "closed").
+ */
+export class ControlClient extends EventEmitter {
+  private child: ChildProcessWithoutNullStreams | null = null;
+  private queue: Pending[] = [];
+  private closedReason: string | null = null;
+
+  constructor(private readonly options: ControlOptions) {
+    super();
+  }
+
+  get alive(): boolean {
+    return this.child !== null && this.closedReason === null;
+  }
+
+  start(): Promise<void> {
+    const { tmuxPath, socketPath, configPath, sessionName, env, firstWindow } = this.options;
+    const child = spawn(
+      tmuxPath,
+      ["-S", socketPath, "-f", configPath, "-C", "new-session", "-A", "-s", sessionName, "-n", firstWindow.name, "-x", "120", "-y", "40", ...firstWindow.argv],
+      { env, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    this.child = child;
+    this.closedReason = null;
+    const parser = new ControlParser(
+      (reply) => this.settle(reply),
+      (notification) => this.notify(notification),
+    );
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => parser.feed(chunk));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.stdin.on("error", () => {}); // EPIPE after tmux died; reported through "exit"
+    return new Promise((resolve, reject) => {
+      child.once("error", (error) => {
+        this.close(`cannot run ${tmuxPath}: ${error.message}`);
+        reject(new TmuxError(`cannot run ${tmuxPath}: ${error.message}`));
+      });
+      child.once("exit", (code, signal) => {
+        const why = stderr.trim() || `tmux control client exited (${signal ?? code})`;
+        this.close(why);
+        reject(new TmuxError(why));
+      });
+      // The first reply proves the server is up and we are attached.
+      this.command("display-message -p '#{pid}'").then(() => resolve(), reject);
+    });
+  }
+
+  command(command: string): Promise<string[]> {
+    if (!this.child || this.closedReason !== null) {
+      return Promise.reject(new TmuxGoneError(this.closedReason ?? "not started"));
+    }
+    if (command.includes("\n")) return Promise.reject(new TmuxError("a tmux command cannot contain a newline", command));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ command, resolve, reject });
+      this.child!.stdin.write(command + "\n");
+    });
+  }
+
+  /** Detaches by closing stdin; the tmux server and its panes live on. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closedReason !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once("exit", () => resolve());
+      child.stdin.end();
+      setTimeout(() => {
+        child.kill("SIGTERM");
+        resolve();
+      }, 1000).unref();
+    });
+  }
+
+  private settle(reply: Reply): void {
+    const pending = this.queue.shift();
+    if (!pending) return;
+    if (reply.ok) pending.resolve(reply.lines);
+    else pending.reject(new TmuxError(reply.lines.join("\n") || "tmux command failed", pending.command));
+  }
+
+  private notify(notification: Notification): void {
+    if (notification.kind === "exit") {
+      this.close(notification.reason || "detached");
+      return;
+    }
+    this.emit("notification", notification);
+  }
+
+  private close(reason: string): void {
+    if (this.closedReason !== null) return;
+    this.closedReason = reason;
+    const failed = this.queue;
+    this.queue = [];
+    for (const pending of failed) pending.reject(new TmuxGoneError(reason));
+    this.emit("closed", reason);
+  }
+}

@@ -1,0 +1,324 @@
+import { EventEmitter } from "node:events";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Backend, BackendEvents, CreatePaneOptions, PaneInfo, PaneSnapshot } from "../backend.js";
+import { launchArgv } from "../launch.js";
+import { resolveKey } from "../../terminal/keys.js";
+import { ControlClient, TmuxError } from "./control.js";
+import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig } from "./config.js";
+import type { Notification } from "./protocol.js";
+import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
+
+export interface TmuxBackendOptions {
+  home: string;
+  tmuxPath?: string;
+  sessionName?: string;
+  historyLimit?: number;
+  /** Seconds a pane may fall behind before tmux pauses it instead of disconnecting us. */
+  pauseAfterSeconds?: number;
+}
+
+const FIELDS = [
+  "pane_id", "window_id", "pane_pid", "pane_dead", "pane_dead_status", "pane_dead_signal",
+  "pane_current_command", "pane_current_path", "pane_height", "pane_width", "@termhive_meta",
+] as const;
+const PANE_FORMAT = FIELDS.map((f) => `#{${f}}`).join("\t");
+/** tmux command lines stay short; 2 KiB of input is 6 KiB of hex. */
+const HEX_CHUNK = 2048;
+
+export class TmuxBackend implements Backend {
+  readonly kind = "tmux" as const;
+  readonly socketPath: string;
+  private readonly configPath: string;
+  private readonly sessionName: string;
+  private readonly events = new EventEmitter();
+  private client: ControlClient | null = null;
+  private starting: Promise<void> | null = null;
+  private readonly metaCache = new Map<string, Record<string, string>>();
+
+  constructor(private readonly options: TmuxBackendOptions) {
+    this.socketPath = join(options.home, "tmux.sock");
+    this.configPath = join(options.home, "tmux.conf");
+    this.sessionName = options.sessionName ?? "termhive";
+    this.events.setMaxListeners(0);
+  }
+
+  get connected(): boolean {
+    return this.client?.alive ?? false;
+  }
+
+  on<E extends keyof BackendEvents>(event: E, listener: BackendEvents[E]): void {
+    this.events.on(event, listener as (...args: unknown[]) => void);
+  }
+
+  off<E extends keyof BackendEvents>(event: E, listener: BackendEvents[E]): void {
+    this.events.off(event, listener as (...args: unknown[]) => void);
+  }
+
+  start(): Promise<void> {
+    if (this.connected) return Promise.resolve();
+    if (this.starting) return this.starting;
+    this.starting = this.connect().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private async connect(): Promise<void> {
+    writeFileSync(this.configPath, tmuxConfig({ historyLimit: this.options.historyLimit ?? 50000 }), { mode: 0o600 });
+    const env = { ...process.env };
+    delete env.TMUX; // we may be started from inside a tmux pane; our server is our own
+    delete env.TMUX_PANE;
+    const client = new ControlClient({
+      tmuxPath: this.options.tmuxPath ?? "tmux",
+      socketPath: this.socketPath,
+      configPath: this.configPath,
+      sessionName: this.sessionName,
+      firstWindow: { name: SIGNAL_WINDOW, argv: SIGNAL_PANE_ARGV },
+      env,
+    });
+    client.on("notification", (n: Notification) => this.onNotification(n));
+    client.once("closed", (reason: string) => {
+      if (this.client === client) this.events.emit("down", reason);
+    });
+    this.client = client;
+    await client.start();
+    // An existing server keeps the hook/options of its own start; re-source ours so they hold.
+    await client.command(`source-file ${tmuxQuote(this.configPath)}`);
+    await client.command(`refresh-client -f pause-after=${this.options.pauseAfterSeconds ?? 10}`);
+    await this.ensureSignalPane(client);
+  }
+
+  /** Finds (or makes) the pane the pane-died hook reports into, and names it in a global option. */
+  private async ensureSignalPane(client: ControlClient): Promise<void> {
+    const panes = await client.command(
+      `list-panes -s -t ${tmuxQuote(this.sessionName + ":")} -F '#{pane_id} #{pane_dead} #{window_name}'`,
+    );
+    let paneId = panes
+      .map((line) => line.split(" "))
+      .find(([, dead, name]) => dead === "0" && name === SIGNAL_WINDOW)?.[0];
+    if (!paneId) {
+      const argv = SIGNAL_PANE_ARGV.map(tmuxQuote).join(" ");
+      [paneId] = await client.command(`new-window -d -n ${SIGNAL_WINDOW} -t ${tmuxQuote(this.sessionName + ":")} -P -F '#{pane_id}' ${argv}`);
+    }
+    this.signalPane = paneId!.trim();
+    await client.command(`set -g @termhive_signal ${tmuxQuote(this.signalPane)}`);
+  }
+
+  private async cmd(command: string): Promise<string[]> {
+    await this.start();
+    return this.client!.command(command);
+  }
+
+  private onNotification(n: Notification): void {
+    switch (n.kind) {
+      case "output":
+        if (n.paneId === this.signalPane) this.onSignal(n.data);
+        else this.events.emit("output", n.paneId, n.data);
+        return;
+      case "pause":
+        // Only when we fell behind by pauseAfterSeconds: resume and let the session resync its screen.
+        this.events.emit("gap", n.paneId, "tmux paused the pane because termhive fell behind");
+        void this.client?.command(`refresh-client -A ${tmuxQuote(`${n.paneId}:continue`)}`).catch(() => {});
+        return;
+      case "other":
+        this.onOther(n.name, n.args);
+        return;
+      default:
+    }
+  }
+
+  private signalPane = "";
+  private signalCarry = "";
+
+  private onSignal(data: Buffer): void {
+    // A hook line can arrive split across two %output notifications; keep the unfinished tail.
+    const text = this.signalCarry + data.toString("latin1");
+    let consumed = 0;
+    for (const match of text.matchAll(DEATH_LINE)) {
+      const [, paneId, status, signal] = match;
+      consumed = match.index! + match[0].length;
+      this.events.emit("exit", paneId!, status ? Number(status) : null, signal ? Number(signal) : null);
+    }
+    this.signalCarry = text.slice(consumed).slice(-200);
+  }
+
+  private onOther(name: string, _args: string): void {
+    if (name === "window-close" || name === "unlinked-window-close" || name === "layout-change") {
+      void this.reportClosedPanes();
+    }
+  }
+
+  private known = new Set<string>();
+
+  private async reportClosedPanes(): Promise<void> {
+    try {
+      const live = new Set((await this.listPanes()).map((p) => p.paneId));
+      for (const paneId of this.known) {
+        if (!live.has(paneId)) {
+          this.known.delete(paneId);
+          this.metaCache.delete(paneId);
+          this.events.emit("closed", paneId);
+        }
+      }
+    } catch {
+      // reported through "down"
+    }
+  }
+
+  async createPane(options: CreatePaneOptions): Promise<PaneInfo> {
+    const argv = launchArgv({ argv: options.argv, cwd: options.cwd, env: options.env });
+    const quotedArgv = argv.map(tmuxQuote).join(" ");
+    let line: string | undefined;
+    if (options.splitFrom) {
+      const { paneId, direction, percent } = options.splitFrom;
+      const flags = direction === "left" || direction === "right" ? "-h" : "-v";
+      const before = direction === "left" || direction === "above" ? " -b" : "";
+      const size = percent ? ` -l ${Math.max(1, Math.min(99, Math.round(percent)))}%` : "";
+      [line] = await this.cmd(`split-window -d ${flags}${before}${size} -t ${tmuxQuote(paneId)} -P -F '#{pane_id}' ${quotedArgv}`);
+    } else {
+      await this.cmd(`set -g default-size ${options.cols}x${options.rows}`);
+      [line] = await this.cmd(`new-window -d -t ${tmuxQuote(this.sessionName + ":")} -P -F '#{pane_id}' ${quotedArgv}`);
+    }
+    const paneId = (line ?? "").trim();
+    if (!/^%\d+$/.test(paneId)) throw new TmuxError(`tmux did not report the new pane (got ${JSON.stringify(line)})`);
+    this.known.add(paneId);
+    await this.writeMeta(paneId, options.meta);
+    if (!options.splitFrom) await this.resize(paneId, options.rows, options.cols);
+    const info = await this.paneInfo(paneId);
+    if (!info) throw new TmuxError(`pane ${paneId} vanished right after it was created`);
+    return info;
+  }
+
+  async listPanes(): Promise<PaneInfo[]> {
+    const lines = await this.cmd(`list-panes -s -t ${tmuxQuote(this.sessionName + ":")} -F ${tmuxQuote(PANE_FORMAT)}`);
+    const panes = lines.map(parsePaneLine).filter((p): p is PaneInfo => p !== undefined);
+    for (const pane of panes) {
+      if (Object.keys(pane.meta).length) {
+        this.known.add(pane.paneId);
+        this.metaCache.set(pane.paneId, pane.meta);
+      }
+    }
+    return panes;
+  }
+
+  async paneInfo(paneId: string): Promise<PaneInfo | undefined> {
+    try {
+      const [line] = await this.cmd(`display-message -p -t ${tmuxQuote(paneId)} ${tmuxQuote(PANE_FORMAT)}`);
+      const info = line === undefined ? undefined : parsePaneLine(line);
+      if (info && info.paneId !== paneId) return undefined;
+      return info;
+    } catch (error) {
+      if (error instanceof TmuxError && /can't find|no such/i.test(error.message)) return undefined;
+      throw error;
+    }
+  }
+
+  async writeInput(paneId: string, data: Buffer): Promise<void> {
+    const target = tmuxQuote(paneId);
+    const sends: Promise<string[]>[] = [];
+    for (let offset = 0; offset < data.length; offset += HEX_CHUNK) {
+      const chunk = data.subarray(offset, offset + HEX_CHUNK);
+      const hex = Array.from(chunk, (b) => b.toString(16).padStart(2, "0")).join(" ");
+      // Queued back to back on one connection: tmux runs them in order.
+      sends.push(this.cmd(`send-keys -H -t ${target} ${hex}`));
+    }
+    await Promise.all(sends);
+  }
+
+  async sendKeys(paneId: string, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    const names = keys.map((k) => resolveKey(k).tmux);
+    await this.cmd(`send-keys -t ${tmuxQuote(paneId)} ${names.join(" ")}`);
+  }
+
+  async resize(paneId: string, rows: number, cols: number): Promise<void> {
+    // resize-window also switches the window to manual sizing, so a person attaching
+    // with another terminal size does not reflow what the agent sees.
+    await this.cmd(`resize-window -t ${tmuxQuote(paneId)} -x ${cols} -y ${rows}`);
+  }
+
+  async setMeta(paneId: string, key: string, value: string): Promise<void> {
+    const meta = { ...(this.metaCache.get(paneId) ?? (await this.paneInfo(paneId))?.meta ?? {}), [key]: value };
+    await this.writeMeta(paneId, meta);
+  }
+
+  private async writeMeta(paneId: string, meta: Record<string, string>): Promise<void> {
+    const encoded = Buffer.from(JSON.stringify(meta), "utf8").toString("base64url");
+    await this.cmd(`set -p -t ${tmuxQuote(paneId)} @termhive_meta ${encoded}`);
+    this.metaCache.set(paneId, meta);
+  }
+
+  async snapshot(paneId: string): Promise<PaneSnapshot> {
+    const target = tmuxQuote(paneId);
+    const [state] = await this.cmd(`display-message -p -t ${target} '#{cursor_x} #{cursor_y} #{alternate_on}'`);
+    const history = await this.cmd(`capture-pane -p -e -S - -E - -t ${target}`);
+    const [x, y, alt] = (state ?? "0 0 0").split(" ");
+    // capture-pane pads the visible screen with empty lines below the cursor; they carry no output.
+    while (history.length > Number(y) + 1 && history[history.length - 1] === "") history.pop();
+    return { history: history.join("\r\n"), cursorCol: Number(x), cursorRow: Number(y), alternateScreen: alt === "1" };
+  }
+
+  async kill(paneId: string): Promise<void> {
+    await this.cmd(`kill-pane -t ${tmuxQuote(paneId)}`);
+    this.known.delete(paneId);
+    this.metaCache.delete(paneId);
+  }
+
+  async focus(paneId: string): Promise<void> {
+    const target = tmuxQuote(paneId);
+    await this.cmd(`select-window -t ${target}`);
+    await this.cmd(`select-pane -t ${target}`);
+  }
+
+  attachCommand(paneId: string): string {
+    return `tmux -S ${shellWord(this.socketPath)} attach -t ${shellWord(paneId)}`;
+  }
+
+  async setTitle(paneId: string, title: string): Promise<void> {
+    const clean = title.replace(/[\x00-\x1f\x7f]/g, " ").slice(0, 200);
+    await this.cmd(`set -p -t ${tmuxQuote(paneId)} @termhive_title ${tmuxQuoteFormat(clean)}`);
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    await client?.stop();
+  }
+
+  /** Kills the whole tmux server (tests and `termhive doctor --reset` only). */
+  async killServer(): Promise<void> {
+    await this.client?.command("kill-server").catch(() => {});
+  }
+}
+
+function parsePaneLine(line: string): PaneInfo | undefined {
+  const parts = line.split("\t");
+  if (parts.length < FIELDS.length) return undefined;
+  const [paneId, windowId, pid, dead, status, signal, command, cwd, height, width, meta] = parts as [string, ...string[]];
+  return {
+    paneId,
+    windowId: windowId!,
+    pid: Number(pid),
+    dead: dead === "1",
+    exitStatus: dead === "1" && status !== "" ? Number(status) : null,
+    exitSignal: dead === "1" && signal !== "" ? Number(signal) : null,
+    foreground: command!,
+    cwd: cwd!,
+    rows: Number(height),
+    cols: Number(width),
+    meta: decodeMeta(meta!),
+  };
+}
+
+function decodeMeta(encoded: string): Record<string, string> {
+  if (!encoded) return {};
+  try {
+    const value: unknown = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"));
+    return value && typeof value === "object" ? (value as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function shellWord(value: string): string {
+  return /^[A-Za-z0-9_./%@:-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// The `termhive` command.
+import { Command } from "commander";
+import { spawnSync } from "node:child_process";
+import { loadConfig, ConfigError } from "./config.js";
+import { serveStdio } from "./mcp/server.js";
+import { TermhiveService } from "./service/service.js";
+import { enableLinearRegexFallback } from "./util/regex.js";
+import { VERSION } from "./version.js";
+
+enableLinearRegexFallback();
+
+function tmuxStatus(tmuxPath: string): string | null {
+  const probe = spawnSync(tmuxPath, ["-V"], { encoding: "utf8" });
+  return probe.status === 0 ? probe.stdout.trim() : null;
+}
+
+async function mcpCommand(): Promise<void> {
+  const config = loadConfig();
+  if (process.stdin.isTTY) {
+    const tmux = tmuxStatus(config.tmuxPath);
+    process.stderr.write(
+      [
+        `termhive ${VERSION}: an MCP server speaking over stdio — a client starts it, you don't type to it.`,
+        `Register it with Claude Code:   claude mcp add termhive -- node ${process.argv[1]} mcp`,
+        `(or, installed globally:        claude mcp add termhive -- npx termhive mcp)`,
+        `State: ${config.home}`,
+        tmux
+          ? `Backend: ${tmux} (sessions survive restarts; watch with tmux attach)`
+          : `tmux is missing: install it (apt-get install -y tmux). Without it sessions cannot survive a restart of termhive and cannot be attached to.`,
+        `Waiting for an MCP client on stdin (Ctrl-C to quit).`,
+        "",
+      ].join("\n"),
+    );
+  }
+  const service = new TermhiveService(config);
+  const stop = async () => {
+    await service.shutdown().catch(() => {});
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", () => void stop());
+  await serveStdio(service);
+  await stop();
+}
+
+const program = new Command();
+program.name("termhive").description("Persistent terminal sessions and agent teams for AI agents").version(VERSION);
+program.command("mcp").description("serve MCP over stdio (what an MCP client runs)").action(mcpCommand);
+program.command("start").description("same as mcp; on a terminal it explains how to connect a client").action(mcpCommand);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`termhive: ${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

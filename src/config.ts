@@ -1,0 +1,62 @@
+// Every TERMHIVE_* setting, read and validated once.
+import { defaultHome } from "./util/paths.js";
+
+export interface TermhiveConfig {
+  home: string;
+  backend: "tmux" | "pty" | "auto";
+  tmuxPath: string;
+  /** Shell for sessions opened without a command. */
+  shell: string;
+  /** Characters of output kept in memory per session before the oldest are dropped. */
+  transcriptMaxChars: number;
+  /** Lines of scrollback in each session's virtual screen. */
+  scrollback: number;
+  /** tmux history-limit (what a person scrolling back in tmux sees; also what an adopted session recovers). */
+  historyLimit: number;
+  /** Default token budget of one result. */
+  maxTokens: number;
+  /** Quiet time after a REPL prompt appears before a run counts as complete. */
+  promptQuietMs: number;
+  /** Quiet time that ends a run in a session without shell integration or known prompt. */
+  idleQuietMs: number;
+  /** Longest a user regex may run on one match attempt. */
+  regexTimeoutMs: number;
+  /** Largest input accepted by one terminal_send. */
+  maxInputBytes: number;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name}=${JSON.stringify(raw)} is invalid: use a whole number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<TermhiveConfig> = {}): TermhiveConfig {
+  const backend = (env.TERMHIVE_BACKEND ?? "auto") as TermhiveConfig["backend"];
+  if (!["tmux", "pty", "auto"].includes(backend)) {
+    throw new ConfigError(`TERMHIVE_BACKEND=${JSON.stringify(env.TERMHIVE_BACKEND)} is invalid: use tmux, pty or auto`);
+  }
+  return {
+    home: defaultHome(env),
+    backend,
+    tmuxPath: env.TERMHIVE_TMUX ?? "tmux",
+    shell: env.TERMHIVE_SHELL ?? env.SHELL ?? "/bin/bash",
+    transcriptMaxChars: intFrom(env, "TERMHIVE_TRANSCRIPT_MAX_CHARS", 16_000_000, 10_000, 1_000_000_000),
+    scrollback: intFrom(env, "TERMHIVE_SCROLLBACK", 2000, 0, 1_000_000),
+    historyLimit: intFrom(env, "TERMHIVE_TMUX_HISTORY", 50_000, 100, 10_000_000),
+    maxTokens: intFrom(env, "TERMHIVE_MAX_TOKENS", 2000, 100, 200_000),
+    promptQuietMs: intFrom(env, "TERMHIVE_PROMPT_QUIET_MS", 5, 0, 10_000),
+    idleQuietMs: intFrom(env, "TERMHIVE_IDLE_QUIET_MS", 500, 10, 60_000),
+    regexTimeoutMs: intFrom(env, "TERMHIVE_REGEX_TIMEOUT_MS", 250, 10, 10_000),
+    maxInputBytes: intFrom(env, "TERMHIVE_MAX_INPUT_BYTES", 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    ...overrides,
+  };
+}

@@ -1,0 +1,44 @@
+// Typing into a session: plain text, multi-line text as a bracketed paste with its Enter sent
+// once the paste has settled, and named keys.
+import type { TerminalSession } from "../terminal/session.js";
+import { watchSession } from "../terminal/watch.js";
+
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
+/** A program reacting to a paste (redrawing its input box) goes quiet within this; then Enter is safe. */
+const PASTE_SETTLE_QUIET_MS = 30;
+const PASTE_SETTLE_MAX_MS = 1000;
+
+/** Types text; returns the number of bytes written. */
+export async function typeText(session: TerminalSession, text: string, enter: boolean): Promise<number> {
+  const multiline = text.includes("\n");
+  if (!multiline) {
+    const bytes = Buffer.from(enter ? text + "\r" : text, "utf8");
+    await session.write(bytes);
+    return bytes.length;
+  }
+  await session.screen.settled();
+  const body = text.replace(/\r?\n/g, "\r");
+  if (!session.screen.bracketedPaste) {
+    // The program did not ask for bracketed paste: type the lines as a person would.
+    const bytes = Buffer.from(enter ? body + "\r" : body, "utf8");
+    await session.write(bytes);
+    return bytes.length;
+  }
+  const paste = Buffer.from(PASTE_START + body + PASTE_END, "utf8");
+  const before = session.lastOutputAt;
+  await session.write(paste);
+  if (!enter) return paste.length;
+  await settleAfterPaste(session, before);
+  await session.write(Buffer.from("\r"));
+  return paste.length + 1;
+}
+
+/** Waits until the program has echoed the paste and gone quiet (or a short bound passes). */
+async function settleAfterPaste(session: TerminalSession, outputBefore: number): Promise<void> {
+  await watchSession(
+    session,
+    () => (session.lastOutputAt > outputBefore && Date.now() - session.lastOutputAt >= PASTE_SETTLE_QUIET_MS ? true : undefined),
+    { timeoutMs: PASTE_SETTLE_MAX_MS, quietMs: PASTE_SETTLE_QUIET_MS },
+  );
+}

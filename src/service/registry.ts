@@ -1,0 +1,244 @@
+// Live sessions of this process: created here or adopted from the backend (another termhive
+// process, or this one before a restart), resolved by id or name, kept in step with the panes.
+import { join, basename } from "node:path";
+import type { Backend, PaneInfo } from "../backends/backend.js";
+import type { TermhiveConfig } from "../config.js";
+import { detectShell, integrationLaunch } from "../shell/integration.js";
+import { TerminalSession, type SessionMeta } from "../terminal/session.js";
+import { ensurePrivateDir } from "../util/paths.js";
+import type { AuditLog } from "../audit.js";
+import { ToolError } from "./errors.js";
+import { newSessionId, validateName } from "./names.js";
+
+export interface OpenOptions {
+  name?: string;
+  command?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  rows: number;
+  cols: number;
+  /** Split this session's pane instead of opening a new window (layouts). */
+  splitFrom?: { session: TerminalSession; direction: "left" | "right" | "above" | "below"; percent?: number };
+}
+
+/** Output for panes not registered yet (a new pane prints before createPane returns), bounded. */
+const ORPHAN_LIMIT = 256 * 1024;
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, TerminalSession>();
+  private readonly orphans = new Map<string, Buffer[]>();
+  private refreshing: Promise<void> | null = null;
+  private lastDownReason: string | null = null;
+  private nameCounter = 0;
+
+  constructor(
+    readonly backend: Backend,
+    private readonly config: TermhiveConfig,
+    private readonly audit: AuditLog,
+  ) {
+    backend.on("output", (paneId, data) => this.onOutput(paneId, data));
+    backend.on("exit", (paneId, status, signal) => {
+      const session = this.byPane(paneId);
+      if (!session) return;
+      session.markExited(status, signal);
+      this.audit.write({ event: "exit", session: session.id, name: session.name, status, signal });
+    });
+    backend.on("closed", (paneId) => {
+      const session = this.byPane(paneId);
+      if (!session) return;
+      this.sessions.delete(session.id);
+      session.markGone("its pane was closed");
+      this.audit.write({ event: "closed", session: session.id, name: session.name });
+    });
+    backend.on("down", (reason) => {
+      this.lastDownReason = reason;
+      for (const session of this.sessions.values()) session.markGone(`the ${backend.kind} server went away (${reason})`);
+      this.sessions.clear();
+      this.orphans.clear();
+      this.audit.write({ event: "backend-down", reason });
+    });
+  }
+
+  private onOutput(paneId: string, data: Buffer): void {
+    const session = this.byPane(paneId);
+    if (session) {
+      session.ingest(data);
+      return;
+    }
+    const held = this.orphans.get(paneId) ?? [];
+    if (held.reduce((n, b) => n + b.length, 0) < ORPHAN_LIMIT) held.push(data);
+    this.orphans.set(paneId, held);
+  }
+
+  private byPane(paneId: string): TerminalSession | undefined {
+    for (const session of this.sessions.values()) if (session.paneId === paneId) return session;
+    return undefined;
+  }
+
+  /** Starts the backend if needed and adopts every termhive pane it has. */
+  async ensureStarted(): Promise<void> {
+    if (!this.backend.connected) {
+      try {
+        await this.backend.start();
+      } catch (error) {
+        throw new ToolError(`cannot start the ${this.backend.kind} backend: ${(error as Error).message}`, "unavailable");
+      }
+      await this.refresh();
+    }
+  }
+
+  /** Re-reads the backend's panes: adopts new termhive panes, drops vanished ones. */
+  refresh(): Promise<void> {
+    if (!this.refreshing) {
+      this.refreshing = this.doRefresh().finally(() => (this.refreshing = null));
+    }
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<void> {
+    const panes = await this.backend.listPanes();
+    const seen = new Set<string>();
+    for (const pane of panes) {
+      const id = pane.meta.id;
+      if (!id) continue;
+      seen.add(id);
+      const existing = this.sessions.get(id);
+      if (existing) {
+        existing.pane = pane;
+        existing.foreground = pane.foreground;
+        if (pane.dead) existing.markExited(pane.exitStatus, pane.exitSignal);
+        continue;
+      }
+      await this.adopt(pane);
+    }
+    for (const [id, session] of this.sessions) {
+      if (!seen.has(id)) {
+        this.sessions.delete(id);
+        session.markGone("its pane was closed");
+      }
+    }
+  }
+
+  private async adopt(pane: PaneInfo): Promise<void> {
+    const meta = metaFromPane(pane);
+    const session = this.createSession(meta, pane);
+    this.orphans.delete(pane.paneId); // the snapshot below already holds that output
+    try {
+      const snap = await this.backend.snapshot(pane.paneId);
+      const atPrompt = meta.shell !== "other" && basename(pane.foreground) === basename(meta.command.split(" ")[0] ?? "");
+      session.seed(snap.history, atPrompt);
+      session.integrated = meta.shell !== "other";
+    } catch {
+      // The pane vanished while we looked; the next refresh drops it.
+    }
+    if (pane.dead) session.markExited(pane.exitStatus, pane.exitSignal);
+    this.audit.write({ event: "adopt", session: meta.id, name: meta.name, pane: pane.paneId });
+  }
+
+  private createSession(meta: SessionMeta, pane: PaneInfo): TerminalSession {
+    const dir = ensurePrivateDir(join(this.config.home, "sessions", meta.id));
+    const session = new TerminalSession(
+      meta,
+      pane,
+      this.backend,
+      { transcriptMaxChars: this.config.transcriptMaxChars, scrollback: this.config.scrollback },
+      dir,
+    );
+    this.sessions.set(meta.id, session);
+    return session;
+  }
+
+  all(): TerminalSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Finds a session by id or name; unknown → an error listing the live ones. */
+  async get(ref: string): Promise<TerminalSession> {
+    await this.ensureStarted();
+    const found = this.find(ref);
+    if (found) return found;
+    await this.refresh();
+    const again = this.find(ref);
+    if (again) return again;
+    const live = this.all().map((s) => `${s.name} (${s.id})`);
+    const why = this.lastDownReason ? ` (the ${this.backend.kind} server was restarted after: ${this.lastDownReason})` : "";
+    throw new ToolError(
+      `unknown session ${JSON.stringify(ref)}${why}; ` + (live.length ? `live sessions: ${live.join(", ")}` : "no sessions are open — use terminal_open"),
+      "not_found",
+    );
+  }
+
+  private find(ref: string): TerminalSession | undefined {
+    return this.sessions.get(ref) ?? this.all().find((s) => s.name === ref);
+  }
+
+  async open(options: OpenOptions): Promise<TerminalSession> {
+    await this.ensureStarted();
+    await this.refresh();
+    const name = options.name === undefined ? this.generateName(options.command) : validateName(options.name, "session name");
+    const clash = this.all().find((s) => s.name === name);
+    if (clash) throw new ToolError(`a session named ${JSON.stringify(name)} already exists (${clash.id}); pick another name or close it first`);
+    const id = newSessionId();
+    const program = options.command?.trim() || this.config.shell;
+    const single = !/\s/.test(program);
+    const shellKind = single ? detectShell(program) : "other";
+    const launch =
+      shellKind === "other"
+        ? { argv: single ? [program] : ["/bin/sh", "-c", program], env: {} as Record<string, string> }
+        : integrationLaunch(program, { stateDir: ensurePrivateDir(join(this.config.home, "shell")) });
+    const env: Record<string, string> = {
+      LANG: process.env.LANG || "C.UTF-8",
+      ...launch.env,
+      TERMHIVE_HOME: this.config.home,
+      TERMHIVE_SESSION: id,
+      TERMHIVE_SESSION_NAME: name,
+      ...options.env,
+    };
+    const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind };
+    const pane = await this.backend.createPane({
+      argv: launch.argv,
+      cwd: options.cwd,
+      env,
+      rows: options.rows,
+      cols: options.cols,
+      meta: { id, name, created: String(meta.created), command: program, shell: shellKind },
+      splitFrom: options.splitFrom
+        ? { paneId: options.splitFrom.session.paneId, direction: options.splitFrom.direction, percent: options.splitFrom.percent }
+        : undefined,
+    });
+    const session = this.createSession(meta, pane);
+    for (const chunk of this.orphans.get(pane.paneId) ?? []) session.ingest(chunk);
+    this.orphans.delete(pane.paneId);
+    this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId });
+    return session;
+  }
+
+  private generateName(command: string | undefined): string {
+    const base = basename((command?.trim() || this.config.shell).split(/\s+/)[0] ?? "term").replace(/[^A-Za-z0-9._-]/g, "") || "term";
+    for (;;) {
+      const name = `${base}-${++this.nameCounter}`;
+      if (!this.all().some((s) => s.name === name)) return name;
+    }
+  }
+
+  async close(session: TerminalSession): Promise<void> {
+    this.sessions.delete(session.id);
+    try {
+      await this.backend.kill(session.paneId);
+    } finally {
+      session.markGone("closed");
+      this.audit.write({ event: "close", session: session.id, name: session.name });
+    }
+  }
+}
+
+function metaFromPane(pane: PaneInfo): SessionMeta {
+  const shell = pane.meta.shell;
+  return {
+    id: pane.meta.id!,
+    name: pane.meta.name ?? pane.meta.id!,
+    created: Number(pane.meta.created) || Date.now(),
+    command: pane.meta.command ?? "",
+    shell: shell === "bash" || shell === "zsh" || shell === "fish" ? shell : "other",
+  };
+}

@@ -1,0 +1,182 @@
+// terminal_run: type a command, know exactly when it finished and how, return its own output.
+import type { TermhiveConfig } from "../config.js";
+import { matchNestedPrompt } from "../terminal/prompts.js";
+import type { CommandRecord, TerminalSession } from "../terminal/session.js";
+import { watchSession } from "../terminal/watch.js";
+import { stripAnsi } from "../util/ansi.js";
+import type { SafeRegex } from "../util/regex.js";
+import { ToolError } from "./errors.js";
+import { typeText } from "./input.js";
+import { renderSlice } from "./render.js";
+
+export type CompletionReason = "osc133" | "exit" | "until" | "nested-prompt" | "idle" | "timeout";
+
+export interface RunRequest {
+  command: string;
+  timeoutMs: number;
+  until?: SafeRegex;
+  maxTokens: number;
+  raw?: boolean;
+  reduce?: boolean;
+  onProgress?: (elapsedMs: number) => void;
+}
+
+export interface RunResult {
+  output: string;
+  exit_code: number | null;
+  complete: boolean;
+  reason: CompletionReason;
+  /** The command (or the program it started) is still running in the session. */
+  running: boolean;
+  duration_ms: number;
+  tokens: number;
+  raw_tokens: number;
+  folded_lines: number;
+  reducer?: string;
+  /** Which prompt a nested-prompt completion saw (python, psql, shell…). */
+  prompt?: string;
+  hint?: string;
+}
+
+type Mode = "shell" | "nested" | "quiet";
+
+interface Outcome {
+  reason: Exclude<CompletionReason, "timeout">;
+  record?: CommandRecord;
+  prompt?: string;
+}
+
+/** How long a fresh session may take to show its first prompt before a run is typed anyway. */
+const STARTUP_WAIT_MS = 10_000;
+
+export async function runCommand(session: TerminalSession, request: RunRequest, config: TermhiveConfig): Promise<RunResult> {
+  if (!session.alive) throw deadError(session);
+  const mode = await chooseMode(session, config);
+  const started = Date.now();
+  const startOffset = session.transcript.end;
+  if (mode === "shell") session.expectedCommand = request.command;
+  await typeText(session, request.command, true);
+
+  const ownRecord = (): CommandRecord | undefined =>
+    session.commands.find((record) => record.outputStart >= startOffset);
+
+  const outcome = await watchSession<Outcome>(
+    session,
+    async () => {
+      const record = ownRecord();
+      if (mode === "shell" && record && record.outputEnd !== null) return { reason: "osc133", record };
+      if (!session.alive) return { reason: "exit", record };
+      if (request.until) {
+        const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
+        if (await request.until.exec(text, config.regexTimeoutMs)) return { reason: "until", record };
+      }
+      const quietFor = Date.now() - session.lastOutputAt;
+      const producedOutput = session.transcript.end > startOffset;
+      if (mode === "quiet") {
+        return producedOutput && quietFor >= config.idleQuietMs ? { reason: "idle" } : undefined;
+      }
+      // A REPL's prompt (or a program now waiting for input, when a shell command started one).
+      if (producedOutput && quietFor >= config.promptQuietMs && (mode === "nested" || record)) {
+        await session.screen.settled();
+        const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
+        const echoed = session.transcript.slice(startOffset).text.includes("\n");
+        if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(config.promptQuietMs, 50))) {
+          return { reason: "nested-prompt", record, prompt };
+        }
+      }
+      return undefined;
+    },
+    {
+      timeoutMs: request.timeoutMs,
+      quietMs: mode === "quiet" ? config.idleQuietMs : config.promptQuietMs,
+      onProgress: request.onProgress,
+    },
+  ).catch((error: Error) => {
+    throw new ToolError(error.message, "dead");
+  });
+
+  const reason: CompletionReason = outcome === "timeout" ? "timeout" : outcome.reason;
+  const record = outcome === "timeout" ? ownRecord() : outcome.record;
+  const exitCode =
+    reason === "osc133" ? (record?.exitCode ?? null) : reason === "exit" ? session.exitStatus : null;
+  const from = record?.outputStart ?? startOffset;
+  const to = reason === "osc133" && record?.outputEnd != null ? record.outputEnd : undefined;
+  const rendered = renderSlice(session, {
+    from,
+    to,
+    command: request.command,
+    maxTokens: request.maxTokens,
+    raw: request.raw,
+    reduce: request.reduce,
+    // Without shell integration the slice starts with the echo of the command and ends with the next prompt.
+    trimEchoAndPrompt: !record && (reason === "nested-prompt" || reason === "idle"),
+  });
+  const running = session.alive && (reason === "timeout" || reason === "until" || (reason === "nested-prompt" && mode === "shell"));
+  return {
+    output: rendered.text,
+    exit_code: exitCode,
+    complete: reason !== "timeout",
+    reason,
+    running,
+    duration_ms: Date.now() - started,
+    tokens: rendered.tokens,
+    raw_tokens: rendered.raw_tokens,
+    folded_lines: rendered.folded_lines,
+    reducer: rendered.reducer,
+    prompt: outcome !== "timeout" ? outcome.prompt : undefined,
+    hint: hintFor(reason, session, mode),
+  };
+}
+
+function hintFor(reason: CompletionReason, session: TerminalSession, mode: Mode): string | undefined {
+  const ref = JSON.stringify(session.name);
+  switch (reason) {
+    case "timeout":
+      return `still running after the timeout; it keeps running. Wait more with terminal_wait {"session":${ref},"for":"completion"}, read with terminal_read {"session":${ref}}, or interrupt with terminal_send {"session":${ref},"keys":["C-c"]}.`;
+    case "until":
+      return `the until pattern matched; the command may still be running (terminal_wait {"session":${ref},"for":"completion"}).`;
+    case "nested-prompt":
+      return mode === "shell"
+        ? `the command is now waiting at a prompt; further terminal_run calls type into it.`
+        : undefined;
+    case "exit":
+      return `the session's program exited; read its output with terminal_read, remove it with terminal_close.`;
+    case "idle":
+      return `no shell integration or known prompt here: completion was judged by ${"quiet"} output.`;
+    default:
+      return undefined;
+  }
+}
+
+export function deadError(session: TerminalSession): ToolError {
+  if (session.goneReason) return new ToolError(`session ${session.name} is gone: ${session.goneReason}`, "dead");
+  const how = session.exitSignal !== null ? `killed by signal ${session.exitSignal}` : `exit status ${session.exitStatus}`;
+  return new ToolError(
+    `session ${session.name} has exited (${how}); its output is still readable with terminal_read, and terminal_close removes it`,
+    "dead",
+  );
+}
+
+async function chooseMode(session: TerminalSession, config: TermhiveConfig): Promise<Mode> {
+  if (session.meta.shell !== "other" && session.phase === "starting") {
+    // A shell that has not shown its first prompt yet: typing now would race its rc files.
+    await watchSession(session, () => (session.phase !== "starting" ? true : undefined), { timeoutMs: STARTUP_WAIT_MS });
+  }
+  if (session.integrated && session.phase === "prompt") return "shell";
+  await session.screen.settled();
+  const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
+  if (session.integrated && session.phase === "running") {
+    const quiet = Date.now() - session.lastOutputAt >= config.promptQuietMs;
+    if (prompt && quiet) return "nested";
+    const running = session.running;
+    const what = running?.command ? `\`${running.command}\`` : "a command";
+    const since = running ? ` for ${Math.round((Date.now() - running.startedAt) / 1000)} s` : "";
+    const ref = JSON.stringify(session.name);
+    throw new ToolError(
+      `session ${session.name} is busy: ${what} has been running${since}. Wait with terminal_wait {"session":${ref},"for":"completion"}, ` +
+        `interrupt with terminal_send {"session":${ref},"keys":["C-c"]}, or type into it with terminal_send.`,
+      "busy",
+    );
+  }
+  return prompt ? "nested" : session.integrated ? "shell" : "quiet";
+}

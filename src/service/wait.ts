@@ -1,0 +1,97 @@
+// terminal_wait: block until a pattern shows, the running command completes, output goes
+// idle, or the program exits. Output printed before the call but not yet read counts.
+import type { TermhiveConfig } from "../config.js";
+import type { TerminalSession } from "../terminal/session.js";
+import { watchSession } from "../terminal/watch.js";
+import { stripAnsi } from "../util/ansi.js";
+import type { SafeRegex } from "../util/regex.js";
+import { ToolError } from "./errors.js";
+import { renderSlice } from "./render.js";
+
+export type WaitFor = "pattern" | "completion" | "idle" | "exit";
+
+export interface WaitRequest {
+  for: WaitFor;
+  pattern?: SafeRegex;
+  timeoutMs: number;
+  idleMs: number;
+  clientId: string;
+  maxTokens: number;
+  onProgress?: (elapsedMs: number) => void;
+}
+
+export interface WaitResult {
+  matched: boolean;
+  reason: WaitFor | "timeout";
+  output: string;
+  match?: string;
+  exit_code?: number | null;
+  tokens: number;
+  duration_ms: number;
+}
+
+export async function waitSession(session: TerminalSession, request: WaitRequest, config: TermhiveConfig): Promise<WaitResult> {
+  if (request.for === "pattern" && !request.pattern) throw new ToolError(`for: "pattern" needs a pattern`);
+  const started = Date.now();
+  const from = Math.max(session.readCursors.get(request.clientId) ?? session.transcript.start, session.transcript.start);
+  const commandsBefore = session.commands.filter((r) => r.outputEnd === null || r.outputEnd >= from);
+  let match: string | undefined;
+  let exitCode: number | null | undefined;
+
+  const outcome = await watchSession<true>(
+    session,
+    async () => {
+      switch (request.for) {
+        case "pattern": {
+          const found = await request.pattern!.exec(stripAnsi(session.transcript.slice(from).text), config.regexTimeoutMs);
+          if (found) {
+            match = found.text;
+            return true;
+          }
+          return session.alive ? undefined : failDead(session);
+        }
+        case "completion": {
+          // A command finished since this client last read (or the one running now finishes).
+          const done = session.commands.find((r) => r.outputEnd !== null && r.outputEnd >= from && (commandsBefore.includes(r) || r.outputStart >= from));
+          if (done && !session.running) {
+            exitCode = done.exitCode;
+            return true;
+          }
+          if (!session.alive) {
+            exitCode = session.exitStatus;
+            return true;
+          }
+          if (!session.integrated && Date.now() - session.lastOutputAt >= request.idleMs) return true;
+          return undefined;
+        }
+        case "idle":
+          return Date.now() - session.lastOutputAt >= request.idleMs ? true : undefined;
+        case "exit":
+          if (!session.alive) {
+            exitCode = session.exitStatus;
+            return true;
+          }
+          return undefined;
+      }
+    },
+    { timeoutMs: request.timeoutMs, quietMs: request.for === "idle" || !session.integrated ? request.idleMs : undefined, onProgress: request.onProgress },
+  ).catch((error: Error) => {
+    throw new ToolError(error.message, "dead");
+  });
+
+  const rendered = renderSlice(session, { from, maxTokens: request.maxTokens });
+  session.readCursors.set(request.clientId, session.transcript.end);
+  return {
+    matched: outcome === true,
+    reason: outcome === true ? request.for : "timeout",
+    output: rendered.text,
+    ...(match !== undefined ? { match: session.redact(match) } : {}),
+    ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
+    tokens: rendered.tokens,
+    duration_ms: Date.now() - started,
+  };
+}
+
+function failDead(session: TerminalSession): never {
+  throw new ToolError(`session ${session.name} exited (status ${session.exitStatus}) before the pattern appeared`, "dead");
+}

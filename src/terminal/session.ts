@@ -1,0 +1,237 @@
+// A session: one backend pane, fed once into the OSC scanner, the virtual screen, the
+// transcript and the recording. It tracks where each command's output starts and ends.
+import { EventEmitter } from "node:events";
+import { StringDecoder } from "node:string_decoder";
+import type { Backend, PaneInfo } from "../backends/backend.js";
+import type { ShellKind } from "../shell/integration.js";
+import { OscScanner, type OscEvent } from "./osc.js";
+import { CastRecorder } from "./recording.js";
+import { Screen } from "./screen.js";
+import { Transcript } from "./transcript.js";
+
+export interface CommandRecord {
+  /** The command line, from the shell integration (OSC 633 E), termhive's own run, or the echo. */
+  command: string;
+  /** Absolute transcript offset where the command's output starts (just past OSC 133 C). */
+  outputStart: number;
+  /** Absolute offset where it ends (at OSC 133 D); null while it runs. */
+  outputEnd: number | null;
+  exitCode: number | null;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+/** Where the integrated shell is: at its prompt, the user typing, or a command running. */
+export type ShellPhase = "starting" | "prompt" | "running";
+
+export interface SessionMeta {
+  id: string;
+  name: string;
+  created: number;
+  /** The program the session was opened with. */
+  command: string;
+  shell: ShellKind;
+}
+
+export interface SessionLimits {
+  transcriptMaxChars: number;
+  scrollback: number;
+}
+
+/** How much of the command history to keep (offsets only; the text is in the transcript). */
+const KEPT_COMMANDS = 200;
+
+export class TerminalSession extends EventEmitter {
+  readonly transcript: Transcript;
+  readonly screen: Screen;
+  private readonly scanner = new OscScanner();
+  private readonly decoder = new StringDecoder("utf8");
+  readonly recorder: CastRecorder;
+
+  phase: ShellPhase = "starting";
+  /** OSC 133 seen from this pane: completion is exact. */
+  integrated = false;
+  cwd: string | null = null;
+  lastExitCode: number | null = null;
+  lastOutputAt = Date.now();
+  alive = true;
+  exitStatus: number | null = null;
+  exitSignal: number | null = null;
+  /** Why the session can no longer be used, when it cannot (closed, tmux gone). */
+  goneReason: string | null = null;
+  readonly commands: CommandRecord[] = [];
+  /** Command text announced by OSC 633 E, waiting for its OSC 133 C. */
+  private announcedCommand: string | null = null;
+  /** Command text termhive itself typed, used when the shell does not announce it. */
+  expectedCommand: string | null = null;
+  private inputStart: number | null = null;
+  /** Per-client read positions ("new" mode) and last screens ("diff" mode). */
+  readonly readCursors = new Map<string, number>();
+  readonly lastScreens = new Map<string, string[]>();
+  /** Values typed as secrets: masked in everything this session returns or records. */
+  readonly secrets: string[] = [];
+  /** Foreground program name as last reported by the backend. */
+  foreground = "";
+
+  constructor(
+    readonly meta: SessionMeta,
+    public pane: PaneInfo,
+    private readonly backend: Backend,
+    limits: SessionLimits,
+    recordingDir: string,
+  ) {
+    super();
+    this.setMaxListeners(0);
+    this.transcript = new Transcript(limits.transcriptMaxChars);
+    this.screen = new Screen(pane.rows, pane.cols, limits.scrollback);
+    this.recorder = new CastRecorder(recordingDir);
+    this.recorder.acquire({ cols: pane.cols, rows: pane.rows, command: meta.command, createdMs: meta.created });
+    this.foreground = pane.foreground;
+  }
+
+  get id(): string {
+    return this.meta.id;
+  }
+
+  get name(): string {
+    return this.meta.name;
+  }
+
+  get paneId(): string {
+    return this.pane.paneId;
+  }
+
+  /** The command currently running (integrated shells), if any. */
+  get running(): CommandRecord | undefined {
+    const last = this.commands[this.commands.length - 1];
+    return last && last.outputEnd === null ? last : undefined;
+  }
+
+  /** Seeds screen and transcript from what the backend still shows (adoption after a restart). */
+  seed(history: string, atPrompt: boolean): void {
+    if (history) this.ingestText(history + "\r\n");
+    this.phase = atPrompt ? "prompt" : "running";
+  }
+
+  ingest(data: Buffer): void {
+    const text = this.decoder.write(data);
+    if (text) this.ingestText(text);
+  }
+
+  private ingestText(text: string): void {
+    const events = this.scanner.feed(text);
+    this.transcript.append(text);
+    this.lastOutputAt = Date.now();
+    for (const { event, start, end } of events) this.apply(event, start, end);
+    this.recorder.output(this.redact(text));
+    void this.screen.write(text).then(() => this.emit("screen"));
+    this.emit("output");
+  }
+
+  private apply(event: OscEvent, start: number, end: number): void {
+    switch (event.type) {
+      case "prompt-start": {
+        this.integrated = true;
+        // A command that ended without D (the shell was interrupted hard) is over all the same.
+        const running = this.running;
+        if (running) this.finishCommand(running, start, null);
+        this.phase = "prompt";
+        break;
+      }
+      case "command-input":
+        this.integrated = true;
+        this.inputStart = end;
+        this.phase = "prompt";
+        this.emit("prompt");
+        break;
+      case "command-line":
+        this.announcedCommand = event.command;
+        break;
+      case "command-output": {
+        this.integrated = true;
+        const typed = this.inputStart === null ? "" : this.transcript.slice(this.inputStart, start).text;
+        const record: CommandRecord = {
+          command: this.announcedCommand ?? this.expectedCommand ?? firstLineOf(typed),
+          outputStart: end,
+          outputEnd: null,
+          exitCode: null,
+          startedAt: Date.now(),
+          endedAt: null,
+        };
+        this.announcedCommand = null;
+        this.expectedCommand = null;
+        this.commands.push(record);
+        if (this.commands.length > KEPT_COMMANDS) this.commands.shift();
+        this.phase = "running";
+        this.emit("command-start", record);
+        break;
+      }
+      case "command-end": {
+        const running = this.running;
+        if (running) this.finishCommand(running, start, event.exitCode);
+        break;
+      }
+      case "cwd":
+        this.cwd = event.path;
+        break;
+      case "custom":
+        this.emit("custom", event.id, event.payload);
+        break;
+    }
+  }
+
+  private finishCommand(record: CommandRecord, at: number, exitCode: number | null): void {
+    record.outputEnd = at;
+    record.exitCode = exitCode;
+    record.endedAt = Date.now();
+    this.lastExitCode = exitCode;
+    this.phase = "prompt";
+    this.emit("command-end", record);
+  }
+
+  markExited(status: number | null, signal: number | null): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.exitStatus = status;
+    this.exitSignal = signal;
+    const rest = this.decoder.end();
+    if (rest) this.ingestText(rest);
+    this.emit("exit", status, signal);
+  }
+
+  markGone(reason: string): void {
+    if (this.goneReason) return;
+    this.goneReason = reason;
+    this.alive = false;
+    this.recorder.close();
+    this.screen.dispose();
+    this.emit("gone", reason);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) if (secret) out = out.split(secret).join("••••");
+    return out;
+  }
+
+  async write(data: Buffer): Promise<void> {
+    await this.backend.writeInput(this.paneId, data);
+  }
+
+  async keys(keys: readonly string[]): Promise<void> {
+    await this.backend.sendKeys(this.paneId, keys);
+  }
+
+  async resize(rows: number, cols: number): Promise<void> {
+    await this.backend.resize(this.paneId, rows, cols);
+    this.screen.resize(rows, cols);
+    this.recorder.resize(cols, rows);
+    this.pane = { ...this.pane, rows, cols };
+  }
+}
+
+function firstLineOf(text: string): string {
+  // The echo of what was typed, without prompt redraw escapes.
+  const plain = text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\r/g, "");
+  return plain.split("\n")[0]?.trim() ?? "";
+}

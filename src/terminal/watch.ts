@@ -1,0 +1,94 @@
+// Waiting on a session without polling: a condition is re-evaluated when the session reports
+// something (output, screen parsed, command end, exit) or when its output has been quiet for
+// the one quiet window the condition cares about.
+import type { TerminalSession } from "./session.js";
+
+export class SessionGoneError extends Error {
+  override name = "SessionGoneError";
+}
+
+export interface WatchOptions {
+  timeoutMs: number;
+  /** Re-evaluate once the output has been quiet this long (quiet-based conditions). */
+  quietMs?: number;
+  /** Called every progressMs while waiting (MCP progress notifications). */
+  onProgress?: (elapsedMs: number) => void;
+  progressMs?: number;
+}
+
+const EVENTS = ["output", "screen", "command-start", "command-end", "prompt", "exit"] as const;
+
+/**
+ * Resolves with the first non-undefined value of `evaluate`, or "timeout".
+ * Rejects with SessionGoneError when the session goes away.
+ */
+export function watchSession<T>(
+  session: TerminalSession,
+  evaluate: () => T | undefined | Promise<T | undefined>,
+  options: WatchOptions,
+): Promise<T | "timeout"> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    let running = false;
+    let again = false;
+    let quietTimer: NodeJS.Timeout | undefined;
+    const started = Date.now();
+
+    const finish = (value: T | "timeout" | Error): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(deadline);
+      clearTimeout(quietTimer);
+      clearInterval(progress);
+      for (const name of EVENTS) session.off(name, onEvent);
+      session.off("gone", onGone);
+      if (value instanceof Error) reject(value);
+      else resolve(value);
+    };
+
+    const check = async (): Promise<void> => {
+      if (done) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          const value = await evaluate();
+          if (value !== undefined) return finish(value);
+        } while (again && !done);
+      } catch (error) {
+        finish(error as Error);
+      } finally {
+        running = false;
+      }
+    };
+
+    const armQuiet = (): void => {
+      if (options.quietMs === undefined) return;
+      clearTimeout(quietTimer);
+      const wait = Math.max(0, session.lastOutputAt + options.quietMs - Date.now());
+      // The one timer of a quiet-based condition: "nothing happened for quietMs" has no event.
+      quietTimer = setTimeout(() => void check(), wait + 1);
+    };
+
+    const onEvent = (): void => {
+      armQuiet();
+      void check();
+    };
+    const onGone = (reason: string): void => finish(new SessionGoneError(`session ${session.name} is gone: ${reason}`));
+
+    // The caller's deadline; a wait never outlives it.
+    const deadline = setTimeout(() => finish("timeout"), options.timeoutMs);
+    const progress =
+      options.onProgress &&
+      setInterval(() => options.onProgress!(Date.now() - started), options.progressMs ?? 1000);
+    for (const name of EVENTS) session.on(name, onEvent);
+    session.on("gone", onGone);
+    if (session.goneReason) return onGone(session.goneReason);
+    armQuiet();
+    void check();
+  });
+}
