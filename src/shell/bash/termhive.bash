@@ -160,6 +160,15 @@ __termhive_install_prompt_command() {
 __termhive_install_prompt_command
 __termhive_install_prompts
 
+# This shell replaced an integrated one through `exec bash` (see bin/launch.sh): close
+# the `exec` command line the old shell opened with C.
+if [[ ${TERMHIVE_EXEC_FROM_PID-} == "$$" ]]; then
+  builtin printf '\e]133;D;0\a'
+fi
+builtin unset TERMHIVE_EXEC_FROM_PID
+# Lets bin/launch.sh tell an `exec` (same PID) from a nested shell (a child).
+builtin export TERMHIVE_SHELL_PID=$$
+
 # ---------------------------------------------------------------------------
 # 6. `exec bash`, `exec zsh`, `exec fish` (and a nested `bash`) start a shell that
 #    would read only the user's rc and lose integration. An alias ending in a space

@@ -5,8 +5,9 @@
 # other use (`bash -c …`, `zsh script.zsh`, a pipe) runs the real shell unchanged.
 # `exec "$name"` searches PATH, where the wrappers are not, so it finds the real shell.
 
-name=$1
-shift
+# `.` passes no arguments in every sh (dash ignores them): the shell's name is the
+# wrapper's own file name, and "$@" is still the wrapper's arguments.
+name=${0##*/}
 : "${TERMHIVE_SHELL_DIR:=${0%/bin/*}}"
 export TERMHIVE_SHELL_DIR
 
@@ -22,6 +23,15 @@ done
 [ -t 0 ] || integrate=
 [ -n "${TERMHIVE_SHELL_INTEGRATION_DISABLE-}" ] && integrate=
 [ -n "$integrate" ] || exec "$name" "$@"
+
+# `exec bash` typed in an integrated shell keeps its PID: the old shell sent C for
+# that line and will never send D, so tell the new shell to send D;0 before its first
+# prompt. A nested `bash` runs as a child (another PID): its parent sends the D later.
+if [ -n "${TERMHIVE_SHELL_PID-}" ] && [ "$$" = "$TERMHIVE_SHELL_PID" ]; then
+  export TERMHIVE_EXEC_FROM_PID=$$
+else
+  unset TERMHIVE_EXEC_FROM_PID
+fi
 
 case $name in
   bash)

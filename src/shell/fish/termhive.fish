@@ -34,7 +34,8 @@ function __termhive_osc7 --on-event fish_prompt
     printf '\e]7;file://%s%s\a' $hostname (string escape --style=url -- $PWD)
 end
 
-function __termhive_preexec --on-event fish_preexec
+# E (the command line, escaped: \ → \\, ; → \x3b, bytes < 0x20 → \xNN) then C.
+function __termhive_start_command
     set -l s (string replace -a -- '\\' '\\\\' $argv[1] | string collect)
     set s (string replace -a -- ';' '\\x3b' $s | string collect)
     # Control characters are rare in a command line: skip the 31 passes without them.
@@ -44,8 +45,20 @@ function __termhive_preexec --on-event fish_preexec
     printf '\e]633;E;%s\a\e]133;C\a' $s
 end
 
+function __termhive_preexec --on-event fish_preexec
+    set -g __termhive_started 1
+    __termhive_start_command $argv[1]
+end
+
 function __termhive_postexec --on-event fish_postexec
-    printf '\e]133;D;%s\a' $status
+    set -l s $status
+    # fish 3.6 skips fish_preexec handlers when Ctrl-C and the next command line arrive
+    # in one burst of input (the cancel also cancels the next event handlers). Then C
+    # is sent late, just before D, so every D still has its one C (the command's output
+    # is before it, not between C and D).
+    set -q __termhive_started; or __termhive_start_command $argv[1]
+    set -e __termhive_started
+    printf '\e]133;D;%s\a' $s
 end
 
 # The prompt: A before the user's fish_prompt, B after it. fish_prompt may be
@@ -75,3 +88,10 @@ function __termhive_check_prompt --on-event fish_prompt
     __termhive_set_status $s
 end
 __termhive_wrap_prompt
+
+# This shell replaced an integrated one through `exec fish` from bash or zsh (see
+# bin/launch.sh): close the `exec` command line the old shell opened with C.
+test "$TERMHIVE_EXEC_FROM_PID" = "$fish_pid"; and printf '\e]133;D;0\a'
+set -e TERMHIVE_EXEC_FROM_PID
+# Lets bin/launch.sh tell an `exec` (same PID) from a nested shell (a child).
+set -gx TERMHIVE_SHELL_PID $fish_pid

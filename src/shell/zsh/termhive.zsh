@@ -88,6 +88,13 @@ typeset -ga precmd_functions preexec_functions
 precmd_functions=(__termhive_precmd ${precmd_functions:#__termhive_*} __termhive_prompt)
 preexec_functions=(${preexec_functions:#__termhive_*} __termhive_preexec)
 
+# This shell replaced an integrated one through `exec zsh` (see bin/launch.sh): close
+# the `exec` command line the old shell opened with C.
+[[ ${TERMHIVE_EXEC_FROM_PID-} == $$ ]] && builtin print -rn -- $'\e]133;D;0\a'
+builtin unset TERMHIVE_EXEC_FROM_PID
+# Lets bin/launch.sh tell an `exec` (same PID) from a nested shell (a child).
+builtin export TERMHIVE_SHELL_PID=$$
+
 # `exec zsh`, `exec bash`, `exec fish` and a nested shell keep integration: an alias
 # ending in a space makes zsh alias-expand the word after `exec`, and the shell names
 # point at wrappers (src/shell/bin/*) that start the real shell integrated when it
