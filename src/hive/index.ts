@@ -106,7 +106,7 @@ export class Hive {
   }
 }
 
-export { HiveStore, HiveStoreError, hiveDbPath, DEFAULT_BUSY_TIMEOUT_MS, type StoreOptions } from "./store.js";
+export { HiveStore, HiveStoreError, hiveDbPath, hiveExists, translateSqliteError, DEFAULT_BUSY_TIMEOUT_MS, type StoreOptions, type HiveStoreErrorCode } from "./store.js";
 export { HiveError, type HiveErrorCode } from "./errors.js";
 export { SCHEMA_VERSION } from "./schema.js";
 export * from "./events.js";
