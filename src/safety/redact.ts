@@ -62,25 +62,34 @@ const SHAPES: readonly CredentialShape[] = [
   },
   { kind: "github-token", hint: /gh[pousr]_|github_pat_/, pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
   { kind: "slack-token", hint: /xox|xapp-|hooks\.slack\.com/, pattern: /\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})|https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/g },
-  { kind: "jwt", hint: /eyJ/, pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  {
+    // Matched in two linear steps: find each run of token characters, then test the whole
+    // run against the JWT shape. A single unanchored regex rescans "-eyJ-eyJ-eyJ…" from
+    // every "eyJ" and goes quadratic (measured: minutes for 1 MB).
+    kind: "jwt",
+    hint: /eyJ/,
+    pattern: /[A-Za-z0-9_.-]{30,}/g,
+    replace: (run: string) => (JWT.test(run) ? mask("jwt") : run),
+  },
   { kind: "api-key", hint: /sk[-_]|AIza|npm_/, pattern: /\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36})\b/g },
   {
     // user:password@ in URLs (postgres://app:hunter2@db/…); the user name stays.
     kind: "url-password",
     hint: /:\/\//,
-    pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi,
+    pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi,
     replace: (_m, head: string, _p, at: string) => `${head}${mask("password")}${at}`,
   },
   {
-    // password=…, "api_key": "…", client_secret: … — only when a value of 6+ plausible
+    // password=…, DB_PASSWORD=…, "api_key": "…", client_secret: … — only when a value of 6+ plausible
     // characters follows and it is not a placeholder or a variable reference.
     kind: "password",
     hint: /pass|secret|token|api_?key/i,
-    pattern: /\b((?:password|passwd|secret|client_secret|api_?key|access_?token|auth_?token)["']?\s*[:=]\s*["']?)(?![$<*•[{]|\*)([^\s"',;&]{6,})/gi,
+    pattern: /(?<![A-Za-z0-9])((?:password|passwd|secret|client_secret|api_?key|access_?token|auth_?token)["']?\s*[:=]\s*["']?)(?![$<*•[{]|\*)([^\s"',;&]{6,})/gi,
     replace: (_m, key: string, value: string) => (PLACEHOLDER.test(value) ? _m : `${key}${mask("password")}`),
   },
 ];
 
+const JWT = /^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
 const PLACEHOLDER = /^(true|false|null|none|undefined|required|optional|string|changeme|\.\.\.|x+|<.*>)$/i;
 
 /** Masks common credential shapes; see SHAPES for what counts. */
