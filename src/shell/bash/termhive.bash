@@ -22,6 +22,12 @@
 
 # Non-interactive shells (bash -c, scripts) never read an rcfile, but be safe.
 [[ $- == *i* ]] || return 0
+# PS0 (the C marker) exists from bash 4.4 on. Older bash (macOS's 3.2): the user's
+# ~/.bashrc only, no integration; termhive then falls back to its other signals.
+if (( BASH_VERSINFO[0] < 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] < 4) )); then
+  [[ -r ~/.bashrc ]] && builtin source ~/.bashrc
+  return 0
+fi
 
 # Where the integration scripts live; exported so a re-exec'd shell finds them too.
 if [[ -z ${TERMHIVE_SHELL_DIR-} ]]; then
@@ -150,6 +156,15 @@ __termhive_install_prompts() {
 
 # The user's PROMPT_COMMAND may be a string (one element) or an array (bash >= 5.1).
 __termhive_install_prompt_command() {
+  if (( BASH_VERSINFO[0] == 4 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] < 1) )); then
+    # bash 4.4-5.0 runs only a string: ours around the user's, one per line (a
+    # newline, unlike ';', also ends a trailing comment in the user's string).
+    local u=${PROMPT_COMMAND-}
+    u=${u#__termhive_precmd$'\n'}
+    u=${u%$'\n'__termhive_postcmd}
+    PROMPT_COMMAND=__termhive_precmd$'\n'$u$'\n'__termhive_postcmd
+    return
+  fi
   local -a user=()
   local e
   for e in "${PROMPT_COMMAND[@]}"; do

@@ -156,7 +156,14 @@ for (const kind of SHELLS) {
     });
 
     it("Ctrl-C with text typed at the prompt → no C/D", async () => {
-      const k = await ctrlCAtPrompt("echo never-run\x03");
+      // Wait for the echo of the typed text: the line editor is then reading, so the
+      // Ctrl-C cancels the line (sent earlier, it can land while the shell is still
+      // drawing its prompt).
+      const textFrom = sh.parser.text.length;
+      sh.write("echo never-run");
+      await sh.waitText("never-run", textFrom);
+      const k = await ctrlCAtPrompt("\x03");
+      assert.doesNotMatch(sh.parser.text.slice(textFrom), /\r\nnever-run/);
       assert.equal(k.filter((x) => x === "C").length, 1, k.join(" "));
       assert.equal(k.filter((x) => x === "D").length, 1, k.join(" "));
     });
