@@ -239,3 +239,13 @@ test("non-ASCII text around a command keeps segments intact", () => {
 test("an empty command is allowed", () => {
   assert.deepEqual(checkCommand("   ", config), { allowed: true, violations: [] });
 });
+
+test("a script too long for the parser is still judged, by the token fallback", () => {
+  const script = "echo building; make -j2 | tail -3\n".repeat(200) + "sudo rm -rf /\n";
+  const start = performance.now();
+  const verdict = checkCommand(script, config);
+  const elapsed = performance.now() - start;
+  assert.deepEqual(verdict.violations.map((v) => [v.rule, v.segment]), [["recursive-delete", "sudo rm -rf /"]]);
+  assert.match(verdict.parseError ?? "", /token fallback/);
+  assert.ok(elapsed < 1000, `${elapsed} ms`);
+});
