@@ -3,7 +3,7 @@ import type { Reducer } from "./types.js";
 import { note, someTail } from "./helpers.js";
 
 const DEPRECATED = /^(?:npm (?:warn|WARN) deprecated|warning .*deprecated|\s*WARN\s+deprecated) (\S+?)(?:@[\w.^~<>=*-]*)?:/i;
-const NOISE = /^(?:\s*run `npm fund`|\d+ packages? (?:is|are) looking for funding|\[\d\/\d\] |Progress: resolved|Packages: \+|\++$|info (?:No lockfile|There appears)|yarn install v|Resolving: total|Already up to date|Lockfile is up to date|Downloading |Done in \d)/;
+const NOISE = /^(?:\s*run `npm fund`|\d+ packages? (?:is|are) looking for funding|\[\d\/\d\] |Progress: resolved|Packages: \+|\++$|info (?:No lockfile|There appears)|yarn install v|Resolving: total|Already up to date|Lockfile is up to date|Downloading )/;
 const ADDED_PACKAGE = /^\s*\+ (\S+) (\S+)$/;
 
 /**

@@ -1,0 +1,94 @@
+// Reducers on output captured from real tools run here in a pty (see test/fixtures/output/generate.ts).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cleanLines } from "../../../src/output/clean.js";
+import { renderOutput } from "../../../src/output/index.js";
+import * as g from "../../fixtures/output/generate.js";
+
+function check(generated: g.Generated, reducer: string, also: string[] = []): string {
+  for (const command of [generated.command, undefined]) {
+    const result = renderOutput(generated.output, { command, firstLine: 1, session: "t" });
+    assert.equal(result.reducer, reducer, `reducer for ${command ?? "shape"}`);
+    for (const fact of [...generated.facts, ...also]) assert.ok(result.text.includes(fact), `missing ${JSON.stringify(fact)} in:\n${result.text}`);
+    const cleaned = cleanLines(generated.output);
+    assert.ok(result.text.includes(cleaned[cleaned.length - 1]!.text), "last line kept");
+    assert.ok(result.tokens < result.raw_tokens / 2, `${result.tokens} vs raw ${result.raw_tokens}`);
+  }
+  return renderOutput(generated.output, { command: generated.command, firstLine: 1, session: "t" }).text;
+}
+
+test("pytest: every failing test and the summary", { skip: !g.pythonHasPytest() && "python3 -m pytest unavailable" }, () => {
+  const text = check(g.pytestSuite(40, 6), "pytest", ["ValueError: bad input", "test_broken.py:"]);
+  assert.ok(!text.includes("test session starts"));
+});
+
+test("git log --stat: every subject, one line per commit", () => {
+  const repo = g.gitLogRepo(30);
+  const text = check(repo, "git-log");
+  assert.equal(text.split("\n").filter((line) => /^[0-9a-f]{8}\b/.test(line)).length, 30);
+  assert.ok(!text.includes(" | "), "per-file stat lines dropped");
+});
+
+test("git status and git diff", () => {
+  const tree = g.gitWorkTree();
+  const status = renderOutput(tree.status, { command: "git status", firstLine: 1, session: "t" });
+  for (const fact of ["notes.md", "src/module1/file0.ts", "src/module2/file0.ts", "scratch/", "Untracked files:"]) assert.ok(status.text.includes(fact), fact);
+  assert.ok(!status.text.includes('(use "git'));
+  const diff = renderOutput(tree.diff, { command: "git diff", firstLine: 1, session: "t" });
+  assert.equal(diff.reducer, "git-diff");
+  assert.match(diff.text, /src\/module2\/file0\.ts \| \+\d+ -\d+/);
+  assert.match(diff.text, /more diff lines of src\/module2\/file0\.ts: terminal_read/);
+});
+
+test("tsc: every error location and the Found line", () => {
+  const text = check(g.tscProject(), "tsc");
+  assert.ok(!/~~~/.test(text));
+});
+
+test("node --test: every failing test, counters on one line", () => {
+  const text = check(g.nodeTestSuite(), "node-test", ["junk accepted"]);
+  assert.ok(!text.includes("✔ adds numbers"));
+});
+
+test("make + gcc: every error with file:line:col and make's Error lines", () => {
+  const text = check(g.makeProject(), "compiler");
+  assert.ok(!/^\s+\d+ \|/m.test(text), "source excerpts dropped");
+});
+
+test("cargo test: failing tests, panic locations, result line", { skip: !g.hasTool("cargo") && "cargo unavailable" }, () => {
+  const text = check(g.cargoTestCrate(), "cargo");
+  assert.ok(!text.includes("rust_begin_unwind"), "backtrace frames dropped");
+});
+
+test("cargo build: every error location", { skip: !g.hasTool("cargo") && "cargo unavailable" }, () => {
+  check(g.cargoBuildCrate(), "cargo");
+});
+
+test("grep -rn: grouped by file with counts", () => {
+  const text = check(g.grepTree(), "grep");
+  assert.match(text, /^src\/part0\/code0\.ts \(30\)$/m);
+});
+
+test("ls -laR: names and sizes, directory headings kept", () => {
+  const listing = g.lsTree(3, 4);
+  const result = renderOutput(listing.output, { command: listing.command, firstLine: 1, session: "t" });
+  assert.equal(result.reducer, "ls-long");
+  assert.match(result.text, /^\.\/pkg0\/lib:$/m);
+  assert.match(result.text, /^file_0_1\.js \d/m);
+  // Only the verbatim last line (always kept, see reduceLines) still shows permissions.
+  assert.equal(result.text.split("\n").filter((line) => /rw-r--r--/.test(line)).length, 1);
+});
+
+test("pip install failure: the error and its cause survive", () => {
+  const generated = g.pipInstallBroken();
+  const result = renderOutput(generated.output, { command: generated.command, firstLine: 1, session: "t" });
+  for (const fact of generated.facts) assert.ok(result.text.includes(fact), fact);
+});
+
+test("npm install from the offline cache: the added line survives", (t) => {
+  const generated = g.npmInstallOffline();
+  if (!generated) return t.skip("packages not in the local npm cache");
+  const result = renderOutput(generated.output, { command: generated.command, firstLine: 1, session: "t" });
+  for (const fact of generated.facts) assert.ok(result.text.includes(fact), fact);
+  assert.ok(!/[⠁-⣿]/.test(result.text), "spinner frames gone");
+});
