@@ -9,7 +9,7 @@ import { ToolError } from "./errors.js";
 import { typeText } from "./input.js";
 import { renderSlice } from "./render.js";
 
-export type CompletionReason = "osc133" | "exit" | "until" | "nested-prompt" | "idle" | "timeout";
+export type CompletionReason = "osc133" | "rejected" | "exit" | "until" | "nested-prompt" | "idle" | "timeout";
 
 export interface RunRequest {
   command: string;
@@ -48,6 +48,12 @@ interface Outcome {
 
 /** How long a fresh session may take to show its first prompt before a run is typed anyway. */
 const STARTUP_WAIT_MS = 10_000;
+/** A program started from the shell that shows a prompt must then stay quiet this long to count as waiting. */
+const SHELL_PROMPT_QUIET_MS = 50;
+/** A prompt that came back without the command starting must stay quiet this long to count as a rejection. */
+const REJECT_QUIET_MS = 100;
+/** How long a finished command's prompt may take to appear before the next run is typed anyway. */
+const PROMPT_REDRAW_WAIT_MS = 2_000;
 
 export async function runCommand(session: TerminalSession, request: RunRequest, config: TermhiveConfig): Promise<RunResult> {
   if (!session.alive) throw deadError(session);
@@ -65,6 +71,11 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     async () => {
       const record = ownRecord();
       if (mode === "shell" && record && record.outputEnd !== null) return { reason: "osc133", record };
+      // The shell came back to its prompt without starting the command: a syntax error (or blank line).
+      // (bash redraws its prompt during a multi-line paste, so the prompt must also stay quiet.)
+      if (mode === "shell" && !record && session.lastPromptEnd > startOffset && Date.now() - session.lastOutputAt >= REJECT_QUIET_MS) {
+        return { reason: "rejected" };
+      }
       if (!session.alive) return { reason: "exit", record };
       if (request.until) {
         const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
@@ -80,7 +91,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
         await session.screen.settled();
         const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
         const echoed = session.transcript.slice(startOffset).text.includes("\n");
-        if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(config.promptQuietMs, 50))) {
+        if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(config.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
           return { reason: "nested-prompt", record, prompt };
         }
       }
@@ -88,7 +99,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     },
     {
       timeoutMs: request.timeoutMs,
-      quietMs: mode === "quiet" ? config.idleQuietMs : config.promptQuietMs,
+      quietMs: mode === "quiet" ? config.idleQuietMs : [config.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS],
       onProgress: request.onProgress,
     },
   ).catch((error: Error) => {
@@ -96,6 +107,8 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   });
 
   const reason: CompletionReason = outcome === "timeout" ? "timeout" : outcome.reason;
+  // fish keeps a rejected line in its editor; clear it so the next command is typed on an empty line.
+  if (reason === "rejected" && session.meta.shell === "fish") await session.keys(["C-e", "C-u"]);
   const record = outcome === "timeout" ? ownRecord() : outcome.record;
   const exitCode =
     reason === "osc133" ? (record?.exitCode ?? null) : reason === "exit" ? session.exitStatus : null;
@@ -103,13 +116,13 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const to = reason === "osc133" && record?.outputEnd != null ? record.outputEnd : undefined;
   const rendered = renderSlice(session, {
     from,
-    to,
     command: request.command,
     maxTokens: request.maxTokens,
     raw: request.raw,
     reduce: request.reduce,
     // Without shell integration the slice starts with the echo of the command and ends with the next prompt.
-    trimEchoAndPrompt: !record && (reason === "nested-prompt" || reason === "idle"),
+    to: reason === "rejected" ? session.lastPromptEnd : to,
+    trimEchoAndPrompt: !record && (reason === "nested-prompt" || reason === "idle" || reason === "rejected"),
   });
   const running = session.alive && (reason === "timeout" || reason === "until" || (reason === "nested-prompt" && mode === "shell"));
   return {
@@ -139,6 +152,8 @@ function hintFor(reason: CompletionReason, session: TerminalSession, mode: Mode)
       return mode === "shell"
         ? `the command is now waiting at a prompt; further terminal_run calls type into it.`
         : undefined;
+    case "rejected":
+      return `the shell returned to its prompt without running the command (a syntax error?); nothing ran.`;
     case "exit":
       return `the session's program exited; read its output with terminal_read, remove it with terminal_close.`;
     case "idle":
@@ -162,7 +177,12 @@ async function chooseMode(session: TerminalSession, config: TermhiveConfig): Pro
     // A shell that has not shown its first prompt yet: typing now would race its rc files.
     await watchSession(session, () => (session.phase !== "starting" ? true : undefined), { timeoutMs: STARTUP_WAIT_MS });
   }
-  if (session.integrated && session.phase === "prompt") return "shell";
+  if (session.integrated && session.phase === "redrawing") {
+    // The last command just ended; its prompt is being drawn. Typing before it is there would
+    // make the prompt's arrival look like a reply to the new command.
+    await watchSession(session, () => (session.phase !== "redrawing" ? true : undefined), { timeoutMs: PROMPT_REDRAW_WAIT_MS });
+  }
+  if (session.integrated && (session.phase === "prompt" || session.phase === "redrawing")) return "shell";
   await session.screen.settled();
   const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
   if (session.integrated && session.phase === "running") {

@@ -21,8 +21,11 @@ export interface CommandRecord {
   endedAt: number | null;
 }
 
-/** Where the integrated shell is: at its prompt, the user typing, or a command running. */
-export type ShellPhase = "starting" | "prompt" | "running";
+/**
+ * Where the integrated shell is: starting (no prompt yet), running a command, drawing its
+ * next prompt (D or A seen, B not yet), or at its prompt ready for input (B seen).
+ */
+export type ShellPhase = "starting" | "running" | "redrawing" | "prompt";
 
 export interface SessionMeta {
   id: string;
@@ -65,6 +68,8 @@ export class TerminalSession extends EventEmitter {
   /** Command text termhive itself typed, used when the shell does not announce it. */
   expectedCommand: string | null = null;
   private inputStart: number | null = null;
+  /** Absolute offset just past the latest OSC 133 B: the shell is waiting for input there. */
+  lastPromptEnd = -1;
   /** Per-client read positions ("new" mode) and last screens ("diff" mode). */
   readonly readCursors = new Map<string, number>();
   readonly lastScreens = new Map<string, string[]>();
@@ -135,12 +140,13 @@ export class TerminalSession extends EventEmitter {
         // A command that ended without D (the shell was interrupted hard) is over all the same.
         const running = this.running;
         if (running) this.finishCommand(running, start, null);
-        this.phase = "prompt";
+        this.phase = "redrawing";
         break;
       }
       case "command-input":
         this.integrated = true;
         this.inputStart = end;
+        this.lastPromptEnd = end;
         this.phase = "prompt";
         this.emit("prompt");
         break;
@@ -149,6 +155,14 @@ export class TerminalSession extends EventEmitter {
         break;
       case "command-output": {
         this.integrated = true;
+        const current = this.running;
+        if (current) {
+          // bash runs a multi-line input line by line (a C per line, one D at the end): one command.
+          const more = this.announcedCommand ?? "";
+          if (more) current.command += "\n" + more;
+          this.announcedCommand = null;
+          break;
+        }
         const typed = this.inputStart === null ? "" : this.transcript.slice(this.inputStart, start).text;
         const record: CommandRecord = {
           command: this.announcedCommand ?? this.expectedCommand ?? firstLineOf(typed),
@@ -185,7 +199,7 @@ export class TerminalSession extends EventEmitter {
     record.exitCode = exitCode;
     record.endedAt = Date.now();
     this.lastExitCode = exitCode;
-    this.phase = "prompt";
+    this.phase = "redrawing";
     this.emit("command-end", record);
   }
 

@@ -9,8 +9,8 @@ export class SessionGoneError extends Error {
 
 export interface WatchOptions {
   timeoutMs: number;
-  /** Re-evaluate once the output has been quiet this long (quiet-based conditions). */
-  quietMs?: number;
+  /** Re-evaluate once the output has been quiet this long (quiet-based conditions; one or several windows). */
+  quietMs?: number | number[];
   /** Called every progressMs while waiting (MCP progress notifications). */
   onProgress?: (elapsedMs: number) => void;
   progressMs?: number;
@@ -31,14 +31,15 @@ export function watchSession<T>(
     let done = false;
     let running = false;
     let again = false;
-    let quietTimer: NodeJS.Timeout | undefined;
+    let quietTimers: NodeJS.Timeout[] = [];
+    const windows = options.quietMs === undefined ? [] : Array.isArray(options.quietMs) ? options.quietMs : [options.quietMs];
     const started = Date.now();
 
     const finish = (value: T | "timeout" | Error): void => {
       if (done) return;
       done = true;
       clearTimeout(deadline);
-      clearTimeout(quietTimer);
+      for (const timer of quietTimers) clearTimeout(timer);
       clearInterval(progress);
       for (const name of EVENTS) session.off(name, onEvent);
       session.off("gone", onGone);
@@ -67,11 +68,11 @@ export function watchSession<T>(
     };
 
     const armQuiet = (): void => {
-      if (options.quietMs === undefined) return;
-      clearTimeout(quietTimer);
-      const wait = Math.max(0, session.lastOutputAt + options.quietMs - Date.now());
-      // The one timer of a quiet-based condition: "nothing happened for quietMs" has no event.
-      quietTimer = setTimeout(() => void check(), wait + 1);
+      for (const timer of quietTimers) clearTimeout(timer);
+      // The timers of quiet-based conditions: "nothing happened for quietMs" has no event.
+      quietTimers = windows.map((ms) =>
+        setTimeout(() => void check(), Math.max(0, session.lastOutputAt + ms - Date.now()) + 1),
+      );
     };
 
     const onEvent = (): void => {

@@ -1,0 +1,85 @@
+// Drives the built server (dist/) through the official MCP SDK client over stdio,
+// against a private tmux server in a temporary TERMHIVE_HOME.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const CLI = resolve("dist/src/cli.js");
+
+export interface ToolResult {
+  text: string;
+  data: Record<string, any>;
+  isError: boolean;
+}
+
+export class Harness {
+  client!: Client;
+  transport!: StdioClientTransport;
+  progress: { progress: number; message?: string }[] = [];
+
+  constructor(readonly home: string, readonly env: Record<string, string> = {}) {}
+
+  static async start(env: Record<string, string> = {}): Promise<Harness> {
+    const home = mkdtempSync(join(tmpdir(), "termhive-e2e-"));
+    const harness = new Harness(home, env);
+    await harness.connect();
+    return harness;
+  }
+
+  async connect(): Promise<void> {
+    this.transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp"],
+      env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: this.home, SHELL: "/bin/bash", ...this.env },
+      stderr: "pipe",
+    });
+    this.client = new Client({ name: "termhive-e2e", version: "1.0.0" });
+    await this.client.connect(this.transport);
+  }
+
+  /** The server's pid (for kill -9 tests). */
+  get pid(): number {
+    return this.transport.pid!;
+  }
+
+  async call(name: string, args: Record<string, unknown> = {}, options: { progress?: boolean } = {}): Promise<ToolResult> {
+    const result = (await this.client.callTool(
+      { name, arguments: args },
+      undefined,
+      {
+        timeout: 120_000,
+        ...(options.progress ? { onprogress: (p: { progress: number; message?: string }) => this.progress.push(p) } : {}),
+      },
+    )) as { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+    return {
+      text: result.content.map((c) => c.text).join("\n"),
+      data: (result.structuredContent ?? {}) as Record<string, any>,
+      isError: result.isError === true,
+    };
+  }
+
+  /** Calls a tool and fails with its message if it returned an error. */
+  async ok(name: string, args: Record<string, unknown> = {}, options: { progress?: boolean } = {}): Promise<Record<string, any>> {
+    const result = await this.call(name, args, options);
+    if (result.isError) throw new Error(`${name} failed: ${result.text}`);
+    return result.data;
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => {});
+  }
+
+  tmux(...args: string[]): { status: number | null; stdout: string } {
+    const r = spawnSync("tmux", ["-S", join(this.home, "tmux.sock"), ...args], { encoding: "utf8" });
+    return { status: r.status, stdout: r.stdout };
+  }
+
+  async destroy(): Promise<void> {
+    await this.close();
+    this.tmux("kill-server");
+    if (existsSync(this.home)) rmSync(this.home, { recursive: true, force: true });
+  }
+}
