@@ -1,7 +1,7 @@
 // The operations every door (MCP, gRPC, CLI) calls. No door holds behaviour of its own.
 import { basename } from "node:path";
 import type { Backend } from "../backends/backend.js";
-import { TmuxBackend } from "../backends/tmux/tmux-backend.js";
+import { createBackend } from "../backends/select.js";
 import { AuditLog } from "../audit.js";
 import type { TermhiveConfig } from "../config.js";
 import { checkCommand, loadSafetyConfig, redactSecrets, type SafetyConfig } from "../safety/index.js";
@@ -54,7 +54,7 @@ export class TermhiveService {
     this.audit = new AuditLog(config.home);
     this.safety = loadSafetyConfig();
     this.registry = new SessionRegistry(
-      backend ?? new TmuxBackend({ home: config.home, tmuxPath: config.tmuxPath, historyLimit: config.historyLimit }),
+      backend ?? createBackend(config),
       config,
       this.audit,
     );
