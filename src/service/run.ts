@@ -63,6 +63,8 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   if (mode === "shell") session.expectedCommand = request.command;
   await typeText(session, request.command, true);
 
+  // In a REPL started from the shell: the shell's record of that program ends when it exits.
+  const outer = mode === "nested" ? session.running : undefined;
   const ownRecord = (): CommandRecord | undefined =>
     session.commands.find((record) => record.outputStart >= startOffset);
 
@@ -71,6 +73,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     async () => {
       const record = ownRecord();
       if (mode === "shell" && record && record.outputEnd !== null) return { reason: "osc133", record };
+      if (outer && outer.outputEnd !== null) return { reason: "osc133", record: outer };
       // The shell came back to its prompt without starting the command: a syntax error (or blank line).
       // (bash redraws its prompt during a multi-line paste, so the prompt must also stay quiet.)
       if (mode === "shell" && !record && session.lastPromptEnd > startOffset && Date.now() - session.lastOutputAt >= REJECT_QUIET_MS) {
@@ -112,7 +115,8 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const record = outcome === "timeout" ? ownRecord() : outcome.record;
   const exitCode =
     reason === "osc133" ? (record?.exitCode ?? null) : reason === "exit" ? session.exitStatus : null;
-  const from = record?.outputStart ?? startOffset;
+  const fromOuter = record !== undefined && record === outer;
+  const from = fromOuter ? startOffset : (record?.outputStart ?? startOffset);
   const to = reason === "osc133" && record?.outputEnd != null ? record.outputEnd : undefined;
   const rendered = renderSlice(session, {
     from,
@@ -122,7 +126,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     reduce: request.reduce,
     // Without shell integration the slice starts with the echo of the command and ends with the next prompt.
     to: reason === "rejected" ? session.lastPromptEnd : to,
-    trimEchoAndPrompt: !record && (reason === "nested-prompt" || reason === "idle" || reason === "rejected"),
+    trimEchoAndPrompt: fromOuter || (!record && (reason === "nested-prompt" || reason === "idle" || reason === "rejected")),
   });
   const running = session.alive && (reason === "timeout" || reason === "until" || (reason === "nested-prompt" && mode === "shell"));
   return {
