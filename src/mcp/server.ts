@@ -2,6 +2,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { TermhiveService } from "../service/service.js";
 import { registerTerminalTools } from "./tools.js";
+import { registerHiveTools } from "./hive-tools.js";
+import { HiveService } from "../service/hive-service.js";
 import { VERSION } from "../version.js";
 
 export function createMcpServer(service: TermhiveService, clientId?: string): McpServer {
@@ -13,7 +15,16 @@ export function createMcpServer(service: TermhiveService, clientId?: string): Mc
     },
   );
   registerTerminalTools(server, service, clientId);
+  registerHiveTools(server, service, hiveServiceFor(service), clientId);
   return server;
+}
+
+/** One HiveService per TermhiveService (one hive store and status tracker per process). */
+const hiveServices = new WeakMap<TermhiveService, HiveService>();
+function hiveServiceFor(service: TermhiveService): HiveService {
+  let hive = hiveServices.get(service);
+  if (!hive) hiveServices.set(service, (hive = new HiveService(service)));
+  return hive;
 }
 
 export async function serveStdio(service: TermhiveService): Promise<void> {

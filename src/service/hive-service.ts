@@ -1,0 +1,416 @@
+// The hive operations every door calls: layouts, agents, teams, parallel send/read, cascading
+// messages, status, events, waits, watchers, mailbox, focus. State lives in the hive's SQLite
+// store (src/hive); this class joins it to live sessions (TermhiveService) and keeps statuses
+// current (hive/status-tracker.ts) and watchers running (hive/watch-scanner.ts).
+import { basename } from "node:path";
+import {
+  Hive, HiveError, type AgentProfile, type AgentRecord, type EventKind, type LayoutKind, type PaneSpec,
+  type ResolvedTarget, type TargetSpec, parseLayoutSpec, parseStatusArgs, splitPlan,
+} from "../hive/index.js";
+import type { TerminalSession } from "../terminal/session.js";
+import { ToolError } from "./errors.js";
+import type { CallContext, TermhiveService } from "./service.js";
+import { deliverText, type DeliveryResult } from "./hive/deliver.js";
+import { waitReady } from "./hive/ready.js";
+import { StatusTracker } from "./hive/status-tracker.js";
+import { selectLayout, showPaneBorders } from "./hive/tmux-window.js";
+import { hiveWait, type HiveWaitResult, type WaitFor } from "./hive/wait.js";
+import { WatchScanner } from "./hive/watch-scanner.js";
+import { addWorktree } from "./hive/worktree.js";
+
+/** Default size of a layout window: room for four panes of useful width. */
+const LAYOUT_ROWS = 50;
+const LAYOUT_COLS = 200;
+const READY_TIMEOUT_MS = 30_000;
+
+export interface PerTarget<T> {
+  session: string;
+  name: string;
+  agents: string[];
+  ok: boolean;
+  result?: T;
+  error?: string;
+}
+
+export class HiveService {
+  readonly tracker: StatusTracker;
+  private readonly scanner: WatchScanner;
+  private synced: Promise<void> | null = null;
+  /** Last text hive_send typed per session (skip_duplicates). */
+  private readonly lastSent = new Map<string, string>();
+
+  constructor(
+    readonly service: TermhiveService,
+    readonly hive: Hive = Hive.open({ home: service.config.home }),
+  ) {
+    this.tracker = new StatusTracker(hive, service.backend);
+    this.scanner = new WatchScanner(hive, service.registry);
+  }
+
+  private get registry() {
+    return this.service.registry;
+  }
+
+  /**
+   * Binds the stored agents to live sessions (after a restart the panes are adopted) and marks
+   * agents whose session is gone as exited. Cheap when nothing changed; run before each operation.
+   */
+  async sync(): Promise<void> {
+    if (this.synced) return this.synced;
+    this.synced = (async () => {
+      await this.registry.ensureStarted();
+      await this.registry.refresh();
+      const live = new Map(this.registry.all().map((s) => [s.id, s]));
+      for (const agent of this.hive.agents.list()) {
+        const session = live.get(agent.sessionId);
+        if (session) {
+          if (!this.tracker.isTracked(session)) this.tracker.track(session, { ready: agent.status !== "starting" });
+        } else if (agent.status !== "exited") {
+          const changed = this.hive.agents.markSessionExited(agent.sessionId, { reason: "session is gone" });
+          for (const a of changed) this.tracker.changes.emit("change", a);
+        }
+      }
+    })().finally(() => (this.synced = null));
+    return this.synced;
+  }
+
+  private descriptors() {
+    return this.registry.all().map((s) => ({ id: s.id, name: s.name, alive: s.alive }));
+  }
+
+  async resolve(targets: TargetSpec): Promise<{ targets: ResolvedTarget[]; unavailable: { ref: string; reason: string }[] }> {
+    await this.sync();
+    return this.hive.resolveTargets(targets, this.descriptors());
+  }
+
+  private liveSession(id: string): TerminalSession {
+    const s = this.registry.all().find((x) => x.id === id);
+    if (!s || s.goneReason) throw new ToolError(`session ${id} is gone`, "dead");
+    return s;
+  }
+
+  private profileFor(name: string | undefined, command: string | undefined): AgentProfile {
+    if (name) return this.hive.profiles.get(name);
+    // No profile given: a command named like a profile (claude, codex, aider) uses it.
+    const program = basename((command ?? "").trim().split(/\s+/)[0] ?? "");
+    return this.hive.profiles.find(program) ?? this.hive.profiles.get("shell");
+  }
+
+  // ---- layouts -------------------------------------------------------------------------
+
+  async layout(input: { layout?: LayoutKind; panes?: PaneSpec[]; count?: number; save_as?: string; restore?: string; replace?: boolean; rows?: number; cols?: number }) {
+    await this.sync();
+    const spec = input.restore !== undefined
+      ? this.hive.layouts.get(input.restore).spec
+      : parseLayoutSpec({ kind: input.layout ?? "tiled", ...(input.panes ? { panes: input.panes } : {}), ...(input.count ? { count: input.count } : {}) });
+    // Refuse taken agent names before any pane exists, so a refusal leaves nothing behind.
+    for (const p of spec.panes) {
+      const agent = p.agent ?? (p.team || p.profile ? p.name : undefined);
+      if (agent && !input.replace && this.hive.agents.find(agent)) {
+        throw new HiveError("duplicate", `agent '${agent}' is already registered; pass replace: true or pick another name`);
+      }
+      if (p.profile) this.hive.profiles.get(p.profile);
+    }
+    if (input.save_as !== undefined) this.hive.layouts.save(input.save_as, spec, { replace: input.replace });
+    const plan = splitPlan(spec.kind, spec.panes.length);
+    const sessions: TerminalSession[] = [];
+    const first = spec.panes[0]!;
+    sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: first.env, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
+    for (const step of plan.steps) {
+      const p = spec.panes[step.creates]!;
+      sessions.push(await this.registry.open({
+        name: p.name, command: p.command, cwd: p.cwd, env: p.env, rows: 0, cols: 0,
+        splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
+      }));
+    }
+    const tmuxPath = this.service.config.tmuxPath;
+    if (plan.selectLayout) await selectLayout(this.service.backend, tmuxPath, sessions[0]!.paneId, plan.selectLayout);
+    await showPaneBorders(this.service.backend, tmuxPath, sessions[0]!.paneId);
+    await this.syncSizes(sessions);
+    const panes = await Promise.all(spec.panes.map(async (p, i) => {
+      const session = sessions[i]!;
+      const agentName = p.agent ?? (p.team || p.profile ? p.name : undefined);
+      const profile = this.profileFor(p.profile, p.command);
+      const ready = await waitReady(session, agentName ? profile : undefined, READY_TIMEOUT_MS);
+      let agent: AgentRecord | undefined;
+      if (agentName) agent = this.bind(session, { name: agentName, team: p.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
+      return { index: i, session: session.id, name: session.name, pane: session.paneId, rows: session.pane.rows, cols: session.pane.cols, ready, ...(agent ? { agent: agent.name, team: agent.team, profile: agent.profile } : {}) };
+    }));
+    return {
+      layout: spec.kind,
+      window: sessions[0]!.pane.windowId,
+      panes,
+      attach: this.service.backend.attachCommand(sessions[0]!.paneId),
+      ...(input.save_as !== undefined ? { saved_as: input.save_as } : {}),
+      ...(input.restore !== undefined ? { restored: input.restore } : {}),
+    };
+  }
+
+  /** After splits and select-layout the panes have new sizes; the virtual screens must follow. */
+  private async syncSizes(sessions: TerminalSession[]): Promise<void> {
+    await Promise.all(sessions.map(async (s) => {
+      const info = await this.service.backend.paneInfo(s.paneId);
+      if (!info) return;
+      if (info.rows !== s.screen.rows || info.cols !== s.screen.cols) s.screen.resize(info.rows, info.cols);
+      s.pane = info;
+    }));
+  }
+
+  async split(input: { session: string; direction: "left" | "right" | "above" | "below"; name?: string; command?: string; cwd?: string; percent?: number; agent?: string; team?: string; profile?: string }) {
+    await this.sync();
+    const from = await this.registry.get(input.session);
+    if (input.agent && this.hive.agents.find(input.agent)) throw new HiveError("duplicate", `agent '${input.agent}' is already registered`);
+    const session = await this.registry.open({ name: input.name, command: input.command, cwd: input.cwd, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
+    await this.syncSizes([from, session]);
+    const profile = this.profileFor(input.profile, input.command);
+    const ready = await waitReady(session, input.agent ? profile : undefined, READY_TIMEOUT_MS);
+    const agent = input.agent ? this.bind(session, { name: input.agent, team: input.team, profile: profile.name, ready: ready === "ready" }) : undefined;
+    return { session: session.id, name: session.name, pane: session.paneId, split_from: from.name, direction: input.direction, ready, ...(agent ? { agent: agent.name } : {}) };
+  }
+
+  // ---- agents & teams ------------------------------------------------------------------
+
+  private bind(session: TerminalSession, a: { name: string; team?: string | null; profile: string; replace?: boolean; ready?: boolean }): AgentRecord {
+    const r = this.hive.registerAgent({ name: a.name, sessionId: session.id, sessionName: session.name, profile: a.profile, team: a.team ?? null, replace: a.replace });
+    this.tracker.untrack(session.id);
+    this.tracker.track(session, { ready: a.ready });
+    void this.tracker.title(session);
+    return r.agent;
+  }
+
+  async registerAgent(input: { name: string; session: string; team?: string; profile?: string; replace?: boolean }) {
+    await this.sync();
+    const session = await this.registry.get(input.session);
+    const profile = this.profileFor(input.profile, session.meta.command);
+    const existing = this.hive.agents.find(input.name);
+    const agent = this.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace });
+    return { agent: this.agentView(agent), replaced: existing ? existing.sessionId : null };
+  }
+
+  async spawn(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number }) {
+    await this.sync();
+    if (this.hive.agents.find(input.name) && !input.replace) {
+      throw new HiveError("duplicate", `agent '${input.name}' is already registered; pass replace: true or pick another name`);
+    }
+    const profile = this.profileFor(input.profile, input.command);
+    const command = input.command ?? (profile.command || undefined);
+    const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
+    const session = await this.registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, rows: input.rows ?? 40, cols: input.cols ?? 120 });
+    const started = Date.now();
+    const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
+    const agent = this.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
+    return {
+      agent: this.agentView(this.hive.agents.find(agent.name) ?? agent),
+      ready,
+      ready_ms: Date.now() - started,
+      ...(input.worktree ? { worktree: { path: cwd, branch: input.worktree.branch } } : {}),
+      attach: this.service.backend.attachCommand(session.paneId),
+    };
+  }
+
+  agentView(a: AgentRecord) {
+    const s = this.registry.all().find((x) => x.id === a.sessionId);
+    return {
+      name: a.name, session: a.sessionId, session_name: a.sessionName, team: a.team, profile: a.profile,
+      status: a.status, detail: a.statusDetail, source: a.statusSource, exit_code: a.exitCode,
+      alive: s !== undefined && s.alive, pane: s?.paneId ?? null, updated_at: a.updatedAt,
+    };
+  }
+
+  async listAgents(input: { team?: string; recursive?: boolean }) {
+    await this.sync();
+    return { agents: this.hive.agents.list({ team: input.team, recursive: input.recursive ?? true }).map((a) => this.agentView(a)) };
+  }
+
+  async removeAgent(input: { name: string; close?: boolean }) {
+    await this.sync();
+    const agent = this.hive.agents.remove(input.name);
+    let closed = false;
+    const s = this.registry.all().find((x) => x.id === agent.sessionId);
+    if (s && this.hive.agents.bySession(s.id).length === 0) {
+      this.tracker.untrack(s.id);
+      if (input.close) {
+        await this.registry.close(s);
+        closed = true;
+      } else await this.service.backend.setTitle(s.paneId, s.name).catch(() => {});
+    }
+    return { removed: agent.name, session: agent.sessionId, closed };
+  }
+
+  createTeam(input: { name: string; parent?: string; description?: string }) {
+    return { team: this.hive.teams.create(input.name, { parent: input.parent ?? null, description: input.description ?? null }) };
+  }
+
+  /** Puts an agent in a team (null: out of any team), or — without agent — moves a team under a parent. */
+  async assign(input: { agent?: string; team: string | null; parent?: string | null }) {
+    if (input.agent !== undefined) {
+      if (input.team === null) return { agent: this.agentView(this.hive.agents.unassign(input.agent)), created_team: false };
+      const r = this.hive.agents.assign(input.agent, input.team);
+      const s = this.registry.all().find((x) => x.id === r.agent.sessionId);
+      if (s) void this.tracker.title(s);
+      return { agent: this.agentView(r.agent), created_team: r.createdTeam };
+    }
+    if (input.team === null || input.parent === undefined) throw new ToolError("give agent (to put an agent in team) or parent (to move team under another team, null for top level)");
+    return { team: this.hive.teams.setParent(input.team, input.parent) };
+  }
+
+  listTeams() {
+    return { teams: this.hive.teams.view() };
+  }
+
+  removeTeam(input: { name: string }) {
+    return this.hive.teams.remove(input.name);
+  }
+
+  // ---- parallel send / read --------------------------------------------------------------
+
+  private async fanOut<T>(targets: ResolvedTarget[], work: (t: ResolvedTarget) => Promise<T>): Promise<PerTarget<T>[]> {
+    return Promise.all(targets.map(async (t) => {
+      const base = { session: t.sessionId, name: t.sessionName, agents: t.agents };
+      try {
+        return { ...base, ok: true, result: await work(t) };
+      } catch (error) {
+        return { ...base, ok: false, error: (error as Error).message };
+      }
+    }));
+  }
+
+  async send(input: { targets: TargetSpec; text: string; enter?: boolean; skip_duplicates?: boolean; confirm?: boolean }, ctx: CallContext) {
+    const { targets, unavailable } = await this.resolve(input.targets);
+    const results = await this.fanOut(targets, async (t) => {
+      if (input.skip_duplicates && this.lastSent.get(t.sessionId) === input.text) return { skipped: "duplicate" as const, sent_bytes: 0 };
+      const r = await this.service.send({ session: t.sessionId, text: input.text, enter: input.enter ?? true, confirm: input.confirm }, ctx);
+      this.lastSent.set(t.sessionId, input.text);
+      return r;
+    });
+    return { results, unavailable, sent: results.filter((r) => r.ok && !(r.result as { skipped?: string }).skipped).length, failed: results.filter((r) => !r.ok).length };
+  }
+
+  async read(input: { targets: TargetSpec; filter?: string; lines?: number; mode?: "auto" | "new" | "screen" | "all"; context?: number; max_tokens?: number }, ctx: CallContext) {
+    if (input.filter !== undefined) {
+      try {
+        new RegExp(input.filter);
+      } catch (error) {
+        throw new ToolError(`invalid filter regex ${JSON.stringify(input.filter)}: ${(error as Error).message}`);
+      }
+    }
+    const { targets, unavailable } = await this.resolve(input.targets);
+    const results = await this.fanOut(targets, async (t) => {
+      const r = await this.service.read({ session: t.sessionId, mode: input.mode ?? "screen", filter: input.filter, context: input.context, max_tokens: input.max_tokens }, ctx);
+      if (input.lines === undefined) return r;
+      // Per-target limit: the last N lines of what the read returned.
+      const all = r.output.split("\n");
+      return { ...r, output: all.slice(-input.lines).join("\n"), truncated_lines: Math.max(0, all.length - input.lines) };
+    });
+    return { results, unavailable, failed: results.filter((r) => !r.ok).length };
+  }
+
+  // ---- cascade --------------------------------------------------------------------------
+
+  async message(input: { broadcast?: string; teams?: Record<string, string>; agents?: Record<string, string>; submit?: boolean }) {
+    await this.sync();
+    const plan = this.hive.planCascade({ broadcast: input.broadcast, teams: input.teams, agents: input.agents });
+    const deliveries = await Promise.all(plan.deliveries.map(async (d) => {
+      let result: DeliveryResult | undefined;
+      let error: string | undefined;
+      try {
+        result = await deliverText(this.liveSession(d.sessionId), d.text, input.submit ?? true);
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      return { session: d.sessionId, agents: d.agents, source: d.source, level: d.level, delivered: result?.delivered ?? false, ...(result ? { attempts: result.attempts, method: result.method } : {}), ...(result?.note ? { note: result.note } : {}), ...(error ? { error } : {}) };
+    }));
+    const bySession = new Map(deliveries.map((d) => [d.session, d]));
+    const assignments = plan.assignments.map((a) => ({
+      agent: a.agent, source: a.source, text: a.text,
+      delivered: a.delivered && (bySession.get(a.sessionId)?.delivered ?? false),
+      ...(a.note ? { note: a.note } : {}),
+    }));
+    return { deliveries, assignments, delivered: deliveries.filter((d) => d.delivered).length, failed: deliveries.filter((d) => !d.delivered).length };
+  }
+
+  // ---- status, events, waits, watchers ---------------------------------------------------
+
+  async setStatus(input: { agent: string; status: string; detail?: string }) {
+    const report = parseStatusArgs([input.status, ...(input.detail ? [input.detail] : [])]);
+    const agent = this.hive.agents.get(input.agent);
+    const s = this.registry.all().find((x) => x.id === agent.sessionId);
+    const result = s
+      ? this.tracker.record(() => this.hive.applySelfStatus(input.agent, report), s)
+      : this.hive.applySelfStatus(input.agent, report).agent;
+    return { agent: this.agentView(result ?? this.hive.agents.get(input.agent)) };
+  }
+
+  async events(input: { since?: number; targets?: TargetSpec; kinds?: EventKind[]; limit?: number }) {
+    await this.sync();
+    const r = this.hive.eventsSince(input.since ?? 0, { targets: input.targets, sessions: this.descriptors(), kinds: input.kinds, limit: input.limit });
+    return { events: r.events, cursor: r.cursor, more: r.more, missed: r.missed };
+  }
+
+  async wait(input: { targets: TargetSpec; for: WaitFor; pattern?: string; mode?: "any" | "all"; timeout_s?: number }): Promise<HiveWaitResult> {
+    let pattern: RegExp | undefined;
+    if (input.for === "pattern") {
+      if (!input.pattern) throw new ToolError('for: "pattern" needs a pattern');
+      try {
+        pattern = new RegExp(input.pattern, "m");
+      } catch (error) {
+        throw new ToolError(`invalid pattern ${JSON.stringify(input.pattern)}: ${(error as Error).message}`);
+      }
+    }
+    const { targets } = await this.resolve(input.targets);
+    return hiveWait({ hive: this.hive, registry: this.registry, tracker: this.tracker }, targets, {
+      for: input.for, pattern, mode: input.mode ?? "any", timeoutMs: (input.timeout_s ?? 30) * 1000,
+    });
+  }
+
+  async watch(input: { targets?: TargetSpec; pattern?: string; flags?: string; label?: string; remove?: number }) {
+    await this.sync();
+    let added, removed;
+    if (input.remove !== undefined) removed = this.hive.watchers.remove(input.remove);
+    if (input.pattern !== undefined) {
+      if (input.targets === undefined) throw new ToolError("a watcher needs targets (e.g. \"all\", \"team:backend\")");
+      this.hive.resolveTargets(input.targets, this.descriptors()); // unknown names → error now, not silence later
+      added = this.hive.watchers.add({ target: input.targets, pattern: input.pattern, flags: input.flags, label: input.label });
+    } else if (input.targets !== undefined) throw new ToolError("give a pattern to watch for");
+    this.scanner.invalidate();
+    return { ...(added ? { added } : {}), ...(removed ? { removed } : {}), watchers: this.hive.watchers.list() };
+  }
+
+  // ---- mailbox, focus ------------------------------------------------------------------
+
+  async mail(input: { to: string; text: string; from?: string; type_into_pane?: boolean; submit?: boolean }) {
+    await this.sync();
+    const message = this.hive.mailbox.send(input.from ?? "orchestrator", input.to, input.text);
+    let typed: DeliveryResult | { delivered: false; note: string } | undefined;
+    if (input.type_into_pane) {
+      const agent = this.hive.agents.get(input.to);
+      try {
+        typed = await deliverText(this.liveSession(agent.sessionId), `[message from ${message.from}] ${input.text}`, input.submit ?? true);
+      } catch (error) {
+        typed = { delivered: false, note: (error as Error).message };
+      }
+    }
+    return { message, ...(typed ? { typed } : {}) };
+  }
+
+  async inbox(input: { agent: string; all?: boolean; peek?: boolean; limit?: number }) {
+    const messages = this.hive.mailbox.read(input.agent, { unreadOnly: !input.all, markRead: !input.peek, limit: input.limit });
+    return { agent: input.agent, messages, unread_left: this.hive.mailbox.unreadCount(input.agent) };
+  }
+
+  async focus(input: { session: string }) {
+    await this.sync();
+    let ref = input.session;
+    const agent = this.hive.agents.find(ref);
+    if (agent && !this.registry.all().some((s) => s.name === ref || s.id === ref)) ref = agent.sessionId;
+    const session = await this.registry.get(ref);
+    await this.service.backend.focus(session.paneId);
+    return { focused: session.name, session: session.id, pane: session.paneId, attach: this.service.backend.attachCommand(session.paneId) };
+  }
+
+  close(): void {
+    this.tracker.stop();
+    this.scanner.stop();
+    this.hive.close();
+  }
+}

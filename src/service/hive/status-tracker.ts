@@ -1,0 +1,171 @@
+// Keeps every agent's status in step with its pane, event-driven:
+//   screen change → (debounced) profile detection → agents.setStatus when it changed;
+//   OSC 1337;Custom=id=termhive:… from the pane → the agent's own report;
+//   the pane's program exits / the pane vanishes → exited.
+// Each change is written to the store (an event for every process) and shown in the tmux pane
+// border title, and announced in-process on `changes` so hive_wait wakes at once.
+import { EventEmitter } from "node:events";
+import type { Hive, AgentRecord, AgentProfile } from "../../hive/index.js";
+import { isReady, parseStatusOsc } from "../../hive/index.js";
+import type { Backend } from "../../backends/backend.js";
+import type { TerminalSession } from "../../terminal/session.js";
+
+/** Screen events come in bursts (one per parsed chunk); detect once the burst pauses this long. */
+const DEBOUNCE_MS = 20;
+/**
+ * An agent's own report (`termhive status`, OSC) outranks screen guesses for this long; only
+ * waiting_for_input and error (a person must look) and exited override it sooner.
+ */
+export const SELF_HOLD_MS = 5000;
+
+interface Tracked {
+  session: TerminalSession;
+  ready: boolean;
+  timers: NodeJS.Timeout[];
+  detach: () => void;
+}
+
+export class StatusTracker {
+  /** "change" (agent: AgentRecord) after every status change this process records. */
+  readonly changes = new EventEmitter();
+  private readonly tracked = new Map<string, Tracked>();
+
+  constructor(
+    private readonly hive: Hive,
+    private readonly backend: Backend,
+  ) {
+    this.changes.setMaxListeners(0);
+  }
+
+  isTracked(session: TerminalSession): boolean {
+    return this.tracked.get(session.id)?.session === session;
+  }
+
+  /** Starts following a session (idempotent). `ready`: the program was seen ready already. */
+  track(session: TerminalSession, options: { ready?: boolean } = {}): void {
+    const existing = this.tracked.get(session.id);
+    if (existing?.session === session) return;
+    existing?.detach();
+    const entry: Tracked = { session, ready: options.ready ?? false, timers: [], detach: () => {} };
+    const onScreen = () => this.schedule(entry);
+    const onCustom = (id: string, payload: string) => this.onCustom(entry, id, payload);
+    const onExit = (status: number | null) => this.exited(entry, status, undefined);
+    const onGone = (reason: string) => this.exited(entry, entry.session.exitStatus, reason);
+    session.on("screen", onScreen);
+    session.on("custom", onCustom);
+    session.on("exit", onExit);
+    session.on("gone", onGone);
+    entry.detach = () => {
+      for (const t of entry.timers) clearTimeout(t);
+      session.off("screen", onScreen);
+      session.off("custom", onCustom);
+      session.off("exit", onExit);
+      session.off("gone", onGone);
+      if (this.tracked.get(session.id) === entry) this.tracked.delete(session.id);
+    };
+    this.tracked.set(session.id, entry);
+    if (!session.alive) this.exited(entry, session.exitStatus, session.goneReason ?? undefined);
+    else this.schedule(entry);
+  }
+
+  untrack(sessionId: string): void {
+    this.tracked.get(sessionId)?.detach();
+  }
+
+  stop(): void {
+    for (const entry of [...this.tracked.values()]) entry.detach();
+  }
+
+  private agentsOf(entry: Tracked): AgentRecord[] {
+    try {
+      return this.hive.agents.bySession(entry.session.id);
+    } catch {
+      return []; // store closed or locked: the next event retries
+    }
+  }
+
+  /** Re-detects after the burst settles and again when each quiet threshold of the profiles passes. */
+  private schedule(entry: Tracked): void {
+    for (const t of entry.timers) clearTimeout(t);
+    const agents = this.agentsOf(entry);
+    if (agents.length === 0) return;
+    // The quiet thresholds have no event ("nothing printed for 1.5 s"): these timers are that event.
+    const thresholds = new Set<number>([DEBOUNCE_MS]);
+    for (const a of agents) {
+      const p = this.hive.profiles.find(a.profile);
+      if (!p) continue;
+      thresholds.add(p.quietIdleMs);
+      for (const r of p.rules) if (r.minQuietMs > 0) thresholds.add(r.minQuietMs);
+    }
+    const since = Date.now() - entry.session.lastOutputAt;
+    entry.timers = [...thresholds]
+      .filter((ms) => ms === DEBOUNCE_MS || ms + 1 > since)
+      .map((ms) => setTimeout(() => this.evaluate(entry), ms === DEBOUNCE_MS ? ms : Math.max(DEBOUNCE_MS, ms + 1 - since)));
+  }
+
+  private evaluate(entry: Tracked): void {
+    const { session } = entry;
+    if (!session.alive || session.goneReason) return;
+    const screenLines = session.screen.snapshot().lines;
+    const quietMs = Date.now() - session.lastOutputAt;
+    for (const agent of this.agentsOf(entry)) {
+      if (agent.status === "exited") continue;
+      const profile: AgentProfile | undefined = this.hive.profiles.find(agent.profile);
+      if (!profile) continue;
+      if (!entry.ready && isReady(profile, { screenLines, quietMs })) entry.ready = true;
+      const detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
+      if (detected.status === "exited") continue;
+      const selfHeld =
+        agent.statusSource === "self" &&
+        Date.now() - agent.updatedAt < SELF_HOLD_MS &&
+        detected.status !== "waiting_for_input" &&
+        detected.status !== "error";
+      if (selfHeld) continue;
+      this.record(() => this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile" }), session);
+    }
+  }
+
+  private onCustom(entry: Tracked, id: string, payload: string): void {
+    const parsed = parseStatusOsc(`1337;Custom=id=${id}:${payload}`);
+    if (!parsed || !parsed.ok) return; // another program's OSC 1337, or malformed: never stop the stream
+    const agents = this.agentsOf(entry);
+    const target = parsed.value.agent ?? agents[0]?.name;
+    if (!target || !agents.some((a) => a.name === target)) return;
+    this.record(() => this.hive.applySelfStatus(target, parsed.value), entry.session);
+  }
+
+  private exited(entry: Tracked, exitCode: number | null, reason: string | undefined): void {
+    for (const t of entry.timers) clearTimeout(t);
+    try {
+      const changed = this.hive.agents.markSessionExited(entry.session.id, { exitCode, reason });
+      for (const agent of changed) this.changes.emit("change", agent);
+      if (changed.length && !entry.session.goneReason) void this.title(entry.session);
+    } catch {
+      // store unavailable: the next sync marks it
+    }
+  }
+
+  /** Runs a status write; on a change, tells waiters and updates the pane title. */
+  record(write: () => { agent: AgentRecord; changed: boolean }, session: TerminalSession): AgentRecord | undefined {
+    let result: { agent: AgentRecord; changed: boolean };
+    try {
+      result = write();
+    } catch {
+      return undefined;
+    }
+    if (result.changed) {
+      this.changes.emit("change", result.agent);
+      void this.title(session);
+    }
+    return result.agent;
+  }
+
+  /** Pane border title: every agent in the pane with its status and detail. */
+  async title(session: TerminalSession): Promise<void> {
+    if (session.goneReason) return;
+    const agents = this.agentsOf({ session } as Tracked);
+    if (agents.length === 0) return;
+    const text = agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} · ${a.status}${a.statusDetail ? `: ${a.statusDetail}` : ""}`).join(" | ");
+    await this.backend.setTitle(session.paneId, text).catch(() => {});
+  }
+}

@@ -1,0 +1,135 @@
+// hive_wait: block until targets are idle / waiting for input / exited / show a pattern.
+//
+// Wake-ups, in-process and event-driven: a status change recorded here (StatusTracker.changes)
+// and the target sessions' own screen/exit events. Status written by *another* process (the
+// `termhive status` CLI, a second MCP server) has no in-process event: SQLite cannot notify
+// across processes, so the newest event id is polled every CROSS_PROCESS_POLL_MS (one indexed
+// read of sqlite_sequence) — the one timer here, for that reason only.
+import type { Hive, ResolvedTarget, AgentRecord } from "../../hive/index.js";
+import { detectStatus } from "../../hive/index.js";
+import type { TerminalSession } from "../../terminal/session.js";
+import type { SessionRegistry } from "../registry.js";
+import type { StatusTracker } from "./status-tracker.js";
+import { stripAnsi } from "../../util/ansi.js";
+
+const CROSS_PROCESS_POLL_MS = 50;
+
+export type WaitFor = "idle" | "waiting_for_input" | "pattern" | "exited";
+
+export interface HiveWaitTarget {
+  session: string;
+  name: string;
+  agents: { name: string; status: string; detail: string | null }[];
+  met: boolean;
+  detail: string;
+}
+
+export interface HiveWaitResult {
+  matched: boolean;
+  reason: "condition" | "timeout";
+  for: WaitFor;
+  mode: "any" | "all";
+  elapsed_ms: number;
+  targets: HiveWaitTarget[];
+}
+
+export async function hiveWait(
+  deps: { hive: Hive; registry: SessionRegistry; tracker: StatusTracker },
+  resolved: ResolvedTarget[],
+  options: { for: WaitFor; pattern?: RegExp; mode: "any" | "all"; timeoutMs: number },
+): Promise<HiveWaitResult> {
+  const started = Date.now();
+  const sessions = new Map<string, TerminalSession | undefined>();
+  const startOffsets = new Map<string, number>();
+  for (const t of resolved) {
+    const s = deps.registry.all().find((x) => x.id === t.sessionId);
+    sessions.set(t.sessionId, s);
+    // A pattern counts if it is on screen now or printed after the wait began.
+    if (s) startOffsets.set(t.sessionId, s.transcript.end);
+  }
+
+  const checkOne = (t: ResolvedTarget): HiveWaitTarget => {
+    const s = sessions.get(t.sessionId);
+    const agents: AgentRecord[] = t.agents.map((n) => deps.hive.agents.find(n)).filter((a): a is AgentRecord => a !== undefined);
+    const view = agents.map((a) => ({ name: a.name, status: a.status, detail: a.statusDetail }));
+    const base = { session: t.sessionId, name: t.sessionName, agents: view };
+    const alive = s !== undefined && s.alive && !s.goneReason;
+    switch (options.for) {
+      case "exited": {
+        const met = !alive || (agents.length > 0 && agents.every((a) => a.status === "exited"));
+        return { ...base, met, detail: met ? "exited" : "running" };
+      }
+      case "pattern": {
+        if (!s || s.goneReason) return { ...base, met: false, detail: "session is gone" };
+        const fresh = stripAnsi(s.transcript.slice(startOffsets.get(t.sessionId) ?? s.transcript.end).text);
+        const screen = s.screen.snapshot().lines.join("\n");
+        options.pattern!.lastIndex = 0;
+        const m = options.pattern!.exec(fresh) ?? (options.pattern!.lastIndex = 0, options.pattern!.exec(screen));
+        return { ...base, met: m !== null, detail: m ? `matched ${JSON.stringify(m[0].slice(0, 200))}` : "no match yet" };
+      }
+      default: {
+        if (agents.length > 0) {
+          const hit = agents.find((a) => a.status === options.for);
+          return { ...base, met: hit !== undefined, detail: agents.map((a) => `${a.name}: ${a.status}`).join(", ") };
+        }
+        // A plain session without an agent: judge it as a shell would be judged.
+        if (!alive) return { ...base, met: false, detail: "exited" };
+        const d = detectStatus(deps.hive.profiles.get("shell"), { screenLines: s!.screen.snapshot().lines, quietMs: Date.now() - s!.lastOutputAt });
+        return { ...base, met: d.status === options.for, detail: `${d.status} (${d.detail})` };
+      }
+    }
+  };
+
+  const evaluate = (): HiveWaitTarget[] | undefined => {
+    const results = resolved.map(checkOne);
+    const met = options.mode === "all" ? results.every((r) => r.met) : results.some((r) => r.met);
+    return met ? results : undefined;
+  };
+
+  return new Promise((resolve) => {
+    let done = false;
+    let lastCursor = deps.hive.events.latestCursor();
+    const cleanups: (() => void)[] = [];
+    const finish = (results: HiveWaitTarget[], matched: boolean) => {
+      if (done) return;
+      done = true;
+      for (const c of cleanups) c();
+      resolve({ matched, reason: matched ? "condition" : "timeout", for: options.for, mode: options.mode, elapsed_ms: Date.now() - started, targets: results });
+    };
+    const check = () => {
+      if (done) return;
+      try {
+        const r = evaluate();
+        if (r) finish(r, true);
+      } catch {
+        // store briefly locked: the next wake-up re-checks
+      }
+    };
+    const onChange = () => check();
+    deps.tracker.changes.on("change", onChange);
+    cleanups.push(() => deps.tracker.changes.off("change", onChange));
+    // Quiet-based shell detection (no agent) needs re-checks when output stops: the tracker's
+    // own timers do that for agents; for plain sessions the screen events plus the poll suffice.
+    for (const s of sessions.values()) {
+      if (!s) continue;
+      const names = options.for === "pattern" ? ["screen", "output", "exit", "gone"] : ["screen", "exit", "gone"];
+      for (const n of names) s.on(n, onChange);
+      cleanups.push(() => { for (const n of names) s.off(n, onChange); });
+    }
+    const poll = setInterval(() => {
+      try {
+        const cursor = deps.hive.events.latestCursor();
+        if (cursor !== lastCursor || options.for === "idle" || options.for === "waiting_for_input") {
+          lastCursor = cursor;
+          check();
+        }
+      } catch {
+        // locked: try again next tick
+      }
+    }, CROSS_PROCESS_POLL_MS);
+    cleanups.push(() => clearInterval(poll));
+    const deadline = setTimeout(() => finish(resolved.map(checkOne), false), options.timeoutMs);
+    cleanups.push(() => clearTimeout(deadline));
+    check();
+  });
+}
