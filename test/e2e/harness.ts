@@ -15,6 +15,13 @@ export interface ToolResult {
   isError: boolean;
 }
 
+/** TERMHIVE_E2E_BACKEND=pty|tmux runs the suite against that backend (the server's own default otherwise). */
+export const E2E_BACKEND = process.env.TERMHIVE_E2E_BACKEND;
+
+function backendEnv(): Record<string, string> {
+  return E2E_BACKEND ? { TERMHIVE_BACKEND: E2E_BACKEND } : {};
+}
+
 export class Harness {
   client!: Client;
   transport!: StdioClientTransport;
@@ -33,7 +40,7 @@ export class Harness {
     this.transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, "mcp"],
-      env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: this.home, SHELL: "/bin/bash", ...this.env },
+      env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: this.home, SHELL: "/bin/bash", ...backendEnv(), ...this.env },
       stderr: "pipe",
     });
     this.client = new Client({ name: "termhive-e2e", version: "1.0.0" });
