@@ -31,7 +31,9 @@ async function guard(work: () => Promise<CallToolResult>): Promise<CallToolResul
   try {
     return await work();
   } catch (error) {
-    const message = error instanceof ToolError ? error.message : `internal error: ${(error as Error).message}`;
+    // Backend failures (tmux gone) carry a message written for the caller; anything else is a bug.
+    const clear = error instanceof ToolError || (error as Error).name === "TmuxGoneError";
+    const message = clear ? (error as Error).message : `internal error: ${(error as Error).message}`;
     return { content: [{ type: "text", text: message }], isError: true };
   }
 }

@@ -1,15 +1,6 @@
-/**
- * Masks values the caller declared secret (passwords it typed, tokens it passed in).
- * Credential shapes found in output are the safety module's job (src/safety/).
- */
-export const SECRET_MASK = "***";
+// Caller-declared secrets are masked by the one implementation in src/safety/redact.ts.
+import { redactSecrets } from "../safety/redact.js";
 
 export function maskSecrets(text: string, secrets: readonly string[] | undefined): string {
-  if (!secrets) return text;
-  let out = text;
-  // Longest first, so a secret that contains another is masked whole.
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length > 0 && out.includes(secret)) out = out.split(secret).join(SECRET_MASK);
-  }
-  return out;
+  return secrets?.length ? redactSecrets(text, secrets) : text;
 }

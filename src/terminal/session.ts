@@ -4,6 +4,7 @@ import { EventEmitter } from "node:events";
 import { StringDecoder } from "node:string_decoder";
 import type { Backend, PaneInfo } from "../backends/backend.js";
 import type { ShellKind } from "../shell/integration.js";
+import { redactSecrets } from "../safety/redact.js";
 import { OscScanner, type OscEvent } from "./osc.js";
 import { CastRecorder } from "./recording.js";
 import { Screen } from "./screen.js";
@@ -223,9 +224,7 @@ export class TerminalSession extends EventEmitter {
   }
 
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) if (secret) out = out.split(secret).join("••••");
-    return out;
+    return redactSecrets(text, this.secrets);
   }
 
   async write(data: Buffer): Promise<void> {

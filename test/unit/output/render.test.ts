@@ -62,7 +62,7 @@ test("secrets are masked, including inside lines that get cut", () => {
   const result = renderOutput(text, { firstLine: 1, session: "s", secrets: [secret] });
   assert.ok(!result.text.includes(secret));
   assert.ok(!result.text.includes("hunter2"));
-  assert.ok(result.text.includes("password is ***"));
+  assert.ok(result.text.includes("password is ••••"));
 });
 
 test("1 MB of output renders within 50 ms (median of 7)", () => {

@@ -1,0 +1,160 @@
+// Persistence across processes and restarts, and bad input answered clearly.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Harness } from "./harness.js";
+
+describe("persistence", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.start();
+  });
+  after(async () => h.destroy());
+
+  test("two termhive processes see the same session", async () => {
+    await h.ok("terminal_open", { name: "shared", command: "bash" });
+    await h.ok("terminal_run", { session: "shared", command: "echo from-first" });
+    const second = new Harness(h.home);
+    await second.connect();
+    try {
+      const list = await second.ok("terminal_list");
+      assert.ok(list.sessions.some((s: { name: string }) => s.name === "shared"));
+      const r = await second.ok("terminal_run", { session: "shared", command: "echo from-second" });
+      assert.equal(r.output, "from-second");
+      assert.equal(r.exit_code, 0);
+      const seen = await h.ok("terminal_read", { session: "shared", mode: "new" });
+      assert.match(seen.output, /from-second/);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("kill -9 of termhive, restart: the session is there with its name and earlier output", async () => {
+    await h.ok("terminal_open", { name: "survivor", command: "bash" });
+    await h.ok("terminal_run", { session: "survivor", command: "echo before-the-crash-$((7*6))" });
+    process.kill(h.pid, "SIGKILL");
+    await h.close();
+    await h.connect();
+    const list = await h.ok("terminal_list");
+    const me = list.sessions.find((s: { name: string }) => s.name === "survivor");
+    assert.ok(me, JSON.stringify(list));
+    assert.equal(me.alive, true);
+    const all = await h.ok("terminal_read", { session: "survivor", mode: "all" });
+    assert.match(all.output, /before-the-crash-42/);
+    const r = await h.ok("terminal_run", { session: "survivor", command: "echo after" });
+    assert.equal(r.output, "after");
+    assert.equal(r.exit_code, 0);
+  });
+});
+
+describe("bad input", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.start();
+    await h.ok("terminal_open", { name: "main", command: "bash" });
+  });
+  after(async () => h.destroy());
+
+  test("unknown session → error listing the live sessions", async () => {
+    const r = await h.call("terminal_run", { session: "nope", command: "true" });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /unknown session "nope".*main \(th-[0-9a-f]+\)/);
+  });
+
+  test("invalid regex → error naming it", async () => {
+    const r = await h.call("terminal_wait", { session: "main", pattern: "(unclosed", timeout_s: 1 });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /invalid pattern regex "\(unclosed"/);
+  });
+
+  test("a catastrophic regex does not stall other calls", async () => {
+    // Sent, not run: the output stays unread, so the waits below search it.
+    await h.ok("terminal_send", { session: "main", text: "printf 'a%.0s' {1..40}; echo" });
+    const started = Date.now();
+    const slow = h.call("terminal_wait", { session: "main", pattern: "(?=(a+)+b)", timeout_s: 5 });
+    const list = await h.ok("terminal_list");
+    assert.ok(list.sessions.length >= 1);
+    const r = await slow;
+    assert.ok(r.isError || r.data.matched === false, r.text);
+    if (r.isError) assert.match(r.text, /took over \d+ ms/);
+    assert.ok(Date.now() - started < 10_000);
+    const linear = await h.ok("terminal_wait", { session: "main", pattern: "^(a+)+$", timeout_s: 2 });
+    assert.equal(linear.matched, true);
+  });
+
+  for (const name of ["a;b", "x$(id)", "../etc", "with space", "q'uote"]) {
+    test(`a session name like ${JSON.stringify(name)} is refused`, async () => {
+      const r = await h.call("terminal_open", { name });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /invalid session name/);
+    });
+  }
+
+  test("unknown key → clear error, nothing sent", async () => {
+    const r = await h.call("terminal_send", { session: "main", text: "echo should-not-run", keys: ["Hyper-X"] });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /unknown key "Hyper-X"/);
+    const read = await h.ok("terminal_read", { session: "main", mode: "screen" });
+    assert.doesNotMatch(read.output, /should-not-run/);
+  });
+
+  test("a dead pane answers with its exit status", async () => {
+    await h.ok("terminal_open", { name: "dies", command: "bash" });
+    const r = await h.ok("terminal_run", { session: "dies", command: "exit 7" });
+    assert.equal(r.reason, "exit");
+    assert.equal(r.exit_code, 7);
+    const again = await h.call("terminal_run", { session: "dies", command: "true" });
+    assert.equal(again.isError, true);
+    assert.match(again.text, /has exited \(exit status 7\)/);
+    const list = await h.ok("terminal_list");
+    const dead = list.sessions.find((s: { name: string }) => s.name === "dies");
+    assert.equal(dead.alive, false);
+    assert.equal(dead.exit_code, 7);
+    const closed = await h.ok("terminal_close", { session: "dies" });
+    assert.equal(closed.exit_code, 7);
+  });
+
+  test("a secret never reaches a result or the audit log", async () => {
+    await h.ok("terminal_open", { name: "pw", command: "bash" });
+    await h.ok("terminal_run", { session: "pw", command: "read -r -s SECRET_VALUE; echo \"got:$SECRET_VALUE\"", timeout_s: 0.3 });
+    await h.ok("terminal_send", { session: "pw", secret: "hunter2-very-secret" });
+    const done = await h.ok("terminal_wait", { session: "pw", for: "completion", timeout_s: 10 });
+    assert.equal(done.exit_code, 0);
+    assert.doesNotMatch(done.output, /hunter2-very-secret/);
+    assert.match(done.output, /got:••••/);
+    const all = await h.ok("terminal_read", { session: "pw", mode: "all", raw: true });
+    assert.doesNotMatch(all.output, /hunter2-very-secret/);
+    const audit = readFileSync(join(h.home, "audit.jsonl"), "utf8");
+    assert.doesNotMatch(audit, /hunter2-very-secret/);
+    assert.match(audit, /"secret":"\[secret, 19 bytes\]"/);
+  });
+
+  test("the safety gate refuses rm -rf / unless confirmed", async () => {
+    const r = await h.call("terminal_run", { session: "main", command: "rm -rf /" });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /refused by the safety gate: recursive-delete/);
+    const harmless = await h.ok("terminal_run", { session: "main", command: "echo 'rm -rf /'" });
+    assert.equal(harmless.output, "rm -rf /");
+  });
+
+  test("progress notifications while a run waits", async () => {
+    h.progress = [];
+    const r = await h.ok("terminal_run", { session: "main", command: "sleep 1.3; echo slept" }, { progress: true });
+    assert.equal(r.output, "slept");
+    assert.ok(h.progress.length >= 1, "no progress notification");
+  });
+
+  test("tmux killed underneath: calls answer at once with a clear error, then open works again", async () => {
+    h.tmux("kill-server");
+    const started = Date.now();
+    const r = await h.call("terminal_run", { session: "main", command: "true" });
+    assert.ok(Date.now() - started < 1000, `answered after ${Date.now() - started} ms`);
+    assert.equal(r.isError, true);
+    assert.match(r.text, /unknown session "main" \(the tmux server was restarted after|tmux is not running/);
+    const opened = await h.ok("terminal_open", { name: "reborn", command: "bash" });
+    assert.equal(opened.name, "reborn");
+    const run = await h.ok("terminal_run", { session: "reborn", command: "echo alive" });
+    assert.equal(run.output, "alive");
+  });
+});
