@@ -1,0 +1,63 @@
+// Hive verbs of the `termhive` command, meant to be run from inside an agent's pane:
+//   termhive msg <agent> <text…>        leave a message in another agent's mailbox
+//   termhive status <status> [detail…]  report this pane's agent status
+// They write the hive store directly (no server needed). `status` also prints the OSC 1337
+// status sequence when stdout is the pane, so a running termhive server updates the pane
+// title at once (the store write alone is seen by servers only when they next read it).
+import type { Command } from "commander";
+import { Hive, HiveError, encodeStatusOsc, parseStatusArgs } from "../hive/index.js";
+import { loadConfig } from "../config.js";
+
+/** The agent bound to the pane this command runs in (TERMHIVE_AGENT, else by TERMHIVE_SESSION). */
+function ownAgent(hive: Hive): string | null {
+  if (process.env.TERMHIVE_AGENT && hive.agents.find(process.env.TERMHIVE_AGENT)) return process.env.TERMHIVE_AGENT;
+  const session = process.env.TERMHIVE_SESSION;
+  return session ? (hive.agents.bySession(session)[0]?.name ?? null) : null;
+}
+
+function withHive<T>(work: (hive: Hive) => T): T {
+  const hive = Hive.open({ home: loadConfig().home });
+  try {
+    return work(hive);
+  } finally {
+    hive.close();
+  }
+}
+
+function fail(error: unknown): never {
+  process.stderr.write(`termhive: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(error instanceof HiveError ? 2 : 1);
+}
+
+export function registerHiveCommands(program: Command): void {
+  program
+    .command("msg <agent> <text...>")
+    .description("leave a message in an agent's mailbox (sender: this pane's agent, else --from or 'user')")
+    .option("--from <name>", "sender name")
+    .action((agent: string, words: string[], options: { from?: string }) => {
+      try {
+        const message = withHive((hive) => hive.mailbox.send(options.from ?? ownAgent(hive) ?? "user", agent, words.join(" ")));
+        process.stdout.write(`message #${message.id} left for ${message.to}\n`);
+      } catch (error) {
+        fail(error);
+      }
+    });
+  program
+    .command("status <status> [detail...]")
+    .description("set this pane's agent status: starting | working | idle | waiting | error, with an optional detail")
+    .option("--agent <name>", "agent name (default: the agent of this pane)")
+    .action((status: string, detail: string[], options: { agent?: string }) => {
+      try {
+        const report = parseStatusArgs([status, ...detail]);
+        const agent = withHive((hive) => {
+          const name = options.agent ?? ownAgent(hive);
+          if (!name) throw new HiveError("unknown", "no agent is bound to this pane (TERMHIVE_SESSION); pass --agent <name>");
+          return hive.applySelfStatus(name, report).agent;
+        });
+        if (process.stdout.isTTY) process.stdout.write(encodeStatusOsc({ ...report, agent: agent.name }));
+        process.stdout.write(`${agent.name}: ${agent.status}${agent.statusDetail ? ` (${agent.statusDetail})` : ""}\n`);
+      } catch (error) {
+        fail(error);
+      }
+    });
+}
