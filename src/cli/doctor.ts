@@ -1,0 +1,107 @@
+// `termhive doctor`: what this machine has, what is missing and the command that installs it,
+// then a live round trip (open → run echo → close) through whichever engine the CLI uses.
+import type { Command } from "commander";
+import { spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { loadConfig } from "../config.js";
+import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";
+import { tokenPath } from "../serve/token.js";
+import { connectEngine } from "./connect.js";
+import { print } from "./output.js";
+
+interface Check {
+  check: string;
+  ok: boolean;
+  /** false: a missing optional piece (a warning, not a failure). */
+  required: boolean;
+  detail: string;
+  fix?: string;
+}
+
+function probe(command: string, args: string[]): string | null {
+  const r = spawnSync(command, args, { encoding: "utf8", timeout: 5000 });
+  return r.status === 0 ? (r.stdout || r.stderr).trim().split("\n")[0]! : null;
+}
+
+function tmuxCheck(tmuxPath: string): Check {
+  const version = probe(tmuxPath, ["-V"]);
+  if (!version) return { check: "tmux", ok: false, required: true, detail: `${tmuxPath} not found`, fix: "sudo apt-get install -y tmux" };
+  const m = /(\d+)\.(\d+)/.exec(version);
+  // Control-mode flow control (pause-after) needs 3.2.
+  const recent = m !== null && (Number(m[1]) > 3 || (Number(m[1]) === 3 && Number(m[2]) >= 2));
+  return recent
+    ? { check: "tmux", ok: true, required: true, detail: version }
+    : { check: "tmux", ok: false, required: true, detail: `${version} is older than 3.2`, fix: "install tmux ≥ 3.2 (sudo apt-get install -y tmux on Debian 12 / Ubuntu 22.04+)" };
+}
+
+function shellCheck(shell: string): Check {
+  const version = probe(shell, ["--version"]);
+  return version
+    ? { check: shell, ok: true, required: shell === "bash", detail: version }
+    : { check: shell, ok: false, required: shell === "bash", detail: "not installed", fix: `sudo apt-get install -y ${shell}` };
+}
+
+function homeCheck(home: string): Check[] {
+  if (!existsSync(home)) return [{ check: "TERMHIVE_HOME", ok: true, required: true, detail: `${home} (created on first use, mode 0700)` }];
+  const checks: Check[] = [];
+  const mode = statSync(home).mode & 0o777;
+  checks.push(
+    mode & 0o077
+      ? { check: "TERMHIVE_HOME", ok: false, required: true, detail: `${home} is mode ${mode.toString(8)}: others can reach your terminals`, fix: `chmod 700 ${home}` }
+      : { check: "TERMHIVE_HOME", ok: true, required: true, detail: `${home} (mode 700)` },
+  );
+  const token = tokenPath(home);
+  if (existsSync(token)) {
+    const tmode = statSync(token).mode & 0o777;
+    checks.push(
+      tmode & 0o077
+        ? { check: "token", ok: false, required: true, detail: `${token} is mode ${tmode.toString(8)}`, fix: `chmod 600 ${token}` }
+        : { check: "token", ok: true, required: true, detail: `${token} (mode 600)` },
+    );
+  }
+  return checks;
+}
+
+async function roundTrip(): Promise<Check> {
+  const started = Date.now();
+  let engine;
+  try {
+    engine = await connectEngine();
+    const name = `doctor-${process.pid}`;
+    await engine.ops.open({ name, command: "bash" });
+    const r = await engine.ops.run({ session: name, command: "echo termhive-doctor-ok", timeout_s: 10 });
+    await engine.ops.close({ session: name, force: true });
+    const ok = r.output.includes("termhive-doctor-ok") && r.exit_code === 0;
+    const via = engine.remote ? "via termhive serve" : "in-process";
+    return { check: "round trip", ok, required: true, detail: `open → run echo → close ${via}: ${ok ? "ok" : `unexpected result ${JSON.stringify(r.output)} (${r.reason})`} in ${Date.now() - started} ms` };
+  } catch (error) {
+    return { check: "round trip", ok: false, required: true, detail: (error as Error).message };
+  } finally {
+    await engine?.done().catch(() => {});
+  }
+}
+
+export function registerDoctor(program: Command): void {
+  program
+    .command("doctor")
+    .description("check tmux, shells, TERMHIVE_HOME and a live round trip; print what is missing and how to install it")
+    .option("--json", "print JSON")
+    .action(async (o: { json?: boolean }) => {
+      const config = loadConfig();
+      const checks: Check[] = [tmuxCheck(config.tmuxPath), ...["bash", "zsh", "fish"].map(shellCheck), ...homeCheck(config.home)];
+      const socket = grpcSocketPath(config.home);
+      const live = existsSync(socket) && (await socketIsLive(socket, 500));
+      checks.push({ check: "server", ok: true, required: false, detail: live ? `termhive serve is running (${socket})` : "no termhive serve running (the CLI works directly against tmux)" });
+      if (checks[0]!.ok) checks.push(await roundTrip());
+      const ok = checks.every((c) => c.ok || !c.required);
+      const fixes = checks.filter((c) => !c.ok && c.fix).map((c) => c.fix!);
+      print(o.json, { ok, checks }, () =>
+        [
+          ...checks.map((c) => `${c.ok ? "ok  " : c.required ? "FAIL" : "warn"}  ${c.check.padEnd(14)} ${c.detail}${!c.ok && c.fix ? `\n      fix: ${c.fix}` : ""}`),
+          fixes.length ? `\nTo install what is missing:\n  ${fixes.join("\n  ")}` : "",
+          ok ? "termhive is ready." : "termhive is not ready: see FAIL above.",
+        ].filter(Boolean).join("\n"),
+      );
+      process.exitCode = ok ? 0 : 1;
+    });
+}

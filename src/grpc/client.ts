@@ -1,0 +1,138 @@
+// TermhiveClient: the typed gRPC client (`import { TermhiveClient } from "termhive"`).
+// It takes the same inputs and returns the same results as TermhiveService, so code can
+// move between in-process and remote use without change; errors come back as ToolError.
+import * as grpc from "@grpc/grpc-js";
+import type { z } from "zod";
+import type * as schemas from "../service/schemas.js";
+import type { SessionSummary, TermhiveService } from "../service/service.js";
+import { defaultHome } from "../util/paths.js";
+import { loadTermhiveProto } from "./proto.js";
+import { grpcSocketPath } from "./socket.js";
+import { fromGrpcError } from "./status.js";
+
+type In<S extends Record<string, z.ZodType>> = z.input<z.ZodObject<S>>;
+type Out<K extends keyof TermhiveService> = TermhiveService[K] extends (...a: never[]) => Promise<infer R> ? R : never;
+
+export interface TermhiveClientOptions {
+  /** `host:port` of a TCP listener; default: the unix socket of TERMHIVE_HOME. */
+  address?: string;
+  /** Unix socket path; default `$TERMHIVE_HOME/grpc.sock`. */
+  socketPath?: string;
+  /** Bearer token (TCP only). */
+  token?: string;
+  /** Names this client: read cursors ("new since my last read") are per client. */
+  clientName?: string;
+}
+
+export interface OutputChunk {
+  session: string;
+  name: string;
+  data: Buffer;
+  offset: number;
+}
+
+export interface SessionEvent {
+  kind: "opened" | "command-start" | "command-end" | "exit" | "closed";
+  session: string;
+  name: string;
+  time_ms: number;
+  exit_code?: number;
+  command?: string;
+}
+
+/** A server stream: iterate it with `for await`; cancel() ends it. */
+export type WatchStream<T> = AsyncIterable<T> & { cancel(): void };
+
+type Row = Record<string, unknown>;
+
+/** Fields that are `T | null` in the service's results: absent on the wire means null. */
+function nulls<T>(row: Row, keys: string[]): T {
+  for (const key of keys) if (row[key] === undefined) row[key] = null;
+  return row as T;
+}
+
+export class TermhiveClient {
+  private readonly stub: grpc.Client & Record<string, Function>;
+  private readonly metadata = new grpc.Metadata();
+
+  constructor(options: TermhiveClientOptions = {}) {
+    const { Client } = loadTermhiveProto("client");
+    const target = options.address ?? `unix:${options.socketPath ?? grpcSocketPath(defaultHome())}`;
+    this.stub = new Client(target, grpc.credentials.createInsecure(), {
+      "grpc.max_receive_message_length": 64 * 1024 * 1024,
+      "grpc.max_send_message_length": 64 * 1024 * 1024,
+    }) as grpc.Client & Record<string, Function>;
+    if (options.token) this.metadata.set("authorization", `Bearer ${options.token}`);
+    if (options.clientName) this.metadata.set("x-termhive-client", options.clientName);
+  }
+
+  /** Resolves once connected; rejects after `timeoutMs`. */
+  ready(timeoutMs = 2000): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.stub.waitForReady(Date.now() + timeoutMs, (error) => (error ? reject(error) : resolve())),
+    );
+  }
+
+  private call<R>(method: string, request: object): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.stub[method]!(request, this.metadata, (error: grpc.ServiceError | null, response: R) =>
+        error ? reject(fromGrpcError(error)) : resolve(response),
+      );
+    });
+  }
+
+  async open(input: In<typeof schemas.openInput> = {}): Promise<Out<"open">> {
+    return nulls(await this.call<Row>("Open", input), []);
+  }
+  async run(input: In<typeof schemas.runInput>): Promise<Out<"run">> {
+    return nulls(await this.call<Row>("Run", input), ["exit_code"]);
+  }
+  async send(input: In<typeof schemas.sendInput>): Promise<Out<"send">> {
+    return this.call("Send", input);
+  }
+  async read(input: In<typeof schemas.readInput>): Promise<Out<"read">> {
+    return this.call("Read", input);
+  }
+  async wait(input: In<typeof schemas.waitInput>): Promise<Out<"wait">> {
+    return this.call("Wait", input);
+  }
+  async list(): Promise<{ sessions: SessionSummary[] }> {
+    const r = await this.call<{ sessions: Row[] }>("List", {});
+    return { sessions: r.sessions.map((s) => nulls<SessionSummary>(s, ["cwd", "running", "last_exit_code"])) };
+  }
+  async close(input: In<typeof schemas.closeInput>): Promise<Out<"close">> {
+    return this.call("Close", input);
+  }
+  async resize(input: In<typeof schemas.resizeInput>): Promise<Out<"resize">> {
+    return this.call("Resize", input);
+  }
+
+  /** Live output of the named sessions (all when none), optionally after what they still hold. */
+  watchOutput(request: { sessions?: string[]; replay?: boolean } = {}): WatchStream<OutputChunk> {
+    return this.stream("WatchOutput", request);
+  }
+
+  watchEvents(request: { sessions?: string[] } = {}): WatchStream<SessionEvent> {
+    return this.stream("WatchEvents", request);
+  }
+
+  private stream<T>(method: string, request: object): WatchStream<T> {
+    const call = this.stub[method]!(request, this.metadata) as grpc.ClientReadableStream<T>;
+    return {
+      cancel: () => call.cancel(),
+      async *[Symbol.asyncIterator]() {
+        try {
+          for await (const item of call) yield item as T;
+        } catch (error) {
+          const e = error as grpc.ServiceError;
+          if (e.code === grpc.status.CANCELLED) return;
+          throw fromGrpcError(e);
+        }
+      },
+    };
+  }
+
+  closeConnection(): void {
+    this.stub.close();
+  }
+}

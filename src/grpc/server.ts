@@ -1,0 +1,74 @@
+// Serves the gRPC API on the private unix socket (no token: the socket is 0600 in a 0700
+// directory) and, optionally, on loopback TCP where the bearer token is required.
+import * as grpc from "@grpc/grpc-js";
+import { chmodSync, existsSync, unlinkSync } from "node:fs";
+import type { TermhiveService } from "../service/service.js";
+import { buildHandlers } from "./handlers.js";
+import { loadTermhiveProto } from "./proto.js";
+import { claimSocket } from "./socket.js";
+import { tokenMatches } from "../serve/token.js";
+
+export interface GrpcServeOptions {
+  socketPath: string;
+  tcp?: { host: string; port: number };
+  /** Required as `authorization: Bearer <token>` on TCP; null turns auth off. */
+  token: string | null;
+}
+
+export interface GrpcServers {
+  socketPath: string;
+  tcpPort?: number;
+  close(): Promise<void>;
+}
+
+function bind(server: grpc.Server, address: string): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
+  );
+}
+
+const SERVER_OPTIONS: grpc.ServerOptions = {
+  // Runs return up to a few hundred KB of output; sends can carry large pastes.
+  "grpc.max_receive_message_length": 64 * 1024 * 1024,
+  "grpc.max_send_message_length": 64 * 1024 * 1024,
+};
+
+export async function startGrpc(service: TermhiveService, options: GrpcServeOptions): Promise<GrpcServers> {
+  const { service: definition } = loadTermhiveProto("server");
+  await claimSocket(options.socketPath);
+  const local = new grpc.Server(SERVER_OPTIONS);
+  local.addService(definition, buildHandlers(service));
+  await bind(local, `unix:${options.socketPath}`);
+  chmodSync(options.socketPath, 0o600);
+
+  let remote: grpc.Server | undefined;
+  let tcpPort: number | undefined;
+  if (options.tcp) {
+    const token = options.token;
+    remote = new grpc.Server(SERVER_OPTIONS);
+    const authorize = token === null ? undefined : (md: grpc.Metadata) => {
+      const value = md.get("authorization")[0];
+      return typeof value === "string" && tokenMatches(value.replace(/^Bearer\s+/i, ""), token);
+    };
+    remote.addService(definition, buildHandlers(service, authorize));
+    const host = options.tcp.host.includes(":") ? `[${options.tcp.host}]` : options.tcp.host;
+    try {
+      tcpPort = await bind(remote, `${host}:${options.tcp.port}`);
+    } catch (error) {
+      local.forceShutdown();
+      throw new Error(`gRPC port ${options.tcp.host}:${options.tcp.port} is not available (${(error as Error).message}); pick another with --grpc-port or use --no-grpc-tcp`);
+    }
+  }
+  const shutdown = (server: grpc.Server) => new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  return {
+    socketPath: options.socketPath,
+    tcpPort,
+    async close() {
+      // Open watch streams would hold tryShutdown forever.
+      local.forceShutdown();
+      remote?.forceShutdown();
+      await Promise.all([shutdown(local), remote ? shutdown(remote) : Promise.resolve()]);
+      if (existsSync(options.socketPath)) unlinkSync(options.socketPath);
+    },
+  };
+}

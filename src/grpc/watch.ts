@@ -1,0 +1,99 @@
+// Server-streaming RPCs. Both ride the backend's "output" event (registered after the
+// registry's own listener, so the session has already ingested the bytes): no polling.
+import type * as grpc from "@grpc/grpc-js";
+import type { TermhiveService } from "../service/service.js";
+import type { CommandRecord, TerminalSession } from "../terminal/session.js";
+import { replyError } from "./handlers.js";
+
+type Stream = grpc.ServerWritableStream<Record<string, unknown>, object>;
+
+/** Sessions named in the request (errors end the stream), or null for "every session". */
+async function resolve(service: TermhiveService, call: Stream): Promise<Set<string> | null | undefined> {
+  try {
+    await service.registry.ensureStarted();
+    const refs = (call.request.sessions as string[] | undefined) ?? [];
+    if (refs.length === 0) return null;
+    const ids = new Set<string>();
+    for (const ref of refs) ids.add((await service.session(ref)).id);
+    return ids;
+  } catch (error) {
+    call.emit("error", replyError(error));
+    return undefined;
+  }
+}
+
+/** Runs `onOutput` for every output event of a watched session until the call ends. */
+function follow(service: TermhiveService, call: Stream, wanted: Set<string> | null, onOutput: (s: TerminalSession) => void): void {
+  const backend = service.backend;
+  const listener = (paneId: string) => {
+    const session = service.registry.all().find((s) => s.paneId === paneId);
+    if (session && (!wanted || wanted.has(session.id))) onOutput(session);
+  };
+  backend.on("output", listener);
+  const stop = () => backend.off("output", listener);
+  call.once("cancelled", stop);
+  call.once("close", stop);
+  call.once("finish", stop);
+}
+
+export async function watchOutput(service: TermhiveService, call: Stream): Promise<void> {
+  const wanted = await resolve(service, call);
+  if (wanted === undefined) return;
+  const replay = call.request.replay === true;
+  const sent = new Map<string, number>();
+  const flush = (session: TerminalSession) => {
+    const t = session.transcript;
+    // A session first seen while watching streams from what it still holds.
+    const from = sent.get(session.id) ?? t.start;
+    if (from >= t.end) return;
+    const slice = t.slice(from);
+    sent.set(session.id, t.end);
+    if (slice.text) call.write({ session: session.id, name: session.name, data: Buffer.from(slice.text, "utf8"), offset: slice.start });
+  };
+  for (const session of service.registry.all()) {
+    if (wanted && !wanted.has(session.id)) continue;
+    if (replay) flush(session);
+    else sent.set(session.id, session.transcript.end);
+  }
+  follow(service, call, wanted, flush);
+}
+
+export async function watchEvents(service: TermhiveService, call: Stream): Promise<void> {
+  const wanted = await resolve(service, call);
+  if (wanted === undefined) return;
+  const watched = new Map<TerminalSession, () => void>();
+  const send = (s: TerminalSession, kind: string, extra: { exit_code?: number | null; command?: string } = {}) =>
+    call.write({ kind, session: s.id, name: s.name, time_ms: Date.now(), ...extra });
+  const attach = (s: TerminalSession) => {
+    if (watched.has(s)) return;
+    const onStart = (r: CommandRecord) => send(s, "command-start", { command: r.command });
+    const onEnd = (r: CommandRecord) => send(s, "command-end", { command: r.command, exit_code: r.exitCode });
+    const onExit = (status: number | null) => send(s, "exit", { exit_code: status });
+    const onGone = () => {
+      send(s, "closed");
+      detach();
+    };
+    const detach = () => {
+      s.off("command-start", onStart);
+      s.off("command-end", onEnd);
+      s.off("exit", onExit);
+      s.off("gone", onGone);
+      watched.delete(s);
+    };
+    s.on("command-start", onStart);
+    s.on("command-end", onEnd);
+    s.on("exit", onExit);
+    s.on("gone", onGone);
+    watched.set(s, detach);
+  };
+  for (const s of service.registry.all()) if (!wanted || wanted.has(s.id)) attach(s);
+  // A session first seen through its output is announced as opened.
+  follow(service, call, wanted, (s) => {
+    if (watched.has(s)) return;
+    attach(s);
+    send(s, "opened");
+  });
+  const stop = () => [...watched.values()].forEach((detach) => detach());
+  call.once("cancelled", stop);
+  call.once("close", stop);
+}

@@ -1,0 +1,59 @@
+// Checks every HTTP request passes before it reaches MCP: Host/Origin against DNS
+// rebinding (403), the bearer token (401, no detail), the body size (413).
+import type { IncomingMessage } from "node:http";
+import { tokenMatches } from "./token.js";
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_NAMES.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Host header without its port ("[::1]:7777" → "[::1]"). */
+function hostName(header: string): string {
+  if (header.startsWith("[")) return header.slice(0, header.indexOf("]") + 1);
+  const colon = header.lastIndexOf(":");
+  return colon === -1 ? header : header.slice(0, colon);
+}
+
+/**
+ * A browser page on a foreign origin, or a rebound DNS name pointing at us, must not reach
+ * the terminals. Allowed: loopback names, plus the name we were told to bind to.
+ */
+export function hostAndOriginAllowed(req: IncomingMessage, boundHost: string): boolean {
+  const allowed = (name: string) => isLoopbackHost(name) || name === boundHost || `[${boundHost}]` === name;
+  const host = req.headers.host;
+  if (!host || !allowed(hostName(host).toLowerCase())) return false;
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && allowed(url.hostname.toLowerCase());
+  } catch {
+    return false; // "null" and garbage origins
+  }
+}
+
+export function bearerOk(req: IncomingMessage, token: string | null): boolean {
+  if (token === null) return true;
+  const header = req.headers.authorization;
+  if (typeof header !== "string") return false;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match !== null && tokenMatches(match[1]!, token);
+}
+
+export class BodyTooLarge extends Error {}
+
+/** Reads the body, failing fast (Content-Length) or as soon as the limit is passed. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

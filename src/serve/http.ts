@@ -1,0 +1,131 @@
+// MCP over Streamable HTTP (node:http). One transport + McpServer per MCP session, each
+// built by createMcpServer so every tool of every door is here too.
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createMcpServer } from "../mcp/server.js";
+import type { TermhiveService } from "../service/service.js";
+import { BoundedEventStore } from "./event-store.js";
+import { bearerOk, BodyTooLarge, hostAndOriginAllowed, readBody } from "./guard.js";
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  /** null: no auth (loopback only, for conformance runs). */
+  token: string | null;
+  maxBodyBytes: number;
+  /** Live MCP sessions at once; past it, initialize is answered 503. */
+  maxSessions: number;
+}
+
+export interface HttpServer {
+  port: number;
+  url: string;
+  sessions(): number;
+  close(): Promise<void>;
+}
+
+interface McpSession {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+}
+
+function plain(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { "content-length": "0", ...headers }).end();
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
+  res.writeHead(status, { "content-type": "application/json" }).end(body);
+}
+
+export async function startHttp(service: TermhiveService, options: HttpOptions): Promise<HttpServer> {
+  const sessions = new Map<string, McpSession>();
+
+  const openSession = async (): Promise<StreamableHTTPServerTransport> => {
+    const server = createMcpServer(service, "http");
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: new BoundedEventStore(),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      void server.close().catch(() => {});
+    };
+    await server.connect(transport);
+    return transport;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!hostAndOriginAllowed(req, options.host)) return plain(res, 403);
+    if (!bearerOk(req, options.token)) return plain(res, 401, { "www-authenticate": "Bearer" });
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== "/mcp") return plain(res, 404);
+
+    let body: unknown;
+    if (req.method === "POST") {
+      let raw: Buffer;
+      try {
+        raw = await readBody(req, options.maxBodyBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLarge) return plain(res, 413, { connection: "close" });
+        throw error;
+      }
+      try {
+        body = JSON.parse(raw.toString("utf8"));
+      } catch {
+        return rpcError(res, 400, -32700, "Parse error: the body is not JSON");
+      }
+    }
+
+    const id = req.headers["mcp-session-id"];
+    if (typeof id === "string") {
+      const session = sessions.get(id);
+      if (!session) return rpcError(res, 404, -32001, "Session not found (expired or closed); initialize a new one");
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method === "POST" && (isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
+      if (sessions.size >= options.maxSessions) return rpcError(res, 503, -32000, `too many MCP sessions (${options.maxSessions}); close some`);
+      const transport = await openSession();
+      return transport.handleRequest(req, res, body);
+    }
+    return rpcError(res, 400, -32000, "Bad Request: no Mcp-Session-Id header; send initialize first");
+  };
+
+  const http: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      process.stderr.write(`termhive serve: ${(error as Error).stack ?? String(error)}\n`);
+      rpcError(res, 500, -32603, "internal error");
+    });
+  });
+  // Long waits keep a request open; do not let node's defaults cut them.
+  http.requestTimeout = 0;
+  http.headersTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE") reject(new Error(`port ${options.port} on ${options.host} is already in use; pick another with --port (0 picks a free one)`));
+      else if (error.code === "EADDRNOTAVAIL") reject(new Error(`cannot listen on ${options.host}: no such local address`));
+      else reject(error);
+    });
+    http.listen(options.port, options.host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    port,
+    url: `http://${shown}:${port}/mcp`,
+    sessions: () => sessions.size,
+    async close() {
+      for (const s of sessions.values()) await s.transport.close().catch(() => {});
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// `termhive serve`: one process serving MCP over Streamable HTTP and the gRPC API (unix
+// socket, optional loopback TCP) over one TermhiveService.
+import { loadConfig } from "../config.js";
+import { startGrpc } from "../grpc/server.js";
+import { grpcSocketPath } from "../grpc/socket.js";
+import { TermhiveService } from "../service/service.js";
+import { isLoopbackHost } from "./guard.js";
+import { startHttp } from "./http.js";
+import { loadOrCreateToken, tokenPath } from "./token.js";
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  grpcTcp: boolean;
+  grpcPort: number;
+  auth: boolean;
+  maxBodyBytes: number;
+  json?: boolean;
+}
+
+export interface Serving {
+  url: string;
+  port: number;
+  grpcSocket: string;
+  grpcPort?: number;
+  tokenPath: string | null;
+  token: string | null;
+  stop(): Promise<void>;
+}
+
+export async function startServe(options: ServeOptions): Promise<Serving> {
+  const loopback = isLoopbackHost(options.host);
+  if (!options.auth && !loopback) throw new Error(`--auth off is only allowed on a loopback host, not ${options.host}`);
+  const config = loadConfig();
+  const service = new TermhiveService(config);
+  const token = options.auth ? loadOrCreateToken(config.home) : null;
+  // gRPC TCP is loopback-only whatever --host says: remote gRPC has no TLS here.
+  const grpc = await startGrpc(service, {
+    socketPath: grpcSocketPath(config.home),
+    tcp: options.grpcTcp ? { host: "127.0.0.1", port: options.grpcPort } : undefined,
+    token,
+  });
+  let http;
+  try {
+    http = await startHttp(service, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: 256 });
+  } catch (error) {
+    await grpc.close();
+    await service.shutdown().catch(() => {});
+    throw error;
+  }
+  return {
+    url: http.url,
+    port: http.port,
+    grpcSocket: grpc.socketPath,
+    grpcPort: grpc.tcpPort,
+    tokenPath: token === null ? null : tokenPath(config.home),
+    token,
+    async stop() {
+      await http.close();
+      await grpc.close();
+      await service.shutdown().catch(() => {});
+    },
+  };
+}
+
+export function banner(s: Serving, host: string): string {
+  const url = isLoopbackHost(host) ? s.url.replace(/\/\/[^/]+/, `//127.0.0.1:${s.port}`) : s.url;
+  const lines = [`termhive serve: MCP over Streamable HTTP at ${url}`];
+  if (s.token !== null) {
+    lines.push(
+      `Bearer token (kept in ${s.tokenPath}): ${s.token}`,
+      `Register with Claude Code:`,
+      `  claude mcp add --transport http termhive ${url} --header "Authorization: Bearer ${s.token}"`,
+    );
+  } else {
+    lines.push(`Authentication is OFF (loopback only). Do not leave it like this.`);
+  }
+  lines.push(`gRPC: unix:${s.grpcSocket}${s.grpcPort !== undefined ? ` and 127.0.0.1:${s.grpcPort} (metadata authorization: Bearer <token>)` : ""}`);
+  lines.push(`Ctrl-C to stop (sessions keep running in tmux).`);
+  return lines.join("\n") + "\n";
+}
+
+export async function serveCommand(options: ServeOptions): Promise<void> {
+  if (!isLoopbackHost(options.host)) {
+    process.stderr.write(`termhive serve: WARNING: listening on ${options.host}, reachable from other machines; anyone with the token controls your terminals.\n`);
+  }
+  const serving = await startServe(options);
+  if (options.json) {
+    process.stdout.write(
+      JSON.stringify({ url: serving.url, port: serving.port, grpc_socket: serving.grpcSocket, grpc_port: serving.grpcPort ?? null, token_path: serving.tokenPath }) + "\n",
+    );
+  } else {
+    process.stdout.write(banner(serving, options.host));
+  }
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await serving.stop().catch(() => {});
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", () => void stop());
+}
