@@ -10,6 +10,9 @@ import { resolveKey } from "../../terminal/keys.js";
 import { CursorModeTracker } from "./cursor-mode.js";
 import { writeToPty } from "./write.js";
 
+const DEFAULT_ROWS = 24;
+const DEFAULT_COLS = 80;
+
 interface PtyPane {
   info: PaneInfo;
   pty: nodePty.IPty;
@@ -53,13 +56,20 @@ export class PtyBackend implements Backend {
 
   async createPane(options: CreatePaneOptions): Promise<PaneInfo> {
     let windowId: string;
+    let { rows, cols } = options;
     if (options.splitFrom) {
       // No real layout here: a split only joins the source pane's group, so layout-aware
-      // callers (hive teams) see the same grouping they would with tmux.
-      windowId = this.pane(options.splitFrom.paneId).info.windowId;
+      // callers (hive teams) see the same grouping they would with tmux. Nobody looks at the
+      // panes side by side, so a split pane gets the source's full size (callers pass 0x0 and
+      // read the size back, as tmux decides it there) and the source is left as it was.
+      const source = this.pane(options.splitFrom.paneId).info;
+      windowId = source.windowId;
+      if (rows <= 0 || cols <= 0) ({ rows, cols } = source);
     } else {
       windowId = `ptyw-${++this.nextWindow}`;
     }
+    rows = rows > 0 ? rows : DEFAULT_ROWS;
+    cols = cols > 0 ? cols : DEFAULT_COLS;
     // The same launch script as tmux (cd, export, exec), so cwd errors, env validation and
     // "the pane's pid is the program's pid" behave identically on both backends.
     const [file, ...args] = launchArgv({ argv: options.argv, cwd: options.cwd, env: options.env });
@@ -69,8 +79,8 @@ export class PtyBackend implements Backend {
     delete env.TMUX_PANE;
     const pty = nodePty.spawn(file!, args, {
       name: "xterm-256color",
-      cols: options.cols,
-      rows: options.rows,
+      cols,
+      rows,
       // Where tmux would start a window without a cwd: the directory termhive was started in.
       cwd: process.cwd(),
       env,
@@ -88,8 +98,8 @@ export class PtyBackend implements Backend {
         exitSignal: null,
         foreground: basenameOf(options.argv[0] ?? ""),
         cwd: options.cwd ?? process.cwd(),
-        rows: options.rows,
-        cols: options.cols,
+        rows,
+        cols,
         meta: { ...options.meta },
       },
       pty,
