@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { loadConfig, ConfigError } from "./config.js";
 import { serveStdio } from "./mcp/server.js";
 import { registerCliVerbs } from "./cli/index.js";
+import { registerHiveCommands } from "./cli/hive-commands.js";
 import { TermhiveService } from "./service/service.js";
 import { enableLinearRegexFallback } from "./util/regex.js";
 import { VERSION } from "./version.js";
@@ -50,6 +51,7 @@ program.name("termhive").description("Persistent terminal sessions and agent tea
 program.command("mcp").description("serve MCP over stdio (what an MCP client runs)").action(mcpCommand);
 program.command("start").description("same as mcp; on a terminal it explains how to connect a client").action(mcpCommand);
 registerCliVerbs(program);
+registerHiveCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`termhive: ${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);

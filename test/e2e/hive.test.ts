@@ -214,10 +214,18 @@ describe("hive", () => {
     await h.ok("hive_watch", { remove: wr.added.id });
     await h.ok("hive_mail", { to: "a1", text: "review PR 7", from: "lead" });
     const cli = spawnSync(process.execPath, [CLI, "msg", "a1", "from", "the", "cli", "--from", "a2"], { env: { ...process.env, TERMHIVE_HOME: h.home }, encoding: "utf8" });
-    const viaCli = cli.status === 0;
+    assert.equal(cli.status, 0, cli.stderr);
     const peek = await h.ok("hive_inbox", { agent: "a1", peek: true });
     assert.equal(peek.messages[0].text, "review PR 7");
-    if (viaCli) assert.equal(peek.messages[1].text, "from the cli");
+    assert.equal(peek.messages[1].text, "from the cli");
+    assert.equal(peek.messages[1].from, "a2");
+    // termhive status from inside a pane: the agent is found by the pane's TERMHIVE_SESSION.
+    const cursor2 = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
+    await h.ok("hive_send", { targets: "a1", text: `${process.execPath} ${CLI} status working "refactoring auth"` });
+    const seen = await h.ok("hive_wait", { targets: "a1", for: "pattern", pattern: "a1: working \\(refactoring auth\\)", timeout_s: 10 });
+    assert.equal(seen.matched, true);
+    const st = (await h.ok("hive_events", { since: cursor2, targets: "a1", kinds: ["status"] })).events;
+    assert.ok(st.some((e: { data: { status: string; detail: string; source: string } }) => e.data.status === "working" && e.data.detail === "refactoring auth" && e.data.source === "self"), JSON.stringify(st));
   });
 
   test("worktree spawn in a temp git repo", async () => {
