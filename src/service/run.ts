@@ -93,7 +93,8 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
       if (producedOutput && quietFor >= config.promptQuietMs && (mode === "nested" || record)) {
         await session.screen.settled();
         const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
-        const echoed = session.transcript.slice(startOffset).text.includes("\n");
+        // The program echoed at least one line since the command was typed (cheap: no text copied).
+        const echoed = session.transcript.lineCount > session.transcript.lineAt(startOffset);
         if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(config.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
           return { reason: "nested-prompt", record, prompt };
         }

@@ -1,0 +1,180 @@
+// `npm run bench`: figures as JSON lines, measured through the MCP SDK client over stdio
+// against the built server and a private tmux server. Medians over ≥ 30 runs where the
+// issue asks for medians.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { benchTokens } from "./tokens.js";
+
+const CLI = resolve("dist/src/cli.js");
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
+
+function emit(record: Record<string, unknown>): void {
+  process.stdout.write(JSON.stringify(record) + "\n");
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+interface Server {
+  client: Client;
+  transport: StdioClientTransport;
+  home: string;
+  call(name: string, args: Record<string, unknown>): Promise<Record<string, any>>;
+  stop(): Promise<void>;
+}
+
+async function startServer(home = mkdtempSync(join(tmpdir(), "termhive-bench-"))): Promise<Server> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "mcp"],
+    env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash" },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "termhive-bench", version: "1" });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    home,
+    async call(name, args) {
+      const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { structuredContent?: Record<string, any>; isError?: boolean; content: { text: string }[] };
+      if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
+      return r.structuredContent ?? {};
+    },
+    async stop() {
+      await client.close().catch(() => {});
+      spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"]);
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Server process CPU time (user+system) in seconds, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / 100;
+}
+
+function peakRssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmHWM:"))!;
+  return Number(line.replace(/\D+/g, "")) / 1024;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
+  const t0 = performance.now();
+  const value = await work();
+  return [performance.now() - t0, value];
+}
+
+async function benchStartup(): Promise<void> {
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const home = mkdtempSync(join(tmpdir(), "termhive-bench-"));
+    const t0 = performance.now();
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp"], env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home }, stderr: "ignore" });
+    const client = new Client({ name: "bench", version: "1" });
+    await client.connect(transport);
+    await client.listTools();
+    samples.push(performance.now() - t0);
+    await client.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+  emit({ bench: "server start to first tool list", unit: "ms", median: round(median(samples)), runs: samples.length, target: "<= 250" });
+}
+
+async function benchCore(): Promise<void> {
+  const s = await startServer();
+  try {
+    await s.call("terminal_open", { name: "b", command: "bash" });
+    const echo: number[] = [];
+    for (let i = 0; i < RUNS + 5; i++) {
+      const [ms, r] = await timed(() => s.call("terminal_run", { session: "b", command: "echo hi" }));
+      if (r.output !== "hi" || r.exit_code !== 0) throw new Error(`echo hi returned ${JSON.stringify(r)}`);
+      if (i >= 5) echo.push(ms); // the first runs warm up V8 and the shell's caches
+    }
+    emit({ bench: 'terminal_run "echo hi"', unit: "ms", median: round(median(echo)), runs: echo.length, target: "<= 5" });
+
+    await s.call("terminal_open", { name: "py", command: "python3" });
+    const py: number[] = [];
+    for (let i = 0; i < RUNS + 3; i++) {
+      const [ms, r] = await timed(() => s.call("terminal_run", { session: "py", command: "1+1" }));
+      if (r.output !== "2") throw new Error(`1+1 returned ${JSON.stringify(r)}`);
+      if (i >= 3) py.push(ms);
+    }
+    emit({ bench: "python3 REPL 1+1 via terminal_run", unit: "ms", median: round(median(py)), runs: py.length, target: "<= 10" });
+
+    const names = Array.from({ length: 10 }, (_, i) => `p${i}`);
+    for (const name of names) await s.call("terminal_open", { name, command: "bash" });
+    const parallel: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const [ms] = await timed(() => Promise.all(names.map((name) => s.call("terminal_run", { session: name, command: "echo x" }))));
+      parallel.push(ms);
+    }
+    emit({ bench: "10 sessions running echo in parallel (wall)", unit: "ms", median: round(median(parallel)), runs: parallel.length, target: "<= 40" });
+
+    // Completion latency: how long past the command's own 2 s the result arrives.
+    const late: number[] = [];
+    for (let round_ = 0; round_ < Math.ceil(RUNS / names.length); round_++) {
+      const results = await Promise.all(
+        names.map(async (name) => {
+          const [ms, r] = await timed(() => s.call("terminal_run", { session: name, command: "sleep 2; echo done" }));
+          if (r.output !== "done") throw new Error(`sleep returned ${JSON.stringify(r)}`);
+          return ms - 2000;
+        }),
+      );
+      late.push(...results);
+    }
+    emit({ bench: "completion latency past sleep 2", unit: "ms", median: round(median(late)), runs: late.length, target: "<= 10" });
+
+    const pid = s.transport.pid!;
+    const seq: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const [ms, r] = await timed(() => s.call("terminal_run", { session: "b", command: "seq 1 200000", timeout_s: 60 }));
+      if (r.exit_code !== 0 || !/200000/.test(r.output)) throw new Error(`seq returned ${JSON.stringify(r).slice(0, 300)}`);
+      seq.push(ms);
+    }
+    emit({ bench: "seq 1 200000 complete", unit: "ms", median: round(median(seq)), runs: seq.length, target: "<= 600", peak_rss_mb: round(peakRssMb(pid)), rss_target: "<= 120" });
+  } finally {
+    await s.stop();
+  }
+}
+
+async function benchIdle(): Promise<void> {
+  const s = await startServer();
+  try {
+    for (let i = 0; i < 20; i++) await s.call("terminal_open", { name: `idle${i}`, command: "bash" });
+    const pid = s.transport.pid!;
+    const before = cpuSeconds(pid);
+    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+    const used = cpuSeconds(pid) - before;
+    emit({ bench: `idle server CPU with 20 sessions over ${IDLE_SECONDS} s`, unit: "s", value: round(used), target: "<= 0.2" });
+  } finally {
+    await s.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  if (!only || only === "startup") await benchStartup();
+  if (!only || only === "core") await benchCore();
+  if (!only || only === "tokens") for (const record of await benchTokens()) emit({ bench: "tokens", ...record });
+  if (!only || only === "idle") await benchIdle();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});
