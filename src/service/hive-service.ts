@@ -116,14 +116,29 @@ export class HiveService {
     const sessions: TerminalSession[] = [];
     const first = spec.panes[0]!;
     sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: first.env, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
-    for (const step of plan.steps) {
-      const p = spec.panes[step.creates]!;
-      sessions.push(await this.registry.open({
-        name: p.name, command: p.command, cwd: p.cwd, env: p.env, rows: 0, cols: 0,
-        splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
-      }));
-    }
     const tmuxPath = this.service.config.tmuxPath;
+    try {
+      for (const step of plan.steps) {
+        const p = spec.panes[step.creates]!;
+        const open = () => this.registry.open({
+          name: p.name, command: p.command, cwd: p.cwd, env: p.env, rows: 0, cols: 0,
+          splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
+        });
+        try {
+          sessions.push(await open());
+        } catch (error) {
+          // Many panes: halving the newest pane runs out of rows/columns; even out the window
+          // (pane order is kept) and split again.
+          if (!/no space for new pane/.test((error as Error).message)) throw error;
+          await selectLayout(this.service.backend, tmuxPath, sessions[0]!.paneId, plan.selectLayout ?? "tiled");
+          sessions.push(await open());
+        }
+      }
+    } catch (error) {
+      // All or nothing: a half-built layout would leave panes nobody asked for.
+      for (const s of sessions) await this.registry.close(s).catch(() => {});
+      throw new ToolError(`layout ${spec.kind} of ${spec.panes.length} panes failed after ${sessions.length}: ${(error as Error).message}${/no space/.test((error as Error).message) ? "; give a bigger window (rows/cols) or fewer panes" : ""}`);
+    }
     if (plan.selectLayout) await selectLayout(this.service.backend, tmuxPath, sessions[0]!.paneId, plan.selectLayout);
     await showPaneBorders(this.service.backend, tmuxPath, sessions[0]!.paneId);
     await this.syncSizes(sessions);
