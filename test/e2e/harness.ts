@@ -3,7 +3,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -31,7 +31,13 @@ export class Harness {
 
   static async start(env: Record<string, string> = {}): Promise<Harness> {
     const home = mkdtempSync(join(tmpdir(), "termhive-e2e-"));
-    const harness = new Harness(home, env);
+    // Shells start from a HOME of the test's own: the developer's rc files (pyenv init,
+    // prompts, plugins) would make start-up slow and results depend on the machine.
+    const userHome = join(home, "user");
+    mkdirSync(userHome);
+    writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
+    writeFileSync(join(userHome, ".zshrc"), "export TERMHIVE_E2E_RC=1\n");
+    const harness = new Harness(home, { HOME: userHome, ...env });
     await harness.connect();
     return harness;
   }

@@ -2,7 +2,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 
@@ -128,7 +129,11 @@ describe("programs", () => {
     const events = lines.slice(1).map((l) => JSON.parse(l) as [number, string, string]);
     assert.ok(events.every(([t, kind]) => typeof t === "number" && (kind === "o" || kind === "r")));
     assert.match(events.map((e) => e[2]).join(""), /recorded-42/);
-    writeFileSync(join(h.home, "check.txt"), "");
+    // asciinema itself plays it (it needs a terminal: script(1) gives it one).
+    const cast = join(h.home, "sessions", id, "output.cast");
+    const played = spawnSync("script", ["-qec", `asciinema play -i 0.01 -s 50 ${cast}`, "/dev/null"], { encoding: "utf8", timeout: 30_000 });
+    assert.equal(played.status, 0, played.stderr);
+    assert.match(played.stdout, /recorded-42/);
   });
 });
 

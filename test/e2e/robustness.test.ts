@@ -15,7 +15,7 @@ describe("persistence", () => {
   test("two termhive processes see the same session", async () => {
     await h.ok("terminal_open", { name: "shared", command: "bash" });
     await h.ok("terminal_run", { session: "shared", command: "echo from-first" });
-    const second = new Harness(h.home);
+    const second = new Harness(h.home, h.env);
     await second.connect();
     try {
       const list = await second.ok("terminal_list");

@@ -24,6 +24,9 @@ export function tmuxConfig(options: TmuxConfigOptions): string {
     "set -g exit-unattached off",
     "set -g destroy-unattached off",
     "set -g base-index 0",
+    // Window names stay what termhive set (the signal window is found by its name).
+    "set -g automatic-rename off",
+    "set -g allow-rename off",
     // Where a window shows pane borders (hive layouts), the border carries the agent's status.
     "set -g pane-border-format ' #{?@termhive_title,#{@termhive_title},#{pane_title}} '",
     // tmux 3.3 tells control clients nothing when a pane's program exits. The hook types a
