@@ -133,6 +133,7 @@ export class TermhiveClient {
   }
 
   closeConnection(): void {
-    this.stub.close();
+    // Not this.stub.close(): the generated stub aliases the Close RPC as `close`.
+    grpc.Client.prototype.close.call(this.stub);
   }
 }

@@ -1,0 +1,139 @@
+// The gRPC API through TermhiveClient: every RPC, errors as status codes, live streams.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { status } from "@grpc/grpc-js";
+import { TermhiveClient, ToolError } from "../../src/index.js";
+import { serve, type Served } from "./serve-process.js";
+
+describe("gRPC API", () => {
+  let s: Served;
+  let c: TermhiveClient;
+  before(async () => {
+    s = await serve();
+    c = new TermhiveClient({ socketPath: s.grpcSocket, clientName: "grpc-e2e" });
+    await c.ready();
+  });
+  after(async () => {
+    c?.closeConnection();
+    await s?.stop();
+  });
+
+  test("Open, Run, Send, Wait, Read, List, Resize, Close", async () => {
+    const opened = await c.open({ name: "g1", command: "bash", rows: 30, cols: 100 });
+    assert.equal(opened.name, "g1");
+    assert.equal(opened.backend, "tmux");
+    assert.equal(opened.integrated, true);
+    assert.match(opened.attach ?? "", /tmux -S .* attach -t %\d+/);
+
+    const ran = await c.run({ session: "g1", command: "echo hi" });
+    assert.equal(ran.output, "hi");
+    assert.equal(ran.exit_code, 0);
+    assert.equal(ran.complete, true);
+    assert.equal(ran.reason, "osc133");
+    const failed = await c.run({ session: "g1", command: "false" });
+    assert.equal(failed.exit_code, 1);
+    assert.equal(failed.output, "");
+
+    const sent = await c.send({ session: "g1", text: "echo sent-$((1+1))" });
+    assert.ok(sent.sent_bytes > 0);
+    const waited = await c.wait({ session: "g1", pattern: "sent-2", timeout_s: 10 });
+    assert.equal(waited.matched, true);
+    assert.equal(waited.match, "sent-2");
+
+    const keys = await c.send({ session: "g1", keys: ["C-l"] });
+    assert.equal(keys.keys, 1);
+
+    const read = await c.read({ session: "g1", mode: "all" });
+    assert.match(read.output, /sent-2/);
+    assert.equal(read.mode, "all");
+    assert.equal(read.alive, true);
+    const screen = await c.read({ session: "g1", mode: "screen" });
+    assert.ok(screen.cursor);
+
+    const resized = await c.resize({ session: "g1", rows: 20, cols: 90 });
+    assert.deepEqual(resized, { session: opened.session, rows: 20, cols: 90 });
+
+    const list = await c.list();
+    const row = list.sessions.find((x) => x.name === "g1");
+    assert.ok(row);
+    assert.equal(row.alive, true);
+    assert.equal(row.last_exit_code, 0);
+    assert.equal(row.running, null);
+
+    const closed = await c.close({ session: "g1" });
+    assert.equal(closed.closed, true);
+    assert.equal((await c.list()).sessions.some((x) => x.name === "g1"), false);
+  });
+
+  test("an unknown session → NOT_FOUND with the message (ToolError not_found)", async () => {
+    await assert.rejects(c.run({ session: "missing", command: "true" }), (e: unknown) => {
+      assert.ok(e instanceof ToolError);
+      assert.equal(e.code, "not_found");
+      assert.match(e.message, /unknown session "missing"/);
+      return true;
+    });
+  });
+
+  test("bad input → INVALID_ARGUMENT; busy → FAILED_PRECONDITION (code busy)", async () => {
+    await assert.rejects(c.run({ session: "", command: "true" }), (e: unknown) => e instanceof ToolError && e.code === "invalid");
+    await c.open({ name: "busy1", command: "bash" });
+    const r = await c.run({ session: "busy1", command: "sleep 30", timeout_s: 0.3 });
+    assert.equal(r.complete, false);
+    await assert.rejects(c.close({ session: "busy1" }), (e: unknown) => e instanceof ToolError && e.code === "busy");
+    await c.close({ session: "busy1", force: true });
+  });
+
+  test("WatchOutput streams a command's output; WatchEvents its start and end", async () => {
+    await c.open({ name: "w1", command: "bash" });
+    const out = c.watchOutput({ sessions: ["w1"] });
+    const events = c.watchEvents({ sessions: ["w1"] });
+    const seenOutput = (async () => {
+      let text = "";
+      for await (const chunk of out) {
+        assert.equal(chunk.name, "w1");
+        text += chunk.data.toString("utf8");
+        if (text.includes("watch-99")) return text;
+      }
+      return text;
+    })();
+    const seenEvents = (async () => {
+      const kinds: string[] = [];
+      for await (const e of events) {
+        kinds.push(e.kind);
+        if (e.kind === "command-end") {
+          assert.equal(e.exit_code, 0);
+          return kinds;
+        }
+      }
+      return kinds;
+    })();
+    // Give the server a moment to subscribe before the bytes flow.
+    await new Promise((r) => setTimeout(r, 100));
+    await c.run({ session: "w1", command: "echo watch-$((98+1))" });
+    assert.match(await seenOutput, /watch-99/);
+    assert.deepEqual(await seenEvents, ["command-start", "command-end"]);
+    out.cancel();
+    events.cancel();
+    await c.close({ session: "w1" });
+  });
+
+  test("WatchOutput of an unknown session ends with NOT_FOUND", async () => {
+    const stream = c.watchOutput({ sessions: ["ghost"] });
+    await assert.rejects(
+      (async () => {
+        for await (const _ of stream) void _;
+      })(),
+      (e: unknown) => e instanceof ToolError && e.code === "not_found",
+    );
+  });
+
+  test("loopback TCP needs the token", async () => {
+    assert.ok(s.grpcPort);
+    const anon = new TermhiveClient({ address: `127.0.0.1:${s.grpcPort}` });
+    await assert.rejects(anon.list(), (e: unknown) => (e as { code?: number }).code === status.UNAUTHENTICATED);
+    anon.closeConnection();
+    const authed = new TermhiveClient({ address: `127.0.0.1:${s.grpcPort}`, token: s.token! });
+    assert.ok(Array.isArray((await authed.list()).sessions));
+    authed.closeConnection();
+  });
+});

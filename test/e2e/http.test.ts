@@ -1,0 +1,148 @@
+// MCP over Streamable HTTP through the SDK client, and the HTTP door's refusals.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CLI } from "./harness.js";
+import { serve, type Served } from "./serve-process.js";
+
+type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+
+async function connect(s: Served, name: string): Promise<Client> {
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
+  return client;
+}
+
+async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const r = (await client.callTool({ name, arguments: args })) as Result;
+  if (r.isError) throw new Error(`${name}: ${r.content.map((c) => c.text).join("\n")}`);
+  return r.structuredContent ?? {};
+}
+
+const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+
+/** A raw request (node:http lets a test set Host, which fetch forbids). */
+function raw(s: Served, headers: Record<string, string>, body = INIT): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port: s.port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+      },
+    );
+    req.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" || e.code === "ECONNRESET" ? undefined : reject(e)));
+    req.end(body);
+  });
+}
+
+describe("MCP over Streamable HTTP", () => {
+  let s: Served;
+  let client: Client;
+  before(async () => {
+    s = await serve();
+    client = await connect(s, "http-e2e");
+  });
+  after(async () => {
+    await client?.close().catch(() => {});
+    await s?.stop();
+  });
+
+  test("the token is stored 0600 and the URL is loopback", async () => {
+    assert.match(s.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    assert.ok(s.token && s.token.length >= 32);
+    assert.equal(statSync(join(s.home, "token")).mode & 0o777, 0o600);
+    assert.equal(statSync(s.grpcSocket).mode & 0o777, 0o600);
+  });
+
+  test("tools, open, run, read, list", async () => {
+    const tools = await client.listTools();
+    for (const t of ["terminal_open", "terminal_run", "terminal_read", "terminal_list", "terminal_close"]) assert.ok(tools.tools.some((x) => x.name === t), t);
+    const opened = await ok(client, "terminal_open", { name: "h1", command: "bash" });
+    assert.equal(opened.name, "h1");
+    const r = await ok(client, "terminal_run", { session: "h1", command: "echo http-$((40+2))" });
+    assert.equal(r.output, "http-42");
+    assert.equal(r.exit_code, 0);
+    await ok(client, "terminal_send", { session: "h1", text: "echo typed-in" });
+    await ok(client, "terminal_wait", { session: "h1", pattern: "^typed-in", timeout_s: 10 });
+    const read = await ok(client, "terminal_read", { session: "h1", mode: "all" });
+    assert.match(read.output, /typed-in/);
+    const list = await ok(client, "terminal_list");
+    assert.ok(list.sessions.some((x: { name: string }) => x.name === "h1"));
+  });
+
+  test("an unknown session is an error result naming the live ones", async () => {
+    const r = (await client.callTool({ name: "terminal_run", arguments: { session: "nope", command: "true" } })) as Result;
+    assert.equal(r.isError, true);
+    assert.match(r.content[0]!.text, /unknown session "nope".*h1/);
+  });
+
+  test("no token / wrong token → 401 with no detail", async () => {
+    const none = await raw(s, {});
+    assert.equal(none.status, 401);
+    assert.equal(none.body, "");
+    const wrong = await raw(s, { authorization: "Bearer not-the-token" });
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.body, "");
+  });
+
+  test("foreign Origin or Host → 403 (DNS rebinding)", async () => {
+    const auth = { authorization: `Bearer ${s.token}` };
+    assert.equal((await raw(s, { ...auth, origin: "http://evil.example" })).status, 403);
+    assert.equal((await raw(s, { ...auth, host: `evil.example:${s.port}` })).status, 403);
+    assert.equal((await raw(s, { ...auth, origin: "null" })).status, 403);
+    // Loopback origins are the legitimate local case.
+    assert.equal((await raw(s, { ...auth, origin: `http://localhost:${s.port}` })).status, 200);
+  });
+
+  test("a body over the limit → 413", async () => {
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "terminal_send", arguments: { session: "h1", text: "x".repeat(5 * 1024 * 1024) } } });
+    const r = await raw(s, { authorization: `Bearer ${s.token}` }, big);
+    assert.equal(r.status, 413);
+  });
+
+  test("two MCP clients at once, each with its own MCP session", async () => {
+    const [a, b] = await Promise.all([connect(s, "a"), connect(s, "b")]);
+    try {
+      await Promise.all([ok(a, "terminal_open", { name: "ca", command: "bash" }), ok(b, "terminal_open", { name: "cb", command: "bash" })]);
+      const [ra, rb] = await Promise.all([
+        ok(a, "terminal_run", { session: "ca", command: "sleep 0.3; echo from-a" }),
+        ok(b, "terminal_run", { session: "cb", command: "sleep 0.3; echo from-b" }),
+      ]);
+      assert.equal(ra.output, "from-a");
+      assert.equal(rb.output, "from-b");
+      // Both see the same sessions: one service behind every MCP session.
+      const names = (await ok(a, "terminal_list")).sessions.map((x: { name: string }) => x.name);
+      assert.ok(names.includes("cb"));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test("a port in use is a clear error naming it", () => {
+    const r = spawnSync(process.execPath, [CLI, "serve", "--port", String(s.port), "--no-grpc-tcp"], { env: { ...s.env, TERMHIVE_HOME: s.home + "-other" }, encoding: "utf8", timeout: 10_000 });
+    spawnSync("rm", ["-rf", s.home + "-other"]);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, new RegExp(`port ${s.port} .*already in use`));
+  });
+
+  test("a live gRPC socket is refused", () => {
+    const r = spawnSync(process.execPath, [CLI, "serve", "--port", "0", "--no-grpc-tcp"], { env: s.env, encoding: "utf8", timeout: 10_000 });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /already listening on .*grpc\.sock/);
+  });
+
+  test("--auth off is refused on a non-loopback host", () => {
+    const r = spawnSync(process.execPath, [CLI, "serve", "--port", "0", "--host", "0.0.0.0", "--auth", "off"], { env: { ...s.env, TERMHIVE_HOME: s.home + "-x" }, encoding: "utf8", timeout: 10_000 });
+    spawnSync("rm", ["-rf", s.home + "-x"]);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /only allowed on a loopback host/);
+  });
+});

@@ -1,0 +1,66 @@
+// Starts the built `termhive serve --json` in a private TERMHIVE_HOME on free ports, for the
+// HTTP, gRPC and CLI e2e tests; stop() ends it, kills its tmux server and removes the home.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { CLI } from "./harness.js";
+
+export interface Served {
+  home: string;
+  url: string;
+  port: number;
+  grpcSocket: string;
+  grpcPort: number | null;
+  token: string | null;
+  proc: ChildProcess;
+  stderr: () => string;
+  env: Record<string, string>;
+  stop(opts?: { keepHome?: boolean }): Promise<void>;
+}
+
+export function newHome(): string {
+  return mkdtempSync(join(tmpdir(), "termhive-e2e-"));
+}
+
+export function testEnv(home: string): Record<string, string> {
+  return { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash" };
+}
+
+export async function serve(args: string[] = [], home = newHome()): Promise<Served> {
+  const env = testEnv(home);
+  const proc = spawn(process.execPath, [CLI, "serve", "--port", "0", "--json", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: proc.stdout! });
+    rl.once("line", resolve);
+    proc.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  const info = JSON.parse(line) as { url: string; port: number; grpc_socket: string; grpc_port: number | null; token_path: string | null };
+  return {
+    home,
+    url: info.url,
+    port: info.port,
+    grpcSocket: info.grpc_socket,
+    grpcPort: info.grpc_port,
+    token: info.token_path ? readFileSync(info.token_path, "utf8").trim() : null,
+    proc,
+    env,
+    stderr: () => err,
+    async stop({ keepHome = false } = {}) {
+      if (proc.exitCode === null) {
+        const exited = new Promise((r) => proc.once("exit", r));
+        proc.kill("SIGTERM");
+        await exited;
+      }
+      if (!keepHome) destroyHome(home);
+    },
+  };
+}
+
+export function destroyHome(home: string): void {
+  spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"]);
+  rmSync(home, { recursive: true, force: true });
+}
