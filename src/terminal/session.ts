@@ -151,9 +151,13 @@ export class TerminalSession extends EventEmitter {
         this.phase = "prompt";
         this.emit("prompt");
         break;
-      case "command-line":
-        this.announcedCommand = event.command;
+      case "command-line": {
+        // zsh and fish announce the line before C; bash after the command, just before D.
+        const current = this.running;
+        if (current && current.outputStart <= start) current.command = event.command;
+        else this.announcedCommand = event.command;
         break;
+      }
       case "command-output": {
         this.integrated = true;
         const current = this.running;

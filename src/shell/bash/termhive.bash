@@ -64,10 +64,10 @@ __termhive_loaded=1
 # 2. State.
 # ---------------------------------------------------------------------------
 __termhive_ran=       # set (by PS0, without a fork) when a command line starts running
+__termhive_added=0    # set by PS0: 1 when that line went into history (so `history 1` is it)
 __termhive_histcmd=$HISTCMD  # HISTCMD at the last prompt: a larger one in PS0 means
                              # the line was added to history, so `history 1` is it.
 __termhive_none=()    # always empty: PS0 indexes it only for the side effects
-__termhive_yes=('' 1) # index 1 is non-empty: turns an arithmetic test into ${..:+..}
 __termhive_A=$'\e]133;A\a'
 __termhive_B=$'\e]133;B\a'
 
@@ -94,25 +94,32 @@ __termhive_osc7() {
 
 # ---------------------------------------------------------------------------
 # 4. The command line for OSC 633;E, escaped so it cannot end or split the sequence:
-#    \ -> \\, ; -> \x3b, every byte below 0x20 -> \xNN. Runs inside PS0's command
-#    substitution (a subshell) and only when bash recorded the line in its history
-#    (HISTCONTROL=ignorespace/ignoredups or `set +o history` mean it did not: then no
-#    E is sent rather than a wrong one).
+#    \ -> \\, ; -> \x3b, every byte below 0x20 -> \xNN. Sent from PROMPT_COMMAND, just
+#    before D, and only when bash recorded the line in its history (HISTCONTROL=ignorespace/
+#    ignoredups or `set +o history` mean it did not: then no E is sent rather than a wrong
+#    one). Sending it from PS0 would need a command substitution, that is a fork (~3 ms)
+#    on every command; here `history` writes to a file and `read` takes it back in-process.
 # ---------------------------------------------------------------------------
+__termhive_histfile=${TERMHIVE_HOME:+$TERMHIVE_HOME/shell/}
+[[ -n $__termhive_histfile && -d $__termhive_histfile ]] || __termhive_histfile=${TMPDIR:-/tmp}/
+__termhive_histfile+=.termhive-cmdline.$$
 __termhive_cmdline() {
-  local h i c
-  h=$(HISTTIMEFORMAT='' builtin history 1) || return 0
+  local h i c hex
+  HISTTIMEFORMAT='' builtin history 1 2>/dev/null >|"$__termhive_histfile" || return 0
+  IFS= read -r -d '' h <"$__termhive_histfile"
+  h=${h%$'\n'}
   # `history` prints "%5d%c %s": the number, ' ' or '*' (edited), a space, the line.
   [[ $h =~ ^\ *[0-9]+[\ *]\  ]] || return 0
   h=${h:${#BASH_REMATCH[0]}}
   h=${h//\\/\\\\}
   h=${h//;/\\x3b}
-  local hex
-  for (( i = 1; i < 32; i++ )); do
-    printf -v hex %02x "$i"
-    printf -v c "\\x$hex"
-    [[ $h == *"$c"* ]] && h=${h//"$c"/\\x$hex}
-  done
+  if [[ $h == *[$'\001'-$'\037']* ]]; then
+    for (( i = 1; i < 32; i++ )); do
+      printf -v hex %02x "$i"
+      printf -v c "\\x$hex"
+      [[ $h == *"$c"* ]] && h=${h//"$c"/\\x$hex}
+    done
+  fi
   builtin printf '\e]633;E;%s\a' "$h"
 }
 
@@ -125,6 +132,7 @@ __termhive_precmd() {
   local s=$?
   if [[ -n $__termhive_ran ]]; then
     __termhive_ran=
+    if (( __termhive_added )); then __termhive_cmdline; fi
     builtin printf '\e]133;D;%s\a' "$s"
   fi
   __termhive_osc7
@@ -141,7 +149,7 @@ __termhive_postcmd() {
 # PS1 and PS0 may be reassigned by the user or by their PROMPT_COMMAND (git prompts,
 # starship…) at any time, so the markers are re-applied before every prompt: PS1 gets
 # A in front and B at the end; PS0 gets our part after the user's own PS0.
-__termhive_ps0_ours='${__termhive_none[__termhive_ran=1]-}${__termhive_yes[HISTCMD>__termhive_histcmd]:+$(__termhive_cmdline)}\e]133;C\a'
+__termhive_ps0_ours='${__termhive_none[__termhive_ran=1]-}${__termhive_none[__termhive_added=HISTCMD>__termhive_histcmd]-}\e]133;C\a'
 __termhive_install_prompts() {
   local a='\['$__termhive_A'\]' b='\['$__termhive_B'\]'
   if [[ $PS1 != "$a"*"$b" ]]; then
