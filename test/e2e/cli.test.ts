@@ -1,0 +1,100 @@
+// The CLI verbs, with and without a running `termhive serve` (--json outputs parsed).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { CLI } from "./harness.js";
+import { destroyHome, newHome, serve, testEnv, type Served } from "./serve-process.js";
+
+function cli(home: string, ...args: string[]): { status: number | null; json: any; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { env: testEnv(home), encoding: "utf8", timeout: 60_000 });
+  let json: any;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { status: r.status, json, stdout: r.stdout, stderr: r.stderr };
+}
+
+function verbs(mode: "direct" | "served", home: () => string): void {
+  test(`${mode}: open, run, send, read, ls, close`, () => {
+    const opened = cli(home(), "open", "--name", "c1", "--json", "bash");
+    assert.equal(opened.status, 0, opened.stderr);
+    assert.equal(opened.json.name, "c1");
+
+    const ran = cli(home(), "run", "c1", "--json", "echo", "cli-$((20+1))");
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(ran.json.output, "cli-21");
+    assert.equal(ran.json.exit_code, 0);
+
+    const failed = cli(home(), "run", "c1", "false");
+    assert.equal(failed.status, 1, "exit status is the command's");
+    assert.match(failed.stdout, /exit 1/);
+
+    const sent = cli(home(), "send", "c1", "--json", "echo", "sent-by-cli");
+    assert.equal(sent.status, 0, sent.stderr);
+    assert.ok(sent.json.sent_bytes > 0);
+
+    let read: ReturnType<typeof cli> | undefined;
+    for (let i = 0; i < 50; i++) {
+      read = cli(home(), "read", "c1", "--mode", "all", "--json");
+      if (/^sent-by-cli/m.test(read.json?.output ?? "")) break;
+    }
+    assert.match(read!.json.output, /^sent-by-cli/m);
+
+    const ls = cli(home(), "ls", "--json");
+    assert.equal(ls.status, 0);
+    const row = ls.json.sessions.find((s: { name: string }) => s.name === "c1");
+    assert.equal(row.alive, true);
+
+    const attach = cli(home(), "attach", "c1", "--json");
+    assert.equal(attach.status, 0, attach.stderr);
+    assert.deepEqual(attach.json.argv.slice(1), ["-S", `${home()}/tmux.sock`, "attach", "-t", row.pane]);
+
+    const closed = cli(home(), "close", "c1", "--json");
+    assert.equal(closed.json.closed, true);
+  });
+
+  test(`${mode}: an unknown session → exit 1 and a JSON error`, () => {
+    const r = cli(home(), "run", "ghost", "--json", "true");
+    assert.equal(r.status, 1);
+    assert.equal(r.json.code, "not_found");
+    assert.match(r.json.error, /unknown session "ghost"/);
+  });
+}
+
+describe("CLI without a server (in-process, straight to tmux)", () => {
+  const home = newHome();
+  after(() => destroyHome(home));
+  verbs("direct", () => home);
+
+  test("doctor reports tmux, shells, home and a live round trip", () => {
+    const r = cli(home, "doctor", "--json");
+    const checks = Object.fromEntries(r.json.checks.map((c: { check: string; ok: boolean }) => [c.check, c]));
+    assert.equal(checks.tmux.ok, true);
+    assert.equal(checks.bash.ok, true);
+    assert.equal(checks.TERMHIVE_HOME.ok, true);
+    assert.equal(checks["round trip"].ok, true, checks["round trip"].detail);
+    assert.match(checks["round trip"].detail, /in-process/);
+    assert.equal(r.status, r.json.ok ? 0 : 1);
+  });
+});
+
+describe("CLI against a running termhive serve (gRPC unix socket)", () => {
+  let s: Served;
+  before(async () => {
+    s = await serve(["--no-grpc-tcp"]);
+  });
+  after(async () => s?.stop());
+  verbs("served", () => s.home);
+
+  test("doctor round-trips through the server when one runs", () => {
+    const opened = cli(s.home, "open", "--name", "c2", "--json", "bash");
+    assert.equal(opened.status, 0, opened.stderr);
+    const doctor = cli(s.home, "doctor", "--json");
+    const rt = doctor.json.checks.find((c: { check: string }) => c.check === "round trip");
+    assert.match(rt.detail, /via termhive serve/);
+    assert.equal(rt.ok, true, rt.detail);
+    cli(s.home, "close", "c2");
+  });
+});
