@@ -2,9 +2,9 @@
 // for a model. Behaviour lives in HiveService; these only validate and format.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { guard, ok } from "./result.js";
 import { z } from "zod";
-import { HiveError, HiveStoreError, LAYOUT_KINDS, EVENT_KINDS } from "../hive/index.js";
-import { ToolError } from "../service/errors.js";
+import { LAYOUT_KINDS, EVENT_KINDS } from "../hive/index.js";
 import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
 
@@ -33,19 +33,6 @@ const paneSpec = z.object({
   profile: name.optional().describe("Status profile: claude, codex, aider, shell or a custom one (default: by command)."),
 });
 
-function ok(structured: object, text: string): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: structured as Record<string, unknown> };
-}
-
-async function guard(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await work();
-  } catch (error) {
-    const known = error instanceof ToolError || error instanceof HiveError || error instanceof HiveStoreError;
-    const message = known ? (error as Error).message : `internal error: ${(error as Error).message}`;
-    return { content: [{ type: "text", text: message }], isError: true };
-  }
-}
 
 const json = (value: unknown) => JSON.stringify(value, null, 1);
 

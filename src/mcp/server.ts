@@ -15,7 +15,14 @@ export function createMcpServer(service: TermhiveService, clientId?: string): Mc
     },
   );
   registerTerminalTools(server, service, clientId);
-  registerHiveTools(server, service, hiveServiceFor(service), clientId);
+  // A hive database that cannot be opened (locked, corrupt) must not take the terminal tools down.
+  let hive: HiveService | undefined;
+  try {
+    hive = hiveServiceFor(service);
+  } catch (error) {
+    process.stderr.write(`termhive: hive tools disabled: ${(error as Error).message}\n`);
+  }
+  if (hive) registerHiveTools(server, service, hive, clientId);
   return server;
 }
 

@@ -1,7 +1,6 @@
 // The MCP door: one tool per service operation, descriptions written for a model.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ToolError } from "../service/errors.js";
+import { guard, ok } from "./result.js";
 import * as schemas from "../service/schemas.js";
 import type { CallContext, TermhiveService } from "../service/service.js";
 import { formatJson, formatRead, formatRun, formatWait } from "./format.js";
@@ -23,20 +22,6 @@ function context(extra: Extra, fallbackClient: string): CallContext {
   };
 }
 
-function ok(structured: object, text: string): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: structured as Record<string, unknown> };
-}
-
-async function guard(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await work();
-  } catch (error) {
-    // Backend failures (tmux gone) carry a message written for the caller; anything else is a bug.
-    const clear = error instanceof ToolError || (error as Error).name === "TmuxGoneError";
-    const message = clear ? (error as Error).message : `internal error: ${(error as Error).message}`;
-    return { content: [{ type: "text", text: message }], isError: true };
-  }
-}
 
 export function registerTerminalTools(server: McpServer, service: TermhiveService, clientId = "stdio"): void {
   server.registerTool(
