@@ -27,8 +27,9 @@ export interface TermhiveClientOptions {
 export interface OutputChunk {
   session: string;
   name: string;
+  /** Raw bytes; decode with a streaming TextDecoder, a chunk may split a character. */
   data: Buffer;
-  offset: number;
+  transcript_end: number;
 }
 
 export interface SessionEvent {

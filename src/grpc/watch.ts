@@ -23,11 +23,11 @@ async function resolve(service: TermhiveService, call: Stream): Promise<Set<stri
 }
 
 /** Runs `onOutput` for every output event of a watched session until the call ends. */
-function follow(service: TermhiveService, call: Stream, wanted: Set<string> | null, onOutput: (s: TerminalSession) => void): void {
+function follow(service: TermhiveService, call: Stream, wanted: Set<string> | null, onOutput: (s: TerminalSession, data: Buffer) => void): void {
   const backend = service.backend;
-  const listener = (paneId: string) => {
+  const listener = (paneId: string, data: Buffer) => {
     const session = service.registry.all().find((s) => s.paneId === paneId);
-    if (session && (!wanted || wanted.has(session.id))) onOutput(session);
+    if (session && (!wanted || wanted.has(session.id))) onOutput(session, data);
   };
   backend.on("output", listener);
   const stop = () => backend.off("output", listener);
@@ -39,23 +39,26 @@ function follow(service: TermhiveService, call: Stream, wanted: Set<string> | nu
 export async function watchOutput(service: TermhiveService, call: Stream): Promise<void> {
   const wanted = await resolve(service, call);
   if (wanted === undefined) return;
-  const replay = call.request.replay === true;
-  const sent = new Map<string, number>();
-  const flush = (session: TerminalSession) => {
-    const t = session.transcript;
-    // A session first seen while watching streams from what it still holds.
-    const from = sent.get(session.id) ?? t.start;
-    if (from >= t.end) return;
-    const slice = t.slice(from);
-    sent.set(session.id, t.end);
-    if (slice.text) call.write({ session: session.id, name: session.name, data: Buffer.from(slice.text, "utf8"), offset: slice.start });
+  const seen = new Set<string>();
+  const send = (session: TerminalSession, data: Buffer) =>
+    call.write({ session: session.id, name: session.name, data, transcript_end: session.transcript.end });
+  // Replay (and a session first seen while watching) comes from the transcript, once.
+  const backlog = (session: TerminalSession) => {
+    seen.add(session.id);
+    const held = session.transcript.slice(session.transcript.start).text;
+    if (held) send(session, Buffer.from(held, "utf8"));
   };
   for (const session of service.registry.all()) {
     if (wanted && !wanted.has(session.id)) continue;
-    if (replay) flush(session);
-    else sent.set(session.id, session.transcript.end);
+    if (call.request.replay === true) backlog(session);
+    else seen.add(session.id);
   }
-  follow(service, call, wanted, flush);
+  // Live bytes are the backend's own chunk, not a transcript slice: slicing joins the whole
+  // transcript each time, which made a flood quadratic (measured 0.3 MB/s).
+  follow(service, call, wanted, (session, data) => {
+    if (!seen.has(session.id)) return backlog(session);
+    send(session, data);
+  });
 }
 
 export async function watchEvents(service: TermhiveService, call: Stream): Promise<void> {
