@@ -10,6 +10,8 @@ export function createMcpServer(service: TermhiveService, clientId?: string): Mc
   const server = new McpServer(
     { name: "termhive", version: VERSION },
     {
+      // logging/setLevel is part of the generic MCP server surface (conformance: logging-set-level).
+      capabilities: { logging: {} },
       instructions:
         "termhive gives you persistent terminal sessions. Open one with terminal_open, run commands with terminal_run (exact completion and exit codes, also in REPLs and ssh), type into interactive programs with terminal_send, read screens with terminal_read.",
     },
