@@ -44,9 +44,16 @@ export class Screen {
 
   /** Queues text; resolves once it (and everything before it) has been parsed. */
   write(text: string): Promise<void> {
+    // xterm keeps its own ordered write queue and calls callbacks in order, so every write is
+    // handed over at once; waiting for each callback before the next write would add a timer
+    // tick per chunk (a flood arrives in thousands of chunks).
     for (let i = 0; i < text.length; i += WRITE_SLICE) {
       const part = text.slice(i, i + WRITE_SLICE);
-      this.pending = this.pending.then(() => new Promise<void>((resolve) => this.term.write(part, resolve)));
+      if (i + WRITE_SLICE >= text.length) {
+        this.pending = new Promise<void>((resolve) => this.term.write(part, resolve));
+      } else {
+        this.term.write(part);
+      }
     }
     return this.pending;
   }
