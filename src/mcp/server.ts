@@ -3,6 +3,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { TermhiveService } from "../service/service.js";
 import { registerTerminalTools } from "./tools.js";
 import { registerHiveTools } from "./hive-tools.js";
+import { registerResources } from "./resources.js";
+import { registerPrompts } from "./prompts.js";
 import { HiveService } from "../service/hive-service.js";
 import { VERSION } from "../version.js";
 
@@ -25,6 +27,8 @@ export function createMcpServer(service: TermhiveService, clientId?: string): Mc
     process.stderr.write(`termhive: hive tools disabled: ${(error as Error).message}\n`);
   }
   if (hive) registerHiveTools(server, service, hive, clientId);
+  registerResources(server, service, hive);
+  registerPrompts(server);
   return server;
 }
 
