@@ -1,65 +1,17 @@
 // `npm run bench`: figures as JSON lines, measured through the MCP SDK client over stdio
 // against the built server and a private tmux server. Medians over ≥ 30 runs where the
 // issue asks for medians.
+import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { benchTokens } from "./tokens.js";
+import { benchHive } from "./hive.js";
+import { benchDoors } from "./doors.js";
+import { CLI, RUNS, emit, median, round, startServer, timed } from "./common.js";
 
-const CLI = resolve("dist/src/cli.js");
-const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
-
-function emit(record: Record<string, unknown>): void {
-  process.stdout.write(JSON.stringify(record) + "\n");
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
-}
-
-interface Server {
-  client: Client;
-  transport: StdioClientTransport;
-  home: string;
-  call(name: string, args: Record<string, unknown>): Promise<Record<string, any>>;
-  stop(): Promise<void>;
-}
-
-async function startServer(home = mkdtempSync(join(tmpdir(), "termhive-bench-"))): Promise<Server> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "mcp"],
-    env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash" },
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "termhive-bench", version: "1" });
-  await client.connect(transport);
-  return {
-    client,
-    transport,
-    home,
-    async call(name, args) {
-      const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { structuredContent?: Record<string, any>; isError?: boolean; content: { text: string }[] };
-      if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
-      return r.structuredContent ?? {};
-    },
-    async stop() {
-      await client.close().catch(() => {});
-      spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"]);
-      rmSync(home, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Server process CPU time (user+system) in seconds, from /proc. */
 function cpuSeconds(pid: number): number {
@@ -71,12 +23,6 @@ function cpuSeconds(pid: number): number {
 function peakRssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmHWM:"))!;
   return Number(line.replace(/\D+/g, "")) / 1024;
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
-  const t0 = performance.now();
-  const value = await work();
-  return [performance.now() - t0, value];
 }
 
 async function benchStartup(): Promise<void> {
@@ -172,6 +118,8 @@ async function main(): Promise<void> {
   if (!only || only === "core") await benchCore();
   if (!only || only === "tokens") for (const record of await benchTokens()) emit({ bench: "tokens", ...record });
   if (!only || only === "idle") await benchIdle();
+  if (!only || only === "hive") await benchHive(emit);
+  if (!only || only === "doors") await benchDoors(emit);
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,115 @@
+// Helpers shared by the bench sections: JSON-line output, medians, a private TERMHIVE_HOME
+// (with a HOME of its own for the shells), and the built server driven through the MCP SDK
+// client over stdio.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const CLI = resolve("dist/src/cli.js");
+export const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+
+export type Emit = (record: Record<string, unknown>) => void;
+
+export function emit(record: Record<string, unknown>): void {
+  process.stdout.write(JSON.stringify(record) + "\n");
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The p-th percentile (0..100), nearest rank. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+export async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
+  const t0 = performance.now();
+  const value = await work();
+  return [performance.now() - t0, value];
+}
+
+/** Wall-clock time in ms with sub-ms resolution, comparable across processes on this machine. */
+export function wallMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** /proc/loadavg's three load averages. */
+export function loadavg(): string {
+  return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+}
+
+/** VmRSS and VmHWM (peak) of a process in MB, from /proc/<pid>/status. */
+export function rssMb(pid: number): { rss_mb: number; peak_rss_mb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8").split("\n");
+  const field = (name: string) => Number(status.find((l) => l.startsWith(`${name}:`))!.replace(/\D+/g, "")) / 1024;
+  return { rss_mb: round(field("VmRSS")), peak_rss_mb: round(field("VmHWM")) };
+}
+
+export interface BenchHome {
+  home: string;
+  /** Environment for the server: TERMHIVE_HOME, SHELL=/bin/bash and a HOME with an empty .bashrc. */
+  env: Record<string, string>;
+  destroy(): void;
+}
+
+/** A temporary TERMHIVE_HOME; the shells get a HOME of their own so the developer's rc files don't skew figures. */
+export function benchHome(): BenchHome {
+  const home = mkdtempSync(join(tmpdir(), "termhive-bench-"));
+  const userHome = join(home, "user");
+  mkdirSync(userHome);
+  writeFileSync(join(userHome, ".bashrc"), "");
+  writeFileSync(join(userHome, ".bash_profile"), "");
+  return {
+    home,
+    env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash", HOME: userHome },
+    destroy() {
+      spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"]);
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Server {
+  client: Client;
+  transport: StdioClientTransport;
+  home: string;
+  call(name: string, args: Record<string, unknown>): Promise<Record<string, any>>;
+  stop(): Promise<void>;
+}
+
+export async function startServer(home = mkdtempSync(join(tmpdir(), "termhive-bench-")), extraEnv: Record<string, string> = {}): Promise<Server> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "mcp"],
+    env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash", ...extraEnv },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "termhive-bench", version: "1" });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    home,
+    async call(name, args) {
+      const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { structuredContent?: Record<string, any>; isError?: boolean; content: { text: string }[] };
+      if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
+      return r.structuredContent ?? {};
+    },
+    async stop() {
+      await client.close().catch(() => {});
+      spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"]);
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export async function benchDoors(emit: (r: Record<string, unknown>) => void): Promise<void> { void emit; }
