@@ -2,7 +2,7 @@
 // A refused command runs only when resent with `confirm: true`; that part is the service's.
 import type { SafetyConfig } from "./config.js";
 import { parseScript } from "./parse.js";
-import { FALLBACK_PATTERNS } from "./rules.js";
+import { BUILTIN_RULES, FALLBACK_PATTERNS } from "./rules.js";
 
 export interface Violation { rule: string; reason: string; segment: string }
 export interface GateVerdict {
@@ -12,8 +12,24 @@ export interface GateVerdict {
   parseError?: string;
 }
 
+/**
+ * Every program a built-in rule can flag, plus text that needs the parser to judge (block
+ * devices, function definitions for fork bombs, ANSI-C quoting that can spell any word).
+ * Checked on the command with quotes and backslashes removed, so `\rm` and `r""m` still
+ * count. A command with none of these cannot break a built-in rule: it skips the parser.
+ */
+const TRIGGERS =
+  /(?:^|[^\w.-])(?:rm|mkfs[\w.]*|mke2fs|mkdosfs|mkntfs|mkswap|newfs|dd|tee|cp|shred|wipefs|blkdiscard|chmod|chown|chgrp|curl|wget|aria2c|fetch|psql|mysql|mariadb|sqlite3|duckdb|git|shutdown|reboot|halt|poweroff|systemctl|init|telinit|kexec|kubectl|oc|terraform|tofu|terragrunt|function)(?=$|[^\w-])|\/dev\/|\(\s*\)|--no-preserve-root/;
+
+function mightBeDangerous(command: string, config: SafetyConfig): boolean {
+  if (config.rules.some((rule) => !BUILTIN_RULES.includes(rule))) return true; // custom rules: always parse
+  if (command.includes("$'")) return true;
+  return TRIGGERS.test(command.replace(/['"\\]/g, ""));
+}
+
 export function checkCommand(command: string, config: SafetyConfig): GateVerdict {
   if (!config.enabled || command.trim() === "") return { allowed: true, violations: [] };
+  if (!mightBeDangerous(command, config)) return { allowed: true, violations: [] };
   const script = parseScript(command);
   const violations: Violation[] = [];
   const seen = new Set<string>();

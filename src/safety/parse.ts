@@ -2,7 +2,7 @@
 import { emptyScript, mergeInto, type ParsedScript, type ShellWord, type SimpleCommand } from "./command.js";
 import { roughParse } from "./fallback.js";
 import {
-  nodeKey, nodeType, OP, parseShell, ShellSyntaxError, STDIN_TEXT_REDIRECTS, walk, WRITE_REDIRECTS,
+  nodeKey, nodeType, ops, parseShell, ShellSyntaxError, walk,
   type ShBinaryCmd, type ShCallExpr, type ShFile, type ShFuncDecl, type ShLit, type ShNode, type ShStmt, type ShWord,
 } from "./shell-syntax.js";
 import { nestedScript, unwrap } from "./unwrap.js";
@@ -51,7 +51,7 @@ function fromSyntaxTree(file: ShFile, source: string, depth: number): ParsedScri
         const stmt = node as ShStmt;
         if (stmt.Cmd) stmtOf.set(nodeKey(stmt.Cmd), stmt);
         for (const redirect of stmt.Redirs) {
-          if (WRITE_REDIRECTS.has(redirect.Op) && redirect.Word) {
+          if (ops().WRITE_REDIRECTS.has(redirect.Op) && redirect.Word) {
             script.redirections.push({ writes: true, target: wordValue(redirect.Word).text, segment: slice(stmt) });
           }
         }
@@ -122,6 +122,7 @@ const SHELL_KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "do", "done"
 
 function isPipe(node: ShNode): boolean {
   const op = (node as ShBinaryCmd).Op;
+  const { OP } = ops();
   return op === OP.pipe || op === OP.pipeAll;
 }
 
@@ -160,7 +161,7 @@ function functionDefinition(decl: ShFuncDecl, slice: (node: ShNode) => string) {
 
 function stdinTextOf(stmt: ShStmt | undefined): string | undefined {
   for (const redirect of stmt?.Redirs ?? []) {
-    if (!STDIN_TEXT_REDIRECTS.has(redirect.Op)) continue;
+    if (!ops().STDIN_TEXT_REDIRECTS.has(redirect.Op)) continue;
     const word = redirect.Hdoc ?? redirect.Word;
     if (word) return wordValue(word).text;
   }

@@ -32,24 +32,32 @@ interface SyntaxModule {
 }
 
 const require = createRequire(import.meta.url);
-const syntax = (require("mvdan-sh") as { syntax: SyntaxModule }).syntax;
-const parser = syntax.NewParser();
+// The parser (a GopherJS build, ~30 MB of heap once loaded) is loaded on first use: most
+// commands never reach it (see mightBeDangerous in gate.ts).
+let loaded: { syntax: SyntaxModule; parser: ShParser } | undefined;
+function lib(): { syntax: SyntaxModule; parser: ShParser } {
+  if (!loaded) {
+    const syntax = (require("mvdan-sh") as { syntax: SyntaxModule }).syntax;
+    loaded = { syntax, parser: syntax.NewParser() };
+  }
+  return loaded;
+}
 
-export const nodeType = (node: unknown): string => syntax.NodeType(node);
+export const nodeType = (node: unknown): string => lib().syntax.NodeType(node);
 /**
  * A stable identity for a node. The library hands out a fresh JS wrapper on every field
  * access, so object identity cannot key a Map; type + source range can.
  */
 export const nodeKey = (node: ShNode): string => `${nodeType(node)}@${node.Pos().Offset()}-${node.End().Offset()}`;
 export const walk = (node: ShNode, visit: (node: ShNode) => boolean): void =>
-  syntax.Walk(node, (n) => (n ? visit(n) : true));
+  lib().syntax.Walk(node, (n) => (n ? visit(n) : true));
 
 /** Thrown when the text is not valid shell; message is the parser's (`1:6: reached EOF …`). */
 export class ShellSyntaxError extends Error {}
 
 export function parseShell(source: string): ShFile {
   try {
-    return parser.Parse(source, "");
+    return lib().parser.Parse(source, "");
   } catch (error) {
     // GopherJS throws Go error values: an object with an Error() method.
     const err = error as { Error?: () => string; message?: string };
@@ -66,23 +74,31 @@ function redirectOp(sample: string): number {
   return parseShell(sample).Stmts[0]!.Redirs[0]!.Op;
 }
 
-export const OP = {
-  pipe: binaryOp("a | b"),
-  pipeAll: binaryOp("a |& b"),
-  redirOut: redirectOp("a > f"),
-  appendOut: redirectOp("a >> f"),
-  clobberOut: redirectOp("a >| f"),
-  redirAll: redirectOp("a &> f"),
-  appendAll: redirectOp("a &>> f"),
-  readWrite: redirectOp("a <> f"),
-  dupOut: redirectOp("a >& f"),
-  heredoc: redirectOp("a <<E\nx\nE"),
-  heredocDash: redirectOp("a <<-E\nx\nE"),
-  herestring: redirectOp("a <<< x"),
-} as const;
+function learnOperators() {
+  const OP = {
+    pipe: binaryOp("a | b"),
+    pipeAll: binaryOp("a |& b"),
+    redirOut: redirectOp("a > f"),
+    appendOut: redirectOp("a >> f"),
+    clobberOut: redirectOp("a >| f"),
+    redirAll: redirectOp("a &> f"),
+    appendAll: redirectOp("a &>> f"),
+    readWrite: redirectOp("a <> f"),
+    dupOut: redirectOp("a >& f"),
+    heredoc: redirectOp("a <<E\nx\nE"),
+    heredocDash: redirectOp("a <<-E\nx\nE"),
+    herestring: redirectOp("a <<< x"),
+  } as const;
+  return {
+    OP,
+    /** Redirections that write to (and may clobber) their target. */
+    WRITE_REDIRECTS: new Set([OP.redirOut, OP.appendOut, OP.clobberOut, OP.redirAll, OP.appendAll, OP.readWrite, OP.dupOut]) as ReadonlySet<number>,
+    STDIN_TEXT_REDIRECTS: new Set([OP.heredoc, OP.heredocDash, OP.herestring]) as ReadonlySet<number>,
+  };
+}
 
-/** Redirections that write to (and may clobber) their target. */
-export const WRITE_REDIRECTS: ReadonlySet<number> = new Set([
-  OP.redirOut, OP.appendOut, OP.clobberOut, OP.redirAll, OP.appendAll, OP.readWrite, OP.dupOut,
-]);
-export const STDIN_TEXT_REDIRECTS: ReadonlySet<number> = new Set([OP.heredoc, OP.heredocDash, OP.herestring]);
+let operators: ReturnType<typeof learnOperators> | undefined;
+/** Operator codes, learned on first use (it needs the parser). */
+export function ops(): ReturnType<typeof learnOperators> {
+  return (operators ??= learnOperators());
+}

@@ -221,9 +221,18 @@ test("an unparseable command says so and is judged by tokens", () => {
   const verdict = checkCommand("rm -rf / 'unclosed", config);
   assert.equal(verdict.allowed, false);
   assert.match(verdict.parseError ?? "", /quote/);
-  const harmless = checkCommand("echo 'unclosed", config);
+  const harmless = checkCommand("git log 'unclosed", config);
   assert.equal(harmless.allowed, true);
   assert.ok(harmless.parseError);
+});
+
+test("commands that name no flaggable program skip the parser; spelling tricks do not", () => {
+  const plain = checkCommand("echo 'unclosed", config);
+  assert.equal(plain.allowed, true);
+  assert.equal(plain.parseError, undefined); // never parsed
+  for (const sneaky of ["\\rm -rf /", 'r""m -rf /', "r\\m -rf ~", "$'\\x72m' -rf /"]) {
+    assert.deepEqual(checkCommand(sneaky, config).violations.map((v) => v.rule), ["recursive-delete"], sneaky);
+  }
 });
 
 test("a fork bomb that defeats the parser is still caught by its shape", () => {
