@@ -3,10 +3,6 @@
 import { Command } from "commander";
 import { spawnSync } from "node:child_process";
 import { loadConfig, ConfigError } from "./config.js";
-import { serveStdio } from "./mcp/server.js";
-import { registerCliVerbs } from "./cli/index.js";
-import { registerHiveCommands } from "./cli/hive-commands.js";
-import { TermhiveService } from "./service/service.js";
 import { enableLinearRegexFallback } from "./util/regex.js";
 import { VERSION } from "./version.js";
 
@@ -35,6 +31,9 @@ async function mcpCommand(): Promise<void> {
       ].join("\n"),
     );
   }
+  // Loaded here, not at the top: the stdio server needs neither gRPC nor the HTTP door.
+  const { TermhiveService } = await import("./service/service.js");
+  const { serveStdio } = await import("./mcp/server.js");
   const service = new TermhiveService(config);
   const stop = async () => {
     await service.shutdown().catch(() => {});
@@ -50,10 +49,21 @@ const program = new Command();
 program.name("termhive").description("Persistent terminal sessions and agent teams for AI agents").version(VERSION);
 program.command("mcp").description("serve MCP over stdio (what an MCP client runs)").action(mcpCommand);
 program.command("start").description("same as mcp; on a terminal it explains how to connect a client").action(mcpCommand);
-registerCliVerbs(program);
-registerHiveCommands(program);
 
-program.parseAsync(process.argv).catch((error: unknown) => {
+async function main(): Promise<void> {
+  const verb = process.argv[2];
+  // The other verbs pull in the gRPC client and the HTTP door (~20 MB); an MCP client's
+  // server process (mcp/start) never loads them.
+  if (verb !== "mcp" && verb !== "start") {
+    const { registerCliVerbs } = await import("./cli/index.js");
+    const { registerHiveCommands } = await import("./cli/hive-commands.js");
+    registerCliVerbs(program);
+    registerHiveCommands(program);
+  }
+  await program.parseAsync(process.argv);
+}
+
+main().catch((error: unknown) => {
   process.stderr.write(`termhive: ${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);
   process.exit(1);
 });
