@@ -139,6 +139,8 @@ class Subscriptions {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Sessions we listen to, for subscribed screen/output URIs. */
   private readonly attached = new Map<TerminalSession, () => void>();
+  /** Every live session's exit/gone listeners, for the session list. */
+  private readonly lifecycle = new Map<TerminalSession, () => void>();
   private sessionsKey = "";
   private closed = false;
   private readonly detachAll: (() => void)[] = [];
@@ -186,14 +188,17 @@ class Subscriptions {
 
   private listen(): void {
     if (this.closed) return;
-    // Opens, exits and closes all show up as backend events (a new pane prints its prompt); the
-    // registry itself emits nothing, so compare the session set after each burst.
+    // The registry emits nothing itself: opens show up as backend output (a new pane prints its
+    // prompt), exits and outside closes as backend events, and our own closes only as the
+    // session's "gone" — so listen to both and compare the session set after each burst.
     const backend = this.service.backend;
-    const onPane = () => this.schedule("check:sessions", () => void this.checkSessions());
+    const onPane = () => this.checkSoon();
     const events: (keyof BackendEvents)[] = ["output", "exit", "closed", "down"];
     for (const e of events) backend.on(e, onPane);
     this.detachAll.push(() => { for (const e of events) backend.off(e, onPane); });
+    this.detachAll.push(() => { for (const detach of this.lifecycle.values()) detach(); this.lifecycle.clear(); });
     this.sessionsKey = this.keyOf();
+    this.watchLifecycle();
     if (this.hive) {
       const onChange = () => {
         this.notify(AGENTS_URI);
@@ -210,7 +215,34 @@ class Subscriptions {
     return this.service.registry.all().map((s) => `${s.id}:${s.name}:${s.alive}`).sort().join(",");
   }
 
+  private checkSoon(): void {
+    this.schedule("check:sessions", () => void this.checkSessions());
+  }
+
+  /** Follows every live session's exit/gone (terminal_close kills a pane the registry already forgot). */
+  private watchLifecycle(): void {
+    const live = new Set(this.service.registry.all());
+    for (const [session, detach] of this.lifecycle) {
+      if (!live.has(session)) {
+        detach();
+        this.lifecycle.delete(session);
+      }
+    }
+    if (this.closed) return;
+    for (const session of live) {
+      if (this.lifecycle.has(session)) continue;
+      const ended = () => this.checkSoon();
+      session.on("exit", ended);
+      session.on("gone", ended);
+      this.lifecycle.set(session, () => {
+        session.off("exit", ended);
+        session.off("gone", ended);
+      });
+    }
+  }
+
   private async checkSessions(): Promise<void> {
+    this.watchLifecycle();
     const key = this.keyOf();
     if (key === this.sessionsKey) return;
     this.sessionsKey = key;
@@ -251,7 +283,7 @@ class Subscriptions {
     };
     const ended = () => {
       changed();
-      this.schedule("check:sessions", () => void this.checkSessions());
+      this.checkSoon();
     };
     session.on("output", changed);
     session.on("screen", changed);
