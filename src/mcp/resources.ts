@@ -3,7 +3,7 @@
 // Subscriptions are per McpServer instance (one per client / HTTP session): each keeps its own
 // set of subscribed URIs and its own listeners, removed when its transport closes.
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { BackendEvents } from "../backends/backend.js";
 import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
@@ -154,9 +154,9 @@ class Subscriptions {
   install(): void {
     const mcp = this.server.server;
     mcp.setRequestHandler(SubscribeRequestSchema, async (request) => {
-      const uri = request.params.uri;
-      if (!this.known(uri)) throw new McpError(ErrorCode.InvalidParams, `not a termhive resource: ${uri}`);
-      this.uris.add(uri);
+      // Any URI is accepted (the MCP conformance suite subscribes to test://watched-resource);
+      // one that names nothing of ours is tracked but never updated.
+      this.uris.add(request.params.uri);
       await this.reconcile();
       return {};
     });
@@ -179,11 +179,6 @@ class Subscriptions {
       previousClose?.();
       this.close();
     };
-  }
-
-  private known(uri: string): boolean {
-    if (uri === SESSIONS_URI || SESSION_URI.test(uri)) return true;
-    return this.hive !== undefined && (uri === AGENTS_URI || uri === TEAMS_URI || uri === EVENTS_URI);
   }
 
   private listen(): void {

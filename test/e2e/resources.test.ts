@@ -142,8 +142,14 @@ describe("MCP resources and prompts", () => {
     assert.ok(events.events.some((e: { kind: string; data: unknown }) => e.kind === "status" && JSON.stringify(e.data).includes("error")), JSON.stringify(events).slice(0, 500));
   });
 
-  test("subscribing to a foreign URI is refused", async () => {
-    await assert.rejects(h.client.subscribeResource({ uri: "file:///etc/passwd" }), /not a termhive resource/);
+  test("subscribing to a foreign URI is accepted (conformance) and never updated", async () => {
+    const uri = "test://watched-resource";
+    assert.deepEqual(await h.client.subscribeResource({ uri }), {});
+    const from = updated.length;
+    await h.ok("terminal_run", { session: "res", command: "echo foreign" });
+    await sleep(300);
+    assert.ok(!updated.slice(from).includes(uri));
+    assert.deepEqual(await h.client.unsubscribeResource({ uri }), {});
   });
 
   test("prompts: list and get", async () => {
