@@ -43,9 +43,12 @@ function hiveServiceFor(service: TermhiveService): HiveService {
 export async function serveStdio(service: TermhiveService): Promise<void> {
   const server = createMcpServer(service, "stdio");
   const transport = new StdioServerTransport();
-  await server.connect(transport);
-  await new Promise<void>((resolve) => {
+  // Set before connect: the SDK chains a handler it finds, but one set later replaces its own
+  // (and with it the server's close handling, e.g. resource subscription clean-up).
+  const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
   });
+  await server.connect(transport);
+  await closed;
 }
