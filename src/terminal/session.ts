@@ -227,6 +227,16 @@ export class TerminalSession extends EventEmitter {
     this.emit("gone", reason);
   }
 
+  /**
+   * Asks the backend whether the pane still lives. The exit notification is the normal path;
+   * this is the fallback a quiet wait uses, so a lost notification costs a second, not a timeout.
+   */
+  async verifyAlive(): Promise<void> {
+    if (!this.alive) return;
+    const info = await this.backend.paneInfo(this.paneId).catch(() => undefined);
+    if (info?.dead) this.markExited(info.exitStatus, info.exitSignal);
+  }
+
   redact(text: string): string {
     return redactSecrets(text, this.secrets);
   }

@@ -3,6 +3,9 @@
 // the one quiet window the condition cares about.
 import type { TerminalSession } from "./session.js";
 
+/** After this much quiet, a wait for completion or exit asks the backend once whether the pane died. */
+export const LIVENESS_QUIET_MS = 1000;
+
 export class SessionGoneError extends Error {
   override name = "SessionGoneError";
 }
