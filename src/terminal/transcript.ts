@@ -1,6 +1,10 @@
 // Everything a session's program printed, as decoded text with absolute offsets and line
 // numbers, bounded in memory: past the cap the oldest text is dropped and reads say so
 // (the session's asciinema recording keeps the whole output on disk).
+//
+// Text is held in blocks of about BLOCK characters, so appending, dropping the oldest text
+// and cutting a range each touch only the blocks involved — a flood of output costs time
+// in proportion to its size, never to the size of what is already held.
 
 export interface TranscriptSlice {
   text: string;
@@ -12,20 +16,25 @@ export interface TranscriptSlice {
   droppedBefore: number;
 }
 
+const BLOCK = 64 * 1024;
+
 export class Transcript {
-  private chunks: string[] = [];
-  /** Absolute offset of chunks[0][0]. */
+  private blocks: string[] = [];
+  /** Absolute offset where each block starts. */
+  private blockStarts: number[] = [];
+  /** Absolute offset of the oldest character held. */
   private base = 0;
-  private length = 0;
-  /** Absolute offsets where each line starts; lineStarts[k] is line (droppedLines + k + 1). */
+  private total = 0;
+  /** Absolute offsets where lines start; lineStarts[lineHead + k] is line (droppedLines + k + 1). */
   private lineStarts: number[] = [0];
+  private lineHead = 0;
   private droppedLines = 0;
 
   constructor(private readonly maxChars: number) {}
 
   /** Absolute offset just past the last character. */
   get end(): number {
-    return this.base + this.length;
+    return this.total;
   }
 
   /** Absolute offset of the oldest character still held. */
@@ -35,7 +44,7 @@ export class Transcript {
 
   /** Number of the last line (the one being written). */
   get lineCount(): number {
-    return this.droppedLines + this.lineStarts.length;
+    return this.droppedLines + this.lineStarts.length - this.lineHead;
   }
 
   get firstHeldLine(): number {
@@ -44,29 +53,44 @@ export class Transcript {
 
   append(text: string): void {
     if (!text) return;
-    const offset = this.end;
+    const offset = this.total;
     let nl = text.indexOf("\n");
     while (nl !== -1) {
       this.lineStarts.push(offset + nl + 1);
       nl = text.indexOf("\n", nl + 1);
     }
-    this.chunks.push(text);
-    this.length += text.length;
-    if (this.chunks.length > 4096) this.chunks = [this.chunks.join("")];
-    if (this.length > this.maxChars) this.dropOldest(this.length - this.maxChars);
+    const last = this.blocks.length - 1;
+    if (last >= 0 && this.blocks[last]!.length + text.length <= BLOCK) {
+      this.blocks[last] += text;
+    } else {
+      this.blocks.push(text);
+      this.blockStarts.push(offset);
+    }
+    this.total += text.length;
+    if (this.total - this.base > this.maxChars) this.dropBefore(this.total - this.maxChars);
   }
 
-  private dropOldest(count: number): void {
-    const all = this.chunks.join("");
-    this.chunks = [all.slice(count)];
-    this.base += count;
-    this.length -= count;
+  /** Drops whole blocks (and the lines in them) that end before `offset`. */
+  private dropBefore(offset: number): void {
+    while (this.blocks.length > 1 && this.blockStarts[1]! <= offset) {
+      this.blocks.shift();
+      this.blockStarts.shift();
+    }
+    if (this.blocks.length === 1 && this.blockStarts[0]! < offset) {
+      // One huge block (a single enormous append): cut inside it.
+      const cut = offset - this.blockStarts[0]!;
+      this.blocks[0] = this.blocks[0]!.slice(cut);
+      this.blockStarts[0] = offset;
+    }
+    this.base = this.blockStarts[0] ?? this.total;
     // Drop whole lines only, so line k always starts where it says.
-    let k = 0;
-    while (k + 1 < this.lineStarts.length && this.lineStarts[k + 1]! <= this.base) k++;
-    if (k > 0) {
-      this.lineStarts = this.lineStarts.slice(k);
-      this.droppedLines += k;
+    while (this.lineHead + 1 < this.lineStarts.length && this.lineStarts[this.lineHead + 1]! <= this.base) {
+      this.lineHead++;
+      this.droppedLines++;
+    }
+    if (this.lineHead > 65536 && this.lineHead * 2 > this.lineStarts.length) {
+      this.lineStarts = this.lineStarts.slice(this.lineHead);
+      this.lineHead = 0;
     }
   }
 
@@ -74,29 +98,44 @@ export class Transcript {
   slice(from: number, to: number = this.end): TranscriptSlice {
     const start = Math.max(from, this.base);
     const stop = Math.max(start, Math.min(to, this.end));
-    if (this.chunks.length > 1) this.chunks = [this.chunks.join("")];
-    const text = (this.chunks[0] ?? "").slice(start - this.base, stop - this.base);
-    return { text, start, firstLine: this.lineAt(start), droppedBefore: Math.max(0, this.base - from) };
+    const parts: string[] = [];
+    for (let i = this.blockAt(start); i < this.blocks.length && this.blockStarts[i]! < stop; i++) {
+      const blockStart = this.blockStarts[i]!;
+      parts.push(this.blocks[i]!.slice(Math.max(0, start - blockStart), stop - blockStart));
+    }
+    return { text: parts.join(""), start, firstLine: this.lineAt(start), droppedBefore: Math.max(0, this.base - from) };
+  }
+
+  /** Index of the block holding an absolute offset (the first block when before it). */
+  private blockAt(offset: number): number {
+    let lo = 0;
+    let hi = this.blocks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.blockStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   /** 1-based line number containing an absolute offset. */
   lineAt(offset: number): number {
-    let lo = 0;
+    let lo = this.lineHead;
     let hi = this.lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (this.lineStarts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return this.droppedLines + lo + 1;
+    return this.droppedLines + (lo - this.lineHead) + 1;
   }
 
   /** Absolute offset where a 1-based line starts (clamped to what is held). */
   lineStart(line: number): number {
     const k = line - this.droppedLines - 1;
     if (k < 0) return this.base;
-    if (k >= this.lineStarts.length) return this.end;
-    return Math.max(this.base, this.lineStarts[k]!);
+    if (this.lineHead + k >= this.lineStarts.length) return this.end;
+    return Math.max(this.base, this.lineStarts[this.lineHead + k]!);
   }
 
   /** Lines from..to inclusive, 1-based. */
