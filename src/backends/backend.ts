@@ -83,6 +83,11 @@ export interface Backend {
   attachCommand(paneId: string): string | null;
   /** Sets the title shown on the pane's border (status at a glance). No-op where unsupported. */
   setTitle(paneId: string, title: string): Promise<void>;
+  /**
+   * Makes the backend collect exited children it has not reaped yet (tmux can miss a SIGCHLD
+   * under load and leave a dead pane without its exit status). Optional.
+   */
+  reapExited?(): Promise<void>;
   /** Detaches from (never kills) the panes. */
   stop(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 import type { TermhiveConfig } from "../config.js";
 import { matchNestedPrompt } from "../terminal/prompts.js";
 import type { CommandRecord, TerminalSession } from "../terminal/session.js";
-import { LIVENESS_QUIET_MS, watchSession } from "../terminal/watch.js";
+import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "../terminal/watch.js";
 import { stripAnsi } from "../util/ansi.js";
 import type { SafeRegex } from "../util/regex.js";
 import { ToolError } from "./errors.js";
@@ -68,7 +68,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const ownRecord = (): CommandRecord | undefined =>
     session.commands.find((record) => record.outputStart >= startOffset);
 
-  let livenessCheckedAt = -1;
+  const probeLiveness = livenessProbe(session);
   const outcome = await watchSession<Outcome>(
     session,
     async () => {
@@ -81,12 +81,9 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
         return { reason: "rejected" };
       }
       if (!session.alive) return { reason: "exit", record };
+      await probeLiveness();
+      if (!session.alive) return { reason: "exit", record };
       const quietFor = Date.now() - session.lastOutputAt;
-      if (quietFor >= LIVENESS_QUIET_MS && livenessCheckedAt !== session.lastOutputAt) {
-        livenessCheckedAt = session.lastOutputAt;
-        await session.verifyAlive();
-        if (!session.alive) return { reason: "exit", record };
-      }
       if (request.until) {
         const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
         if (await request.until.exec(text, config.regexTimeoutMs)) return { reason: "until", record };
@@ -109,7 +106,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     },
     {
       timeoutMs: request.timeoutMs,
-      quietMs: mode === "quiet" ? [config.idleQuietMs, LIVENESS_QUIET_MS] : [config.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, LIVENESS_QUIET_MS],
+      quietMs: mode === "quiet" ? [config.idleQuietMs, ...LIVENESS_QUIET_MS] : [config.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, ...LIVENESS_QUIET_MS],
       onProgress: request.onProgress,
     },
   ).catch((error: Error) => {

@@ -2,7 +2,7 @@
 // idle, or the program exits. Output printed before the call but not yet read counts.
 import type { TermhiveConfig } from "../config.js";
 import type { TerminalSession } from "../terminal/session.js";
-import { LIVENESS_QUIET_MS, watchSession } from "../terminal/watch.js";
+import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "../terminal/watch.js";
 import { stripAnsi } from "../util/ansi.js";
 import type { SafeRegex } from "../util/regex.js";
 import { ToolError } from "./errors.js";
@@ -39,15 +39,12 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   let match: string | undefined;
   let exitCode: number | null | undefined;
 
-  let livenessCheckedAt = -1;
+  const probeLiveness = livenessProbe(session);
   const outcome = await watchSession<true>(
     session,
     async () => {
-      // A lost exit notification must not turn into a timeout: once per quiet spell, ask.
-      if ((request.for === "exit" || request.for === "completion") && Date.now() - session.lastOutputAt >= LIVENESS_QUIET_MS && livenessCheckedAt !== session.lastOutputAt) {
-        livenessCheckedAt = session.lastOutputAt;
-        await session.verifyAlive();
-      }
+      // A lost exit notification must not turn into a timeout.
+      if (request.for === "exit" || request.for === "completion") await probeLiveness();
       switch (request.for) {
         case "pattern": {
           const found = await request.pattern!.exec(stripAnsi(session.transcript.slice(from).text), config.regexTimeoutMs);
@@ -83,7 +80,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
     },
     {
       timeoutMs: request.timeoutMs,
-      quietMs: [...(request.for === "idle" || !session.integrated ? [request.idleMs] : []), LIVENESS_QUIET_MS],
+      quietMs: [...(request.for === "idle" || !session.integrated ? [request.idleMs] : []), ...LIVENESS_QUIET_MS],
       onProgress: request.onProgress,
     },
   ).catch((error: Error) => {

@@ -231,10 +231,18 @@ export class TerminalSession extends EventEmitter {
    * Asks the backend whether the pane still lives. The exit notification is the normal path;
    * this is the fallback a quiet wait uses, so a lost notification costs a second, not a timeout.
    */
-  async verifyAlive(): Promise<void> {
+  async verifyAlive(final = false): Promise<void> {
     if (!this.alive) return;
-    const info = await this.backend.paneInfo(this.paneId).catch(() => undefined);
-    if (info?.dead) this.markExited(info.exitStatus, info.exitSignal);
+    let info = await this.backend.paneInfo(this.paneId).catch(() => undefined);
+    // tmux marks a pane dead at end of output and learns the status when it reaps the
+    // process; until then the exit notification (with the status) is still on its way.
+    const known = (pane: typeof info) => pane !== undefined && (pane.exitStatus !== null || pane.exitSignal !== null);
+    if (info?.dead && !known(info) && this.backend.reapExited) {
+      await this.backend.reapExited().catch(() => {});
+      info = (await this.backend.paneInfo(this.paneId).catch(() => undefined)) ?? info;
+    }
+    const statusKnown = known(info);
+    if (info?.dead && (statusKnown || final)) this.markExited(info.exitStatus, info.exitSignal);
   }
 
   redact(text: string): string {

@@ -3,8 +3,28 @@
 // the one quiet window the condition cares about.
 import type { TerminalSession } from "./session.js";
 
-/** After this much quiet, a wait for completion or exit asks the backend once whether the pane died. */
-export const LIVENESS_QUIET_MS = 1000;
+/**
+ * After these quiet times, a wait for completion or exit asks the backend whether the pane
+ * died; at the last one a dead pane counts as exited even if tmux has no status for it yet.
+ */
+export const LIVENESS_QUIET_MS = [1000, 3000] as const;
+
+/** The liveness check a waiter runs when its quiet timers fire; returns once per window. */
+export function livenessProbe(session: TerminalSession): () => Promise<void> {
+  let checked = 0;
+  let lastOutput = -1;
+  return async () => {
+    if (lastOutput !== session.lastOutputAt) {
+      lastOutput = session.lastOutputAt;
+      checked = 0;
+    }
+    const quiet = Date.now() - session.lastOutputAt;
+    while (checked < LIVENESS_QUIET_MS.length && quiet >= LIVENESS_QUIET_MS[checked]!) {
+      checked++;
+      await session.verifyAlive(checked === LIVENESS_QUIET_MS.length);
+    }
+  };
+}
 
 export class SessionGoneError extends Error {
   override name = "SessionGoneError";

@@ -1,6 +1,7 @@
 // Persistence across processes and restarts, and bad input answered clearly.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
@@ -102,8 +103,14 @@ describe("bad input", () => {
   test("a dead pane answers with its exit status", async () => {
     await h.ok("terminal_open", { name: "dies", command: "bash" });
     const r = await h.ok("terminal_run", { session: "dies", command: "exit 7" });
+    const panes = () => {
+      const list = h.tmux("list-panes", "-a", "-F", "#{pane_id} dead=#{pane_dead} status=#{pane_dead_status} pid=#{pane_pid} #{pane_current_command}").stdout;
+      const pids = [...list.matchAll(/pid=(\d+)/g)].map((m) => m[1]!);
+      const ps = spawnSync("ps", ["-o", "pid,ppid,stat,comm", "-p", pids.join(",")], { encoding: "utf8" }).stdout;
+      return list + ps;
+    };
     assert.equal(r.reason, "exit");
-    assert.equal(r.exit_code, 7);
+    assert.equal(r.exit_code, 7, `${JSON.stringify(r)}\n${panes()}\n${h.tmux("capture-pane", "-p", "-t", "%0").stdout.trim()}`);
     const again = await h.call("terminal_run", { session: "dies", command: "true" });
     assert.equal(again.isError, true);
     assert.match(again.text, /has exited \(exit status 7\)/);

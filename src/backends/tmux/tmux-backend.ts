@@ -278,6 +278,12 @@ export class TmuxBackend implements Backend {
     await this.cmd(`set -p -t ${tmuxQuote(paneId)} @termhive_title ${tmuxQuoteFormat(clean)}`);
   }
 
+  async reapExited(): Promise<void> {
+    // tmux reaps every finished child whenever one SIGCHLD arrives; a short-lived child of
+    // the server provides one.
+    await this.cmd("run-shell true");
+  }
+
   async stop(): Promise<void> {
     const client = this.client;
     this.client = null;
