@@ -154,8 +154,8 @@ export class StatusTracker {
       return undefined;
     }
     if (result.changed) {
-      this.changes.emit("change", result.agent);
-      void this.title(session);
+      // The border title is updated first, so whoever hears of the change sees it on screen too.
+      void this.title(session).finally(() => this.changes.emit("change", result.agent));
     }
     return result.agent;
   }

@@ -5,6 +5,7 @@
 // `termhive status` CLI, a second MCP server) has no in-process event: SQLite cannot notify
 // across processes, so the newest event id is polled every CROSS_PROCESS_POLL_MS (one indexed
 // read of sqlite_sequence) — the one timer here, for that reason only.
+import { livenessProbe } from "../../terminal/watch.js";
 import type { Hive, ResolvedTarget, AgentRecord } from "../../hive/index.js";
 import { detectStatus } from "../../hive/index.js";
 import type { TerminalSession } from "../../terminal/session.js";
@@ -116,7 +117,10 @@ export async function hiveWait(
       for (const n of names) s.on(n, onChange);
       cleanups.push(() => { for (const n of names) s.off(n, onChange); });
     }
+    // A pane whose exit tmux has not reported (see livenessProbe) must still count as exited.
+    const probes = options.for === "exited" ? [...sessions.values()].filter((s) => s !== undefined).map((s) => livenessProbe(s!)) : [];
     const poll = setInterval(() => {
+      for (const probe of probes) void probe();
       try {
         const cursor = deps.hive.events.latestCursor();
         if (cursor !== lastCursor || options.for === "idle" || options.for === "waiting_for_input") {
