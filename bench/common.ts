@@ -75,7 +75,7 @@ export function benchHome(): BenchHome {
     env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash", HOME: userHome },
     destroy() {
       spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"]);
-      rmSync(home, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
 }
@@ -109,7 +109,7 @@ export async function startServer(home = mkdtempSync(join(tmpdir(), "termhive-be
     async stop() {
       await client.close().catch(() => {});
       spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"]);
-      rmSync(home, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
 }

@@ -36,7 +36,7 @@ async function benchStartup(): Promise<void> {
     await client.listTools();
     samples.push(performance.now() - t0);
     await client.close();
-    rmSync(home, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
   emit({ bench: "server start to first tool list", unit: "ms", median: round(median(samples)), runs: samples.length, target: "<= 250" });
 }

@@ -93,6 +93,7 @@ export class Harness {
   async destroy(): Promise<void> {
     await this.close();
     this.tmux("kill-server");
-    if (existsSync(this.home)) rmSync(this.home, { recursive: true, force: true });
+    // Shells killed with the tmux server may still be writing their history files.
+    if (existsSync(this.home)) rmSync(this.home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
 }

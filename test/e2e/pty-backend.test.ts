@@ -87,7 +87,7 @@ describe("without tmux", () => {
       assert.match(r.stderr, /TERMHIVE_BACKEND=pty/);
       assert.doesNotMatch(r.stderr, /\n\s+at /); // a message, not a stack trace
     } finally {
-      rmSync(home, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     }
   });
 });

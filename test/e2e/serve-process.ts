@@ -62,5 +62,5 @@ export async function serve(args: string[] = [], home = newHome()): Promise<Serv
 
 export function destroyHome(home: string): void {
   spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"]);
-  rmSync(home, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
 }
