@@ -28,6 +28,8 @@ export class SessionRegistry {
   private readonly sessions = new Map<string, TerminalSession>();
   private readonly orphans = new Map<string, Buffer[]>();
   private refreshing: Promise<void> | null = null;
+  /** Ids of sessions this process is creating: a concurrent refresh must not adopt them. */
+  private readonly opening = new Set<string>();
   private lastDownReason: string | null = null;
   private nameCounter = 0;
 
@@ -100,7 +102,7 @@ export class SessionRegistry {
     const seen = new Set<string>();
     for (const pane of panes) {
       const id = pane.meta.id;
-      if (!id) continue;
+      if (!id || this.opening.has(id)) continue; // being opened by this process right now
       seen.add(id);
       const existing = this.sessions.get(id);
       if (existing) {
@@ -195,6 +197,23 @@ export class SessionRegistry {
       ...options.env,
     };
     const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind };
+    this.opening.add(id);
+    try {
+      return await this.createOpened(meta, launch, env, options);
+    } finally {
+      this.opening.delete(id);
+    }
+  }
+
+  private async createOpened(
+    meta: SessionMeta,
+    launch: { argv: string[] },
+    env: Record<string, string>,
+    options: OpenOptions,
+  ): Promise<TerminalSession> {
+    const { id, name } = meta;
+    const program = meta.command;
+    const shellKind = meta.shell;
     const pane = await this.backend.createPane({
       argv: launch.argv,
       cwd: options.cwd,

@@ -31,6 +31,17 @@ describe("persistence", () => {
     }
   });
 
+  test("sessions opened concurrently are all integrated and exact", async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `par${i}`);
+    const opened = await Promise.all(names.map((name) => h.ok("terminal_open", { name, command: "bash" })));
+    assert.ok(opened.every((o) => o.integrated === true), JSON.stringify(opened.map((o) => o.integrated)));
+    const runs = await Promise.all(names.map((name) => h.ok("terminal_run", { session: name, command: `echo ${name}` })));
+    for (const [i, r] of runs.entries()) {
+      assert.equal(r.reason, "osc133");
+      assert.equal(r.output, names[i]);
+    }
+  });
+
   test("kill -9 of termhive, restart: the session is there with its name and earlier output", async () => {
     await h.ok("terminal_open", { name: "survivor", command: "bash" });
     await h.ok("terminal_run", { session: "survivor", command: "echo before-the-crash-$((7*6))" });
