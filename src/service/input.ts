@@ -3,8 +3,8 @@
 import type { TerminalSession } from "../terminal/session.js";
 import { watchSession } from "../terminal/watch.js";
 
-const PASTE_START = "\x1b[200~";
-const PASTE_END = "\x1b[201~";
+export const PASTE_START = "\x1b[200~";
+export const PASTE_END = "\x1b[201~";
 /** A program reacting to a paste (redrawing its input box) goes quiet within this; then Enter is safe. */
 const PASTE_SETTLE_QUIET_MS = 30;
 const PASTE_SETTLE_MAX_MS = 1000;
@@ -36,9 +36,19 @@ export async function typeText(session: TerminalSession, text: string, enter: bo
 
 /** Waits until the program has echoed the paste and gone quiet (or a short bound passes). */
 async function settleAfterPaste(session: TerminalSession, outputBefore: number): Promise<void> {
-  await watchSession(
+  await settleOutput(session, outputBefore, PASTE_SETTLE_QUIET_MS, PASTE_SETTLE_MAX_MS);
+}
+
+/**
+ * Resolves true once the program produced output after `since` and then stayed quiet for
+ * quietMs; false when maxMs passes first (or the session goes away).
+ */
+export async function settleOutput(session: TerminalSession, since: number, quietMs: number, maxMs: number): Promise<boolean> {
+  const r = await watchSession(
     session,
-    () => (session.lastOutputAt > outputBefore && Date.now() - session.lastOutputAt >= PASTE_SETTLE_QUIET_MS ? true : undefined),
-    { timeoutMs: PASTE_SETTLE_MAX_MS, quietMs: PASTE_SETTLE_QUIET_MS },
-  );
+    () => (session.lastOutputAt > since && Date.now() - session.lastOutputAt >= quietMs ? true : undefined),
+    { timeoutMs: maxMs, quietMs },
+  ).catch(() => "timeout" as const);
+  await session.screen.settled();
+  return r === true;
 }

@@ -93,7 +93,12 @@ export class Harness {
   async destroy(): Promise<void> {
     await this.close();
     this.tmux("kill-server");
-    // Shells killed with the tmux server may still be writing their history files.
-    if (existsSync(this.home)) rmSync(this.home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+    // Programs killed with the tmux server may still be writing their history files into the
+    // test's HOME; a temp dir left behind is not a test failure.
+    try {
+      if (existsSync(this.home)) rmSync(this.home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    } catch (error) {
+      process.stderr.write(`note: could not remove ${this.home}: ${(error as Error).message}\n`);
+    }
   }
 }

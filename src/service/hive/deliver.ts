@@ -7,9 +7,8 @@
 // what was verified, never what was hoped.
 import type { TerminalSession } from "../../terminal/session.js";
 import { watchSession } from "../../terminal/watch.js";
+import { PASTE_END, PASTE_START, settleOutput } from "../input.js";
 
-const PASTE_START = "\x1b[200~";
-const PASTE_END = "\x1b[201~";
 /** The program's echo of a paste is over once output is quiet this long. */
 const SETTLE_QUIET_MS = 40;
 /** A program that never echoes (busy, or reads without echo) gets at most this long. */
@@ -36,14 +35,20 @@ function tailOf(text: string): string {
   return last.trim().slice(-16);
 }
 
-/** Resolves once output was produced after `since` and then went quiet, or after maxMs. */
-async function settle(session: TerminalSession, since: number, maxMs: number): Promise<boolean> {
+function settle(session: TerminalSession, since: number, maxMs: number): Promise<boolean> {
+  return settleOutput(session, since, SETTLE_QUIET_MS, maxMs);
+}
+
+/**
+ * An integrated shell at its prompt reads input in order and says when it starts a command
+ * (OSC 133 C) or comes back to its prompt: no quiet windows needed to know it took the line.
+ */
+async function shellTookLine(session: TerminalSession, mark: number, promptBefore: number): Promise<boolean> {
   const r = await watchSession(
     session,
-    () => (session.lastOutputAt > since && Date.now() - session.lastOutputAt >= SETTLE_QUIET_MS ? true : undefined),
-    { timeoutMs: maxMs, quietMs: SETTLE_QUIET_MS },
+    () => (session.commands.some((c) => c.startedAt >= mark) || session.lastPromptEnd > promptBefore ? true : undefined),
+    { timeoutMs: ACCEPT_MAX_MS },
   ).catch(() => "timeout" as const);
-  await session.screen.settled();
   return r === true;
 }
 
@@ -52,8 +57,9 @@ export async function deliverText(session: TerminalSession, text: string, submit
   const paste = session.screen.bracketedPaste;
   const body = text.replace(/\r?\n/g, "\r");
   const before = Date.now();
+  const shellAtPrompt = session.integrated && session.phase === "prompt";
   await session.write(Buffer.from(paste ? PASTE_START + body + PASTE_END : body, "utf8"));
-  const echoed = await settle(session, before, SETTLE_MAX_MS);
+  const echoed = shellAtPrompt && submit ? true : await settle(session, before, SETTLE_MAX_MS);
   const method = paste ? "paste" : "typed";
   if (!submit) return { delivered: echoed, attempts: 0, method, ...(echoed ? {} : { note: "no echo of the text within 1 s" }) };
 
@@ -61,8 +67,10 @@ export async function deliverText(session: TerminalSession, text: string, submit
   let attempts = 0;
   for (; attempts < 2; ) {
     const mark = Date.now();
+    const promptBefore = session.lastPromptEnd;
     await session.write(Buffer.from("\r"));
     attempts++;
+    if (shellAtPrompt && (await shellTookLine(session, mark, promptBefore))) return { delivered: true, attempts, method };
     const reacted = await settle(session, mark, ACCEPT_MAX_MS);
     if (!session.alive) return { delivered: false, attempts, method, note: "the program exited" };
     const stillThere = tail !== "" && cursorLine(session).includes(tail);
