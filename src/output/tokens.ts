@@ -1,4 +1,12 @@
-import { countTokens as countExact, isWithinTokenLimit } from "gpt-tokenizer/encoding/cl100k_base";
+import { createRequire } from "node:module";
+
+type Encoding = typeof import("gpt-tokenizer/encoding/cl100k_base");
+const require = createRequire(import.meta.url);
+let encoding: Encoding | undefined;
+/** Loaded on first count (~80 ms, ~40 MB): a server answers tools/list before it needs it. */
+function tokenizer(): Encoding {
+  return (encoding ??= require("gpt-tokenizer/encoding/cl100k_base") as Encoding);
+}
 
 /**
  * Token counts with the cl100k_base tokenizer — a real BPE, close enough to frontier
@@ -24,7 +32,7 @@ export interface TokenCount {
 }
 
 export function countTokens(text: string): number {
-  return countExact(text, PLAIN_TEXT);
+  return tokenizer().countTokens(text, PLAIN_TEXT);
 }
 
 export function countTokensBounded(text: string): TokenCount {
@@ -41,5 +49,5 @@ export function countTokensBounded(text: string): TokenCount {
 
 /** True when text has at most `limit` tokens; stops counting as soon as it is over. */
 export function fitsTokens(text: string, limit: number): boolean {
-  return isWithinTokenLimit(text, limit, PLAIN_TEXT) !== false;
+  return tokenizer().isWithinTokenLimit(text, limit, PLAIN_TEXT) !== false;
 }

@@ -1,9 +1,14 @@
 // The rendered screen of a session: @xterm/headless fed the same bytes as the transcript.
-import xtermHeadless from "@xterm/headless";
+import { createRequire } from "node:module";
 
-// On Node 20 the package is CommonJS; its default export carries the Terminal class.
-const { Terminal } = xtermHeadless as unknown as typeof import("@xterm/headless");
-type HeadlessTerminal = InstanceType<typeof Terminal>;
+type XtermModule = typeof import("@xterm/headless");
+type HeadlessTerminal = InstanceType<XtermModule["Terminal"]>;
+const require = createRequire(import.meta.url);
+let xterm: XtermModule | undefined;
+/** Loaded with the first session (~55 ms): a server answers tools/list before it needs it. */
+function Terminal(): XtermModule["Terminal"] {
+  return (xterm ??= require("@xterm/headless") as XtermModule).Terminal;
+}
 
 export interface ScreenSnapshot {
   /** Visible lines, trailing blanks trimmed. */
@@ -23,7 +28,8 @@ export class Screen {
   private pending: Promise<void> = Promise.resolve();
 
   constructor(rows: number, cols: number, scrollback: number) {
-    this.term = new Terminal({ rows, cols, scrollback, allowProposedApi: true, convertEol: false });
+    const XtermTerminal = Terminal();
+    this.term = new XtermTerminal({ rows, cols, scrollback, allowProposedApi: true, convertEol: false });
   }
 
   get rows(): number {
