@@ -100,7 +100,13 @@ describe("hive", () => {
     await h.ok("team_assign", { team: "blue", parent: "org" });
     const w = await h.ok("hive_wait", { targets: "team:org", for: "idle", mode: "all", timeout_s: 10 });
     assert.equal(w.matched, true, JSON.stringify(w));
-    const title = h.tmux("display", "-p", "-t", r.panes[0].pane, "#{@termhive_title}").stdout;
+    // The layout's own redraws can flip a1 to working and back; once it is idle again the
+    // border title must say so.
+    let title = "";
+    for (let i = 0; i < 20 && !/a1 \[red\] · idle/.test(title); i++) {
+      await h.ok("hive_wait", { targets: "a1", for: "idle", timeout_s: 5 });
+      title = h.tmux("display", "-p", "-t", r.panes[0].pane, "#{@termhive_title}").stdout;
+    }
     assert.match(title, /a1 \[red\] · idle/);
     const agents = (await h.ok("agent_list", { team: "org" })).agents;
     assert.deepEqual(agents.map((a: { name: string; team: string }) => `${a.name}:${a.team}`), ["a1:red", "a2:red", "b1:blue", "b2:blue"]);
