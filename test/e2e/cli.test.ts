@@ -19,7 +19,7 @@ function cli(home: string, ...args: string[]): { status: number | null; json: an
 function verbs(mode: "direct" | "served", home: () => string): void {
   test(`${mode}: open, run, send, read, ls, close`, () => {
     const opened = cli(home(), "open", "--name", "c1", "--json", "bash");
-    assert.equal(opened.status, 0, opened.stderr);
+    assert.equal(opened.status, 0, opened.stderr + opened.stdout);
     assert.equal(opened.json.name, "c1");
 
     const ran = cli(home(), "run", "c1", "--json", "echo", "cli-$((20+1))");
@@ -90,7 +90,7 @@ describe("CLI against a running termhive serve (gRPC unix socket)", () => {
 
   test("doctor round-trips through the server when one runs", () => {
     const opened = cli(s.home, "open", "--name", "c2", "--json", "bash");
-    assert.equal(opened.status, 0, opened.stderr);
+    assert.equal(opened.status, 0, opened.stderr + opened.stdout);
     const doctor = cli(s.home, "doctor", "--json");
     const rt = doctor.json.checks.find((c: { check: string }) => c.check === "round trip");
     assert.match(rt.detail, /via termhive serve/);

@@ -176,7 +176,15 @@ export class TmuxBackend implements Backend {
       [line] = await this.cmd(`split-window -d ${flags}${before}${size} -t ${tmuxQuote(paneId)} -P -F '#{pane_id}' ${quotedArgv}`);
     } else {
       await this.cmd(`set -g default-size ${options.cols}x${options.rows}`);
-      [line] = await this.cmd(`new-window -d -t ${tmuxQuote(this.sessionName + ":")} -P -F '#{pane_id}' ${quotedArgv}`);
+      const tag = windowTag(options.meta);
+      [line] = await this.cmd(`new-window -d -n ${tag} -t ${tmuxQuote(this.sessionName + ":")} -P -F '#{pane_id}' ${quotedArgv}`);
+      if (!line?.trim()) {
+        // Rarely the -P reply comes back empty; the window's unique name still finds the pane.
+        const found = (await this.cmd(`list-panes -s -t ${tmuxQuote(this.sessionName + ":")} -F '#{pane_id} #{window_name}'`))
+          .map((l) => l.split(" "))
+          .find(([, name]) => name === tag);
+        line = found?.[0];
+      }
     }
     const paneId = (line ?? "").trim();
     if (!/^%\d+$/.test(paneId)) throw new TmuxError(`tmux did not report the new pane (got ${JSON.stringify(line)})`);
@@ -294,6 +302,12 @@ export class TmuxBackend implements Backend {
   async killServer(): Promise<void> {
     await this.client?.command("kill-server").catch(() => {});
   }
+}
+
+/** A window name that is unique and inert on a tmux command line: the session's name or id. */
+function windowTag(meta: Record<string, string>): string {
+  const candidate = meta.name ?? meta.id ?? "";
+  return /^[A-Za-z0-9._-]{1,64}$/.test(candidate) ? candidate : `th-${Date.now().toString(36)}`;
 }
 
 function parsePaneLine(line: string): PaneInfo | undefined {
