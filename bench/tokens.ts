@@ -1,6 +1,7 @@
 // Token bench (issue 3): real commands run on this machine, rendered the way a read
 // returns them. One JSON line per corpus item, then a summary line with the medians.
 // Run: npx tsx bench/tokens.ts
+import { median } from "./common.js";
 import { fileURLToPath } from "node:url";
 import { cleanLines, renderOutput } from "../src/output/index.js";
 import * as corpus from "../test/fixtures/output/generate.js";
@@ -36,11 +37,6 @@ function lastLine(output: string): string {
   return lines[lines.length - 1]?.text ?? "";
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 function timeRender(output: string, command: string | undefined, runs: number): number {
   const times: number[] = [];

@@ -1,9 +1,8 @@
 // terminal_read: what a model should see of a session right now.
 import type { TerminalSession } from "../terminal/session.js";
-import { renderSlice } from "./render.js";
+import { renderSlice, textForModel } from "./render.js";
 import { ToolError } from "./errors.js";
 import { renderOutput } from "../output/index.js";
-import { redactCredentials } from "../safety/index.js";
 
 export type ReadMode = "auto" | "new" | "screen" | "diff" | "lines" | "all";
 
@@ -85,7 +84,7 @@ export async function readSession(session: TerminalSession, request: ReadRequest
         session: session.name,
         secrets: session.secrets,
       });
-      const text = request.raw ? session.redact(rendered.text) : redactCredentials(session.redact(rendered.text));
+      const text = textForModel(session, rendered.text, request.raw);
       const note = slice.droppedBefore
         ? `lines ${from}–${from + slice.droppedBefore - 1} were dropped from memory; the recording at ${session.recorder.path} has them`
         : undefined;
@@ -121,7 +120,7 @@ function renderScreen(session: TerminalSession, request: ReadRequest, mode: "scr
   }
   const rendered = renderOutput(text, { maxTokens: request.maxTokens, raw: true, reduce: false, firstLine: 1, session: session.name, secrets: session.secrets });
   return {
-    output: request.raw ? rendered.text : redactCredentials(rendered.text),
+    output: textForModel(session, rendered.text, request.raw),
     cursor: snap.cursor,
     tokens: rendered.tokens,
     raw_tokens: rendered.raw_tokens,

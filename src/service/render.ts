@@ -41,6 +41,11 @@ export function renderSlice(session: TerminalSession, request: RenderRequest): R
     session: session.name,
     secrets: session.secrets,
   });
-  const safe = request.raw ? session.redact(rendered.text) : redactCredentials(session.redact(rendered.text));
-  return { ...rendered, text: safe, dropped_chars: slice.droppedBefore };
+  return { ...rendered, text: textForModel(session, rendered.text, request.raw), dropped_chars: slice.droppedBefore };
+}
+
+/** The last step before text leaves termhive: the session's secrets always, credential shapes unless raw. */
+export function textForModel(session: TerminalSession, text: string, raw: boolean | undefined): string {
+  const masked = session.redact(text);
+  return raw ? masked : redactCredentials(masked);
 }

@@ -5,6 +5,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { Backend, PaneInfo } from "../backends/backend.js";
 import type { ShellKind } from "../shell/integration.js";
 import { redactSecrets } from "../safety/redact.js";
+import { stripAnsi } from "../util/ansi.js";
 import { OscScanner, type OscEvent } from "./osc.js";
 import { CastRecorder } from "./recording.js";
 import { Screen } from "./screen.js";
@@ -267,6 +268,5 @@ export class TerminalSession extends EventEmitter {
 
 function firstLineOf(text: string): string {
   // The echo of what was typed, without prompt redraw escapes.
-  const plain = text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\r/g, "");
-  return plain.split("\n")[0]?.trim() ?? "";
+  return stripAnsi(text).replace(/\r/g, "").split("\n")[0]?.trim() ?? "";
 }
