@@ -1,5 +1,8 @@
 import type { Line } from "./line.js";
+import type { Rows } from "./rows.js";
 import { replayTerminal } from "./screen.js";
+import { LineTable } from "./table.js";
+import { TextBuilder } from "./text-builder.js";
 
 /**
  * Raw pty text → the lines a person would read on screen: escape codes and control
@@ -8,31 +11,59 @@ import { replayTerminal } from "./screen.js";
  * as one blank line. Each line keeps the source lines it stands for.
  */
 export function cleanLines(text: string): Line[] {
+  return cleanTable(text).toLines();
+}
+
+/** cleanLines as a LineTable: no object or string per line (see table.ts). */
+export function cleanTable(text: string): LineTable {
   const rows = replayTerminal(text);
-  for (const row of rows) if (endsWithBlank(row.text)) row.text = row.text.trimEnd();
+  for (let row = 0; row < rows.count; row++) trimEnd(rows, row);
   return collapseRuns(rows);
 }
 
-function endsWithBlank(text: string): boolean {
-  const last = text.charCodeAt(text.length - 1);
-  return last === 32 || last === 9 || last === 160 || last === 0x3000;
+function trimEnd(rows: Rows, row: number): void {
+  const length = rows.textLength(row);
+  if (length === 0 || !isBlank(rows.charCodeAt(row, length - 1))) return;
+  const trimmed = rows.text(row).trimEnd();
+  if (rows.isSpan(row)) rows.setSpan(row, rows.start[row]!, rows.start[row]! + trimmed.length);
+  else rows.setText(row, trimmed);
 }
 
-function collapseRuns(lines: readonly Line[]): Line[] {
-  const out: Line[] = [];
-  let start = 0;
-  while (start < lines.length && lines[start]!.text === "") start++;
-  let end = lines.length;
-  while (end > start && lines[end - 1]!.text === "") end--;
-  for (let i = start; i < end; ) {
-    const first = lines[i]!;
+// What String.prototype.trimEnd would remove that can end a row (control characters are gone by now).
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 160 || code === 0x3000;
+}
+
+/**
+ * Drops leading and trailing blank rows, writes a run of identical rows once (`×N` unless
+ * blank) and joins the result into a LineTable. The table's offsets are written over the
+ * row arrays: output row k is written only after input rows up to k have been read.
+ */
+function collapseRuns(rows: Rows): LineTable {
+  let first = 0;
+  while (first < rows.count && rows.textLength(first) === 0) first++;
+  let end = rows.count;
+  while (end > first && rows.textLength(end - 1) === 0) end--;
+  const out = new TextBuilder(rows.source.length);
+  const starts = rows.start;
+  const froms = rows.from;
+  const tos = rows.to;
+  let count = 0;
+  for (let i = first; i < end; ) {
     let j = i + 1;
-    let to = first.to;
-    while (j < end && lines[j]!.text === first.text) to = Math.max(to, lines[j++]!.to);
-    const count = j - i;
-    const text = count > 1 && first.text !== "" ? `${first.text} ×${count}` : first.text;
-    out.push(count > 1 ? { text, from: first.from, to } : first);
+    let to = tos[i]!;
+    while (j < end && rows.same(i, j)) to = Math.max(to, tos[j++]!);
+    const from = froms[i]!;
+    if (count > 0) out.appendNewline();
+    const start = out.length;
+    if (rows.isSpan(i)) out.appendSlice(rows.source, rows.start[i]!, rows.end[i]!);
+    else out.append(rows.text(i));
+    if (j - i > 1 && out.length > start) out.append(` ×${j - i}`);
+    starts[count] = start;
+    froms[count] = from;
+    tos[count] = to;
+    count++;
     i = j;
   }
-  return out;
+  return new LineTable(out.toString(), starts, froms, tos, count);
 }

@@ -1,5 +1,6 @@
 import type { Line } from "./line.js";
 import { importantLineIndexes } from "./important.js";
+import { LineTable } from "./table.js";
 import { hiddenMarker, type FetchTarget } from "./markers.js";
 import { cutOverlong } from "./overlong.js";
 import { countTokens, fitsTokens } from "./tokens.js";
@@ -31,18 +32,26 @@ const IMPORTANT_CAP = 40;
  * stays, since that is where the answer usually is.
  */
 export function foldLines(lines: readonly Line[], options: FoldOptions): Folded {
-  if (fitsWhole(lines, options.maxTokens)) return { lines: lines.map((line) => line.text), hidden: 0 };
+  const table = LineTable.fromLines(lines);
+  return fold(table, options) ?? { lines: lines.map((line) => line.text), hidden: 0 };
+}
+
+/** foldLines for a table, joined: whole output is the table's own text, never re-joined. */
+export function foldTable(table: LineTable, options: FoldOptions): { text: string; hidden: number } {
+  const folded = fold(table, options);
+  return folded ? { text: folded.lines.join("\n"), hidden: folded.hidden } : { text: table.text, hidden: 0 };
+}
+
+/** The folded lines, or undefined when the whole table fits the budget. */
+function fold(table: LineTable, options: FoldOptions): Folded | undefined {
+  if (fitsWhole(table, options.maxTokens)) return undefined;
   let head = options.headLines ?? HEAD;
   let tail = options.tailLines ?? TAIL;
   let cap = options.maxImportant ?? IMPORTANT_CAP;
-  const important = importantLineIndexes(
-    lines.map((line) => line.text),
-    0,
-    lines.length,
-  );
+  const important = importantLineIndexes(table);
   let maxChars: number | undefined;
   for (;;) {
-    const folded = foldWith(lines, options, head, tail, important, cap, maxChars);
+    const folded = foldWith(table, options, head, tail, important, cap, maxChars);
     const small = head <= 1 && tail <= 1 && cap === 0;
     if (small || countTokens(folded.lines.join("\n")) <= options.maxTokens) return folded;
     cap = Math.floor(cap / 2);
@@ -52,24 +61,19 @@ export function foldLines(lines: readonly Line[], options: FoldOptions): Folded 
   }
 }
 
-// Decides "fits" without joining or counting a huge text: a prefix of ~12 characters per
-// budgeted token that is already over budget settles it; only suspiciously compressible
-// text is counted in full.
-function fitsWhole(lines: readonly Line[], maxTokens: number): boolean {
+// Decides "fits" without counting a huge text: a prefix of whole lines of ~12 characters
+// per budgeted token that is already over budget settles it; only suspiciously
+// compressible text is counted in full.
+function fitsWhole(table: LineTable, maxTokens: number): boolean {
   const prefixChars = maxTokens * 12;
-  const prefix: string[] = [];
-  let chars = 0;
-  for (const line of lines) {
-    prefix.push(line.text);
-    chars += line.text.length + 1;
-    if (chars > prefixChars) break;
-  }
-  if (!fitsTokens(prefix.join("\n"), maxTokens)) return false;
-  return prefix.length === lines.length || fitsTokens(lines.map((line) => line.text).join("\n"), maxTokens);
+  let last = 0;
+  while (last < table.length - 1 && table.lineEnd(last) + 1 <= prefixChars) last++;
+  if (last === table.length - 1 || table.length === 0) return fitsTokens(table.text, maxTokens);
+  return fitsTokens(table.text.slice(0, table.lineEnd(last)), maxTokens) && fitsTokens(table.text, maxTokens);
 }
 
 function foldWith(
-  lines: readonly Line[],
+  table: LineTable,
   target: FetchTarget,
   head: number,
   tail: number,
@@ -77,26 +81,27 @@ function foldWith(
   cap: number,
   maxChars: number | undefined,
 ): Folded {
+  const length = table.length;
   // Important lines inside the head/tail windows are kept anyway; the cap is for the middle.
-  const middle = important.filter((index) => index >= head && index < lines.length - tail);
+  const middle = important.filter((index) => index >= head && index < length - tail);
   const keep = new Set<number>(middle.slice(0, cap));
   let nextImportant = 0;
-  for (let i = 0; i < Math.min(head, lines.length); i++) keep.add(i);
-  for (let i = Math.max(0, lines.length - tail); i < lines.length; i++) keep.add(i);
+  for (let i = 0; i < Math.min(head, length); i++) keep.add(i);
+  for (let i = Math.max(0, length - tail); i < length; i++) keep.add(i);
   const out: string[] = [];
   let hidden = 0;
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < length; ) {
     if (keep.has(i)) {
-      out.push(cutOverlong(lines[i]!.text, maxChars));
+      out.push(cutOverlong(table.lineText(i), maxChars));
       i++;
       continue;
     }
-    let from = lines[i]!.from;
-    let to = lines[i]!.to;
+    let from = table.from(i);
+    let to = table.to(i);
     let j = i;
-    for (; j < lines.length && !keep.has(j); j++) {
-      from = Math.min(from, lines[j]!.from);
-      to = Math.max(to, lines[j]!.to);
+    for (; j < length && !keep.has(j); j++) {
+      from = Math.min(from, table.from(j));
+      to = Math.max(to, table.to(j));
     }
     let importantInRun = 0;
     while (nextImportant < important.length && important[nextImportant]! < j) {

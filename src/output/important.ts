@@ -1,3 +1,5 @@
+import type { LineTable } from "./table.js";
+
 /**
  * Lines worth keeping from the middle of folded output: failures, errors, warnings,
  * non-zero exits and file:line references (where a fix starts). Tuned to stay quiet on
@@ -25,37 +27,30 @@ export function looksImportant(text: string): boolean {
 }
 
 /**
- * Indexes (ascending) of the important lines among texts[from..to). One regex scan over
- * the joined text instead of a test per line: per-line calls dominate on 200k short lines.
+ * Indexes (ascending) of the important lines of a table. One regex scan over the table's
+ * joined text instead of a test per line: per-line calls dominate on 200k short lines.
  */
-export function importantLineIndexes(texts: readonly string[], from: number, to: number): number[] {
-  if (to <= from) return [];
-  const starts = new Int32Array(to - from);
-  let offset = 0;
-  for (let i = from; i < to; i++) {
-    starts[i - from] = offset;
-    offset += texts[i]!.length + 1;
-  }
-  const joined = texts.slice(from, to).join("\n");
+export function importantLineIndexes(table: LineTable): number[] {
   const found: number[] = [];
+  const text = table.text;
   IMPORTANT_ANYWHERE.lastIndex = 0;
   let match: RegExpExecArray | null;
-  while ((match = IMPORTANT_ANYWHERE.exec(joined)) !== null) {
-    const line = lineAt(starts, match.index);
-    found.push(from + line);
+  while ((match = IMPORTANT_ANYWHERE.exec(text)) !== null) {
+    const line = lineAt(table, match.index);
+    found.push(line);
     // Continue at the next line: one hit per line is enough.
-    IMPORTANT_ANYWHERE.lastIndex = line + 1 < starts.length ? starts[line + 1]! : joined.length;
-    if (IMPORTANT_ANYWHERE.lastIndex >= joined.length) break;
+    if (line + 1 >= table.length) break;
+    IMPORTANT_ANYWHERE.lastIndex = table.lineStart(line + 1);
   }
   return found;
 }
 
-function lineAt(starts: Int32Array, position: number): number {
+function lineAt(table: LineTable, position: number): number {
   let low = 0;
-  let high = starts.length - 1;
+  let high = table.length - 1;
   while (low < high) {
     const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= position) low = mid;
+    if (table.lineStart(mid) <= position) low = mid;
     else high = mid - 1;
   }
   return low;

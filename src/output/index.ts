@@ -1,10 +1,12 @@
-import { cleanLines } from "./clean.js";
+import { cleanTable } from "./clean.js";
 import { filterLines } from "./filter.js";
-import { foldLines } from "./fold.js";
+import { foldTable } from "./fold.js";
 import type { Line } from "./line.js";
 import { fetchCall, type FetchTarget } from "./markers.js";
 import { selectReducer } from "./reducers/index.js";
+import { SHAPE_EDGE_LINES } from "./reducers/types.js";
 import { maskSecrets } from "./secrets.js";
+import { LineTable } from "./table.js";
 import { countTokens, countTokensBounded, fitsTokens } from "./tokens.js";
 
 export { cleanLines } from "./clean.js";
@@ -57,38 +59,38 @@ export function renderOutput(text: string, opts: RenderOptions): Rendered {
   const target: FetchTarget = { session: opts.session, firstLine: opts.firstLine };
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const raw = countTokensBounded(maskSecrets(text, opts.secrets));
-  let lines = opts.raw ? rawLines(text) : cleanLines(text);
+  // Lines stay a table (table.ts) unless a step needs them one by one: secrets, a filter,
+  // or a reducer that was chosen.
+  let lines = opts.raw ? LineTable.split(text) : cleanTable(text);
   // Masked before folding, so an overlong-line cut can never leave half a secret behind.
-  if (opts.secrets?.length) lines = lines.map((line) => ({ ...line, text: maskSecrets(line.text, opts.secrets) }));
+  if (opts.secrets?.length) {
+    lines = LineTable.fromLines(lines.toLines().map((line) => ({ ...line, text: maskSecrets(line.text, opts.secrets) })));
+  }
 
   let hidden = 0;
   let reducerName: string | undefined;
   let reducedLines: number | undefined;
   if (opts.filter && !opts.raw) {
-    const filtered = filterLines(lines, opts.filter, opts.context ?? 0, target);
-    lines = filtered.lines;
+    const filtered = filterLines(lines.toLines(), opts.filter, opts.context ?? 0, target);
+    lines = LineTable.fromLines(filtered.lines);
     hidden += filtered.hidden;
   } else if (!opts.raw && opts.reduce !== false) {
     const reduced = reduceLines(lines, opts.command, target);
     if (reduced) {
-      lines = reduced.lines;
+      lines = LineTable.fromLines(reduced.lines);
       reducerName = reduced.name;
       reducedLines = reduced.condensed;
     }
   }
 
-  const folded = foldLines(lines, { ...target, maxTokens });
+  const folded = foldTable(lines, { ...target, maxTokens });
   hidden += folded.hidden;
-  const out = maskSecrets(folded.lines.join("\n"), opts.secrets);
+  const out = maskSecrets(folded.text, opts.secrets);
   const result: Rendered = { text: out, tokens: countTokens(out), raw_tokens: raw.count, folded_lines: hidden };
   if (reducerName) result.reducer = reducerName;
   if (reducedLines) result.reduced_lines = reducedLines;
   if (raw.estimated) result.raw_tokens_estimated = true;
   return result;
-}
-
-function rawLines(text: string): Line[] {
-  return text.split("\n").map((line, index) => ({ text: line, from: index, to: index }));
 }
 
 interface Reduced {
@@ -102,10 +104,11 @@ interface Reduced {
  * line of output is there, and a closing line says how much was condensed and how to
  * get all of it. A reduction that does not pay for its closing line is not used.
  */
-function reduceLines(lines: readonly Line[], command: string | undefined, target: FetchTarget): Reduced | undefined {
-  if (lines.length === 0) return undefined;
-  const reducer = selectReducer(command, lines);
+function reduceLines(table: LineTable, command: string | undefined, target: FetchTarget): Reduced | undefined {
+  if (table.length === 0) return undefined;
+  const reducer = selectReducer(command, table.edges(SHAPE_EDGE_LINES));
   if (!reducer) return undefined;
+  const lines = table.toLines();
   const reduced = reducer.reduce(lines, target);
   const last = lines[lines.length - 1]!;
   if (!reduced.some((line) => line.to >= last.from && line.text.includes(last.text))) reduced.push(last);
@@ -114,14 +117,13 @@ function reduceLines(lines: readonly Line[], command: string | undefined, target
   const condensed = Math.max(0, lines.length - reduced.length);
   const closing = `[${reducer.name} reducer, ${reduced.length} of ${lines.length} lines; all: ${fetchCall(target, first, end)}]`;
   const candidate = [...reduced, { text: closing, from: first, to: end }];
-  if (worthIt(lines, candidate)) return { name: reducer.name, lines: candidate, condensed };
+  if (worthIt(table.text, candidate)) return { name: reducer.name, lines: candidate, condensed };
   return undefined;
 }
 
 // Small outputs are compared exactly; a large one is always worth reducing (the
 // comparison itself would cost more than it could save).
-function worthIt(before: readonly Line[], after: readonly Line[]): boolean {
-  const beforeText = before.map((line) => line.text).join("\n");
+function worthIt(beforeText: string, after: readonly Line[]): boolean {
   if (beforeText.length > 32_000) return true;
   const beforeTokens = countTokens(beforeText);
   return fitsTokens(after.map((line) => line.text).join("\n"), beforeTokens - 1);

@@ -1,4 +1,4 @@
-import type { Line } from "./line.js";
+import { Rows } from "./rows.js";
 
 /**
  * Replays raw pty output the way a terminal draws it, keeping only the text that would
@@ -14,8 +14,8 @@ import type { Line } from "./line.js";
  * Absolute cursor positioning (`ESC[H`) and screen clears are ignored: the transcript is
  * history, not a screen, and those rows cannot be located in it.
  */
-export function replayTerminal(text: string): Line[] {
-  const rows: Line[] = [];
+export function replayTerminal(text: string): Rows {
+  const rows = new Rows(text, countLines(text));
   let row = -1;
   // Find lines that need emulation with one scan of the whole text rather than a test
   // per line: on 200k short lines the per-line test alone cost ~20 ms.
@@ -27,13 +27,14 @@ export function replayTerminal(text: string): Line[] {
     if (end === -1) end = text.length;
     // Each "\n" moves to the next row at column 0 (a pty's onlcr turns it into \r\n).
     row += 1;
-    if (row === rows.length) rows.push({ text: "", from: index, to: index });
-    else rows[row]!.to = Math.max(rows[row]!.to, index);
+    if (row === rows.count) rows.add(index);
+    else rows.touch(row, index);
     const contentEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
     if (nextSpecial >= end) {
-      const target = rows[row]!;
-      const source = text.slice(start, contentEnd);
-      target.text = target.text.length <= source.length ? source : source + target.text.slice(source.length);
+      // Printed as is: the row stays a span of the source unless it held longer text.
+      const length = contentEnd - start;
+      if (rows.textLength(row) <= length) rows.setSpan(row, start, contentEnd);
+      else rows.setText(row, text.slice(start, contentEnd) + rows.text(row).slice(length));
     } else {
       row = replayLine(text.slice(start, contentEnd), row, rows, index);
       nextSpecial = nextSpecialAt(text, end);
@@ -41,6 +42,12 @@ export function replayTerminal(text: string): Line[] {
     start = end + 1;
   }
   return rows;
+}
+
+function countLines(text: string): number {
+  let count = 1;
+  for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", nl + 1)) count++;
+  return count;
 }
 
 // Control characters other than the "\r" of a "\r\n" line ending.
@@ -56,16 +63,16 @@ function nextSpecialAt(text: string, from: number): number {
 const TOKEN =
   /([^\x00-\x08\x0b-\x1f\x7f-\x9f]+)|(?:\x1b\[|\x9b)([0-?]*)[ -/]*([@-~])|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?|\x1b[ -/]*[0-~]?|([\x00-\x08\x0b-\x1f\x7f-\x9f])/y;
 
-function replayLine(source: string, startRow: number, rows: Line[], index: number): number {
+function replayLine(source: string, startRow: number, rows: Rows, index: number): number {
   let row = startRow;
-  let text = rows[row]!.text;
+  let text = rows.text(row);
   let col = 0;
   const moveTo = (target: number): void => {
-    rows[row]!.text = text;
+    rows.setText(row, text);
     row = Math.max(0, target);
-    while (row >= rows.length) rows.push({ text: "", from: index, to: index });
-    rows[row]!.to = Math.max(rows[row]!.to, index);
-    text = rows[row]!.text;
+    while (row >= rows.count) rows.add(index);
+    rows.touch(row, index);
+    text = rows.text(row);
   };
   TOKEN.lastIndex = 0;
   let match: RegExpExecArray | null;
@@ -114,7 +121,7 @@ function replayLine(source: string, startRow: number, rows: Line[], index: numbe
     }
     // Any other control character or escape string is dropped (neutralised).
   }
-  rows[row]!.text = text;
+  rows.setText(row, text);
   return row;
 }
 

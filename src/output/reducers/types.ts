@@ -10,8 +10,14 @@ export interface Reducer {
   name: string;
   /** Matches the normalised command (see command.ts), e.g. "git log --stat", "pytest -x". */
   command: RegExp;
-  /** Recognises the output when the command is unknown; look at few lines, it runs on every read. */
+  /**
+   * Recognises the output when the command is unknown; look at few lines, it runs on every
+   * read. It is shown at most the first and last SHAPE_EDGE_LINES lines of a long output.
+   */
   shape?: (lines: readonly Line[]) => boolean;
   /** `target` builds fetch markers for anything cut inside the reduced view. */
   reduce(lines: readonly Line[], target: FetchTarget): Line[];
 }
+
+/** How much of each end of a long output a shape check sees (node-test looks 200 lines up from the end). */
+export const SHAPE_EDGE_LINES = 200;
