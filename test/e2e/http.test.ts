@@ -37,8 +37,29 @@ function raw(s: Served, headers: Record<string, string>, body = INIT): Promise<{
         res.on("end", () => resolve({ status: res.statusCode!, body: text }));
       },
     );
-    req.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" || e.code === "ECONNRESET" ? undefined : reject(e)));
+    // A reset after the response (the server closing a refused request) is fine; before it, it is the failure.
+    let answered = false;
+    req.on("response", () => (answered = true));
+    req.on("error", (e: NodeJS.ErrnoException) => (answered && (e.code === "EPIPE" || e.code === "ECONNRESET") ? undefined : reject(e)));
     req.end(body);
+  });
+}
+
+/** A raw request whose SSE body is read as it comes; `stop` ends it (and the connection) early. */
+function stream(s: Served, method: "GET" | "POST", headers: Record<string, string>, body: unknown, stop: (text: string) => boolean, limitMs = 10_000): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port: s.port, path: "/mcp", method, headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...headers } }, (res) => {
+      let text = "";
+      const done = () => resolve({ status: res.statusCode!, headers: res.headers, text });
+      const timer = setTimeout(() => (req.destroy(), done()), limitMs);
+      res.on("data", (d) => {
+        text += d;
+        if (stop(text)) (clearTimeout(timer), req.destroy(), done());
+      });
+      res.on("end", () => (clearTimeout(timer), done()));
+    });
+    req.on("error", (e: NodeJS.ErrnoException) => (e.code === "ECONNRESET" ? undefined : reject(e)));
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
 
@@ -81,6 +102,23 @@ describe("MCP over Streamable HTTP", () => {
     const r = (await client.callTool({ name: "terminal_run", arguments: { session: "nope", command: "true" } })) as Result;
     assert.equal(r.isError, true);
     assert.match(r.content[0]!.text, /unknown session "nope".*h1/);
+  });
+
+  test("a wait whose connection is cut resumes with Last-Event-ID and gets its reply, even after 1000+ other events", async () => {
+    const init = await stream(s, "POST", {}, JSON.parse(INIT.replace("2025-06-18", "2025-11-25")), (t) => /"result"/.test(t));
+    const session = { "mcp-session-id": String(init.headers["mcp-session-id"]) };
+    await stream(s, "POST", session, { jsonrpc: "2.0", method: "notifications/initialized" }, () => false);
+    // Cut as soon as the first event id (the priming event) arrives.
+    const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "terminal_wait", arguments: { session: "h1", pattern: "never-resumed", timeout_s: 3 } } };
+    const cut = await stream(s, "POST", session, call, (t) => /^id: /m.test(t));
+    const lastId = /^id: (.+)$/m.exec(cut.text)![1]!;
+    assert.doesNotMatch(cut.text, /"id":7/);
+    // Other traffic on the same MCP session pushes that id out of the bounded event store.
+    for (let i = 0; i < 600; i++) await stream(s, "POST", session, { jsonrpc: "2.0", id: 100 + i, method: "ping" }, (t) => /"result"/.test(t));
+    const resumed = await stream(s, "GET", { ...session, "last-event-id": lastId, accept: "text/event-stream" }, undefined, (t) => /"id":7/.test(t));
+    assert.equal(resumed.status, 200);
+    assert.match(resumed.text, /"id":7/, "the wait's reply never arrived on the resumed stream");
+    assert.match(resumed.text, /"reason":"timeout"/);
   });
 
   test("no token / wrong token → 401 with no detail", async () => {
