@@ -57,3 +57,17 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * After a 413, reads and throws away what the client is still sending, for a bounded time.
+ * Closing a socket with unread bytes in it makes the kernel answer with a reset, and a
+ * client still writing its body then sees EPIPE/ECONNRESET instead of the 413.
+ */
+export function discardRestOfBody(req: IncomingMessage, graceMs = 5_000): void {
+  const cutOff = setTimeout(() => req.socket.destroy(), graceMs);
+  cutOff.unref();
+  const stop = () => clearTimeout(cutOff);
+  req.once("end", stop);
+  req.socket.once("close", stop);
+  req.resume();
+}

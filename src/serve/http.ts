@@ -9,7 +9,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createMcpServer } from "../mcp/server.js";
 import type { TermhiveService } from "../service/service.js";
 import { BoundedEventStore } from "./event-store.js";
-import { bearerOk, BodyTooLarge, hostAndOriginAllowed, readBody } from "./guard.js";
+import { bearerOk, BodyTooLarge, discardRestOfBody, hostAndOriginAllowed, readBody } from "./guard.js";
 
 export interface HttpOptions {
   host: string;
@@ -74,7 +74,11 @@ export async function startHttp(service: TermhiveService, options: HttpOptions):
       try {
         raw = await readBody(req, options.maxBodyBytes);
       } catch (error) {
-        if (error instanceof BodyTooLarge) return plain(res, 413, { connection: "close" });
+        if (error instanceof BodyTooLarge) {
+          // No "connection: close": Node would close the socket while the body still arrives.
+          discardRestOfBody(req);
+          return plain(res, 413);
+        }
         throw error;
       }
       try {
