@@ -1,16 +1,30 @@
 // Picks the terminal backend from the configuration: tmux when asked for or available,
 // node-pty otherwise, so termhive still works (without restart survival or attach) where tmux is missing.
-import { spawnSync } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { ConfigError, type TermhiveConfig } from "../config.js";
 import type { Backend } from "./backend.js";
 import { PtyBackend } from "./pty/pty-backend.js";
 import { TmuxBackend } from "./tmux/tmux-backend.js";
 
-/** `tmux -V` output, or null when tmux cannot be run from `tmuxPath`. */
-export function tmuxVersion(tmuxPath: string): string | null {
-  // One fork at start-up; a timeout so a wedged binary cannot hang the server's start.
-  const probe = spawnSync(tmuxPath, ["-V"], { encoding: "utf8", timeout: 5_000 });
-  return probe.status === 0 ? probe.stdout.trim() : null;
+/**
+ * Whether `tmuxPath` names an executable file (as given, or found on PATH). A lookup, not
+ * `tmux -V`: forking from the server at start-up cost ~7 ms of the time a client waits
+ * for its tool list. A binary that is there but broken fails the first tmux command,
+ * with tmux's own message.
+ */
+export function tmuxAvailable(tmuxPath: string, path = process.env.PATH ?? ""): boolean {
+  const candidates = tmuxPath.includes("/") ? [tmuxPath] : path.split(delimiter).filter(Boolean).map((dir) => join(dir, tmuxPath));
+  return candidates.some(isExecutableFile);
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 type BackendConfig = Pick<TermhiveConfig, "backend" | "home" | "tmuxPath" | "historyLimit">;
@@ -21,7 +35,7 @@ export function createBackend(config: BackendConfig): Backend {
     case "pty":
       return new PtyBackend();
     case "tmux":
-      if (tmuxVersion(config.tmuxPath) === null) {
+      if (!tmuxAvailable(config.tmuxPath)) {
         throw new ConfigError(
           `TERMHIVE_BACKEND=tmux but tmux cannot be run (${JSON.stringify(config.tmuxPath)}): ` +
             `install it (apt-get install -y tmux), set TERMHIVE_TMUX to its path, or use TERMHIVE_BACKEND=pty`,
@@ -29,6 +43,6 @@ export function createBackend(config: BackendConfig): Backend {
       }
       return tmux();
     case "auto":
-      return tmuxVersion(config.tmuxPath) === null ? new PtyBackend() : tmux();
+      return tmuxAvailable(config.tmuxPath) ? tmux() : new PtyBackend();
   }
 }

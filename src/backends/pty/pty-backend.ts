@@ -3,7 +3,8 @@
 // survives a restart and nobody else can attach, so those operations say so instead of pretending.
 import { EventEmitter } from "node:events";
 import { readlinkSync } from "node:fs";
-import * as nodePty from "@lydell/node-pty";
+import { createRequire } from "node:module";
+import type * as nodePty from "@lydell/node-pty";
 import { UnsupportedByBackend, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../../terminal/keys.js";
@@ -77,7 +78,7 @@ export class PtyBackend implements Backend {
     for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
     delete env.TMUX; // the pane is not inside tmux even when termhive was started from one
     delete env.TMUX_PANE;
-    const pty = nodePty.spawn(file!, args, {
+    const pty = loadNodePty().spawn(file!, args, {
       name: "xterm-256color",
       cols,
       rows,
@@ -237,6 +238,13 @@ export class PtyBackend implements Backend {
 
 function basenameOf(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
+}
+
+const require = createRequire(import.meta.url);
+let nodePtyModule: typeof nodePty | undefined;
+/** Loaded on the first spawn: a server on the tmux backend never pays for the native addon. */
+function loadNodePty(): typeof nodePty {
+  return (nodePtyModule ??= require("@lydell/node-pty") as typeof nodePty);
 }
 
 function destroyPty(pty: nodePty.IPty): void {
