@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-export const CLI = resolve("dist/src/cli.js");
+export const CLI = resolve("dist/bundle/cli.js");
 export const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 export type Emit = (record: Record<string, unknown>) => void;

@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-export const CLI = resolve("dist/src/cli.js");
+// The bundled command users run (package.json "bin"), not the per-file tsc output.
+export const CLI = resolve("dist/bundle/cli.js");
 
 export interface ToolResult {
   text: string;
