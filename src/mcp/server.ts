@@ -19,14 +19,10 @@ export function createMcpServer(service: TermhiveService, clientId?: string): Mc
     },
   );
   registerTerminalTools(server, service, clientId);
-  // A hive database that cannot be opened (locked, corrupt) must not take the terminal tools down.
-  let hive: HiveService | undefined;
-  try {
-    hive = hiveServiceFor(service);
-  } catch (error) {
-    process.stderr.write(`termhive: hive tools disabled: ${(error as Error).message}\n`);
-  }
-  if (hive) registerHiveTools(server, service, hive, clientId);
+  // The hive store opens on first use: a database that cannot be opened (locked, corrupt)
+  // fails the hive calls with its reason and never takes the terminal tools down.
+  const hive = hiveServiceFor(service);
+  registerHiveTools(server, service, hive, clientId);
   registerResources(server, service, hive);
   registerPrompts(server);
   return server;

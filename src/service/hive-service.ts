@@ -33,18 +33,39 @@ export interface PerTarget<T> {
 }
 
 export class HiveService {
-  readonly tracker: StatusTracker;
-  private readonly scanner: WatchScanner;
+  private opened: { hive: Hive; tracker: StatusTracker; scanner: WatchScanner } | undefined;
   private synced: Promise<void> | null = null;
   /** Last text hive_send typed per session (skip_duplicates). */
   private readonly lastSent = new Map<string, string>();
 
+  /**
+   * The store is opened on first use, not here: a server that is only asked for terminals
+   * never pays for SQLite at start-up (~8 ms of the time to its first tool list), and a
+   * hive database that cannot be opened fails the hive call that needs it, with the reason.
+   */
   constructor(
     readonly service: TermhiveService,
-    readonly hive: Hive = Hive.open({ home: service.config.home }),
-  ) {
-    this.tracker = new StatusTracker(hive, service.backend);
-    this.scanner = new WatchScanner(hive, service.registry);
+    private readonly openHive: () => Hive = () => Hive.open({ home: service.config.home }),
+  ) {}
+
+  private get parts() {
+    if (!this.opened) {
+      const hive = this.openHive();
+      this.opened = { hive, tracker: new StatusTracker(hive, this.service.backend), scanner: new WatchScanner(hive, this.service.registry) };
+    }
+    return this.opened;
+  }
+
+  get hive(): Hive {
+    return this.parts.hive;
+  }
+
+  get tracker(): StatusTracker {
+    return this.parts.tracker;
+  }
+
+  private get scanner(): WatchScanner {
+    return this.parts.scanner;
   }
 
   private get registry() {
@@ -424,8 +445,9 @@ export class HiveService {
   }
 
   close(): void {
-    this.tracker.stop();
-    this.scanner.stop();
-    this.hive.close();
+    if (!this.opened) return;
+    this.opened.tracker.stop();
+    this.opened.scanner.stop();
+    this.opened.hive.close();
   }
 }

@@ -2,7 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 
@@ -174,5 +174,28 @@ describe("bad input", () => {
     assert.equal(opened.name, "reborn");
     const run = await h.ok("terminal_run", { session: "reborn", command: "echo alive" });
     assert.equal(run.output, "alive");
+  });
+});
+
+describe("a hive database that cannot be opened", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.start();
+  });
+  after(async () => h.destroy());
+
+  test("hive calls fail with the reason and the file untouched; terminals keep working", async () => {
+    const db = join(h.home, "hive.db");
+    const garbage = "this is not a SQLite database\n".repeat(64);
+    writeFileSync(db, garbage);
+    const r = await h.call("agent_list", {});
+    assert.equal(r.isError, true);
+    assert.match(r.text, /hive database is corrupt or not a SQLite database: .*hive\.db/);
+    assert.match(r.text, /move it aside/);
+    assert.equal(readFileSync(db, "utf8"), garbage);
+    const opened = await h.ok("terminal_open", { name: "still-fine", command: "bash" });
+    assert.match(String(opened.session), /^th-/);
+    const run = await h.ok("terminal_run", { session: "still-fine", command: "echo ok" });
+    assert.equal(run.output, "ok");
   });
 });
