@@ -8,6 +8,11 @@
 // reconnect re-attaches there: what was dropped is a gap, but the reply of a call still
 // running is delivered when it comes. (Answering an evicted id with no stream left the
 // reconnected client on a stream nothing ever wrote to, and the reply never arrived.)
+//
+// No getStreamIdForEventId on purpose: with it the SDK answers 409 to a reconnect while it
+// still holds the old connection, which after a half-open cut (the client saw it drop, the
+// server did not) it does until the client gives up, and the reply is lost. Without it the
+// SDK hands the stream to the reconnect and closes the old connection.
 import type { EventId, EventStore, StreamId } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
@@ -59,15 +64,10 @@ export class BoundedEventStore implements EventStore {
     if (events.length === 0) this.streams.delete(stream);
   }
 
-  async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
-    const parsed = parse(eventId);
-    // Only ids this store could have issued; anything else is answered 400 by the transport.
-    return parsed && parsed.seq <= this.seq ? parsed.stream : undefined;
-  }
-
   async replayEventsAfter(lastEventId: EventId, { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> }): Promise<StreamId> {
     const parsed = parse(lastEventId);
-    if (!parsed || parsed.seq > this.seq) return "";
+    // Only ids this store could have issued; the transport answers anything else with an error.
+    if (!parsed || parsed.seq > this.seq) throw new Error(`unknown Last-Event-ID ${JSON.stringify(lastEventId.slice(0, 80))}`);
     // A copy: storing while we await send() may trim the live array.
     for (const e of [...(this.streams.get(parsed.stream) ?? [])]) if (e.seq > parsed.seq) await send(e.id, e.message);
     return parsed.stream;
