@@ -343,9 +343,17 @@ export class HiveService {
 
   // ---- cascade --------------------------------------------------------------------------
 
-  async message(input: { broadcast?: string; teams?: Record<string, string>; agents?: Record<string, string>; submit?: boolean }) {
+  async message(input: { broadcast?: string; teams?: Record<string, string>; agents?: Record<string, string>; submit?: boolean; confirm?: boolean }) {
     await this.sync();
     const plan = this.hive.planCascade({ broadcast: input.broadcast, teams: input.teams, agents: input.agents });
+    // A submitted text runs as a command wherever the agent is a shell: every text passes the
+    // same gate as hive_send before any is typed, so a refusal delivers nothing to anyone.
+    if (input.submit ?? true) {
+      for (const d of plan.deliveries) {
+        const session = this.registry.all().find((x) => x.id === d.sessionId);
+        if (session) this.service.gate(d.text, input.confirm, session);
+      }
+    }
     const deliveries = await Promise.all(plan.deliveries.map(async (d) => {
       let result: DeliveryResult | undefined;
       let error: string | undefined;

@@ -260,7 +260,8 @@ export class TermhiveService {
     }
   }
 
-  private gate(command: string, confirm: boolean | undefined, session: TerminalSession): void {
+  /** Refuses (ToolError "refused", nothing sent) a command the safety gate flags, unless confirmed. */
+  gate(command: string, confirm: boolean | undefined, session: TerminalSession): void {
     if (confirm) return;
     const verdict = checkCommand(command, this.safety);
     if (verdict.allowed) return;

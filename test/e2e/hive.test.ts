@@ -144,6 +144,27 @@ describe("hive", () => {
     }
   });
 
+  test("cascade through the safety gate: one refused text delivers nothing to anyone; confirm sends", async () => {
+    const refused = await h.call("hive_message", { broadcast: "echo GATE-SAFE", agents: { a1: "rm -rf / # GATE-DANGER" } });
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /refused by the safety gate/);
+    assert.match(refused.text, /confirm: true/);
+    // b1 would have got the harmless broadcast: it must not have, since the whole message was refused.
+    await h.ok("terminal_run", { session: "b1", command: "echo GATE-PROBE" });
+    const b1 = (await h.ok("terminal_read", { session: "b1", mode: "all" })).output as string;
+    assert.doesNotMatch(b1, /GATE-SAFE/);
+    const a1 = (await h.ok("terminal_read", { session: "a1", mode: "all" })).output as string;
+    assert.doesNotMatch(a1, /GATE-DANGER/);
+
+    // With confirm a refused text goes. It trips git-reset-hard but cannot touch a repository:
+    // an empty temp dir and a GIT_DIR that does not exist.
+    const risky = 'cd "$(mktemp -d)" && GIT_DIR=/nonexistent git reset --hard; echo GATE-$((6*7))-CONFIRMED';
+    assert.equal((await h.call("hive_message", { agents: { a1: risky } })).isError, true);
+    const sent = await h.ok("hive_message", { agents: { a1: risky }, confirm: true });
+    assert.equal(sent.delivered, 1, JSON.stringify(sent));
+    assert.equal((await h.ok("terminal_wait", { session: "a1", pattern: "^GATE-42-CONFIRMED$", timeout_s: 5 })).matched, true);
+  });
+
   test("parallel send and read with a filter; partial failure reported per target", async () => {
     await h.ok("terminal_open", { name: "short", command: "sh -c 'echo bye'" });
     await h.ok("terminal_wait", { session: "short", for: "exit", timeout_s: 5 });
