@@ -25,9 +25,8 @@ export class Transcript {
   /** Absolute offset of the oldest character held. */
   private base = 0;
   private total = 0;
-  /** Absolute offsets where lines start; lineStarts[lineHead + k] is line (droppedLines + k + 1). */
-  private lineStarts: number[] = [0];
-  private lineHead = 0;
+  /** Where each held line starts; lineStarts.at(k) is line (droppedLines + k + 1). */
+  private readonly lineStarts = new LineStarts();
   private droppedLines = 0;
 
   constructor(private readonly maxChars: number) {}
@@ -44,7 +43,7 @@ export class Transcript {
 
   /** Number of the last line (the one being written). */
   get lineCount(): number {
-    return this.droppedLines + this.lineStarts.length - this.lineHead;
+    return this.droppedLines + this.lineStarts.length;
   }
 
   get firstHeldLine(): number {
@@ -84,14 +83,7 @@ export class Transcript {
     }
     this.base = this.blockStarts[0] ?? this.total;
     // Drop whole lines only, so line k always starts where it says.
-    while (this.lineHead + 1 < this.lineStarts.length && this.lineStarts[this.lineHead + 1]! <= this.base) {
-      this.lineHead++;
-      this.droppedLines++;
-    }
-    if (this.lineHead > 65536 && this.lineHead * 2 > this.lineStarts.length) {
-      this.lineStarts = this.lineStarts.slice(this.lineHead);
-      this.lineHead = 0;
-    }
+    this.droppedLines += this.lineStarts.dropThrough(this.base);
   }
 
   /** Text between two absolute offsets (clamped to what is held). */
@@ -120,22 +112,22 @@ export class Transcript {
 
   /** 1-based line number containing an absolute offset. */
   lineAt(offset: number): number {
-    let lo = this.lineHead;
+    let lo = 0;
     let hi = this.lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid]! <= offset) lo = mid;
+      if (this.lineStarts.at(mid) <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return this.droppedLines + (lo - this.lineHead) + 1;
+    return this.droppedLines + lo + 1;
   }
 
   /** Absolute offset where a 1-based line starts (clamped to what is held). */
   lineStart(line: number): number {
     const k = line - this.droppedLines - 1;
     if (k < 0) return this.base;
-    if (this.lineHead + k >= this.lineStarts.length) return this.end;
-    return Math.max(this.base, this.lineStarts[this.lineHead + k]!);
+    if (k >= this.lineStarts.length) return this.end;
+    return Math.max(this.base, this.lineStarts.at(k));
   }
 
   /** Lines from..to inclusive, 1-based. */
@@ -144,5 +136,60 @@ export class Transcript {
     // The slice ends with the newline that closes line `to`; that newline is not a line of its own.
     if (slice.text.endsWith("\n") && to < this.lineCount) slice.text = slice.text.slice(0, -1);
     return { ...slice, droppedBefore: from < this.firstHeldLine ? this.firstHeldLine - from : 0 };
+  }
+}
+
+/**
+ * Line start offsets in a typed array rather than a number[]: a flood of a million lines
+ * grew the array by copying (~30 MB allocated for an 8 MB result) inside the JavaScript
+ * heap; here it is 4 bytes a line outside it. Values are stored relative to `origin`,
+ * which moves up when dropped entries are cleared away.
+ */
+class LineStarts {
+  private starts = new Uint32Array(4096);
+  /** Index of the first held entry; entries before it are dropped lines not yet cleared. */
+  private head = 0;
+  private size = 0;
+  private origin = 0;
+
+  constructor() {
+    this.push(0);
+  }
+
+  get length(): number {
+    return this.size - this.head;
+  }
+
+  at(k: number): number {
+    return this.origin + this.starts[this.head + k]!;
+  }
+
+  push(offset: number): void {
+    if (this.size === this.starts.length || offset - this.origin > 0xffff_ffff) this.compact();
+    this.starts[this.size++] = offset - this.origin;
+  }
+
+  /**
+   * Drops the lines that end at or before `offset` (the oldest held character), keeping at
+   * least one; returns how many. The first held line may have started before `offset`:
+   * it is recorded as starting there, which readers clamp to anyway, so that what is held
+   * spans no more than the held text (< 2^32 characters, see config.ts's cap).
+   */
+  dropThrough(offset: number): number {
+    const before = this.head;
+    while (this.head + 1 < this.size && this.at(1) <= offset) this.head++;
+    if (this.at(0) < offset) this.starts[this.head] = offset - this.origin;
+    return this.head - before;
+  }
+
+  private compact(): void {
+    const held = this.length;
+    const origin = this.at(0);
+    const target = held * 2 > this.starts.length ? new Uint32Array(this.starts.length * 2) : this.starts;
+    for (let k = 0; k < held; k++) target[k] = this.starts[this.head + k]! - (origin - this.origin);
+    this.starts = target;
+    this.head = 0;
+    this.size = held;
+    this.origin = origin;
   }
 }

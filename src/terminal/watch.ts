@@ -54,7 +54,8 @@ export function watchSession<T>(
     let done = false;
     let running = false;
     let again = false;
-    let quietTimers: NodeJS.Timeout[] = [];
+    // One pending timer per quiet window (keyed by its length), at most.
+    const quietTimers = new Map<number, NodeJS.Timeout>();
     const windows = options.quietMs === undefined ? [] : Array.isArray(options.quietMs) ? options.quietMs : [options.quietMs];
     const started = Date.now();
 
@@ -62,7 +63,7 @@ export function watchSession<T>(
       if (done) return;
       done = true;
       clearTimeout(deadline);
-      for (const timer of quietTimers) clearTimeout(timer);
+      for (const timer of quietTimers.values()) clearTimeout(timer);
       clearInterval(progress);
       for (const name of EVENTS) session.off(name, onEvent);
       session.off("gone", onGone);
@@ -90,12 +91,21 @@ export function watchSession<T>(
       }
     };
 
+    // The timers of quiet-based conditions: "nothing happened for quietMs" has no event.
+    // A timer is not reset on every chunk of a flood (thousands of timers created and
+    // cleared); when it fires it looks at the last output and waits on if it came since.
+    const armWindow = (ms: number): void => {
+      const delay = Math.max(0, session.lastOutputAt + ms - Date.now()) + 1;
+      quietTimers.set(ms, setTimeout(() => onQuiet(ms), delay));
+    };
+    const onQuiet = (ms: number): void => {
+      quietTimers.delete(ms);
+      if (done) return;
+      if (Date.now() - session.lastOutputAt < ms) armWindow(ms);
+      else void check();
+    };
     const armQuiet = (): void => {
-      for (const timer of quietTimers) clearTimeout(timer);
-      // The timers of quiet-based conditions: "nothing happened for quietMs" has no event.
-      quietTimers = windows.map((ms) =>
-        setTimeout(() => void check(), Math.max(0, session.lastOutputAt + ms - Date.now()) + 1),
-      );
+      for (const ms of windows) if (!quietTimers.has(ms)) armWindow(ms);
     };
 
     const onEvent = (): void => {
