@@ -1,17 +1,8 @@
-import { createRequire } from "node:module";
-
-type Encoding = typeof import("gpt-tokenizer/encoding/cl100k_base");
-const require = createRequire(import.meta.url);
-let encoding: Encoding | undefined;
-/** Loaded on first count (~80 ms, ~40 MB): a server answers tools/list before it needs it. */
-function tokenizer(): Encoding {
-  return (encoding ??= require("gpt-tokenizer/encoding/cl100k_base") as Encoding);
-}
+import { countBpeTokens } from "./bpe.js";
 
 /**
  * Token counts with the cl100k_base tokenizer — a real BPE, close enough to frontier
- * models' tokenizers to budget by. (o200k_base costs ~70 MB of resident memory once
- * loaded, cl100k_base ~43 MB; the server's memory budget decided it.)
+ * models' tokenizers to budget by, loaded on first count (bpe.ts, token-ranks.ts).
  *
  * Cost, measured on this machine: ~50 ms per MB of log text, ~90 ms for `seq 1 200000`
  * (1.3 MB). That alone would break the 50 ms budget for reducing 1 MB, and `raw_tokens`
@@ -23,16 +14,13 @@ function tokenizer(): Encoding {
 export const EXACT_LIMIT = 128 * 1024;
 const SAMPLE_CHARS = 16 * 1024;
 
-// Terminal output may contain text such as "<|endoftext|>": it is plain text here, never a control token.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
 export interface TokenCount {
   count: number;
   estimated: boolean;
 }
 
 export function countTokens(text: string): number {
-  return tokenizer().countTokens(text, PLAIN_TEXT);
+  return countBpeTokens(text);
 }
 
 export function countTokensBounded(text: string): TokenCount {
@@ -49,5 +37,6 @@ export function countTokensBounded(text: string): TokenCount {
 
 /** True when text has at most `limit` tokens; stops counting as soon as it is over. */
 export function fitsTokens(text: string, limit: number): boolean {
-  return tokenizer().isWithinTokenLimit(text, limit, PLAIN_TEXT) !== false;
+  const count = countBpeTokens(text, limit);
+  return count <= limit || count === 0;
 }
