@@ -200,8 +200,8 @@ class Subscriptions {
         this.notify(TEAMS_URI);
         this.notify(EVENTS_URI);
       };
-      this.hive.tracker.changes.on("change", onChange);
-      this.detachAll.push(() => this.hive!.tracker.changes.off("change", onChange));
+      this.hive.changes.on("change", onChange);
+      this.detachAll.push(() => this.hive!.changes.off("change", onChange));
     }
   }
 

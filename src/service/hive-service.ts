@@ -2,6 +2,7 @@
 // messages, status, events, waits, watchers, mailbox, focus. State lives in the hive's SQLite
 // store (src/hive); this class joins it to live sessions (TermhiveService) and keeps statuses
 // current (hive/status-tracker.ts) and watchers running (hive/watch-scanner.ts).
+import { EventEmitter } from "node:events";
 import { basename } from "node:path";
 import {
   Hive, HiveError, type AgentProfile, type AgentRecord, type EventKind, type LayoutKind, type PaneSpec,
@@ -34,6 +35,8 @@ export interface PerTarget<T> {
 
 export class HiveService {
   private opened: { hive: Hive; tracker: StatusTracker; scanner: WatchScanner } | undefined;
+  /** Agent status changes ("change", agent), listenable before the store is open. */
+  readonly changes = new EventEmitter().setMaxListeners(0);
   private synced: Promise<void> | null = null;
   /** Last text hive_send typed per session (skip_duplicates). */
   private readonly lastSent = new Map<string, string>();
@@ -51,7 +54,9 @@ export class HiveService {
   private get parts() {
     if (!this.opened) {
       const hive = this.openHive();
-      this.opened = { hive, tracker: new StatusTracker(hive, this.service.backend), scanner: new WatchScanner(hive, this.service.registry) };
+      const tracker = new StatusTracker(hive, this.service.backend);
+      tracker.changes.on("change", (agent) => this.changes.emit("change", agent));
+      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.service.registry) };
     }
     return this.opened;
   }
