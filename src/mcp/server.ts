@@ -5,7 +5,7 @@ import { registerTerminalTools } from "./tools.js";
 import { registerHiveTools } from "./hive-tools.js";
 import { registerResources } from "./resources.js";
 import { registerPrompts } from "./prompts.js";
-import { HiveService } from "../service/hive-service.js";
+import { hiveServiceFor } from "../service/hive-instance.js";
 import { VERSION } from "../version.js";
 
 export function createMcpServer(service: TermhiveService, clientId?: string): McpServer {
@@ -26,14 +26,6 @@ export function createMcpServer(service: TermhiveService, clientId?: string): Mc
   registerResources(server, service, hive);
   registerPrompts(server);
   return server;
-}
-
-/** One HiveService per TermhiveService (one hive store and status tracker per process). */
-const hiveServices = new WeakMap<TermhiveService, HiveService>();
-function hiveServiceFor(service: TermhiveService): HiveService {
-  let hive = hiveServices.get(service);
-  if (!hive) hiveServices.set(service, (hive = new HiveService(service)));
-  return hive;
 }
 
 export async function serveStdio(service: TermhiveService): Promise<void> {
