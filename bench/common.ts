@@ -4,11 +4,32 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-export const CLI = resolve("dist/bundle/cli.js");
+/** The `termhive` command as installed: package.json's bin. */
+export const CLI = resolve((JSON.parse(readFileSync("package.json", "utf8")) as { bin: { termhive: string } }).bin.termhive);
+/**
+ * Node flags on the bin's `#!` line (`#!/usr/bin/env -S node --flag`): `npx termhive`
+ * runs the file through that line, so a server started here gets the same flags.
+ */
+export const NODE_FLAGS = shebangFlags(CLI);
+
+function shebangFlags(file: string): string[] {
+  const head = Buffer.alloc(512);
+  const fd = openSync(file, "r");
+  const length = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  const first = head.subarray(0, length).toString("utf8").split("\n", 1)[0]!;
+  const match = /^#!\s*\S*\benv\s+(?:-S\s+)?node\b(.*)$/.exec(first) ?? /^#!\s*\S*\bnode\b(.*)$/.exec(first);
+  return match ? match[1]!.trim().split(/\s+/).filter(Boolean) : [];
+}
+
+/** Arguments for process.execPath that start the command the way `npx termhive …` does. */
+export function cliArgs(...args: string[]): string[] {
+  return [...NODE_FLAGS, CLI, ...args];
+}
 export const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 export type Emit = (record: Record<string, unknown>) => void;
@@ -91,7 +112,7 @@ export interface Server {
 export async function startServer(home = mkdtempSync(join(tmpdir(), "termhive-bench-")), extraEnv: Record<string, string> = {}): Promise<Server> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, "mcp"],
+    args: cliArgs("mcp"),
     env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash", ...extraEnv },
     stderr: "ignore",
   });
