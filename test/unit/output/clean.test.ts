@@ -53,3 +53,26 @@ test("source line numbers survive cleaning (index into the input split on \\n)",
   const lines = cleanLines("\x1b[32mok\x1b[0m\r\n\r\n\r\nfail\r\n");
   assert.deepEqual(lines.map((line) => [line.text, line.from]), [["ok", 0], ["", 1], ["fail", 3]]);
 });
+
+test("characters beyond Latin-1 survive cleaning, runs of them included", () => {
+  const lines = cleanLines("✓ ok\r\n✓ ok\r\n日本語 \r\né\r\n😀 done");
+  assert.deepEqual(lines, [
+    { text: "✓ ok ×2", from: 0, to: 1 },
+    { text: "日本語", from: 2, to: 2 },
+    { text: "é", from: 3, to: 3 },
+    { text: "😀 done", from: 4, to: 4 },
+  ]);
+});
+
+test("cursor down past the last row makes rows; a rewrite after cursor up keeps later source lines", () => {
+  assert.deepEqual(texts("top\x1b[2Bbelow"), ["top", "", "   below"]); // the column stays
+  const lines = cleanLines("a1\nb1\n\x1b[2Aa2 longer\nb2");
+  assert.deepEqual(lines, [
+    { text: "a2 longer", from: 0, to: 2 },
+    { text: "b2", from: 1, to: 3 },
+  ]);
+});
+
+test("a plain line printed over a longer row keeps that row's tail", () => {
+  assert.deepEqual(texts("abcdef\n\x1b[1Axy"), ["xycdef"]);
+});
