@@ -7,8 +7,9 @@ import { countBpeTokens } from "./bpe.js";
  * Cost, measured on this machine: ~15–20 ms per MB of log text, ~25 ms for
  * `seq 1 200000` (1.3 MB), more for text that needs merging (non-English words): half
  * the 50 ms budget for reducing 1 MB, spent on `raw_tokens`, which is only a comparison
- * figure. So text up to EXACT_LIMIT characters is counted exactly; beyond it we count three evenly spaced samples exactly and scale by length, and say so
- * (`estimated: true`, surfaced as `raw_tokens_estimated`). What we return to the model
+ * figure. So text up to EXACT_LIMIT characters is counted exactly; beyond it we count
+ * three evenly spaced samples exactly and scale by length, and say so (`estimated: true`,
+ * surfaced as `raw_tokens_estimated`). What we return to the model
  * is small by construction and is always counted exactly.
  */
 export const EXACT_LIMIT = 128 * 1024;
