@@ -4,14 +4,18 @@
 import * as grpc from "@grpc/grpc-js";
 import type { z } from "zod";
 import type * as schemas from "../service/schemas.js";
+import type * as hs from "../service/hive-schemas.js";
+import type { HiveService } from "../service/hive-service.js";
 import type { SessionSummary, TermhiveService } from "../service/service.js";
 import { defaultHome } from "../util/paths.js";
 import { loadTermhiveProto } from "./proto.js";
 import { grpcSocketPath } from "./socket.js";
 import { fromGrpcError } from "./status.js";
+import { requestToWire, responseFromWire } from "./hive-codec.js";
 
 type In<S extends Record<string, z.ZodType>> = z.input<z.ZodObject<S>>;
 type Out<K extends keyof TermhiveService> = TermhiveService[K] extends (...a: never[]) => Promise<infer R> ? R : never;
+type HiveOut<K extends keyof HiveService> = HiveService[K] extends (...a: never[]) => infer R ? Awaited<R> : never;
 
 export interface TermhiveClientOptions {
   /** `host:port` of a TCP listener; default: the unix socket of TERMHIVE_HOME. */
@@ -106,6 +110,71 @@ export class TermhiveClient {
   }
   async resize(input: In<typeof schemas.resizeInput>): Promise<Out<"resize">> {
     return this.call("Resize", input);
+  }
+
+  // The hive: one method per MCP hive tool (hive_layout → hiveLayout), same inputs and results as HiveService.
+  private async hive<R>(method: string, input: object): Promise<R> {
+    return responseFromWire(method, await this.call<Row>(method, requestToWire(method, input as Row))) as R;
+  }
+  async hiveLayout(input: In<typeof hs.layoutInput> = {}): Promise<HiveOut<"layout">> {
+    return this.hive("HiveLayout", input);
+  }
+  async hiveSplit(input: In<typeof hs.splitInput>): Promise<HiveOut<"split">> {
+    return this.hive("HiveSplit", input);
+  }
+  async hiveSend(input: In<typeof hs.sendInput>): Promise<HiveOut<"send">> {
+    return this.hive("HiveSend", input);
+  }
+  async hiveRead(input: In<typeof hs.readInput>): Promise<HiveOut<"read">> {
+    return this.hive("HiveRead", input);
+  }
+  async hiveMessage(input: In<typeof hs.messageInput>): Promise<HiveOut<"message">> {
+    return this.hive("HiveMessage", input);
+  }
+  async hiveStatus(input: In<typeof hs.statusInput>): Promise<HiveOut<"setStatus">> {
+    return this.hive("HiveStatus", input);
+  }
+  async hiveEvents(input: In<typeof hs.eventsInput> = {}): Promise<HiveOut<"events">> {
+    return this.hive("HiveEvents", input);
+  }
+  async hiveWait(input: In<typeof hs.waitInput>): Promise<HiveOut<"wait">> {
+    return this.hive("HiveWait", input);
+  }
+  async hiveWatch(input: In<typeof hs.watchInput>): Promise<HiveOut<"watch">> {
+    return this.hive("HiveWatch", input);
+  }
+  async hiveMail(input: In<typeof hs.mailInput>): Promise<HiveOut<"mail">> {
+    return this.hive("HiveMail", input);
+  }
+  async hiveInbox(input: In<typeof hs.inboxInput>): Promise<HiveOut<"inbox">> {
+    return this.hive("HiveInbox", input);
+  }
+  async hiveFocus(input: In<typeof hs.focusInput>): Promise<HiveOut<"focus">> {
+    return this.hive("HiveFocus", input);
+  }
+  async agentSpawn(input: In<typeof hs.agentSpawnInput>): Promise<HiveOut<"spawn">> {
+    return this.hive("AgentSpawn", input);
+  }
+  async agentRegister(input: In<typeof hs.agentRegisterInput>): Promise<HiveOut<"registerAgent">> {
+    return this.hive("AgentRegister", input);
+  }
+  async agentList(input: In<typeof hs.agentListInput> = {}): Promise<HiveOut<"listAgents">> {
+    return this.hive("AgentList", input);
+  }
+  async agentRemove(input: In<typeof hs.agentRemoveInput>): Promise<HiveOut<"removeAgent">> {
+    return this.hive("AgentRemove", input);
+  }
+  async teamCreate(input: In<typeof hs.teamCreateInput>): Promise<HiveOut<"createTeam">> {
+    return this.hive("TeamCreate", input);
+  }
+  async teamAssign(input: In<typeof hs.teamAssignInput>): Promise<HiveOut<"assign">> {
+    return this.hive("TeamAssign", input);
+  }
+  async teamList(): Promise<HiveOut<"listTeams">> {
+    return this.hive("TeamList", {});
+  }
+  async teamRemove(input: In<typeof hs.teamRemoveInput>): Promise<HiveOut<"removeTeam">> {
+    return this.hive("TeamRemove", input);
   }
 
   /** Live output of the named sessions (all when none), optionally after what they still hold. */

@@ -19,7 +19,7 @@ export function replyError(error: unknown): Partial<grpc.StatusObject> {
   return { code, details, metadata };
 }
 
-function clientId(metadata: grpc.Metadata): string {
+export function clientId(metadata: grpc.Metadata): string {
   const sent = metadata.get("x-termhive-client")[0];
   return typeof sent === "string" && sent.length > 0 && sent.length <= 100 ? `grpc:${sent}` : "grpc";
 }
