@@ -60,6 +60,27 @@ describe("persistence", () => {
   });
 });
 
+describe("a fresh server asked for many sessions at once", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.start();
+  });
+  after(async () => h.destroy());
+
+  // The first calls race the tmux connection's own set-up; replies to set-up commands must
+  // never be taken for the answer to a new-window.
+  test("24 concurrent terminal_open as the very first calls all succeed with their own pane", async () => {
+    const names = Array.from({ length: 24 }, (_, i) => `burst${i}`);
+    const results = await Promise.all(names.map((name) => h.call("terminal_open", { name, command: "bash" })));
+    const failed = results.filter((r) => r.isError).map((r) => r.text);
+    assert.deepEqual(failed, []);
+    const panes = new Set(results.map((r) => r.data.pane));
+    assert.equal(panes.size, names.length);
+    const listed = (await h.ok("terminal_list")).sessions as { name: string }[];
+    for (const name of names) assert.ok(listed.some((s) => s.name === name), `${name} missing from terminal_list`);
+  });
+});
+
 describe("bad input", () => {
   let h: Harness;
   before(async () => {

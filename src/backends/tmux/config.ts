@@ -11,9 +11,19 @@ export interface TmuxConfigOptions {
   historyLimit: number;
 }
 
+/** The config file given to a server termhive starts (-f). */
 export function tmuxConfig(options: TmuxConfigOptions): string {
+  return ["# Written by termhive; regenerated at every start.", ...tmuxConfigCommands(options), ""].join("\n");
+}
+
+/**
+ * The same settings one command each, for a server that is already running. Not sent as
+ * `source-file`: tmux answers a control client's source-file with one %begin/%end reply per
+ * command in the file, all flagged as the client's own, and those extra replies would be
+ * matched to whatever commands were queued next.
+ */
+export function tmuxConfigCommands(options: TmuxConfigOptions): string[] {
   return [
-    "# Written by termhive; regenerated at every start.",
     // Dead panes stay so their exit status and last output can be read; terminal_close removes them.
     "set -g remain-on-exit on",
     `set -g history-limit ${options.historyLimit}`,
@@ -32,6 +42,5 @@ export function tmuxConfig(options: TmuxConfigOptions): string {
     // tmux 3.3 tells control clients nothing when a pane's program exits. The hook types a
     // line into the signal pane (a raw, echo-less cat), whose %output every client sees at once.
     `set-hook -g pane-died "run-shell -C \\"send-keys -t #{@termhive_signal} -l '${DEATH_PREFIX} #{hook_pane} #{pane_dead_status}:#{pane_dead_signal};'\\""`,
-    "",
-  ].join("\n");
+  ];
 }

@@ -5,7 +5,7 @@ import type { Backend, BackendEvents, CreatePaneOptions, PaneInfo, PaneSnapshot 
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../../terminal/keys.js";
 import { ControlClient, TmuxError } from "./control.js";
-import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig } from "./config.js";
+import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
 import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
 
@@ -56,14 +56,17 @@ export class TmuxBackend implements Backend {
   }
 
   start(): Promise<void> {
-    if (this.connected) return Promise.resolve();
+    // While connecting the client is already alive: callers wait for the set-up to finish,
+    // so no command of theirs runs before our options, hook and signal pane are in place.
     if (this.starting) return this.starting;
+    if (this.connected) return Promise.resolve();
     this.starting = this.connect().finally(() => (this.starting = null));
     return this.starting;
   }
 
   private async connect(): Promise<void> {
-    writeFileSync(this.configPath, tmuxConfig({ historyLimit: this.options.historyLimit ?? 50000 }), { mode: 0o600 });
+    const configOptions = { historyLimit: this.options.historyLimit ?? 50000 };
+    writeFileSync(this.configPath, tmuxConfig(configOptions), { mode: 0o600 });
     const env = { ...process.env };
     delete env.TMUX; // we may be started from inside a tmux pane; our server is our own
     delete env.TMUX_PANE;
@@ -81,8 +84,8 @@ export class TmuxBackend implements Backend {
     });
     this.client = client;
     await client.start();
-    // An existing server keeps the hook/options of its own start; re-source ours so they hold.
-    await client.command(`source-file ${tmuxQuote(this.configPath)}`);
+    // An existing server keeps the hook/options of its own start; apply ours again so they hold.
+    await Promise.all(tmuxConfigCommands(configOptions).map((command) => client.command(command)));
     await client.command(`refresh-client -f pause-after=${this.options.pauseAfterSeconds ?? 10}`);
     await this.ensureSignalPane(client);
   }
