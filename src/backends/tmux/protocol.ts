@@ -19,27 +19,47 @@ const BACKSLASH = 0x5c;
 /** Decodes a %output value: "\ooo" octal escapes back to bytes, everything else byte for byte. */
 export function decodeOutputValue(raw: Buffer, start: number): Buffer {
   const out = Buffer.allocUnsafe(raw.length - start);
-  let n = 0;
-  for (let i = start; i < raw.length; i++) {
+  return out.subarray(0, decodeInto(raw, start, out, 0));
+}
+
+/** Decodes raw[start..] into out at `at` (out needs room for raw.length - start bytes); returns the new end. */
+function decodeInto(raw: Buffer, start: number, out: Buffer, at: number): number {
+  let n = at;
+  const end = raw.length;
+  for (let i = start; i < end; i++) {
     const byte = raw[i]!;
-    if (byte === BACKSLASH && i + 3 < raw.length && isOctal(raw[i + 1]) && isOctal(raw[i + 2]) && isOctal(raw[i + 3])) {
+    if (byte === BACKSLASH && i + 3 < end && isOctal(raw[i + 1]!) && isOctal(raw[i + 2]!) && isOctal(raw[i + 3]!)) {
       out[n++] = ((raw[i + 1]! - 48) << 6) | ((raw[i + 2]! - 48) << 3) | (raw[i + 3]! - 48);
       i += 3;
     } else {
       out[n++] = byte;
     }
   }
-  return out.subarray(0, n);
+  return n;
 }
 
-function isOctal(byte: number | undefined): boolean {
-  return byte !== undefined && byte >= 48 && byte <= 55;
+function isOctal(byte: number): boolean {
+  return byte >= 48 && byte <= 55;
 }
 
-/** Incremental parser: feed stdout chunks, get replies (in command order) and notifications. */
+/**
+ * Incremental parser: feed stdout chunks, get replies (in command order) and notifications.
+ *
+ * tmux sends a flood as one %output line per pane read (~1.5 KB each). Consecutive %output
+ * lines of the same pane within one fed chunk are decoded into one buffer and reported as a
+ * single output notification: everything downstream (screen, transcript, recording,
+ * watchers) then pays its per-chunk cost once per read of our pipe, not once per line.
+ * Any other line ends the run first, so output still precedes the replies and
+ * notifications that followed it.
+ */
 export class ControlParser {
   private pending: Buffer[] = [];
   private block: Block | null = null;
+  /** Decoded output of the current run, written at outEnd; outStart is where the run began. */
+  private out: Buffer = Buffer.alloc(0);
+  private outStart = 0;
+  private outEnd = 0;
+  private outPane: string | null = null;
 
   constructor(
     private readonly onReply: (reply: Reply) => void,
@@ -48,26 +68,64 @@ export class ControlParser {
 
   feed(chunk: Buffer): void {
     let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(0x0a, start);
-      if (nl === -1) break;
-      const piece = chunk.subarray(start, nl);
-      if (this.pending.length) {
-        this.pending.push(piece);
-        this.line(Buffer.concat(this.pending));
-        this.pending = [];
-      } else {
-        this.line(piece);
+    const held = this.pending.reduce((n, b) => n + b.length, 0);
+    // Decoded output never outgrows its escaped form, so one allocation holds all of this chunk's.
+    this.out = Buffer.allocUnsafe(held + chunk.length);
+    this.outStart = this.outEnd = 0;
+    try {
+      for (;;) {
+        const nl = chunk.indexOf(0x0a, start);
+        if (nl === -1) break;
+        const piece = chunk.subarray(start, nl);
+        if (this.pending.length) {
+          this.pending.push(piece);
+          const joined = Buffer.concat(this.pending);
+          this.pending = [];
+          this.line(joined);
+        } else {
+          this.line(piece);
+        }
+        start = nl + 1;
       }
-      start = nl + 1;
+      if (start < chunk.length) this.pending.push(Buffer.from(chunk.subarray(start)));
+    } finally {
+      this.flushOutput();
     }
-    if (start < chunk.length) this.pending.push(Buffer.from(chunk.subarray(start)));
+  }
+
+  private flushOutput(): void {
+    const paneId = this.outPane;
+    if (paneId === null) return;
+    const data = this.out.subarray(this.outStart, this.outEnd);
+    this.outPane = null;
+    this.outStart = this.outEnd;
+    if (data.length) this.onNotification({ kind: "output", paneId, data });
+  }
+
+  private output(paneId: string, raw: Buffer, valueStart: number): void {
+    if (this.outPane !== paneId) {
+      this.flushOutput();
+      this.outPane = paneId;
+    }
+    this.outEnd = decodeInto(raw, valueStart, this.out, this.outEnd);
   }
 
   private line(raw: Buffer): void {
     // Lines may end in "\r" only if tmux was started without -C twice; strip defensively.
     const end = raw.length && raw[raw.length - 1] === 0x0d ? raw.length - 1 : raw.length;
     const line = raw.subarray(0, end);
+    if (!this.block && startsWith(line, "%output ")) {
+      const sp = line.indexOf(0x20, 8);
+      if (sp !== -1) this.output(line.toString("latin1", 8, sp), line, sp + 1);
+      return;
+    }
+    if (!this.block && startsWith(line, "%extended-output ")) {
+      const sep = line.indexOf(" : ");
+      const sp = line.indexOf(0x20, 17);
+      if (sep !== -1 && sp !== -1) this.output(line.toString("latin1", 17, sp), line, sep + 3);
+      return;
+    }
+    this.flushOutput();
     if (this.block) {
       const text = line.toString("utf8");
       if (text.startsWith("%end ") || text.startsWith("%error ")) {
@@ -82,19 +140,6 @@ export class ControlParser {
       return;
     }
     if (line[0] !== 0x25 /* % */) return; // stray line outside a block: nothing to route it to
-    if (startsWith(line, "%output ")) {
-      const sp = line.indexOf(0x20, 8);
-      if (sp === -1) return;
-      this.onNotification({ kind: "output", paneId: line.toString("latin1", 8, sp), data: decodeOutputValue(line, sp + 1) });
-      return;
-    }
-    if (startsWith(line, "%extended-output ")) {
-      const sep = line.indexOf(" : ");
-      const sp = line.indexOf(0x20, 17);
-      if (sep === -1 || sp === -1) return;
-      this.onNotification({ kind: "output", paneId: line.toString("latin1", 17, sp), data: decodeOutputValue(line, sep + 3) });
-      return;
-    }
     const text = line.toString("utf8");
     const space = text.indexOf(" ");
     const name = space === -1 ? text.slice(1) : text.slice(1, space);
