@@ -26,6 +26,8 @@ const ORPHAN_LIMIT = 256 * 1024;
 
 export class SessionRegistry {
   private readonly sessions = new Map<string, TerminalSession>();
+  /** The same sessions by pane id: every output chunk is routed through it. */
+  private readonly panes = new Map<string, TerminalSession>();
   private readonly orphans = new Map<string, Buffer[]>();
   private refreshing: Promise<void> | null = null;
   /** Ids of sessions this process is creating: a concurrent refresh must not adopt them. */
@@ -48,7 +50,7 @@ export class SessionRegistry {
     backend.on("closed", (paneId) => {
       const session = this.byPane(paneId);
       if (!session) return;
-      this.sessions.delete(session.id);
+      this.forget(session);
       session.markGone("its pane was closed");
       this.audit.write({ event: "closed", session: session.id, name: session.name });
     });
@@ -56,6 +58,7 @@ export class SessionRegistry {
       this.lastDownReason = reason;
       for (const session of this.sessions.values()) session.markGone(`the ${backend.kind} server went away (${reason})`);
       this.sessions.clear();
+      this.panes.clear();
       this.orphans.clear();
       this.audit.write({ event: "backend-down", reason });
     });
@@ -68,13 +71,19 @@ export class SessionRegistry {
       return;
     }
     const held = this.orphans.get(paneId) ?? [];
-    if (held.reduce((n, b) => n + b.length, 0) < ORPHAN_LIMIT) held.push(data);
+    // A copy: the backend's chunk may share its memory with a much larger read.
+    if (held.reduce((n, b) => n + b.length, 0) < ORPHAN_LIMIT) held.push(Buffer.from(data));
     this.orphans.set(paneId, held);
   }
 
-  private byPane(paneId: string): TerminalSession | undefined {
-    for (const session of this.sessions.values()) if (session.paneId === paneId) return session;
-    return undefined;
+  /** The live session showing this pane, if this process has one. */
+  byPane(paneId: string): TerminalSession | undefined {
+    return this.panes.get(paneId);
+  }
+
+  private forget(session: TerminalSession): void {
+    this.sessions.delete(session.id);
+    if (this.panes.get(session.paneId) === session) this.panes.delete(session.paneId);
   }
 
   /** Starts the backend if needed and adopts every termhive pane it has. */
@@ -106,7 +115,9 @@ export class SessionRegistry {
       seen.add(id);
       const existing = this.sessions.get(id);
       if (existing) {
+        if (existing.paneId !== pane.paneId && this.panes.get(existing.paneId) === existing) this.panes.delete(existing.paneId);
         existing.pane = pane;
+        this.panes.set(pane.paneId, existing);
         existing.foreground = pane.foreground;
         if (pane.dead) existing.markExited(pane.exitStatus, pane.exitSignal);
         continue;
@@ -115,7 +126,7 @@ export class SessionRegistry {
     }
     for (const [id, session] of this.sessions) {
       if (!seen.has(id)) {
-        this.sessions.delete(id);
+        this.forget(session);
         session.markGone("its pane was closed");
       }
     }
@@ -147,6 +158,7 @@ export class SessionRegistry {
       dir,
     );
     this.sessions.set(meta.id, session);
+    this.panes.set(pane.paneId, session);
     return session;
   }
 
@@ -241,7 +253,7 @@ export class SessionRegistry {
   }
 
   async close(session: TerminalSession): Promise<void> {
-    this.sessions.delete(session.id);
+    this.forget(session);
     try {
       await this.backend.kill(session.paneId);
     } finally {
