@@ -4,8 +4,11 @@ import type * as grpc from "@grpc/grpc-js";
 import type { TermhiveService } from "../service/service.js";
 import type { CommandRecord, TerminalSession } from "../terminal/session.js";
 import { replyError } from "./handlers.js";
+import { OutputQueue } from "./output-queue.js";
 
 type Stream = grpc.ServerWritableStream<Record<string, unknown>, object>;
+
+const BACKLOG_PIECE = 1024 * 1024;
 
 /** Sessions named in the request (errors end the stream), or null for "every session". */
 async function resolve(service: TermhiveService, call: Stream): Promise<Set<string> | null | undefined> {
@@ -26,7 +29,7 @@ async function resolve(service: TermhiveService, call: Stream): Promise<Set<stri
 function follow(service: TermhiveService, call: Stream, wanted: Set<string> | null, onOutput: (s: TerminalSession, data: Buffer) => void): void {
   const backend = service.backend;
   const listener = (paneId: string, data: Buffer) => {
-    const session = service.registry.all().find((s) => s.paneId === paneId);
+    const session = service.registry.byPane(paneId);
     if (session && (!wanted || wanted.has(session.id))) onOutput(session, data);
   };
   backend.on("output", listener);
@@ -40,13 +43,15 @@ export async function watchOutput(service: TermhiveService, call: Stream): Promi
   const wanted = await resolve(service, call);
   if (wanted === undefined) return;
   const seen = new Set<string>();
+  const queue = new OutputQueue(call);
   const send = (session: TerminalSession, data: Buffer) =>
-    call.write({ session: session.id, name: session.name, data, transcript_end: session.transcript.end });
+    queue.push({ session: session.id, name: session.name, data, transcript_end: session.transcript.end });
   // Replay (and a session first seen while watching) comes from the transcript, once.
   const backlog = (session: TerminalSession) => {
     seen.add(session.id);
-    const held = session.transcript.slice(session.transcript.start).text;
-    if (held) send(session, Buffer.from(held, "utf8"));
+    const held = Buffer.from(session.transcript.slice(session.transcript.start).text, "utf8");
+    // In pieces: a whole transcript (up to TERMHIVE_TRANSCRIPT_MAX_CHARS) is over grpc's 4 MB message limit.
+    for (let at = 0; at < held.length; at += BACKLOG_PIECE) send(session, held.subarray(at, at + BACKLOG_PIECE));
   };
   for (const session of service.registry.all()) {
     if (wanted && !wanted.has(session.id)) continue;

@@ -117,6 +117,40 @@ describe("gRPC API", () => {
     await c.close({ session: "w1" });
   });
 
+  test("WatchOutput keeps every byte, in order, for a reader that stops reading during a flood", async () => {
+    await c.open({ name: "slow", command: "bash" });
+    const out = c.watchOutput({ sessions: ["slow"] });
+    const reader = out[Symbol.asyncIterator]();
+    const readUntil = async (marker: string) => {
+      const sizes: number[] = [];
+      let text = "";
+      for (;;) {
+        const next = await reader.next();
+        if (next.done) throw new Error(`stream ended before ${marker}`);
+        sizes.push(next.value.data.length);
+        text += next.value.data.toString("latin1");
+        if (text.includes(marker)) return { text, sizes };
+      }
+    };
+    // The reader is attached once the output of a command run after subscribing reaches it.
+    const ready = readUntil("ready-7");
+    await c.run({ session: "slow", command: "echo ready-$((3+4))" });
+    await ready;
+    // 8 MiB of 'Z' (written as '\132', so the typed command line holds none) while nothing is read.
+    const MB8 = 8 * 1024 * 1024;
+    const flood = await c.run({ session: "slow", command: `head -c ${MB8} /dev/zero | tr '\\0' '\\132' | fold -w 99; echo done-$((1+1))`, timeout_s: 60 });
+    assert.equal(flood.exit_code, 0);
+    const { text, sizes } = await readUntil("done-2");
+    const zs = text.match(/Z+/g) ?? [];
+    assert.equal(zs.reduce((n, run) => n + run.length, 0), MB8, "every byte of the flood arrived");
+    assert.ok(zs.every((run, i) => run.length === 99 || i === zs.length - 1), "lines arrive whole and in order");
+    assert.ok(text.lastIndexOf("Z") < text.indexOf("done-2"), "the marker comes after the flood");
+    // Messages queued while the reader was stalled go out merged: larger than any single read from tmux.
+    assert.ok(Math.max(...sizes) > 256 * 1024, `largest message ${Math.max(...sizes)} bytes`);
+    out.cancel();
+    await c.close({ session: "slow" });
+  });
+
   test("WatchOutput of an unknown session ends with NOT_FOUND", async () => {
     const stream = c.watchOutput({ sessions: ["ghost"] });
     await assert.rejects(

@@ -1,0 +1,83 @@
+// WatchOutput's writer for one call: honours the stream's backpressure without dropping a
+// byte. While grpc-js reports its buffer full (write() → false), chunks wait here, and
+// adjacent chunks of one session are merged into one message (fewer, larger messages are
+// what lets a slow reader catch up). A reader that stays too far behind is ended with
+// RESOURCE_EXHAUSTED rather than followed by unbounded memory or silent loss.
+import * as grpc from "@grpc/grpc-js";
+
+export interface OutputMessage {
+  session: string;
+  name: string;
+  data: Buffer;
+  transcript_end: number;
+}
+
+/** The largest message built by merging; well under grpc's default 4 MB receive limit. */
+const MERGE_LIMIT = 1024 * 1024;
+/** How far a reader may fall behind before its stream is ended. */
+export const QUEUE_LIMIT = 64 * 1024 * 1024;
+
+interface Pending extends Omit<OutputMessage, "data"> {
+  parts: Buffer[];
+  bytes: number;
+}
+
+export class OutputQueue {
+  private readonly pending: Pending[] = [];
+  private queued = 0;
+  private blocked = false;
+  private ended = false;
+
+  constructor(private readonly call: grpc.ServerWritableStream<Record<string, unknown>, object>) {
+    call.on("drain", () => {
+      this.blocked = false;
+      this.flush();
+    });
+    const end = () => this.stop();
+    call.once("cancelled", end);
+    call.once("close", end);
+    call.once("finish", end);
+  }
+
+  push(message: OutputMessage): void {
+    if (this.ended || message.data.length === 0) return;
+    if (!this.blocked && this.pending.length === 0) {
+      this.blocked = !this.call.write(message);
+      return;
+    }
+    const last = this.pending[this.pending.length - 1];
+    if (last && last.session === message.session && last.bytes + message.data.length <= MERGE_LIMIT) {
+      last.parts.push(message.data);
+      last.bytes += message.data.length;
+      last.transcript_end = message.transcript_end;
+    } else {
+      const { data, ...rest } = message;
+      this.pending.push({ ...rest, parts: [data], bytes: data.length });
+    }
+    this.queued += message.data.length;
+    if (this.queued > QUEUE_LIMIT) this.overflow();
+  }
+
+  private flush(): void {
+    while (!this.blocked && !this.ended && this.pending.length) {
+      const { parts, bytes, ...rest } = this.pending.shift()!;
+      this.queued -= bytes;
+      this.blocked = !this.call.write({ ...rest, data: parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes) });
+    }
+  }
+
+  private overflow(): void {
+    const behind = this.queued;
+    this.stop();
+    this.call.emit("error", {
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      details: `the watcher fell ${Math.round(behind / 1048576)} MB behind the output it asked for; the stream was ended rather than drop bytes (read faster, or watch fewer sessions)`,
+    });
+  }
+
+  private stop(): void {
+    this.ended = true;
+    this.pending.length = 0;
+    this.queued = 0;
+  }
+}
