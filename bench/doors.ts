@@ -14,6 +14,9 @@ interface ServeInfo { url: string; port: number; grpc_socket: string; grpc_port:
 /** Extra node flags for the server, e.g. BENCH_SERVE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
 const NODE_ARGS = (process.env.BENCH_SERVE_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const WATCH_BYTES = Number(process.env.BENCH_WATCH_MB ?? 16) * 1024 * 1024;
+/** Comma-separated sections to run (run, watch, http, concurrent); all when unset. Profiling one section needs no other. */
+const ONLY = process.env.BENCH_DOORS_ONLY?.split(",");
+const wanted = (section: string) => !ONLY || ONLY.includes(section);
 
 export async function benchDoors(emit: Emit): Promise<void> {
   const h = benchHome();
@@ -35,6 +38,7 @@ export async function benchDoors(emit: Emit): Promise<void> {
     for (const [, c] of doors) clients.push({ close: () => c.closeConnection() });
     for (const [door, c] of doors) {
       await c.ready(5000);
+      if (!wanted("run")) continue;
       const session = `g-${door.split(" ")[0]}`.replace(/\W/g, "");
       await c.open({ name: session, command: "bash" });
       const samples: number[] = [];
@@ -47,7 +51,7 @@ export async function benchDoors(emit: Emit): Promise<void> {
     }
 
     // WatchOutput throughput: raw bytes of a big output on the stream.
-    {
+    if (wanted("watch")) {
       const c = doors[0]![1];
       await c.open({ name: "flood", command: "bash" });
       await c.run({ session: "flood", command: "true" });
@@ -96,7 +100,7 @@ export async function benchDoors(emit: Emit): Promise<void> {
         return r.structuredContent ?? {};
       };
     };
-    {
+    if (wanted("http")) {
       const call = await httpClient("bench-http");
       await call("terminal_open", { name: "http1", command: "bash" });
       const samples: number[] = [];
@@ -109,7 +113,7 @@ export async function benchDoors(emit: Emit): Promise<void> {
     }
 
     // 50 concurrent HTTP MCP clients × 20 commands each.
-    {
+    if (wanted("concurrent")) {
       const CLIENTS = 50;
       const COMMANDS = 20;
       let errors = 0;
