@@ -59,15 +59,22 @@ export async function benchDoors(emit: Emit): Promise<void> {
       let bytes = 0;
       let first = 0;
       let last = 0;
-      let tail = "";
+      let tail = Buffer.alloc(0);
+      const MARKER = "FLOOD-END";
       const done = (async () => {
         for await (const chunk of stream) {
           const now = performance.now();
           if (!first) first = now;
           last = now;
           bytes += chunk.data.length;
-          tail = (tail + chunk.data.toString("latin1")).slice(-64);
-          if (tail.includes("FLOOD-END")) break;
+          // The marker is searched in the bytes (the previous chunk's end joined on, in case it is
+          // split); the prompt that follows it can arrive in the same chunk.
+          const seen = Buffer.concat([tail, chunk.data]);
+          tail = seen.subarray(Math.max(0, seen.length - MARKER.length));
+          if (seen.includes(MARKER)) {
+            stream.cancel();
+            break;
+          }
         }
       })();
       await new Promise((r) => setTimeout(r, 100)); // the stream is attached
