@@ -63,7 +63,7 @@ export class WatchScanner {
     try {
       this.load();
       if (this.compiled.length === 0) return;
-      session = this.registry.all().find((s) => s.paneId === paneId);
+      session = this.registry.byPane(paneId);
     } catch {
       return;
     }
