@@ -2,6 +2,7 @@
 // pane; only the one holding the lock file writes, so each byte is recorded once.
 import { closeSync, existsSync, openSync, readFileSync, writeSync, writeFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { SecretHoldback } from "./secret-holdback.js";
 
 export class CastRecorder {
   private fd: number | null = null;
@@ -9,9 +10,13 @@ export class CastRecorder {
   private readonly lockPath: string;
   readonly path: string;
 
-  constructor(dir: string) {
+  private readonly outputs: SecretHoldback;
+
+  /** `secrets`: values masked in the recorded output, also when split across chunks. */
+  constructor(dir: string, secrets: () => readonly string[] = () => []) {
     this.path = join(dir, "output.cast");
     this.lockPath = join(dir, "recorder.lock");
+    this.outputs = new SecretHoldback(secrets, (masked) => this.event("o", masked));
   }
 
   /** Takes the recording if nobody alive holds it. Returns whether this process records. */
@@ -57,10 +62,11 @@ export class CastRecorder {
   }
 
   output(text: string): void {
-    this.event("o", text);
+    if (this.fd !== null) this.outputs.push(text);
   }
 
   resize(cols: number, rows: number): void {
+    this.outputs.flush();
     this.event("r", `${cols}x${rows}`);
   }
 
@@ -72,6 +78,7 @@ export class CastRecorder {
 
   close(): void {
     if (this.fd === null) return;
+    this.outputs.flush();
     closeSync(this.fd);
     this.fd = null;
     try {

@@ -91,7 +91,7 @@ export class TerminalSession extends EventEmitter {
     this.setMaxListeners(0);
     this.transcript = new Transcript(limits.transcriptMaxChars);
     this.screen = new Screen(pane.rows, pane.cols, limits.scrollback);
-    this.recorder = new CastRecorder(recordingDir);
+    this.recorder = new CastRecorder(recordingDir, () => this.secrets);
     this.recorder.acquire({ cols: pane.cols, rows: pane.rows, command: meta.command, createdMs: meta.created });
     this.foreground = pane.foreground;
   }
@@ -130,7 +130,7 @@ export class TerminalSession extends EventEmitter {
     this.transcript.append(text);
     this.lastOutputAt = Date.now();
     for (const { event, start, end } of events) this.apply(event, start, end);
-    this.recorder.output(this.redact(text));
+    this.recorder.output(text);
     void this.screen.write(text).then(() => this.emit("screen"));
     this.emit("output");
   }
