@@ -109,11 +109,19 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/**
+ * A server whose shells start from an empty ~/.bashrc (a HOME under `home`), as benchHome()
+ * does for the doors: the figures are termhive's, not the machine's rc files' (this
+ * machine's runs pyenv's prompt hook, a fork on every prompt: ~+4 ms per command).
+ */
 export async function startServer(home = mkdtempSync(join(tmpdir(), "termhive-bench-")), extraEnv: Record<string, string> = {}): Promise<Server> {
+  const userHome = join(home, "user");
+  mkdirSync(userHome, { recursive: true });
+  for (const rc of [".bashrc", ".bash_profile"]) writeFileSync(join(userHome, rc), "");
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: cliArgs("mcp"),
-    env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash", ...extraEnv },
+    env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash", HOME: userHome, ...extraEnv },
     stderr: "ignore",
   });
   const client = new Client({ name: "termhive-bench", version: "1" });
