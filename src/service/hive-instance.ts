@@ -8,6 +8,12 @@ const hiveServices = new WeakMap<TermhiveService, HiveService>();
 
 export function hiveServiceFor(service: TermhiveService): HiveService {
   let hive = hiveServices.get(service);
-  if (!hive) hiveServices.set(service, (hive = new HiveService(service)));
+  if (!hive) {
+    const created = new HiveService(service);
+    hiveServices.set(service, created);
+    // Stops the status tracker's and watch scanner's timers and closes SQLite (if it was opened).
+    service.onShutdown(() => created.close());
+    hive = created;
+  }
   return hive;
 }

@@ -270,7 +270,21 @@ export class TermhiveService {
     throw new ToolError(`refused by the safety gate: ${list}. Nothing was sent. If you mean it, resend with confirm: true.`, "refused");
   }
 
+  private readonly shutdownHooks: (() => void)[] = [];
+
+  /** Runs `hook` when the service shuts down (parts built on the service, e.g. the hive). */
+  onShutdown(hook: () => void): void {
+    this.shutdownHooks.push(hook);
+  }
+
   async shutdown(): Promise<void> {
+    for (const hook of this.shutdownHooks.splice(0)) {
+      try {
+        hook();
+      } catch {
+        // one part failing to close must not keep the others (or the recordings) open
+      }
+    }
     for (const session of this.registry.all()) session.recorder.close();
     await this.backend.stop();
   }
