@@ -32,15 +32,17 @@ function dropEmptyArrays(request: Record<string, unknown>): Record<string, unkno
 }
 
 export function buildHandlers(service: TermhiveService, authorize?: Authorize): grpc.UntypedServiceImplementation {
-  const unary = <S extends Record<string, z.ZodType>>(shape: S, op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => Promise<object>): Unary =>
-    (call, callback) => {
+  const unary = <S extends Record<string, z.ZodType>>(shape: S, op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => Promise<object>): Unary => {
+    // Built once per RPC: a schema made per call costs ~0.2 ms (zod compiles a parser for each new one).
+    const schema = z.object(shape);
+    return (call, callback) => {
       if (authorize && !authorize(call.metadata)) {
         callback({ code: grpc.status.UNAUTHENTICATED, details: "unauthenticated" });
         return;
       }
       let input: z.infer<z.ZodObject<S>>;
       try {
-        input = z.object(shape).parse(dropEmptyArrays(call.request));
+        input = schema.parse(dropEmptyArrays(call.request));
       } catch (error) {
         callback(replyError(error));
         return;
@@ -50,6 +52,7 @@ export function buildHandlers(service: TermhiveService, authorize?: Authorize): 
         (error: unknown) => callback(replyError(error)),
       );
     };
+  };
 
   return {
     Open: unary(schemas.openInput, (i) => service.open(i)),

@@ -28,22 +28,26 @@ export function buildHiveHandlers(service: TermhiveService, authorize?: Authoriz
   // Resolved on the first hive call, so the hive store still opens on first use.
   const hive = () => hiveServiceFor(service);
 
-  const unary = <S extends Shape>(method: string, shape: S, op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => object | Promise<object>): [string, Unary] => [
-    method,
-    (call, callback) => {
-      if (authorize && !authorize(call.metadata)) {
-        callback({ code: grpc.status.UNAUTHENTICATED, details: "unauthenticated" });
-        return;
-      }
-      const ctx = { clientId: clientId(call.metadata) };
-      Promise.resolve()
-        .then(() => op(z.object(shape).parse(requestFromWire(method, call.request)), ctx))
-        .then(
-          (result) => callback(null, responseToWire(method, result as Record<string, unknown>)),
-          (error: unknown) => callback(replyError(asToolError(error))),
-        );
-    },
-  ];
+  const unary = <S extends Shape>(method: string, shape: S, op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => object | Promise<object>): [string, Unary] => {
+    // Built once per RPC: a schema made per call costs ~0.2 ms (zod compiles a parser for each new one).
+    const schema = z.object(shape);
+    return [
+      method,
+      (call, callback) => {
+        if (authorize && !authorize(call.metadata)) {
+          callback({ code: grpc.status.UNAUTHENTICATED, details: "unauthenticated" });
+          return;
+        }
+        const ctx = { clientId: clientId(call.metadata) };
+        Promise.resolve()
+          .then(() => op(schema.parse(requestFromWire(method, call.request)), ctx))
+          .then(
+            (result) => callback(null, responseToWire(method, result as Record<string, unknown>)),
+            (error: unknown) => callback(replyError(asToolError(error))),
+          );
+      },
+    ];
+  };
 
   return Object.fromEntries([
     unary("HiveLayout", hs.layoutInput, (i) => hive().layout(i)),
