@@ -19,7 +19,7 @@ export function replyError(error: unknown): Partial<grpc.StatusObject> {
   return { code, details, metadata };
 }
 
-export function clientId(metadata: grpc.Metadata): string {
+function clientId(metadata: grpc.Metadata): string {
   const sent = metadata.get("x-termhive-client")[0];
   return typeof sent === "string" && sent.length > 0 && sent.length <= 100 ? `grpc:${sent}` : "grpc";
 }
@@ -31,28 +31,48 @@ function dropEmptyArrays(request: Record<string, unknown>): Record<string, unkno
   return out;
 }
 
-export function buildHandlers(service: TermhiveService, authorize?: Authorize): grpc.UntypedServiceImplementation {
-  const unary = <S extends Record<string, z.ZodType>>(shape: S, op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => Promise<object>): Unary => {
-    // Built once per RPC: a schema made per call costs ~0.2 ms (zod compiles a parser for each new one).
-    const schema = z.object(shape);
-    return (call, callback) => {
-      if (authorize && !authorize(call.metadata)) {
-        callback({ code: grpc.status.UNAUTHENTICATED, details: "unauthenticated" });
-        return;
-      }
-      let input: z.infer<z.ZodObject<S>>;
-      try {
-        input = schema.parse(dropEmptyArrays(call.request));
-      } catch (error) {
-        callback(replyError(error));
-        return;
-      }
-      op(input, { clientId: clientId(call.metadata) }).then(
-        (result) => callback(null, result),
-        (error: unknown) => callback(replyError(error)),
+type Shape = Record<string, z.ZodType>;
+
+export interface UnaryOptions {
+  authorize?: Authorize;
+  /** Wire request → the shape's input (proto3 conventions differ per service). */
+  decode?: (request: Record<string, unknown>) => Record<string, unknown>;
+  /** The operation's result → the wire response. */
+  encode?: (result: object) => object;
+  /** An operation's own error → the service's errors (ToolError), before the status mapping. */
+  mapError?: (error: unknown) => unknown;
+}
+
+/**
+ * One unary RPC: the token (TCP), the request validated with the service's zod shape, the
+ * operation, and errors as status codes. Every unary RPC of every gRPC service goes through here.
+ */
+export function unaryHandler<S extends Shape>(
+  shape: S,
+  op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => object | Promise<object>,
+  options: UnaryOptions = {},
+): Unary {
+  const { authorize, decode = (request) => request, encode = (result) => result, mapError = (error) => error } = options;
+  // Built once per RPC: a schema made per call costs ~0.2 ms (zod compiles a parser for each new one).
+  const schema = z.object(shape);
+  return (call, callback) => {
+    if (authorize && !authorize(call.metadata)) {
+      callback({ code: grpc.status.UNAUTHENTICATED, details: "unauthenticated" });
+      return;
+    }
+    const ctx = { clientId: clientId(call.metadata) };
+    Promise.resolve()
+      .then(() => op(schema.parse(decode(call.request)), ctx))
+      .then(
+        (result) => callback(null, encode(result)),
+        (error: unknown) => callback(replyError(mapError(error))),
       );
-    };
   };
+}
+
+export function buildHandlers(service: TermhiveService, authorize?: Authorize): grpc.UntypedServiceImplementation {
+  const unary = <S extends Shape>(shape: S, op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => Promise<object>): Unary =>
+    unaryHandler(shape, op, { authorize, decode: dropEmptyArrays });
 
   return {
     Open: unary(schemas.openInput, (i) => service.open(i)),

@@ -7,7 +7,7 @@ import { ToolError } from "../service/errors.js";
 import * as hs from "../service/hive-schemas.js";
 import { hiveServiceFor } from "../service/hive-instance.js";
 import type { CallContext, TermhiveService } from "../service/service.js";
-import { clientId, replyError, type Authorize } from "./handlers.js";
+import { unaryHandler, type Authorize } from "./handlers.js";
 import { requestFromWire, responseToWire } from "./hive-codec.js";
 
 type Unary = grpc.handleUnaryCall<Record<string, unknown>, object>;
@@ -28,26 +28,15 @@ export function buildHiveHandlers(service: TermhiveService, authorize?: Authoriz
   // Resolved on the first hive call, so the hive store still opens on first use.
   const hive = () => hiveServiceFor(service);
 
-  const unary = <S extends Shape>(method: string, shape: S, op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => object | Promise<object>): [string, Unary] => {
-    // Built once per RPC: a schema made per call costs ~0.2 ms (zod compiles a parser for each new one).
-    const schema = z.object(shape);
-    return [
-      method,
-      (call, callback) => {
-        if (authorize && !authorize(call.metadata)) {
-          callback({ code: grpc.status.UNAUTHENTICATED, details: "unauthenticated" });
-          return;
-        }
-        const ctx = { clientId: clientId(call.metadata) };
-        Promise.resolve()
-          .then(() => op(schema.parse(requestFromWire(method, call.request)), ctx))
-          .then(
-            (result) => callback(null, responseToWire(method, result as Record<string, unknown>)),
-            (error: unknown) => callback(replyError(asToolError(error))),
-          );
-      },
-    ];
-  };
+  const unary = <S extends Shape>(method: string, shape: S, op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => object | Promise<object>): [string, Unary] => [
+    method,
+    unaryHandler(shape, op, {
+      authorize,
+      decode: (request) => requestFromWire(method, request),
+      encode: (result) => responseToWire(method, result as Record<string, unknown>),
+      mapError: asToolError,
+    }),
+  ];
 
   return Object.fromEntries([
     unary("HiveLayout", hs.layoutInput, (i) => hive().layout(i)),
