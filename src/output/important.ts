@@ -5,7 +5,7 @@ import type { LineTable } from "./table.js";
  * non-zero exits and file:line references (where a fix starts). Tuned to stay quiet on
  * plain data (numbers, listings) so folding those stays tight.
  */
-const IMPORTANT = new RegExp(
+const IMPORTANT_ANYWHERE = new RegExp(
   [
     String.raw`\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|panic(?:ked)?|traceback|exception|warn(?:ing)?s?|fatal|abort(?:ed)?|segmentation fault|assert(?:ion)?(?:error)?)\b`,
     "[✗✖✘❌]",
@@ -17,14 +17,8 @@ const IMPORTANT = new RegExp(
     String.raw`\w\.[A-Za-z]\w{0,7}:\d+\b`,
     String.raw`\w\.[A-Za-z]\w{0,7}\(\d+,\d+\)`,
   ].join("|"),
-  "i",
+  "gi",
 );
-
-const IMPORTANT_ANYWHERE = new RegExp(IMPORTANT.source, "gi");
-
-export function looksImportant(text: string): boolean {
-  return IMPORTANT.test(text);
-}
 
 /**
  * Indexes (ascending) of the important lines of a table. One regex scan over the table's

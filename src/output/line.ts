@@ -10,11 +10,3 @@ export interface Line {
   to: number;
 }
 
-/** A line the output layer wrote itself (marker, summary) that stands for source lines from..to. */
-export function syntheticLine(text: string, from: number, to: number): Line {
-  return { text, from, to };
-}
-
-export function joinLines(lines: readonly Line[]): string {
-  return lines.map((line) => line.text).join("\n");
-}

@@ -16,13 +16,10 @@ export type Notification =
 
 const BACKSLASH = 0x5c;
 
-/** Decodes a %output value: "\ooo" octal escapes back to bytes, everything else byte for byte. */
-export function decodeOutputValue(raw: Buffer, start: number): Buffer {
-  const out = Buffer.allocUnsafe(raw.length - start);
-  return out.subarray(0, decodeInto(raw, start, out, 0));
-}
-
-/** Decodes raw[start..] into out at `at` (out needs room for raw.length - start bytes); returns the new end. */
+/**
+ * Decodes a %output value raw[start..] ("\ooo" octal escapes back to bytes, everything else
+ * byte for byte) into out at `at` (out needs room for raw.length - start bytes); returns the new end.
+ */
 function decodeInto(raw: Buffer, start: number, out: Buffer, at: number): number {
   let n = at;
   const end = raw.length;
