@@ -110,18 +110,16 @@ export interface Server {
 }
 
 /**
- * A server whose shells start from an empty ~/.bashrc (a HOME under `home`), as benchHome()
- * does for the doors: the figures are termhive's, not the machine's rc files' (this
- * machine's runs pyenv's prompt hook, a fork on every prompt: ~+4 ms per command).
+ * A server in a benchHome() (shells start from an empty ~/.bashrc, as for the doors): the
+ * figures are termhive's, not the machine's rc files' (this machine's runs pyenv's prompt
+ * hook, a fork on every prompt: ~+4 ms per command).
  */
-export async function startServer(home = mkdtempSync(join(tmpdir(), "termhive-bench-")), extraEnv: Record<string, string> = {}): Promise<Server> {
-  const userHome = join(home, "user");
-  mkdirSync(userHome, { recursive: true });
-  for (const rc of [".bashrc", ".bash_profile"]) writeFileSync(join(userHome, rc), "");
+export async function startServer(bench: BenchHome = benchHome(), extraEnv: Record<string, string> = {}): Promise<Server> {
+  const home = bench.home;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: cliArgs("mcp"),
-    env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash", HOME: userHome, ...extraEnv },
+    env: { ...bench.env, ...extraEnv },
     stderr: "ignore",
   });
   const client = new Client({ name: "termhive-bench", version: "1" });
@@ -137,8 +135,7 @@ export async function startServer(home = mkdtempSync(join(tmpdir(), "termhive-be
     },
     async stop() {
       await client.close().catch(() => {});
-      spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"]);
-      rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+      bench.destroy();
     },
   };
 }

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { TermhiveClient } from "../src/grpc/client.js";
-import { CLI, RUNS, benchHome, loadavg, median, percentile, round, rssMb, timed, type Emit } from "./common.js";
+import { RUNS, cliArgs, benchHome, loadavg, median, percentile, round, rssMb, timed, type Emit } from "./common.js";
 
 interface ServeInfo { url: string; port: number; grpc_socket: string; grpc_port: number | null; token_path: string | null }
 
@@ -20,7 +20,7 @@ const wanted = (section: string) => !ONLY || ONLY.includes(section);
 
 export async function benchDoors(emit: Emit): Promise<void> {
   const h = benchHome();
-  const proc = spawn(process.execPath, [...NODE_ARGS, CLI, "serve", "--port", "0", "--grpc-port", "0", "--json"], { env: h.env, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [...NODE_ARGS, ...cliArgs("serve", "--port", "0", "--grpc-port", "0", "--json")], { env: h.env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const clients: { close(): Promise<void> | void }[] = [];

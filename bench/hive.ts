@@ -30,7 +30,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function benchHive(emit: Emit): Promise<void> {
   const h = benchHome();
-  const s = await startServer(h.home, h.env);
+  const s = await startServer(h);
   try {
     const pid = s.transport.pid!;
     // 32 plain bash panes in one tiled window, 8 agents in each of 4 teams.
