@@ -28,7 +28,56 @@ export class Harness {
   transport!: StdioClientTransport;
   progress: { progress: number; message?: string }[] = [];
 
+  /** The server's working directory (undefined: the test runner's, i.e. the repo). */
+  cwd?: string;
+  /** Field mode: the server gets only the env a bare client gives (HOME, PATH, TERMHIVE_HOME + this.env). */
+  bare = false;
+
   constructor(readonly home: string, readonly env: Record<string, string> = {}) {}
+
+  /**
+   * Starts the server as a real client does on first contact: a bare environment (HOME and
+   * PATH only: no LANG, no SHELL, no TERM) and a working directory that is not the repo.
+   * `env` is added on top (use it for test knobs only, never to make the field case pass).
+   */
+  static async startField(env: Record<string, string> = {}): Promise<Harness> {
+    const home = mkdtempSync(join(tmpdir(), "termhive-field-"));
+    const userHome = join(home, "user");
+    mkdirSync(userHome);
+    writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
+    writeFileSync(join(userHome, ".zshrc"), "export TERMHIVE_E2E_RC=1\n");
+    const work = join(home, "work folder");
+    mkdirSync(work);
+    const harness = new Harness(home, { HOME: userHome, ...env });
+    harness.bare = true;
+    harness.cwd = work;
+    await harness.connect();
+    return harness;
+  }
+
+  /** The environment the server process gets. */
+  serverEnv(): Record<string, string> {
+    if (this.bare) {
+      return { PATH: process.env.PATH ?? "/usr/bin:/bin", TERMHIVE_HOME: this.home, ...backendEnv(), ...this.env };
+    }
+    return { ...(process.env as Record<string, string>), TERMHIVE_HOME: this.home, SHELL: "/bin/bash", ...backendEnv(), ...this.env };
+  }
+
+  /**
+   * One tool call on a fresh server process that exits after it (how the MCP Inspector CLI
+   * and many short-lived clients call), on this harness's home, env and cwd.
+   */
+  async callOnce(name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+    const once = new Harness(this.home, this.env);
+    once.bare = this.bare;
+    once.cwd = this.cwd;
+    await once.connect();
+    try {
+      return await once.call(name, args);
+    } finally {
+      await once.close();
+    }
+  }
 
   static async start(env: Record<string, string> = {}): Promise<Harness> {
     const home = mkdtempSync(join(tmpdir(), "termhive-e2e-"));
@@ -47,7 +96,8 @@ export class Harness {
     this.transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, "mcp"],
-      env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: this.home, SHELL: "/bin/bash", ...backendEnv(), ...this.env },
+      env: this.serverEnv(),
+      ...(this.cwd ? { cwd: this.cwd } : {}),
       stderr: "pipe",
     });
     this.client = new Client({ name: "termhive-e2e", version: "1.0.0" });
