@@ -240,6 +240,22 @@ export class ShellSession {
     return new CommandResult(this.events.slice(from, b + 1), this.parser.text);
   }
 
+  /**
+   * Waits until the line editor reads keys after the latest prompt: bash (readline) and zsh
+   * (zle) turn bracketed paste on (ESC[?2004h) as they start reading a line. A Ctrl-C that lands
+   * before that, while precmd hooks still run, is consumed without a fresh prompt.
+   */
+  async editorReading(timeoutMs = 10000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      // bash turns it on before drawing the prompt, zsh after: both after the last command's D.
+      const lastEnd = this.raw.lastIndexOf("\x1b]133;D");
+      if (this.raw.lastIndexOf("\x1b]133;B") > lastEnd && this.raw.lastIndexOf("\x1b[?2004h") > lastEnd) return;
+      if (this.exited !== undefined) throw new Error(`${this.kind} exited waiting for its line editor\n${this.dump()}`);
+      if (!(await this.changed(deadline))) throw new Error(`timeout waiting for the line editor in ${this.kind}\n${this.dump()}`);
+    }
+  }
+
   /** Sends input that should NOT run a command (empty Enter, Ctrl-C at a prompt) and waits for the next prompt. */
   async toPrompt(data: string, timeoutMs = 10000): Promise<Osc[]> {
     const from = this.mark();

@@ -142,7 +142,10 @@ for (const kind of SHELLS) {
     const ctrlCAtPrompt = async (keys: string): Promise<string[]> => {
       const from = sh.mark();
       if (kind === "fish") sh.write(keys);
-      else await sh.toPrompt(keys);
+      else {
+        await sh.editorReading();
+        await sh.toPrompt(keys);
+      }
       const r = await sh.run("true");
       assert.equal(r.exit, 0);
       return sh.events.slice(from).map(kindOf);
