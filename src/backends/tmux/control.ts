@@ -53,7 +53,9 @@ export class ControlClient extends EventEmitter {
     const { tmuxPath, socketPath, configPath, sessionName, env, firstWindow } = this.options;
     const child = spawn(
       tmuxPath,
-      ["-S", socketPath, "-f", configPath, "-C", "new-session", "-A", "-s", sessionName, "-n", firstWindow.name, "-x", "120", "-y", "40", ...firstWindow.argv],
+      // -u: UTF-8 whatever the locale. Started from a bare environment (no LANG: the MCP SDK's
+      // default env, systemd, cron, GUI apps) tmux otherwise prints the tabs of -F formats as "_".
+      ["-u", "-S", socketPath, "-f", configPath, "-C", "new-session", "-A", "-s", sessionName, "-n", firstWindow.name, "-x", "120", "-y", "40", ...firstWindow.argv],
       { env, stdio: ["pipe", "pipe", "pipe"] },
     );
     this.child = child;
@@ -76,8 +78,15 @@ export class ControlClient extends EventEmitter {
         this.close(why);
         reject(new TmuxError(why));
       });
-      // The first reply proves the server is up and we are attached.
-      this.command("display-message -p '#{pid}'").then(() => resolve(), reject);
+      // Commands typed before the client is attached to its session fail with "no current
+      // client" (seen ~1 in 40 fresh starts under load): wait for tmux to say we are attached.
+      const attached = (n: Notification) => {
+        if (n.kind !== "other" || n.name !== "session-changed") return;
+        this.off("notification", attached);
+        // The first reply proves the server answers our commands.
+        this.command("display-message -p '#{pid}'").then(() => resolve(), reject);
+      };
+      this.on("notification", attached);
     });
   }
 
