@@ -23,6 +23,9 @@ const FIELDS = [
   "pane_current_command", "pane_current_path", "pane_height", "pane_width", "@termhive_meta",
 ] as const;
 const PANE_FORMAT = FIELDS.map((f) => `#{${f}}`).join("\t");
+/** Messages of a tmux client that lost a race with another one starting the same server. */
+const STARTUP_RACE = /server exited unexpectedly|lost server|duplicate session|no server running|error connecting|no current client/i;
+const START_ATTEMPTS = 6;
 /** tmux command lines stay short; 2 KiB of input is 6 KiB of hex. */
 const HEX_CHUNK = 2048;
 
@@ -70,24 +73,44 @@ export class TmuxBackend implements Backend {
     const env = { ...process.env };
     delete env.TMUX; // we may be started from inside a tmux pane; our server is our own
     delete env.TMUX_PANE;
-    const client = new ControlClient({
-      tmuxPath: this.options.tmuxPath ?? "tmux",
-      socketPath: this.socketPath,
-      configPath: this.configPath,
-      sessionName: this.sessionName,
-      firstWindow: { name: SIGNAL_WINDOW, argv: SIGNAL_PANE_ARGV },
-      env,
-    });
-    client.on("notification", (n: Notification) => this.onNotification(n));
-    client.once("closed", (reason: string) => {
-      if (this.client === client) this.events.emit("down", reason);
-    });
-    this.client = client;
-    await client.start();
+    const client = await this.attachClient(env);
     // An existing server keeps the hook/options of its own start; apply ours again so they hold.
     await Promise.all(tmuxConfigCommands(configOptions).map((command) => client.command(command)));
     await client.command(`refresh-client -f pause-after=${this.options.pauseAfterSeconds ?? 10}`);
     await this.ensureSignalPane(client);
+  }
+
+  /**
+   * Starts a control client, retrying when it lost a start-up race: several termhive processes
+   * starting at once on a fresh home each start a tmux server on the same socket, and tmux
+   * then ends them all ("server exited unexpectedly"). A random pause lets one win; the others
+   * attach to its server.
+   */
+  private async attachClient(env: NodeJS.ProcessEnv): Promise<ControlClient> {
+    for (let attempt = 1; ; attempt++) {
+      const client = new ControlClient({
+        tmuxPath: this.options.tmuxPath ?? "tmux",
+        socketPath: this.socketPath,
+        configPath: this.configPath,
+        sessionName: this.sessionName,
+        firstWindow: { name: SIGNAL_WINDOW, argv: SIGNAL_PANE_ARGV },
+        env,
+      });
+      client.on("notification", (n: Notification) => this.onNotification(n));
+      this.client = client;
+      try {
+        await client.start();
+        // Only a client that was up can go down; a failed start is this call's error.
+        client.once("closed", (reason: string) => {
+          if (this.client === client) this.events.emit("down", reason);
+        });
+        return client;
+      } catch (error) {
+        this.client = null;
+        if (attempt >= START_ATTEMPTS || !STARTUP_RACE.test((error as Error).message)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80 * attempt));
+      }
+    }
   }
 
   /** Finds (or makes) the pane the pane-died hook reports into, and names it in a global option. */
@@ -191,17 +214,23 @@ export class TmuxBackend implements Backend {
     }
     const paneId = (line ?? "").trim();
     if (!/^%\d+$/.test(paneId)) throw new TmuxError(`tmux did not report the new pane (got ${JSON.stringify(line)})`);
-    this.known.add(paneId);
-    await this.writeMeta(paneId, options.meta);
-    if (!options.splitFrom) await this.resize(paneId, options.rows, options.cols);
-    const info = await this.paneInfo(paneId);
-    if (!info) throw new TmuxError(`pane ${paneId} vanished right after it was created`);
-    return info;
+    try {
+      this.known.add(paneId);
+      await this.writeMeta(paneId, options.meta);
+      if (!options.splitFrom) await this.resize(paneId, options.rows, options.cols);
+      const info = await this.paneInfo(paneId);
+      if (!info) throw new TmuxError(`pane ${paneId} vanished right after it was created`);
+      return info;
+    } catch (error) {
+      // A half-made pane must not stay behind (nor be adopted later as a session nobody opened).
+      await this.kill(paneId).catch(() => {});
+      throw error;
+    }
   }
 
   async listPanes(): Promise<PaneInfo[]> {
     const lines = await this.cmd(`list-panes -s -t ${tmuxQuote(this.sessionName + ":")} -F ${tmuxQuote(PANE_FORMAT)}`);
-    const panes = lines.map(parsePaneLine).filter((p): p is PaneInfo => p !== undefined);
+    const panes = lines.map(parsePaneLine);
     for (const pane of panes) {
       if (Object.keys(pane.meta).length) {
         this.known.add(pane.paneId);
@@ -214,7 +243,7 @@ export class TmuxBackend implements Backend {
   async paneInfo(paneId: string): Promise<PaneInfo | undefined> {
     try {
       const [line] = await this.cmd(`display-message -p -t ${tmuxQuote(paneId)} ${tmuxQuote(PANE_FORMAT)}`);
-      const info = line === undefined ? undefined : parsePaneLine(line);
+      const info = line === undefined || line === "" ? undefined : parsePaneLine(line);
       if (info && info.paneId !== paneId) return undefined;
       return info;
     } catch (error) {
@@ -284,6 +313,14 @@ export class TmuxBackend implements Backend {
     return `tmux -S ${shellWord(this.socketPath)} attach -t ${shellWord(paneId)}`;
   }
 
+  async arrangeWindow(paneId: string, layout: string): Promise<void> {
+    await this.cmd(`select-layout -t ${tmuxQuote(paneId)} ${tmuxQuote(layout)}`);
+  }
+
+  async showPaneBorders(paneId: string): Promise<void> {
+    await this.cmd(`set-option -w -t ${tmuxQuote(paneId)} pane-border-status top`);
+  }
+
   async setTitle(paneId: string, title: string): Promise<void> {
     const clean = title.replace(/[\x00-\x1f\x7f]/g, " ").slice(0, 200);
     await this.cmd(`set -p -t ${tmuxQuote(paneId)} @termhive_title ${tmuxQuoteFormat(clean)}`);
@@ -313,9 +350,15 @@ function windowTag(meta: Record<string, string>): string {
   return /^[A-Za-z0-9._-]{1,64}$/.test(candidate) ? candidate : `th-${Date.now().toString(36)}`;
 }
 
-function parsePaneLine(line: string): PaneInfo | undefined {
+/** One line of PANE_FORMAT; anything else is tmux speaking a format we did not ask for, said loudly. */
+function parsePaneLine(line: string): PaneInfo {
   const parts = line.split("\t");
-  if (parts.length < FIELDS.length) return undefined;
+  if (parts.length < FIELDS.length) {
+    throw new TmuxError(
+      `tmux answered a pane line termhive cannot read (${parts.length} of ${FIELDS.length} tab-separated fields: ${JSON.stringify(line.slice(0, 200))}); ` +
+        `a tmux client outside a UTF-8 locale prints tabs as "_" — termhive runs tmux with -u, so check TERMHIVE_TMUX points at tmux itself`,
+    );
+  }
   const [paneId, windowId, pid, dead, status, signal, command, cwd, height, width, meta] = parts as [string, ...string[]];
   return {
     paneId,
