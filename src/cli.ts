@@ -13,15 +13,17 @@ import { VERSION } from "./version.js";
 
 enableLinearRegexFallback();
 
-function tmuxStatus(tmuxPath: string): string | null {
-  const probe = spawnSync(tmuxPath, ["-V"], { encoding: "utf8" });
-  return probe.status === 0 ? probe.stdout.trim() : null;
+async function tmuxStatus(configured: string): Promise<string | null> {
+  const { findTmux } = await import("./backends/select.js");
+  const tmuxPath = findTmux(configured);
+  const probe = tmuxPath ? spawnSync(tmuxPath, ["-V"], { encoding: "utf8" }) : null;
+  return probe?.status === 0 ? `${probe.stdout.trim()} (${tmuxPath})` : null;
 }
 
 async function mcpCommand(): Promise<void> {
   const config = loadConfig();
   if (process.stdin.isTTY) {
-    const tmux = tmuxStatus(config.tmuxPath);
+    const tmux = await tmuxStatus(config.tmuxPath);
     process.stderr.write(
       [
         `termhive ${VERSION}: an MCP server speaking over stdio — a client starts it, you don't type to it.`,

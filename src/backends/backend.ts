@@ -59,6 +59,8 @@ export interface BackendEvents {
 
 export interface Backend {
   readonly kind: BackendKind;
+  /** What the user loses with this backend when it stands in for the one they expect; said in every open result. */
+  readonly warning?: string;
   /** Connects (tmux: starts/attaches the control client). Idempotent; reconnects after `down`. */
   start(): Promise<void>;
   readonly connected: boolean;
@@ -81,6 +83,10 @@ export interface Backend {
   focus(paneId: string): Promise<void>;
   /** Shell command a person runs to watch and take over this pane, or null when the backend has none. */
   attachCommand(paneId: string): string | null;
+  /** Arranges the panes of the window holding `paneId` (tmux layout names: tiled, even-horizontal…). No-op where layouts are logical. */
+  arrangeWindow(paneId: string, layout: string): Promise<void>;
+  /** Shows pane titles (agent status) on the top border of the window holding `paneId`. No-op where unsupported. */
+  showPaneBorders(paneId: string): Promise<void>;
   /** Sets the title shown on the pane's border (status at a glance). No-op where unsupported. */
   setTitle(paneId: string, title: string): Promise<void>;
   /**

@@ -8,14 +8,36 @@ import { PtyBackend } from "./pty/pty-backend.js";
 import { TmuxBackend } from "./tmux/tmux-backend.js";
 
 /**
- * Whether `tmuxPath` names an executable file (as given, or found on PATH). A lookup, not
- * `tmux -V`: forking from the server at start-up cost ~7 ms of the time a client waits
- * for its tool list. A binary that is there but broken fails the first tmux command,
- * with tmux's own message.
+ * Where tmux lives when a client starts termhive with a short PATH (a GUI app on macOS has no
+ * Homebrew dirs; systemd and cron have a minimal PATH), searched after PATH.
  */
+export const USUAL_TMUX_DIRS = ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin", "/opt/local/bin", "/snap/bin", "/home/linuxbrew/.linuxbrew/bin"];
+
+/**
+ * The tmux executable to run: `tmuxPath` itself when it is a path, else the first match on
+ * PATH, then in the usual install dirs. A lookup, not `tmux -V`: forking from the server at
+ * start-up cost ~7 ms of the time a client waits for its tool list. A binary that is there
+ * but broken fails the first tmux command, with tmux's own message.
+ */
+export function findTmux(tmuxPath: string, path = process.env.PATH ?? ""): string | null {
+  if (tmuxPath.includes("/")) return isExecutableFile(tmuxPath) ? tmuxPath : null;
+  const dirs = [...path.split(delimiter).filter(Boolean), ...USUAL_TMUX_DIRS];
+  for (const dir of dirs) {
+    const candidate = join(dir, tmuxPath);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
 export function tmuxAvailable(tmuxPath: string, path = process.env.PATH ?? ""): boolean {
-  const candidates = tmuxPath.includes("/") ? [tmuxPath] : path.split(delimiter).filter(Boolean).map((dir) => join(dir, tmuxPath));
-  return candidates.some(isExecutableFile);
+  return findTmux(tmuxPath, path) !== null;
+}
+
+/** What to tell a user whose machine has no tmux: where we looked and how to get it. */
+export function tmuxMissingMessage(tmuxPath: string): string {
+  const where = tmuxPath.includes("/") ? tmuxPath : `PATH and ${USUAL_TMUX_DIRS.join(", ")}`;
+  const install = process.platform === "darwin" ? "brew install tmux" : "apt-get install -y tmux";
+  return `tmux was not found (looked for ${JSON.stringify(tmuxPath)} in ${where}): install it (${install}) or set TERMHIVE_TMUX to its path`;
 }
 
 function isExecutableFile(file: string): boolean {
@@ -30,19 +52,16 @@ function isExecutableFile(file: string): boolean {
 type BackendConfig = Pick<TermhiveConfig, "backend" | "home" | "tmuxPath" | "historyLimit">;
 
 export function createBackend(config: BackendConfig): Backend {
-  const tmux = () => new TmuxBackend({ home: config.home, tmuxPath: config.tmuxPath, historyLimit: config.historyLimit });
+  const tmuxPath = findTmux(config.tmuxPath);
+  const tmux = (path: string) => new TmuxBackend({ home: config.home, tmuxPath: path, historyLimit: config.historyLimit });
   switch (config.backend) {
     case "pty":
       return new PtyBackend();
     case "tmux":
-      if (!tmuxAvailable(config.tmuxPath)) {
-        throw new ConfigError(
-          `TERMHIVE_BACKEND=tmux but tmux cannot be run (${JSON.stringify(config.tmuxPath)}): ` +
-            `install it (apt-get install -y tmux), set TERMHIVE_TMUX to its path, or use TERMHIVE_BACKEND=pty`,
-        );
-      }
-      return tmux();
+      if (!tmuxPath) throw new ConfigError(`TERMHIVE_BACKEND=tmux but ${tmuxMissingMessage(config.tmuxPath)}, or use TERMHIVE_BACKEND=pty`);
+      return tmux(tmuxPath);
     case "auto":
-      return tmuxAvailable(config.tmuxPath) ? tmux() : new PtyBackend();
+      // Never silently: the pty backend says in every open result that its sessions end with this process.
+      return tmuxPath ? tmux(tmuxPath) : new PtyBackend({ fallbackReason: tmuxMissingMessage(config.tmuxPath) });
   }
 }

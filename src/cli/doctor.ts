@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
+import { findTmux, tmuxMissingMessage } from "../backends/select.js";
 import { loadConfig } from "../config.js";
 import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";
 import { tokenPath } from "../serve/token.js";
@@ -23,15 +24,18 @@ function probe(command: string, args: string[]): string | null {
   return r.status === 0 ? (r.stdout || r.stderr).trim().split("\n")[0]! : null;
 }
 
-function tmuxCheck(tmuxPath: string): Check {
+function tmuxCheck(configured: string): Check {
+  const tmuxPath = findTmux(configured);
+  const install = process.platform === "darwin" ? "brew install tmux" : "sudo apt-get install -y tmux";
+  if (!tmuxPath) return { check: "tmux", ok: false, required: true, detail: tmuxMissingMessage(configured), fix: install };
   const version = probe(tmuxPath, ["-V"]);
-  if (!version) return { check: "tmux", ok: false, required: true, detail: `${tmuxPath} not found`, fix: "sudo apt-get install -y tmux" };
+  if (!version) return { check: "tmux", ok: false, required: true, detail: `${tmuxPath} is there but \`${tmuxPath} -V\` fails`, fix: install };
   const m = /(\d+)\.(\d+)/.exec(version);
   // Control-mode flow control (pause-after) needs 3.2.
   const recent = m !== null && (Number(m[1]) > 3 || (Number(m[1]) === 3 && Number(m[2]) >= 2));
   return recent
-    ? { check: "tmux", ok: true, required: true, detail: version }
-    : { check: "tmux", ok: false, required: true, detail: `${version} is older than 3.2`, fix: "install tmux ≥ 3.2 (sudo apt-get install -y tmux on Debian 12 / Ubuntu 22.04+)" };
+    ? { check: "tmux", ok: true, required: true, detail: `${version} (${tmuxPath})` }
+    : { check: "tmux", ok: false, required: true, detail: `${version} (${tmuxPath}) is older than 3.2`, fix: "install tmux ≥ 3.2 (sudo apt-get install -y tmux on Debian 12 / Ubuntu 22.04+)" };
 }
 
 function shellCheck(shell: string): Check {

@@ -34,7 +34,7 @@ export function registerTerminalTools(server: McpServer, service: TermhiveServic
     },
     (input) => guard(async () => {
       const r = await service.open(input);
-      return ok(r, `opened ${r.name} (${r.session}) · ${r.backend} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}\nwatch it: ${r.attach ?? "(not attachable)"}`);
+      return ok(r, `opened ${r.name} (${r.session}) · ${r.backend} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`);
     }),
   );
   server.registerTool(

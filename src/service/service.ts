@@ -81,6 +81,7 @@ export class TermhiveService {
       integrated: session.integrated,
       attach: this.backend.attachCommand(session.paneId),
       cwd: session.cwd ?? session.pane.cwd,
+      ...(this.backend.warning ? { warning: this.backend.warning } : {}),
     };
   }
 

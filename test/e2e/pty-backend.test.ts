@@ -65,6 +65,9 @@ describe("without tmux", () => {
       const opened = await h.ok("terminal_open", { name: "fallback", command: "bash" });
       assert.equal(opened.backend, "pty");
       assert.equal(opened.attach, null);
+      // Not silently: the result says what is lost and how to get tmux.
+      assert.match(opened.warning, /tmux was not found .*\/nonexistent\/tmux.*install it/);
+      assert.match(opened.warning, /sessions end when this termhive process ends/);
       const r = await h.ok("terminal_run", { session: "fallback", command: "echo works-$((2+3))" });
       assert.equal(r.output, "works-5");
       assert.equal(r.exit_code, 0);

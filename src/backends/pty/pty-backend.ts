@@ -38,8 +38,14 @@ export class PtyBackend implements Backend {
   private nextPane = 0;
   private nextWindow = 0;
 
-  constructor() {
+  /** Set when this backend stands in for tmux because tmux is missing (TERMHIVE_BACKEND=auto). */
+  readonly warning?: string;
+
+  constructor(options: { fallbackReason?: string } = {}) {
     this.events.setMaxListeners(0);
+    if (options.fallbackReason) {
+      this.warning = `${options.fallbackReason}. Using node-pty instead: sessions end when this termhive process ends and cannot be attached to.`;
+    }
   }
 
   on<E extends keyof BackendEvents>(event: E, listener: BackendEvents[E]): void {
@@ -228,6 +234,12 @@ export class PtyBackend implements Backend {
   }
 
   /** No pane borders to show a title on. */
+  async arrangeWindow(): Promise<void> {
+    // Layouts on this backend are logical: a pane has no neighbours to arrange.
+  }
+
+  async showPaneBorders(): Promise<void> {}
+
   async setTitle(_paneId: string, _title: string): Promise<void> {}
 
   /** pty panes cannot outlive this process; end them cleanly rather than leave them to SIGHUP. */
