@@ -1,6 +1,7 @@
 // Live sessions of this process: created here or adopted from the backend (another termhive
 // process, or this one before a restart), resolved by id or name, kept in step with the panes.
-import { join, basename } from "node:path";
+import { statSync } from "node:fs";
+import { basename, isAbsolute, join, resolve } from "node:path";
 import type { Backend, PaneInfo } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
 import { detectShell, integrationLaunch } from "../shell/integration.js";
@@ -192,6 +193,7 @@ export class SessionRegistry {
     const name = options.name === undefined ? this.generateName(options.command) : validateName(options.name, "session name");
     const clash = this.all().find((s) => s.name === name);
     if (clash) throw new ToolError(`a session named ${JSON.stringify(name)} already exists (${clash.id}); pick another name or close it first`);
+    const cwd = resolveCwd(options.cwd);
     const id = newSessionId();
     const program = options.command?.trim() || this.config.shell;
     const single = !/\s/.test(program);
@@ -211,7 +213,7 @@ export class SessionRegistry {
     const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind };
     this.opening.add(id);
     try {
-      return await this.createOpened(meta, launch, env, options);
+      return await this.createOpened(meta, launch, env, { ...options, cwd });
     } finally {
       this.opening.delete(id);
     }
@@ -261,6 +263,23 @@ export class SessionRegistry {
       this.audit.write({ event: "close", session: session.id, name: session.name });
     }
   }
+}
+
+/**
+ * The folder a new session starts in: the caller's (this process's cwd) unless given; a
+ * relative one is taken from there too. Checked before any pane exists, so a typo leaves
+ * nothing behind — not a pane whose shell exits 126 at once.
+ */
+function resolveCwd(cwd: string | undefined): string {
+  const folder = resolve(process.cwd(), cwd ?? ".");
+  let stat;
+  try {
+    stat = statSync(folder);
+  } catch {
+    throw new ToolError(`cwd ${JSON.stringify(cwd ?? folder)} does not exist${cwd !== undefined && !isAbsolute(cwd) ? ` (resolved against ${process.cwd()} to ${folder})` : ""}; nothing was opened`);
+  }
+  if (!stat.isDirectory()) throw new ToolError(`cwd ${JSON.stringify(cwd ?? folder)} is not a folder; nothing was opened`);
+  return folder;
 }
 
 function metaFromPane(pane: PaneInfo): SessionMeta {
