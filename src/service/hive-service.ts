@@ -14,7 +14,6 @@ import type { CallContext, TermhiveService } from "./service.js";
 import { deliverText, type DeliveryResult } from "./hive/deliver.js";
 import { waitReady } from "./hive/ready.js";
 import { StatusTracker } from "./hive/status-tracker.js";
-import { selectLayout, showPaneBorders } from "./hive/tmux-window.js";
 import { hiveWait, type HiveWaitResult, type WaitFor } from "./hive/wait.js";
 import { WatchScanner } from "./hive/watch-scanner.js";
 import { addWorktree } from "./hive/worktree.js";
@@ -142,7 +141,7 @@ export class HiveService {
     const sessions: TerminalSession[] = [];
     const first = spec.panes[0]!;
     sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: first.env, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
-    const tmuxPath = this.service.config.tmuxPath;
+    const backend = this.service.backend;
     try {
       for (const step of plan.steps) {
         const p = spec.panes[step.creates]!;
@@ -156,7 +155,7 @@ export class HiveService {
           // Many panes: halving the newest pane runs out of rows/columns; even out the window
           // (pane order is kept) and split again.
           if (!/no space for new pane/.test((error as Error).message)) throw error;
-          await selectLayout(this.service.backend, tmuxPath, sessions[0]!.paneId, plan.selectLayout ?? "tiled");
+          await backend.arrangeWindow(sessions[0]!.paneId, plan.selectLayout ?? "tiled");
           sessions.push(await open());
         }
       }
@@ -165,8 +164,8 @@ export class HiveService {
       for (const s of sessions) await this.registry.close(s).catch(() => {});
       throw new ToolError(`layout ${spec.kind} of ${spec.panes.length} panes failed after ${sessions.length}: ${(error as Error).message}${/no space/.test((error as Error).message) ? "; give a bigger window (rows/cols) or fewer panes" : ""}`);
     }
-    if (plan.selectLayout) await selectLayout(this.service.backend, tmuxPath, sessions[0]!.paneId, plan.selectLayout);
-    await showPaneBorders(this.service.backend, tmuxPath, sessions[0]!.paneId);
+    if (plan.selectLayout) await backend.arrangeWindow(sessions[0]!.paneId, plan.selectLayout);
+    await backend.showPaneBorders(sessions[0]!.paneId);
     await this.syncSizes(sessions);
     const panes = await Promise.all(spec.panes.map(async (p, i) => {
       const session = sessions[i]!;
