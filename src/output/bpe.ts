@@ -26,30 +26,45 @@ export function countBpeTokens(text: string, limit = Infinity): number {
   let count = 0;
   let match: RegExpExecArray | null;
   while ((match = pattern.exec(text)) !== null) {
-    count += pieceTokens(vocabulary, match[0]);
+    count += pieceTokens(vocabulary, match[0], limit - count);
     if (count > limit) break;
   }
   return count;
 }
 
+/**
+ * A piece longer than this many bytes (one "word" of 8 KB without a space or a change of
+ * character class: a minified line, base64, a paste) is, when only a bound is asked for,
+ * counted chunk by chunk and given up on once over the bound: merging costs ~0.7 µs a byte
+ * for random letters, and deciding "more than 2000 tokens" needs no megabyte of it.
+ */
+const CHUNKED_PIECE_BYTES = 8 * 1024;
+
 let scratch = new Uint8Array(256);
-let starts = new Int32Array(256);
-let pairRanks = new Int32Array(256);
+// Parts of the piece being merged, as a linked list over byte offsets: a part starts at i and
+// ends where next[i] starts; pairRank[i] ranks part i merged with the part after it, and
+// version[i] changes whenever that pair changes, so stale heap entries can be told apart.
+let next = new Int32Array(256);
+let prev = new Int32Array(256);
+let pairRank = new Int32Array(256);
+let version = new Int32Array(256);
 const NONE = 0x7fffffff;
 
-// Merging is quadratic in a piece's length, and output repeats itself (progress lines,
-// words of a non-English text): merged pieces are remembered, a bounded number of them.
+// Output repeats itself (progress lines, words of a non-English text): merged pieces are
+// remembered, a bounded number of them.
 const merged = new Map<string, number>();
 const MERGED_CAP = 4096;
 
-function pieceTokens(vocabulary: RankTable, piece: string): number {
+function pieceTokens(vocabulary: RankTable, piece: string, budget: number): number {
   const length = encodeUtf8(piece);
   // A piece holding a lone surrogate is never one token: gpt-tokenizer looks pieces up as
   // strings, and its replacement bytes (U+FFFD) only go through merging.
   if (length >= 0 && vocabulary.rank(scratch, 0, length) !== -1) return 1;
   const known = merged.get(piece);
   if (known !== undefined) return known;
-  const count = mergedParts(vocabulary, Math.abs(length));
+  const bytes = Math.abs(length);
+  if (budget !== Infinity && bytes > CHUNKED_PIECE_BYTES) return chunkedParts(vocabulary, bytes, budget);
+  const count = mergedParts(vocabulary, 0, bytes);
   if (merged.size >= MERGED_CAP) merged.clear();
   merged.set(piece, count);
   return count;
@@ -95,37 +110,143 @@ function encodeUtf8(piece: string): number {
   return lone ? -at : at;
 }
 
-/** Parts left after merging scratch[0..length): start with single bytes, merge the lowest-ranked pair until none is a token. */
-function mergedParts(vocabulary: RankTable, length: number): number {
-  if (starts.length < length + 1) {
-    starts = new Int32Array(length + 1);
-    pairRanks = new Int32Array(length + 1);
+/**
+ * Parts left after merging scratch[0..length): start with single bytes, merge the
+ * lowest-ranked pair (the leftmost among equals, as tiktoken does) until none is a token.
+ * A heap of candidate pairs makes this O(n log n): a scan for the lowest pair per merge was
+ * quadratic, and one 100 KB word without spaces took ~9 s of the event loop.
+ */
+function mergedParts(vocabulary: RankTable, from: number, to: number): number {
+  if (next.length < to + 1) {
+    next = new Int32Array(to + 1);
+    prev = new Int32Array(to + 1);
+    pairRank = new Int32Array(to + 1);
+    version = new Int32Array(to + 1);
   }
-  // Part i is scratch[starts[i] .. starts[i + 1]); pairRanks[i] ranks parts i and i+1 merged.
-  let parts = length;
-  for (let i = 0; i <= length; i++) starts[i] = i;
-  const pairRank = (i: number): number => {
-    if (i + 2 > parts) return NONE;
-    const rank = vocabulary.rank(scratch, starts[i]!, starts[i + 2]!);
+  const heap = new PairHeap();
+  for (let i = from; i < to; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+    version[i] = 0;
+  }
+  const rankAt = (i: number): number => {
+    const j = next[i]!;
+    if (j >= to) return NONE;
+    const rank = vocabulary.rank(scratch, i, next[j]!);
     return rank === -1 ? NONE : rank;
   };
-  for (let i = 0; i < parts; i++) pairRanks[i] = pairRank(i);
-  while (parts > 1) {
-    let lowest = NONE;
-    let at = -1;
-    for (let i = 0; i < parts - 1; i++) {
-      if (pairRanks[i]! < lowest) {
-        lowest = pairRanks[i]!;
-        at = i;
-      }
-    }
-    if (at === -1) break;
-    // Merge parts at and at+1: drop the boundary between them.
-    starts.copyWithin(at + 1, at + 2, parts + 1);
-    pairRanks.copyWithin(at + 1, at + 2, parts);
+  const refresh = (i: number): void => {
+    pairRank[i] = rankAt(i);
+    version[i]!++;
+    if (pairRank[i] !== NONE) heap.push(pairRank[i]!, i, version[i]!);
+  };
+  for (let i = from; i < to; i++) {
+    pairRank[i] = rankAt(i);
+    if (pairRank[i] !== NONE) heap.push(pairRank[i]!, i, 0);
+  }
+  let parts = to - from;
+  while (heap.size > 0) {
+    const [rank, i, stamp] = heap.pop();
+    if (stamp !== version[i] || rank !== pairRank[i]) continue; // superseded by a later merge
+    // Merge part i with the part after it.
+    const j = next[i]!;
+    const after = next[j]!;
+    next[i] = after;
+    if (after < to) prev[after] = i;
+    version[j] = -1; // part j no longer exists: its entries are stale
     parts--;
-    pairRanks[at] = pairRank(at);
-    if (at > 0) pairRanks[at - 1] = pairRank(at - 1);
+    refresh(i);
+    if (prev[i]! >= from) refresh(prev[i]!);
   }
   return parts;
+}
+
+/**
+ * Tokens of a long piece (in scratch[0..length)) merged chunk by chunk, cut at character
+ * boundaries, stopping once over `budget`: a bound, not the exact count (chunk edges can
+ * split a token), which is all a caller with a budget asked for.
+ */
+function chunkedParts(vocabulary: RankTable, length: number, budget: number): number {
+  let count = 0;
+  for (let from = 0; from < length && count <= budget; ) {
+    let to = Math.min(length, from + CHUNKED_PIECE_BYTES);
+    while (to < length && (scratch[to]! & 0xc0) === 0x80) to--; // not inside a UTF-8 sequence
+    count += mergedParts(vocabulary, from, to);
+    from = to;
+  }
+  return count;
+}
+
+/** A binary min-heap of (rank, offset, version), ordered by rank then offset. */
+class PairHeap {
+  private ranks = new Int32Array(64);
+  private offsets = new Int32Array(64);
+  private stamps = new Int32Array(64);
+  size = 0;
+
+  push(rank: number, offset: number, stamp: number): void {
+    if (this.size === this.ranks.length) this.grow();
+    let at = this.size++;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!this.less(rank, offset, parent)) break;
+      this.move(parent, at);
+      at = parent;
+    }
+    this.ranks[at] = rank;
+    this.offsets[at] = offset;
+    this.stamps[at] = stamp;
+  }
+
+  pop(): [number, number, number] {
+    const top: [number, number, number] = [this.ranks[0]!, this.offsets[0]!, this.stamps[0]!];
+    const last = --this.size;
+    if (last === 0) return top;
+    // Sift the last entry down from the root.
+    const rank = this.ranks[last]!;
+    const offset = this.offsets[last]!;
+    const stamp = this.stamps[last]!;
+    let at = 0;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= last) break;
+      if (child + 1 < last && this.less(this.ranks[child + 1]!, this.offsets[child + 1]!, child)) child++;
+      if (!this.before(child, rank, offset)) break;
+      this.move(child, at);
+      at = child;
+    }
+    this.ranks[at] = rank;
+    this.offsets[at] = offset;
+    this.stamps[at] = stamp;
+    return top;
+  }
+
+  /** (rank, offset) orders before the entry at `at`. */
+  private less(rank: number, offset: number, at: number): boolean {
+    const other = this.ranks[at]!;
+    return rank < other || (rank === other && offset < this.offsets[at]!);
+  }
+
+  /** The entry at `at` orders before (rank, offset). */
+  private before(at: number, rank: number, offset: number): boolean {
+    const own = this.ranks[at]!;
+    return own < rank || (own === rank && this.offsets[at]! < offset);
+  }
+
+  private move(from: number, to: number): void {
+    this.ranks[to] = this.ranks[from]!;
+    this.offsets[to] = this.offsets[from]!;
+    this.stamps[to] = this.stamps[from]!;
+  }
+
+  private grow(): void {
+    const grown = (array: Int32Array) => {
+      const bigger = new Int32Array(array.length * 2);
+      bigger.set(array);
+      return bigger;
+    };
+    this.ranks = grown(this.ranks);
+    this.offsets = grown(this.offsets);
+    this.stamps = grown(this.stamps);
+  }
 }

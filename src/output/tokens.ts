@@ -5,14 +5,15 @@ import { countBpeTokens } from "./bpe.js";
  * models' tokenizers to budget by, loaded on first count (bpe.ts, token-ranks.ts).
  *
  * Cost, measured on this machine: ~15–20 ms per MB of log text, ~25 ms for
- * `seq 1 200000` (1.3 MB), more for text that needs merging (non-English words): half
- * the 50 ms budget for reducing 1 MB, spent on `raw_tokens`, which is only a comparison
- * figure. So text up to EXACT_LIMIT characters is counted exactly; beyond it we count
- * three evenly spaced samples exactly and scale by length, and say so (`estimated: true`,
- * surfaced as `raw_tokens_estimated`). What we return to the model
- * is small by construction and is always counted exactly.
+ * `seq 1 200000` (1.3 MB); text that needs merging costs more, up to ~0.7 µs a byte for
+ * random letters without spaces (merging is O(n log n) per piece). `raw_tokens` is only
+ * a comparison figure, so text up to EXACT_LIMIT characters is counted exactly (≤ ~45 ms
+ * even for the worst shapes); beyond it three evenly spaced samples are counted exactly
+ * and scaled by length, and the result says so (`estimated: true`, surfaced as
+ * `raw_tokens_estimated`). What we return to the model is small by construction and is
+ * always counted exactly.
  */
-export const EXACT_LIMIT = 128 * 1024;
+export const EXACT_LIMIT = 64 * 1024;
 const SAMPLE_CHARS = 16 * 1024;
 
 export interface TokenCount {
