@@ -19,8 +19,6 @@ export interface TermhiveConfig {
   promptQuietMs: number;
   /** Quiet time that ends a run in a session without shell integration or known prompt. */
   idleQuietMs: number;
-  /** Longest a user regex may run on one match attempt. */
-  regexTimeoutMs: number;
   /** Largest input accepted by one terminal_send. */
   maxInputBytes: number;
 }
@@ -55,7 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxTokens: intFrom(env, "TERMHIVE_MAX_TOKENS", 2000, 100, 200_000),
     promptQuietMs: intFrom(env, "TERMHIVE_PROMPT_QUIET_MS", 5, 0, 10_000),
     idleQuietMs: intFrom(env, "TERMHIVE_IDLE_QUIET_MS", 500, 10, 60_000),
-    regexTimeoutMs: intFrom(env, "TERMHIVE_REGEX_TIMEOUT_MS", 250, 10, 10_000),
     maxInputBytes: intFrom(env, "TERMHIVE_MAX_INPUT_BYTES", 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     ...overrides,
   };

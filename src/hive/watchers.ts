@@ -5,6 +5,7 @@
 // Patterns are JavaScript regexes. Flags are limited to i, m, s, u: `g` and `y` make a RegExp
 // stateful (lastIndex), which would make one line's match depend on the previous line.
 // Running them under a time bound (runaway backtracking) is the service's job — see DESIGN.md.
+import { SafeRegex } from "../util/regex.js";
 import type { HiveStore } from "./store.js";
 import type { EventLog } from "./events.js";
 import type { TargetSpec } from "./targets.js";
@@ -41,7 +42,7 @@ const toWatcher = (r: WatcherRow): WatcherRecord => ({
 });
 
 /** Compiles a watch pattern or throws an error naming it and what is wrong. */
-export function compileWatchPattern(pattern: string, flags = ""): RegExp {
+export function compileWatchPattern(pattern: string, flags = ""): SafeRegex {
   if (typeof pattern !== "string" || pattern.length === 0) {
     throw new HiveError("invalid", "watch pattern must be a non-empty string");
   }
@@ -52,9 +53,9 @@ export function compileWatchPattern(pattern: string, flags = ""): RegExp {
     throw new HiveError("invalid", `watch flags '${flags}' are not allowed; use any of i, m, s, u once each`);
   }
   try {
-    return new RegExp(pattern, flags);
+    return new SafeRegex(pattern, "watch", flags);
   } catch (err) {
-    throw new HiveError("invalid", `invalid watch pattern /${pattern}/${flags}: ${(err as Error).message}`);
+    throw new HiveError("invalid", (err as Error).message);
   }
 }
 
@@ -109,6 +110,16 @@ export class Watchers {
   }
 
   /** Records a hit as a `watch` event (the service calls this when a watcher matches a line). */
+  /** A stored watcher whose pattern no longer compiles (stored by an older termhive) is off, and says why once. */
+  recordDisabled(watcher: WatcherRecord, reason: string): void {
+    this.events.append({
+      kind: "watch",
+      sessionId: null,
+      agent: null,
+      data: { watcher: watcher.id, label: watcher.label, pattern: watcher.pattern, disabled: true, reason: reason.slice(0, 500) },
+    });
+  }
+
   recordHit(watcher: WatcherRecord, hit: { sessionId: string; agent?: string | null; line: string; match: string }): void {
     this.events.append({
       kind: "watch",

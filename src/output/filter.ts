@@ -11,9 +11,15 @@ export interface Filtered {
  * Keeps lines matching `pattern` plus `context` lines either side; every gap becomes one
  * marker with the call that returns it, so nothing is silently dropped.
  */
-export function filterLines(lines: readonly Line[], pattern: RegExp, context: number, target: FetchTarget): Filtered {
-  // A global or sticky regex carries lastIndex between test() calls and would skip matches.
-  const matcher = pattern.global || pattern.sticky ? new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, "")) : pattern;
+/** What a filter needs of a regex: a stateless test per line (termhive's SafeRegex; a RegExp without g/y). */
+export interface LineMatcher {
+  test(text: string): boolean;
+  toString(): string;
+}
+
+export function filterLines(lines: readonly Line[], pattern: LineMatcher, context: number, target: FetchTarget): Filtered {
+  // A global or sticky RegExp carries lastIndex between test() calls and would skip matches.
+  const matcher = pattern instanceof RegExp && (pattern.global || pattern.sticky) ? new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, "")) : pattern;
   const around = Math.max(0, Math.floor(context));
   const keep = new Uint8Array(lines.length);
   let matches = 0;

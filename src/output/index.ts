@@ -1,5 +1,5 @@
 import { cleanTable } from "./clean.js";
-import { filterLines } from "./filter.js";
+import { filterLines, type LineMatcher } from "./filter.js";
 import { foldTable } from "./fold.js";
 import type { Line } from "./line.js";
 import { fetchCall, type FetchTarget } from "./markers.js";
@@ -26,7 +26,7 @@ export interface RenderOptions {
   /** true: return the text untouched (escape codes kept), only bounded. */
   raw?: boolean;
   /** Keep only lines matching this regex (already validated by the caller), with `context` lines around. */
-  filter?: RegExp;
+  filter?: LineMatcher;
   context?: number;
   /** Absolute 1-based transcript line number of the text's first line (text split on "\n"). */
   firstLine: number;

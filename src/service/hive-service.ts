@@ -2,6 +2,7 @@
 // messages, status, events, waits, watchers, mailbox, focus. State lives in the hive's SQLite
 // store (src/hive); this class joins it to live sessions (TermhiveService) and keeps statuses
 // current (hive/status-tracker.ts) and watchers running (hive/watch-scanner.ts).
+import type { SafeRegex } from "../util/regex.js";
 import { EventEmitter } from "node:events";
 import { basename } from "node:path";
 import {
@@ -327,13 +328,8 @@ export class HiveService {
   }
 
   async read(input: { targets: TargetSpec; filter?: string; lines?: number; mode?: "auto" | "new" | "screen" | "all"; context?: number; max_tokens?: number }, ctx: CallContext) {
-    if (input.filter !== undefined) {
-      try {
-        new RegExp(input.filter);
-      } catch (error) {
-        throw new ToolError(`invalid filter regex ${JSON.stringify(input.filter)}: ${(error as Error).message}`);
-      }
-    }
+    // Checked once before any target is read, so a bad filter is one clear error, not one per target.
+    if (input.filter !== undefined) this.service.regex(input.filter, "filter");
     const { targets, unavailable } = await this.resolve(input.targets);
     const results = await this.fanOut(targets, async (t) => {
       const r = await this.service.read({ session: t.sessionId, mode: input.mode ?? "screen", filter: input.filter, context: input.context, max_tokens: input.max_tokens }, ctx);
@@ -396,14 +392,10 @@ export class HiveService {
   }
 
   async wait(input: { targets: TargetSpec; for: WaitFor; pattern?: string; mode?: "any" | "all"; timeout_s?: number }): Promise<HiveWaitResult> {
-    let pattern: RegExp | undefined;
+    let pattern: SafeRegex | undefined;
     if (input.for === "pattern") {
       if (!input.pattern) throw new ToolError('for: "pattern" needs a pattern');
-      try {
-        pattern = new RegExp(input.pattern, "m");
-      } catch (error) {
-        throw new ToolError(`invalid pattern ${JSON.stringify(input.pattern)}: ${(error as Error).message}`);
-      }
+      pattern = this.service.regex(input.pattern, "pattern");
     }
     const { targets } = await this.resolve(input.targets);
     return hiveWait({ hive: this.hive, registry: this.registry, tracker: this.tracker }, targets, {

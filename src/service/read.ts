@@ -1,4 +1,5 @@
 // terminal_read: what a model should see of a session right now.
+import type { LineMatcher } from "../output/filter.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { renderSlice, textForModel } from "./render.js";
 import { ToolError } from "./errors.js";
@@ -12,7 +13,7 @@ export interface ReadRequest {
   fromLine?: number;
   toLine?: number;
   raw?: boolean;
-  filter?: RegExp;
+  filter?: LineMatcher;
   context?: number;
   maxTokens: number;
   reduce?: boolean;

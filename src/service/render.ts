@@ -1,4 +1,5 @@
 // Turning a slice of a session's transcript into what a model reads.
+import type { LineMatcher } from "../output/filter.js";
 import { renderOutput, type Rendered } from "../output/index.js";
 import { redactCredentials } from "../safety/index.js";
 import type { TerminalSession } from "../terminal/session.js";
@@ -10,7 +11,7 @@ export interface RenderRequest {
   maxTokens: number;
   raw?: boolean;
   reduce?: boolean;
-  filter?: RegExp;
+  filter?: LineMatcher;
   context?: number;
   /** Drop the first line (a REPL's echo of what was typed) and the last (its next prompt). */
   trimEchoAndPrompt?: boolean;

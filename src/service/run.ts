@@ -86,7 +86,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
       const quietFor = Date.now() - session.lastOutputAt;
       if (request.until) {
         const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
-        if (await request.until.exec(text, config.regexTimeoutMs)) return { reason: "until", record };
+        if (request.until.test(text)) return { reason: "until", record };
       }
       const producedOutput = session.transcript.end > startOffset;
       if (mode === "quiet") {

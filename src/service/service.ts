@@ -171,16 +171,13 @@ export class TermhiveService {
   async read(input: Input<typeof readInput>, ctx: CallContext): Promise<ReadResult> {
     const session = await this.session(input.session);
     const filter = input.filter === undefined ? undefined : this.regex(input.filter, "filter");
-    if (filter?.needsIsolation) {
-      throw new ToolError(`filter regex ${JSON.stringify(input.filter)} uses lookarounds or backreferences, which filters do not support; use a plain regex`);
-    }
     return readSession(session, {
       mode: input.mode ?? "auto",
       clientId: ctx.clientId,
       fromLine: input.from_line,
       toLine: input.to_line,
       raw: input.raw,
-      filter: filter?.regex,
+      filter,
       context: input.context,
       maxTokens: input.max_tokens ?? this.config.maxTokens,
       reduce: input.reduce,
@@ -252,9 +249,9 @@ export class TermhiveService {
     return { session: session.id, rows: input.rows, cols: input.cols };
   }
 
-  private regex(source: string, what: string): SafeRegex {
+  regex(source: string, what: string, flags?: string): SafeRegex {
     try {
-      return new SafeRegex(source, what);
+      return new SafeRegex(source, what, flags);
     } catch (error) {
       if (error instanceof InvalidRegexError) throw new ToolError(error.message);
       throw error;

@@ -47,7 +47,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
       if (request.for === "exit" || request.for === "completion") await probeLiveness();
       switch (request.for) {
         case "pattern": {
-          const found = await request.pattern!.exec(stripAnsi(session.transcript.slice(from).text), config.regexTimeoutMs);
+          const found = request.pattern!.exec(stripAnsi(session.transcript.slice(from).text));
           if (found) {
             match = found.text;
             return true;

@@ -1,114 +1,93 @@
-// User-supplied regexes (until, pattern, filter, watchers) must never stall the server.
-// V8's linear engine takes over from backtracking for most patterns (flag set at start-up);
-// patterns it cannot run (lookarounds, backreferences) are matched in a worker with a deadline.
+// User-supplied regexes (until, pattern, filter, hive wait/read, watchers) must never stall
+// the server. They run on RE2 semantics (re2js: matching in time linear in the text, whatever
+// the pattern — no catastrophic backtracking with any flag or counted repeat). What RE2 cannot
+// run in linear time (lookarounds, backreferences) is refused with an error naming the construct.
 import { setFlagsFromString } from "node:v8";
-import { Worker } from "node:worker_threads";
-
-let linearFallbackEnabled = false;
-
-/** Call once at start-up, before any user regex is compiled. */
-export function enableLinearRegexFallback(): void {
-  if (linearFallbackEnabled) return;
-  setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
-  linearFallbackEnabled = true;
-}
+import { RE2JS } from "re2js";
 
 export class InvalidRegexError extends Error {
   override name = "InvalidRegexError";
 }
-
-export class RegexTimeoutError extends Error {
-  override name = "RegexTimeoutError";
-}
-
-/** Lookarounds and backreferences: features the linear engine does not support. */
-const NEEDS_BACKTRACKING = /\(\?<?[=!]|\\[1-9]|\\k</;
 
 export interface SafeMatch {
   index: number;
   text: string;
 }
 
+/** Longest pattern accepted (RE2 compiles in time and memory proportional to it). */
+export const MAX_PATTERN_CHARS = 4000;
+
+/** JavaScript-only constructs RE2 refuses, named so the error says what to change. */
+const UNSUPPORTED: { test: RegExp; what: string }[] = [
+  { test: /\(\?<=/, what: "lookbehind `(?<=…)`" },
+  { test: /\(\?<!/, what: "negative lookbehind `(?<!…)`" },
+  { test: /\(\?=/, what: "lookahead `(?=…)`" },
+  { test: /\(\?!/, what: "negative lookahead `(?!…)`" },
+  { test: /(^|[^\\])(\\\\)*\\[1-9]/, what: "backreference `\\1`" },
+  { test: /\\k</, what: "named backreference `\\k<…>`" },
+];
+
+const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
+
 export class SafeRegex {
-  readonly regex: RegExp;
-  private readonly isolated: boolean;
+  private readonly pattern: RE2JS;
 
-  constructor(readonly source: string, what = "pattern", flags = "m") {
-    try {
-      this.regex = new RegExp(source, flags);
-    } catch (error) {
-      throw new InvalidRegexError(`invalid ${what} regex ${JSON.stringify(source)}: ${(error as Error).message.replace(/^Invalid regular expression: /, "")}`);
-    }
-    this.isolated = NEEDS_BACKTRACKING.test(source);
-  }
-
-  /** First match in text, bounded in time. */
-  async exec(text: string, timeoutMs = 250): Promise<SafeMatch | null> {
-    if (!this.isolated) {
-      this.regex.lastIndex = 0;
-      const m = this.regex.exec(text);
-      return m ? { index: m.index, text: m[0] } : null;
-    }
-    return isolatedExec(this.regex.source, this.regex.flags, text, timeoutMs);
-  }
-
-  /** Synchronous test for places that cannot await (only for patterns the linear engine can run). */
-  testSync(text: string): boolean | undefined {
-    if (this.isolated) return undefined;
-    this.regex.lastIndex = 0;
-    return this.regex.test(text);
-  }
-
-  get needsIsolation(): boolean {
-    return this.isolated;
-  }
-}
-
-const WORKER_SOURCE = `
-const { parentPort } = require("node:worker_threads");
-parentPort.on("message", ({ id, source, flags, text }) => {
-  const m = new RegExp(source, flags).exec(text);
-  parentPort.postMessage({ id, match: m ? { index: m.index, text: m[0] } : null });
-});`;
-
-let worker: Worker | null = null;
-let nextId = 0;
-const waiting = new Map<number, (value: SafeMatch | null) => void>();
-
-function getWorker(): Worker {
-  if (worker) return worker;
-  const created = new Worker(WORKER_SOURCE, { eval: true });
-  created.unref();
-  created.on("message", ({ id, match }: { id: number; match: SafeMatch | null }) => {
-    waiting.get(id)?.(match);
-    waiting.delete(id);
-  });
-  created.on("error", () => {
-    if (worker === created) worker = null;
-  });
-  worker = created;
-  return created;
-}
-
-function isolatedExec(source: string, flags: string, text: string, timeoutMs: number): Promise<SafeMatch | null> {
-  const id = nextId++;
-  const target = getWorker();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      // The match cannot be interrupted inside the worker: end the worker, start a fresh one next time.
-      waiting.delete(id);
-      if (worker === target) worker = null;
-      void target.terminate();
-      for (const [otherId, settle] of waiting) {
-        waiting.delete(otherId);
-        settle(null);
+  /**
+   * @param flags JavaScript-style: i (case-insensitive), m (^ and $ per line), s (. matches
+   *   newlines), u (accepted: RE2 is Unicode-aware anyway), g and y (ignored: every match
+   *   starts from the beginning).
+   */
+  constructor(readonly source: string, what = "pattern", readonly flags = "m") {
+    const label = `${what} regex ${JSON.stringify(source.length > 200 ? source.slice(0, 200) + "…" : source)}`;
+    if (source.length > MAX_PATTERN_CHARS) throw new InvalidRegexError(`${label} is ${source.length} characters; the limit is ${MAX_PATTERN_CHARS}`);
+    const badFlag = [...flags].find((f) => !"imsugy".includes(f));
+    if (badFlag !== undefined) throw new InvalidRegexError(`${label}: flag ${JSON.stringify(badFlag)} is not supported; use i, m, s or u`);
+    for (const { test, what: construct } of UNSUPPORTED) {
+      if (test.test(source)) {
+        throw new InvalidRegexError(`${label} uses ${construct}, which termhive does not run (regexes are matched in linear time, RE2 syntax); rewrite it without`);
       }
-      reject(new RegexTimeoutError(`regex ${JSON.stringify(source)} took over ${timeoutMs} ms on ${text.length} characters; simplify it (avoid nested quantifiers with lookarounds/backreferences)`));
-    }, timeoutMs);
-    waiting.set(id, (value) => {
-      clearTimeout(timer);
-      resolve(value);
-    });
-    target.postMessage({ id, source, flags, text });
-  });
+    }
+    let bits = 0;
+    for (const f of flags) bits |= FLAG_BITS[f] ?? 0;
+    try {
+      this.pattern = RE2JS.compile(source, bits);
+    } catch (error) {
+      throw new InvalidRegexError(`invalid ${label}: ${(error as Error).message.replace(/^error parsing regexp: /, "")}`);
+    }
+  }
+
+  /** The first match in `text`, or null. Linear in the text's length. */
+  exec(text: string): SafeMatch | null {
+    const matcher = this.pattern.matcher(lineEnds(text));
+    if (!matcher.find()) return null;
+    return { index: matcher.start(), text: matcher.group() ?? "" };
+  }
+
+  test(text: string): boolean {
+    return this.pattern.matcher(lineEnds(text)).find();
+  }
+
+  toString(): string {
+    return `/${this.source}/${this.flags}`;
+  }
+}
+
+/**
+ * Terminal text ends its lines in "\r\n" and redraws with a lone "\r". In JavaScript both
+ * are line ends for `^`, `$` and `.`; RE2 knows only "\n". Same length, so indexes hold.
+ */
+function lineEnds(text: string): string {
+  return text.includes("\r") ? text.replace(/\r/g, "\n") : text;
+}
+
+let linearFallbackEnabled = false;
+
+/**
+ * For termhive's own JavaScript regexes (reducers, safety rules, profiles): V8 switches to
+ * its linear engine when one backtracks excessively. Call once at start-up.
+ */
+export function enableLinearRegexFallback(): void {
+  if (linearFallbackEnabled) return;
+  setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
+  linearFallbackEnabled = true;
 }

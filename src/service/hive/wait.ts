@@ -5,6 +5,7 @@
 // `termhive status` CLI, a second MCP server) has no in-process event: SQLite cannot notify
 // across processes, so the newest event id is polled every CROSS_PROCESS_POLL_MS (one indexed
 // read of sqlite_sequence) — the one timer here, for that reason only.
+import type { SafeRegex } from "../../util/regex.js";
 import { livenessProbe } from "../../terminal/watch.js";
 import type { Hive, ResolvedTarget, AgentRecord } from "../../hive/index.js";
 import { detectStatus } from "../../hive/index.js";
@@ -37,7 +38,7 @@ export interface HiveWaitResult {
 export async function hiveWait(
   deps: { hive: Hive; registry: SessionRegistry; tracker: StatusTracker },
   resolved: ResolvedTarget[],
-  options: { for: WaitFor; pattern?: RegExp; mode: "any" | "all"; timeoutMs: number },
+  options: { for: WaitFor; pattern?: SafeRegex; mode: "any" | "all"; timeoutMs: number },
 ): Promise<HiveWaitResult> {
   const started = Date.now();
   const sessions = new Map<string, TerminalSession | undefined>();
@@ -64,9 +65,8 @@ export async function hiveWait(
         if (!s || s.goneReason) return { ...base, met: false, detail: "session is gone" };
         const fresh = stripAnsi(s.transcript.slice(startOffsets.get(t.sessionId) ?? s.transcript.end).text);
         const screen = s.screen.snapshot().lines.join("\n");
-        options.pattern!.lastIndex = 0;
-        const m = options.pattern!.exec(fresh) ?? (options.pattern!.lastIndex = 0, options.pattern!.exec(screen));
-        return { ...base, met: m !== null, detail: m ? `matched ${JSON.stringify(m[0].slice(0, 200))}` : "no match yet" };
+        const m = options.pattern!.exec(fresh) ?? options.pattern!.exec(screen);
+        return { ...base, met: m !== null, detail: m ? `matched ${JSON.stringify(m.text.slice(0, 200))}` : "no match yet" };
       }
       default: {
         if (agents.length > 0) {

@@ -2,6 +2,7 @@
 // `watch` event per hit. Driven by the backend's output events (no polling); the watcher list
 // is re-read from the store at most once per WATCHERS_TTL_MS so watchers added by another
 // termhive process start matching here too.
+import type { SafeRegex } from "../../util/regex.js";
 import type { Hive, WatcherRecord } from "../../hive/index.js";
 import { compileWatchPattern } from "../../hive/index.js";
 import type { SessionRegistry } from "../registry.js";
@@ -14,13 +15,15 @@ const MAX_LINE = 4000;
 
 interface Compiled {
   record: WatcherRecord;
-  regex: RegExp;
+  regex: SafeRegex;
   sessions: Set<string>;
 }
 
 export class WatchScanner {
   private compiled: Compiled[] = [];
   private loadedAt = 0;
+  /** Watchers found not to compile, already reported by an event. */
+  private readonly disabled = new Set<number>();
   /** Per session: transcript offset scanned up to (start of the unfinished line). */
   private readonly offsets = new Map<string, number>();
   private readonly listener = (paneId: string, data: Buffer) => this.onOutput(paneId, data);
@@ -48,9 +51,19 @@ export class WatchScanner {
     const sessions = this.registry.all().map((s) => ({ id: s.id, name: s.name, alive: s.alive }));
     const out: Compiled[] = [];
     for (const record of this.hive.watchers.list()) {
+      let regex: SafeRegex;
+      try {
+        regex = compileWatchPattern(record.pattern, record.flags);
+      } catch (error) {
+        if (!this.disabled.has(record.id)) {
+          this.disabled.add(record.id);
+          this.hive.watchers.recordDisabled(record, (error as Error).message);
+        }
+        continue;
+      }
       try {
         const { targets } = this.hive.resolveTargets(record.target, sessions);
-        out.push({ record, regex: compileWatchPattern(record.pattern, record.flags), sessions: new Set(targets.map((t) => t.sessionId)) });
+        out.push({ record, regex, sessions: new Set(targets.map((t) => t.sessionId)) });
       } catch {
         // A watcher whose targets no longer resolve (team removed) matches nothing until they do.
       }
@@ -89,7 +102,7 @@ export class WatchScanner {
       if (line.trim() === "") continue;
       for (const c of relevant) {
         const m = c.regex.exec(line);
-        if (m) this.hive.watchers.recordHit(c.record, { sessionId: session.id, agent: agents[0] ?? null, line, match: m[0] });
+        if (m) this.hive.watchers.recordHit(c.record, { sessionId: session.id, agent: agents[0] ?? null, line, match: m.text });
       }
     }
   }
