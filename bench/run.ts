@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { benchTokens } from "./tokens.js";
 import { benchHive } from "./hive.js";
 import { benchDoors } from "./doors.js";
+import { benchOpen } from "./open.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
@@ -152,6 +153,7 @@ async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === "startup") await benchStartup();
   if (!only || only === "core") await benchCore();
+  if (!only || only === "open") await benchOpen(emit);
   if (!only || only === "core" || only === "seq") await benchSeq();
   if (!only || only === "tokens") for (const record of await benchTokens()) emit({ bench: "tokens", ...record });
   if (!only || only === "idle") await benchIdle();
