@@ -10,14 +10,17 @@ const LOCATION = /^\S+:\d+: \w+/;
 const EXPLANATION_LINES = 6;
 // pytest's own hints inside an explanation: they tell a person which flag shows more.
 const HINT = /^E\s+(?:Use -v to get more diff|Skipping \d+ identical .* use -v to show|\.\.\.Full output truncated|$)/;
+// A diff's unchanged context lines, indented past its "- "/"+ " lines: the changes say more.
+const DIFF_CONTEXT = /^E {11,}\S/;
 const SUMMARY_ENTRY = /^((?:FAILED|ERROR) (\S+?)(?:::(\S+))?)(?: - (.*))?$/;
 
 /**
  * pytest: the per-test progress, session header and source listings go; every failure
  * keeps its name, its first "E …" explanation lines and the file:line where it raised;
  * the rules padded to the terminal width are cut to their words. A short-summary line
- * keeps its node id and drops the message when that failure's E lines already showed it;
- * the warnings headlines and the final counts stay.
+ * keeps its node id and drops the message when that failure's E lines already showed it,
+ * and stands for -v's "file::test FAILED" progress line; the warnings headlines and the
+ * final counts stay.
  */
 export const pytest: Reducer = {
   name: "pytest",
@@ -28,6 +31,10 @@ export const pytest: Reducer = {
     // Failure name (as in its header, "ERROR at setup of" dropped) → its kept E texts.
     const explained = new Map<string, string[]>();
     let current: string[] | undefined;
+    // -v progress lines ("file::test FAILED [ 10%]") by node id → index in out: the short
+    // summary names the same tests again, so these go once it does.
+    const progress = new Map<string, number>();
+    const repeated = new Set<number>();
     let section = "";
     for (const line of lines) {
       const text = line.text;
@@ -47,16 +54,25 @@ export const pytest: Reducer = {
           out.push(withText(line, trimRule(text)));
           current = [];
           explained.set(header[1]!.replace(/^ERROR at \w+ of /, ""), current);
-        } else if (/^E\s/.test(text) && current && current.length < EXPLANATION_LINES && !HINT.test(text)) {
+        } else if (/^E\s/.test(text) && current && current.length < EXPLANATION_LINES && !HINT.test(text) && !(current.length > 0 && DIFF_CONTEXT.test(text))) {
           out.push(line);
           current.push(text.replace(/^E\s+/, ""));
         } else if (LOCATION.test(text)) out.push(line);
-      } else if (section === "short test summary info") out.push(shortSummary(line, explained));
+      } else if (section === "short test summary info") {
+        const entry = SUMMARY_ENTRY.exec(text);
+        const earlier = entry ? progress.get(entry[3] ? `${entry[2]}::${entry[3]}` : entry[2]!) : undefined;
+        if (earlier !== undefined) repeated.add(earlier);
+        out.push(shortSummary(line, explained));
+      }
       else if (section === "warnings summary") {
         if (/Warning\b|^\S+\.py:\d+/.test(text)) out.push(line);
-      } else if (/^(?:FAILED|ERROR) |::\S+ (?:FAILED|ERROR)\b|^!{3,}|Interrupted|^no tests ran/.test(text)) out.push(line);
+      } else if (/^(?:FAILED|ERROR) |::\S+ (?:FAILED|ERROR)\b|^!{3,}|Interrupted|^no tests ran/.test(text)) {
+        const verbose = /^(\S+::\S+) (?:FAILED|ERROR)\b/.exec(text);
+        if (verbose) progress.set(verbose[1]!, out.length);
+        out.push(line);
+      }
     }
-    return out;
+    return repeated.size === 0 ? out : out.filter((_, i) => !repeated.has(i));
   },
 };
 

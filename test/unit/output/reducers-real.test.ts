@@ -41,6 +41,18 @@ test("pytest: six kinds of failure in ≤ 450 tokens, each with its name, first 
   }
 });
 
+test("pytest -v: a failing test's progress line goes once the short summary names it", { skip: !g.pythonHasPytest() && "python3 -m pytest unavailable" }, () => {
+  const suite = g.pytestSuite(40, "-v");
+  assert.match(suite.output, /test_compute_equal\S* \S*FAILED/, "pytest -v printed progress lines");
+  const result = renderOutput(suite.output, { command: suite.command, firstLine: 1, session: "t" });
+  assert.ok(result.tokens <= 450, `${result.tokens} tokens:\n${result.text}`);
+  for (const id of ["test_compute_equal", "test_parse_raises", "test_helper_check", "test_double[3-7]", "test_report_long_diff", "test_uses_database"]) {
+    const mentions = result.text.split("\n").filter((line) => line.includes(`test_core.py::${id}`));
+    assert.equal(mentions.length, 1, `${id}: ${mentions.join(" | ")}`);
+    assert.match(mentions[0]!, /^(?:FAILED|ERROR) /);
+  }
+});
+
 test("git log --stat: every subject, one line per commit", () => {
   const repo = g.gitLogRepo(30);
   const text = check(repo, "git-log");
