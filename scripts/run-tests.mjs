@@ -1,6 +1,6 @@
 // Runs every test/**/*.test.ts with node's own runner (TypeScript through tsx).
 // Unit tests import src/ directly; e2e tests spawn the built server in dist/.
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -16,6 +16,23 @@ function collect(dir) {
 
 const only = process.argv.slice(2);
 const files = (only.length ? only.flatMap((p) => (statSync(p).isDirectory() ? collect(p) : [p])) : collect("test")).sort();
+// The MCP conformance runner (and the Node 22 it needs) is pinned in scripts/conformance and
+// installed there only when a test about to run needs it, so a fresh clone's `npm test`
+// passes without a separate step; .ci/run may have installed it already.
+const CONFORMANCE = "scripts/conformance";
+function conformanceInstalled() {
+  const pinned = JSON.parse(readFileSync(join(CONFORMANCE, "package.json"), "utf8")).dependencies["@modelcontextprotocol/conformance"];
+  const installed = join(CONFORMANCE, "node_modules/@modelcontextprotocol/conformance/package.json");
+  return existsSync(join(CONFORMANCE, "node_modules/node/bin/node")) && existsSync(installed) && JSON.parse(readFileSync(installed, "utf8")).version === pinned;
+}
+if (files.some((file) => file.endsWith("http-conformance.test.ts")) && !process.env.TERMHIVE_SKIP_CONFORMANCE && !conformanceInstalled()) {
+  console.log(`installing the MCP conformance runner: npm ci --prefix ${CONFORMANCE}`);
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const install = spawnSync(npm, ["ci", "--prefix", CONFORMANCE, "--no-audit", "--no-fund"], { stdio: "inherit" });
+  // A failed install is not fatal here: the conformance test then fails saying how to install it.
+  if (install.status !== 0) console.error(`npm ci --prefix ${CONFORMANCE} failed (exit ${install.status ?? install.signal}); the conformance test will say what is missing`);
+}
+
 // One file at a time by default: the end-to-end files each start servers, tmux and shells,
 // and on a 2-core machine running them side by side made timing-sensitive waits flaky.
 const concurrency = process.env.TERMHIVE_TEST_CONCURRENCY ?? "1";

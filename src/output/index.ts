@@ -111,7 +111,11 @@ function reduceLines(table: LineTable, command: string | undefined, target: Fetc
   const lines = table.toLines();
   const reduced = reducer.reduce(lines, target);
   const last = lines[lines.length - 1]!;
-  if (!reduced.some((line) => line.to >= last.from && line.text.includes(last.text))) reduced.push(last);
+  // A line standing for exactly the last source line is the reducer's rewrite of it (ls's
+  // "name size", pytest's counts without their rule): appending it raw would say it twice.
+  // A marker hiding just that line does not count.
+  const rewritesLast = (line: Line): boolean => line.from === last.from && line.to === last.to && line.text.trim() !== "" && !line.text.includes("terminal_read {");
+  if (!reduced.some((line) => rewritesLast(line) || (line.to >= last.from && line.text.includes(last.text)))) reduced.push(last);
   const first = lines[0]!.from;
   const end = last.to;
   const condensed = Math.max(0, lines.length - reduced.length);

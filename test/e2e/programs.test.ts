@@ -121,7 +121,7 @@ describe("programs", () => {
     assert.match(read.output, /end/);
   });
 
-  test("the asciinema recording holds the session's output", async () => {
+  test("the asciinema recording holds the session's output", async (t) => {
     await h.ok("terminal_open", { name: "rec", command: "bash" });
     await h.ok("terminal_run", { session: "rec", command: "echo recorded-$((40+2))" });
     const list = await h.ok("terminal_list");
@@ -133,7 +133,12 @@ describe("programs", () => {
     const events = lines.slice(1).map((l) => JSON.parse(l) as [number, string, string]);
     assert.ok(events.every(([t, kind]) => typeof t === "number" && (kind === "o" || kind === "r")));
     assert.match(events.map((e) => e[2]).join(""), /recorded-42/);
-    // asciinema itself plays it (it needs a terminal: script(1) gives it one).
+    // asciinema itself plays it (it needs a terminal: script(1) gives it one). It is optional:
+    // without it the file's format was still checked above, and the skip says what was not.
+    if (!hasProgram("asciinema")) {
+      t.skip("asciinema is not installed (apt-get install asciinema): the .cast file was checked, playing it back was not");
+      return;
+    }
     const cast = join(h.home, "sessions", id, "output.cast");
     const played = spawnSync("script", ["-qec", `asciinema play -i 0.01 -s 50 ${cast}`, "/dev/null"], { encoding: "utf8", timeout: 30_000 });
     assert.equal(played.status, 0, played.stderr);
@@ -149,4 +154,8 @@ async function waitScreen(h: Harness, session: string, ok: (r: Record<string, an
     await h.ok("terminal_wait", { session, for: "idle", idle_ms: 50, timeout_s: 2 });
   }
   throw new Error(`screen of ${session} never matched`);
+}
+
+function hasProgram(name: string): boolean {
+  return spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).status === 0;
 }

@@ -9,7 +9,8 @@ const PROGRESS = /^\s*(?:Compiling|Checking|Downloaded|Downloading|Fresh|Locking
  * cargo build/check/test/clippy: Compiling/Checking progress, passing tests, code frames
  * and backtrace frames go; every diagnostic keeps its headline, its --> location, the
  * ^^^ label lines and = notes; every failing test keeps its panic location and message;
- * the `failures:` list, `test result:` and the final error line stay.
+ * the `failures:` list (less the tests already shown above it), `test result:` and the
+ * final error line stay.
  */
 export const cargo: Reducer = {
   name: "cargo",
@@ -18,6 +19,8 @@ export const cargo: Reducer = {
   reduce(lines) {
     const out: Line[] = [];
     let mode: "none" | "diagnostic" | "panic" | "backtrace" | "failures" = "none";
+    // Tests whose "---- name stdout ----" block was kept: the closing `failures:` list repeats them.
+    const shown = new Set<string>();
     for (const line of lines) {
       const text = line.text;
       if (PROGRESS.test(text) || /^test .* \.\.\. ok$|^running \d+ tests?$|^\s*Running |^\s*Doc-tests /.test(text)) {
@@ -27,6 +30,8 @@ export const cargo: Reducer = {
       if (/^\s*Finished /.test(text)) continue;
       if (DIAGNOSTIC.test(text) || /^test .* \.\.\. (?:FAILED|ignored)/.test(text) || /^---- .* stdout ----$/.test(text) || /^test result: /.test(text)) {
         out.push(line);
+        const stdout = /^---- (.*) stdout ----$/.exec(text);
+        if (stdout) shown.add(stdout[1]!);
         mode = DIAGNOSTIC.test(text) ? "diagnostic" : "none";
         continue;
       }
@@ -45,7 +50,7 @@ export const cargo: Reducer = {
       } else if (mode === "diagnostic") {
         if (/^\s*--> |^\s*= |^\s*\|\s*[\^-]+|^\s*\|.*[\^]{1,}/.test(text)) out.push(line);
       } else if (mode === "failures") {
-        if (/^\s{4}\S+$/.test(text)) out.push(line);
+        if (/^\s{4}\S+$/.test(text) && !shown.has(text.trim())) out.push(line);
       }
     }
     return out;

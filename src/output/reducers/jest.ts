@@ -1,6 +1,7 @@
 import type { Line } from "../line.js";
 import type { Reducer } from "./types.js";
-import { someTail } from "./helpers.js";
+import { someTail, withText } from "./helpers.js";
+import { isBareRule, trimRule } from "./rules.js";
 
 const FAILURE_TITLE = /^\s*● /;
 const SUMMARY = /^\s*(?:Tests?(?: Files| Suites)?|Snapshots|Time|Start at|Duration|Test Suites):\s|^\s*(?:Test Files|Tests|Start at|Duration)\s{2,}\S|^Ran all test suites/;
@@ -21,8 +22,10 @@ export const jest: Reducer = {
     for (const line of lines) {
       const text = line.text;
       if (/^\s*(?:PASS|✓|√)\s/.test(text)) continue;
+      // vitest's full-width "⎯⎯⎯⎯" rules and "⎯⎯⎯[1/2]⎯" separators between failures say nothing.
+      if (isBareRule(text) || /^⎯+\[\d+\/\d+\]⎯*$/.test(text)) continue;
       if (FAILURE_TITLE.test(text) || /^\s*FAIL\s/.test(text) || /^\s*(?:×|✗|❯)\s/.test(text) || /⎯ Failed Tests? \d+ ⎯/.test(text)) {
-        out.push(line);
+        out.push(withText(line, trimRule(text)));
         details = FAILURE_TITLE.test(text) || /^\s*FAIL\s.*>/.test(text) ? 0 : -1;
         continue;
       }

@@ -1,16 +1,26 @@
 import type { Line } from "../line.js";
 import type { Reducer } from "./types.js";
-import { someHead, someTail } from "./helpers.js";
+import { someHead, someTail, withText } from "./helpers.js";
+import { trimRule } from "./rules.js";
 
 const SECTION = /^={3,} (.*?) ={3,}$/;
 const FAILURE_HEADER = /^_{3,} (.*?) _{3,}$/;
+// The frame that raised: "test_x.py:18: AssertionError" (a frame it passed through ends in ": ").
 const LOCATION = /^\S+:\d+: \w+/;
 const EXPLANATION_LINES = 6;
+// pytest's own hints inside an explanation: they tell a person which flag shows more.
+const HINT = /^E\s+(?:Use -v to get more diff|Skipping \d+ identical .* use -v to show|\.\.\.Full output truncated|$)/;
+// A diff's unchanged context lines, indented past its "- "/"+ " lines: the changes say more.
+const DIFF_CONTEXT = /^E {11,}\S/;
+const SUMMARY_ENTRY = /^((?:FAILED|ERROR) (\S+?)(?:::(\S+))?)(?: - (.*))?$/;
 
 /**
  * pytest: the per-test progress, session header and source listings go; every failure
- * keeps its name, its "E …" explanation lines (first few) and its file:line location;
- * the short test summary, warnings headlines and the final summary line stay whole.
+ * keeps its name, its first "E …" explanation lines and the file:line where it raised;
+ * the rules padded to the terminal width are cut to their words. A short-summary line
+ * keeps its node id and drops the message when that failure's E lines already showed it,
+ * and stands for -v's "file::test FAILED" progress line; the warnings headlines and the
+ * final counts stay.
  */
 export const pytest: Reducer = {
   name: "pytest",
@@ -18,14 +28,20 @@ export const pytest: Reducer = {
   shape: (lines) => someHead(lines, /^={3,} test session starts ={3,}$/, 5) || someTail(lines, /^={3,} .*\b(?:passed|failed|errors?)\b.* in [\d.]+s/, 3),
   reduce(lines) {
     const out: Line[] = [];
+    // Failure name (as in its header, "ERROR at setup of" dropped) → its kept E texts.
+    const explained = new Map<string, string[]>();
+    let current: string[] | undefined;
+    // -v progress lines ("file::test FAILED [ 10%]") by node id → index in out: the short
+    // summary names the same tests again, so these go once it does.
+    const progress = new Map<string, number>();
+    const repeated = new Set<number>();
     let section = "";
-    let explained = 0;
     for (const line of lines) {
       const text = line.text;
       const heading = SECTION.exec(text);
       if (heading) {
         section = heading[1]!.toLowerCase();
-        if (section !== "test session starts") out.push(line);
+        if (section !== "test session starts") out.push(withText(line, trimRule(text)));
         continue;
       }
       if (/^collected \d+ items?|^collecting .*(?:error|\d+ items)/.test(text)) {
@@ -33,18 +49,41 @@ export const pytest: Reducer = {
         continue;
       }
       if (section === "failures" || section === "errors") {
-        if (FAILURE_HEADER.test(text)) {
+        const header = FAILURE_HEADER.exec(text);
+        if (header) {
+          out.push(withText(line, trimRule(text)));
+          current = [];
+          explained.set(header[1]!.replace(/^ERROR at \w+ of /, ""), current);
+        } else if (/^E\s/.test(text) && current && current.length < EXPLANATION_LINES && !HINT.test(text) && !(current.length > 0 && DIFF_CONTEXT.test(text))) {
           out.push(line);
-          explained = 0;
-        } else if (/^E\s/.test(text) && explained < EXPLANATION_LINES) {
-          out.push(line);
-          explained++;
+          current.push(text.replace(/^E\s+/, ""));
         } else if (LOCATION.test(text)) out.push(line);
-      } else if (section === "short test summary info") out.push(line);
+      } else if (section === "short test summary info") {
+        const entry = SUMMARY_ENTRY.exec(text);
+        const earlier = entry ? progress.get(entry[3] ? `${entry[2]}::${entry[3]}` : entry[2]!) : undefined;
+        if (earlier !== undefined) repeated.add(earlier);
+        out.push(shortSummary(line, explained));
+      }
       else if (section === "warnings summary") {
         if (/Warning\b|^\S+\.py:\d+/.test(text)) out.push(line);
-      } else if (/^(?:FAILED|ERROR) |::\S+ (?:FAILED|ERROR)\b|^!{3,}|Interrupted|^no tests ran/.test(text)) out.push(line);
+      } else if (/^(?:FAILED|ERROR) |::\S+ (?:FAILED|ERROR)\b|^!{3,}|Interrupted|^no tests ran/.test(text)) {
+        const verbose = /^(\S+::\S+) (?:FAILED|ERROR)\b/.exec(text);
+        if (verbose) progress.set(verbose[1]!, out.length);
+        out.push(line);
+      }
     }
-    return out;
+    return repeated.size === 0 ? out : out.filter((_, i) => !repeated.has(i));
   },
 };
+
+/** "FAILED file::test - message": the message goes when the failure's E lines already said it. */
+function shortSummary(line: Line, explained: ReadonlyMap<string, readonly string[]>): Line {
+  const entry = SUMMARY_ENTRY.exec(line.text);
+  if (!entry || entry[4] === undefined) return line;
+  // Node id "file::Class::test" is headed "Class.test" in the failures section.
+  const shown = explained.get((entry[3] ?? entry[2]!).replace(/::/g, "."));
+  // The summary cuts a long message to the terminal width, ending it with "...".
+  const message = entry[4].replace(/\.\.\.$/, "");
+  if (shown?.some((e) => e.startsWith(message))) return withText(line, entry[1]!);
+  return line;
+}

@@ -17,9 +17,40 @@ function check(generated: g.Generated, reducer: string, also: string[] = []): st
   return renderOutput(generated.output, { command: generated.command, firstLine: 1, session: "t" }).text;
 }
 
-test("pytest: every failing test and the summary", { skip: !g.pythonHasPytest() && "python3 -m pytest unavailable" }, () => {
-  const text = check(g.pytestSuite(40, 6), "pytest", ["ValueError: bad input", "test_broken.py:"]);
-  assert.ok(!text.includes("test session starts"));
+test("pytest: six kinds of failure in ≤ 450 tokens, each with its name, first E line and file:line", { skip: !g.pythonHasPytest() && "python3 -m pytest unavailable" }, () => {
+  const suite = g.pytestSuite(40);
+  for (const command of [suite.command, undefined]) {
+    const result = renderOutput(suite.output, { command, firstLine: 1, session: "t" });
+    assert.equal(result.reducer, "pytest", `reducer for ${command ?? "shape"}`);
+    assert.ok(result.tokens <= 450, `${result.tokens} tokens (raw ${result.raw_tokens}):\n${result.text}`);
+    const lines = result.text.split("\n");
+    for (const failure of suite.failures) {
+      // The E line and location must sit under this failure's own header, not just anywhere.
+      const header = lines.findIndex((line) => line.includes(` ${failure.name} `) && /^_/.test(line));
+      assert.ok(header >= 0, `no header for ${failure.name}:\n${result.text}`);
+      const next = lines.findIndex((line, i) => i > header && /^(?:_|=)/.test(line));
+      const block = lines.slice(header + 1, next < 0 ? undefined : next);
+      assert.ok(block.some((line) => /^E\s/.test(line) && line.includes(failure.firstE)), `first E line of ${failure.name} (${failure.firstE}):\n${block.join("\n")}`);
+      assert.ok(block.some((line) => line.startsWith(`${failure.location}: `)), `${failure.location} for ${failure.name}`);
+    }
+    for (const id of ["test_compute_equal", "test_parse_raises", "test_helper_check", "test_double[3-7]", "test_report_long_diff"]) assert.ok(lines.includes(`FAILED test_core.py::${id}`), `summary entry for ${id}`);
+    assert.ok(lines.includes("ERROR test_core.py::test_uses_database"));
+    assert.match(result.text, /^== 5 failed, 34 passed, 1 error in [\d.]+s ==$/m);
+    assert.ok(!/={10}|_{10}/.test(result.text), "rules cut to their words");
+    assert.ok(!result.text.includes("test session starts") && !result.text.includes("def test_"), "header and source listings dropped");
+  }
+});
+
+test("pytest -v: a failing test's progress line goes once the short summary names it", { skip: !g.pythonHasPytest() && "python3 -m pytest unavailable" }, () => {
+  const suite = g.pytestSuite(40, "-v");
+  assert.match(suite.output, /test_compute_equal\S* \S*FAILED/, "pytest -v printed progress lines");
+  const result = renderOutput(suite.output, { command: suite.command, firstLine: 1, session: "t" });
+  assert.ok(result.tokens <= 450, `${result.tokens} tokens:\n${result.text}`);
+  for (const id of ["test_compute_equal", "test_parse_raises", "test_helper_check", "test_double[3-7]", "test_report_long_diff", "test_uses_database"]) {
+    const mentions = result.text.split("\n").filter((line) => line.includes(`test_core.py::${id}`));
+    assert.equal(mentions.length, 1, `${id}: ${mentions.join(" | ")}`);
+    assert.match(mentions[0]!, /^(?:FAILED|ERROR) /);
+  }
 });
 
 test("git log --stat: every subject, one line per commit", () => {
@@ -75,8 +106,10 @@ test("ls -laR: names and sizes, directory headings kept", () => {
   assert.equal(result.reducer, "ls-long");
   assert.match(result.text, /^\.\/pkg0\/lib:$/m);
   assert.match(result.text, /^file_0_1\.js \d/m);
-  // Only the verbatim last line (always kept, see reduceLines) still shows permissions.
-  assert.equal(result.text.split("\n").filter((line) => /rw-r--r--/.test(line)).length, 1);
+  assert.ok(!/rw-r--r--/.test(result.text), "permissions dropped everywhere");
+  // The last entry is kept once, in its short form: not repeated raw below it.
+  assert.equal(result.text.split("\n").filter((line) => line.includes("file_2_3.js")).length, 1, result.text);
+  assert.match(result.text, /^file_2_3\.js \d+\n\[ls-long reducer/m);
 });
 
 test("pip install failure: the error and its cause survive", () => {
