@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { defaultHome, ensurePrivateDir } from "../util/paths.js";
 import { MIGRATIONS } from "./schema.js";
 
-export type HiveStoreErrorCode = "locked" | "corrupt" | "newer-schema" | "open-failed" | "readonly";
+export type HiveStoreErrorCode = "locked" | "corrupt" | "newer-schema" | "open-failed" | "readonly" | "full";
 
 /** A store failure with the database path in the message and a machine-readable code. */
 export class HiveStoreError extends Error {
@@ -53,6 +53,17 @@ export function translateSqliteError(err: unknown, path: string, busyTimeoutMs: 
       path,
       `hive database is locked: ${path} — another termhive process held the write lock for more than ` +
         `${busyTimeoutMs} ms (busy timeout). Retry, or raise the busy timeout; nothing was written.`,
+      { cause: err },
+    );
+  }
+  // SQLITE_FULL is the disk (or its quota) being full; SQLite rolled the transaction back and
+  // the same call works again once space is freed, so say exactly that.
+  if (code === "SQLITE_FULL" || /ENOSPC|no space left/i.test(err.message)) {
+    return new HiveStoreError(
+      "full",
+      path,
+      `the disk holding the hive database is full (no space left on the device of ${path}); nothing was written. ` +
+        `Free some space and retry: the hive works again as soon as there is room.`,
       { cause: err },
     );
   }

@@ -4,7 +4,45 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Harness } from "./harness.js";
 import { serve, type Served } from "./serve-process.js";
+
+/** A real small filesystem (tmpfs; the tests run as root). Returns its mount point. */
+function mountTmpfs(sizeMb: number): string {
+  const dir = mkdtempSync(join(tmpdir(), "termhive-full-"));
+  const r = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${sizeMb}m,mode=0700`, "tmpfs", dir], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`mount tmpfs: ${r.stderr}`);
+  return dir;
+}
+
+function unmount(dir: string): void {
+  spawnSync("umount", ["-l", dir]);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Fills the filesystem of `dir` to the last byte with one file; returns its path. */
+function fill(dir: string): string {
+  const path = join(dir, "filler");
+  const fd = openSync(path, "w");
+  const block = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) writeSync(fd, block);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+  }
+  // The last partial blocks too: a small write must fail, not fit into the tail.
+  try {
+    for (;;) writeSync(fd, block, 0, 512);
+  } catch {
+    // full
+  }
+  closeSync(fd);
+  return path;
+}
 
 /** POSTs `total` bytes with Transfer-Encoding: chunked (no Content-Length), 64 KB at a time. */
 function chunkedPost(s: Served, total: number): Promise<number> {
@@ -44,5 +82,65 @@ describe("HTTP: a chunked body over --max-body-mb", () => {
     assert.equal(s.proc.exitCode, null, `serve exited: ${s.stderr()}`);
     assert.equal(await chunkedPost(s, 3 * 1024 * 1024), 413);
     assert.doesNotMatch(s.stderr(), /TypeError|internal error/);
+  });
+});
+
+describe("a full disk under TERMHIVE_HOME", () => {
+  let mount: string;
+  let h: Harness;
+  let stderr = "";
+  before(async () => {
+    mount = mountTmpfs(4);
+    const userHome = mkdtempSync(join(tmpdir(), "termhive-user-"));
+    h = new Harness(mount, { HOME: userHome });
+    await h.connect();
+    h.transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  });
+  after(async () => {
+    await h.close();
+    h.tmux("kill-server");
+    unmount(mount);
+  });
+
+  test("every call answers clearly while full, and all recovers once space frees", async () => {
+    await h.ok("terminal_open", { name: "rec", command: "bash" });
+    await h.ok("agent_register", { name: "a1", session: "rec" });
+    await h.ok("hive_mail", { to: "a1", text: "before" });
+    const filler = fill(mount);
+    // Output the recorder must write: the write fails with ENOSPC.
+    const run = await h.call("terminal_run", { session: "rec", command: "seq 1 30000; echo done-$((6*6))" });
+    assert.equal(run.isError, false, run.text);
+    assert.match(run.text, /done-36/);
+    const list = await h.call("terminal_list");
+    assert.equal(list.isError, false, list.text);
+    const mail = await h.call("hive_mail", { to: "a1", text: "while full" });
+    assert.ok(mail.isError, "a mail cannot be stored on a full disk");
+    assert.doesNotMatch(mail.text, /internal error/);
+    assert.match(mail.text, /disk is full|no space/i);
+    const open = await h.call("terminal_open", { name: "second", command: "bash" });
+    assert.doesNotMatch(open.text, /internal error/);
+
+    assert.match(stderr, /recording of session \S+ \(rec\) is off: the disk is full/);
+    assert.doesNotMatch(stderr, /ENOSPC.*\n\s+at /, "no uncaught stack");
+
+    unlinkSync(filler);
+    await h.ok("hive_mail", { to: "a1", text: "after" });
+    // The recorder retries while output comes (every 2 s); keep some coming until it is back.
+    type Ev = { data: { event?: string; path: string; reason: string } };
+    let events: Ev[] = [];
+    const deadline = Date.now() + 20_000;
+    while (!events.some((e) => e.data.event === "recording_on") && Date.now() < deadline) {
+      await h.ok("terminal_run", { session: "rec", command: "echo recovered-$((6*7))" });
+      events = (await h.ok("hive_events", { since: 0 })).events;
+    }
+    const off = events.find((e) => e.data.event === "recording_off");
+    assert.ok(off, `a hive event says the recording stopped: ${JSON.stringify(events.map((e) => e.data))}\n${stderr}`);
+    assert.ok(events.some((e) => e.data.event === "recording_on"), "and one that it is back");
+    assert.match(off.data.reason, /no space|disk is full/i);
+    const cast = readFileSync(off.data.path, "utf8");
+    assert.match(cast, /recovered-42/);
+    assert.match(cast, /bytes of output were not recorded \(the disk is full/);
+    // Every line still parses: a write torn by the full disk does not glue onto the next one.
+    for (const line of cast.trim().split("\n")) assert.doesNotThrow(() => JSON.parse(line), line.slice(0, 300));
   });
 });
