@@ -7,7 +7,7 @@
 // in a `BEGIN IMMEDIATE` transaction (the write lock is taken up front, so a read-then-write
 // check such as "does this name exist?" cannot interleave with another process).
 import Database from "better-sqlite3";
-import { existsSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { defaultHome, ensurePrivateDir } from "../util/paths.js";
 import { MIGRATIONS } from "./schema.js";
@@ -104,6 +104,7 @@ export class HiveStore {
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     let db: Database.Database;
     try {
+      privateFiles(path);
       db = new Database(path, { fileMustExist: false });
     } catch (err) {
       const known = translateSqliteError(err, path, busyTimeoutMs);
@@ -187,6 +188,26 @@ export class HiveStore {
         this.db.pragma(`user_version = ${v + 1}`);
       }
     });
+  }
+}
+
+/**
+ * The hive holds messages and agents' output: owner-only. SQLite gives its -wal and -shm files
+ * the mode of the database file, so creating that one 0600 first covers all three; files left
+ * looser by an older termhive are tightened.
+ */
+function privateFiles(path: string): void {
+  try {
+    closeSync(openSync(path, "a", 0o600));
+  } catch {
+    return; // cannot create it: new Database reports why
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    } catch {
+      // not there (yet)
+    }
   }
 }
 

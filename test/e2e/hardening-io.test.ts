@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
@@ -142,5 +142,39 @@ describe("a full disk under TERMHIVE_HOME", () => {
     assert.match(cast, /bytes of output were not recorded \(the disk is full/);
     // Every line still parses: a write torn by the full disk does not glue onto the next one.
     for (const line of cast.trim().split("\n")) assert.doesNotThrow(() => JSON.parse(line), line.slice(0, 300));
+  });
+});
+
+describe("nothing under TERMHIVE_HOME leaks", () => {
+  let h: Harness;
+  before(async () => (h = await Harness.start()));
+  after(async () => h.destroy());
+
+  function walk(dir: string, out: { path: string; mode: number; dir: boolean; socket: boolean }[] = []) {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry);
+      const st = lstatSync(path);
+      out.push({ path, mode: st.mode & 0o777, dir: st.isDirectory(), socket: st.isSocket() });
+      if (st.isDirectory()) walk(path, out);
+    }
+    return out;
+  }
+
+  test("files are 0600, folders 0700, and a secret is in no file", async () => {
+    const secret = "hunter2-Zq8v-secret";
+    await h.ok("terminal_open", { name: "perm", command: "bash" });
+    await h.ok("terminal_run", { session: "perm", command: "echo one; export X=$((2+3))" });
+    await h.ok("terminal_run", { session: "perm", command: "echo two-$X" });
+    await h.ok("agent_register", { name: "p1", session: "perm" });
+    await h.ok("hive_mail", { to: "p1", text: "hello" });
+    // A secret typed at the shell prompt: bash runs it (command not found) and keeps it in its history.
+    await h.ok("terminal_send", { session: "perm", secret });
+    // Back at the prompt: the moment a command-line file would still hold it.
+    await h.ok("terminal_wait", { session: "perm", for: "completion", timeout_s: 10 });
+    const entries = walk(h.home).filter((e) => !e.path.startsWith(join(h.home, "user")));
+    const loose = entries.filter((e) => (e.dir ? e.mode !== 0o700 : e.socket ? (e.mode & 0o077) !== 0 : e.mode !== 0o600));
+    assert.deepEqual(loose.map((e) => `${e.path.slice(h.home.length)} ${e.mode.toString(8)}`), []);
+    const holding = entries.filter((e) => !e.dir && !e.socket && readFileSync(e.path).includes(secret));
+    assert.deepEqual(holding.map((e) => e.path.slice(h.home.length)), []);
   });
 });
