@@ -4,6 +4,7 @@ import { loadConfig } from "../config.js";
 import { startGrpc } from "../grpc/server.js";
 import { grpcSocketPath } from "../grpc/socket.js";
 import { TermhiveService } from "../service/service.js";
+import { installCrashPolicy } from "../util/crash-policy.js";
 import { isLoopbackHost } from "./guard.js";
 import { startHttp } from "./http.js";
 import { loadOrCreateToken, tokenPath } from "./token.js";
@@ -81,6 +82,7 @@ export function banner(s: Serving, host: string): string {
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
+  installCrashPolicy("serve", loadConfig().home);
   if (!isLoopbackHost(options.host)) {
     process.stderr.write(`termhive serve: WARNING: listening on ${options.host}, reachable from other machines; anyone with the token controls your terminals.\n`);
   }
