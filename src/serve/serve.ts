@@ -29,6 +29,15 @@ export interface Serving {
   stop(): Promise<void>;
 }
 
+/** TERMHIVE_HTTP_MAX_SESSIONS (default 256) and TERMHIVE_HTTP_SESSION_TTL_S (idle seconds, default 1800). */
+export function httpSessionLimits(env: NodeJS.ProcessEnv = process.env): { maxSessions: number; sessionTtlMs: number } {
+  const positive = (v: string | undefined, fallback: number) => (Number(v) > 0 ? Number(v) : fallback);
+  return {
+    maxSessions: Math.floor(positive(env.TERMHIVE_HTTP_MAX_SESSIONS, 256)),
+    sessionTtlMs: positive(env.TERMHIVE_HTTP_SESSION_TTL_S, 1800) * 1000,
+  };
+}
+
 export async function startServe(options: ServeOptions): Promise<Serving> {
   const loopback = isLoopbackHost(options.host);
   if (!options.auth && !loopback) throw new Error(`--auth off is only allowed on a loopback host, not ${options.host}`);
@@ -43,7 +52,7 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
   });
   let http;
   try {
-    http = await startHttp(service, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: 256 });
+    http = await startHttp(service, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, ...httpSessionLimits() });
   } catch (error) {
     await grpc.close();
     await service.shutdown().catch(() => {});

@@ -44,6 +44,8 @@ function fill(dir: string): string {
   return path;
 }
 
+const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+
 /** POSTs `total` bytes with Transfer-Encoding: chunked (no Content-Length), 64 KB at a time. */
 function chunkedPost(s: Served, total: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -176,5 +178,49 @@ describe("nothing under TERMHIVE_HOME leaks", () => {
     assert.deepEqual(loose.map((e) => `${e.path.slice(h.home.length)} ${e.mode.toString(8)}`), []);
     const holding = entries.filter((e) => !e.dir && !e.socket && readFileSync(e.path).includes(secret));
     assert.deepEqual(holding.map((e) => e.path.slice(h.home.length)), []);
+  });
+});
+
+describe("HTTP: MCP sessions of clients that vanish without DELETE", () => {
+  let s: Served;
+  const TTL_S = 2;
+  before(async () => (s = await serve([], undefined, { TERMHIVE_HTTP_MAX_SESSIONS: "3", TERMHIVE_HTTP_SESSION_TTL_S: String(TTL_S) })));
+  after(async () => s.stop());
+
+  /** An initialize by a client that then vanishes; returns its session id. */
+  async function vanishingClient(): Promise<string> {
+    const r = await fetch(s.url, { method: "POST", headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: INIT });
+    await r.text();
+    assert.equal(r.status, 200);
+    return r.headers.get("mcp-session-id")!;
+  }
+
+  async function ping(id: string): Promise<number> {
+    const r = await fetch(s.url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }),
+    });
+    await r.text();
+    return r.status;
+  }
+
+  test("when full, the least recently used idle session makes room instead of locking everyone out", async () => {
+    const [a, b, c] = [await vanishingClient(), await vanishingClient(), await vanishingClient()];
+    assert.equal(await ping(a), 200); // a is now more recent than b
+    const d = await vanishingClient(); // was: 503 "too many MCP sessions (3)"
+    assert.equal(await ping(b), 404, "b, least recently used, was closed");
+    for (const id of [a, c, d]) assert.equal(await ping(id), 200);
+  });
+
+  test("a session idle past TERMHIVE_HTTP_SESSION_TTL_S is closed", async () => {
+    const kept = await vanishingClient();
+    const gone = await vanishingClient();
+    // kept is used every half TTL, gone never: after 1.5 TTL only gone has been idle a whole TTL.
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, (TTL_S * 1000) / 2));
+      assert.equal(await ping(kept), 200);
+    }
+    assert.equal(await ping(gone), 404);
   });
 });
