@@ -233,7 +233,7 @@ export class CastRecorder {
     const header = this.header ?? { cols: 80, rows: 24, command: "", createdMs: this.startedAt };
     // The new file keeps the original start time, so event times continue where the last left off.
     this.append(this.headerLine({ ...header, createdMs: this.startedAt }));
-    this.append(this.line("m", `termhive: the recording passed ${Math.round(this.maxBytes / 1024 / 1024)} MB (TERMHIVE_RECORDING_MAX_MB); earlier output is in output.cast.1`));
+    this.append(this.line("m", `termhive: the recording passed ${+(this.maxBytes / 1024 / 1024).toFixed(3)} MB (TERMHIVE_RECORDING_MAX_MB); earlier output is in output.cast.1`));
     notify({ event: "recording_rotated", sessionId: this.sessionId, path: this.path });
   }
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { spawnSync } from "node:child_process";
-import { closeSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
@@ -222,5 +222,40 @@ describe("HTTP: MCP sessions of clients that vanish without DELETE", () => {
       assert.equal(await ping(kept), 200);
     }
     assert.equal(await ping(gone), 404);
+  });
+});
+
+describe("the audit log and recordings stop growing at their caps", () => {
+  let h: Harness;
+  const CAP = 64 * 1024;
+  before(async () => (h = await Harness.start({ TERMHIVE_RECORDING_MAX_MB: String(CAP / 1024 / 1024), TERMHIVE_AUDIT_MAX_MB: String(CAP / 1024 / 1024) })));
+  after(async () => h.destroy());
+
+  test("each rotates to one older file with a marker; every line still parses", async () => {
+    await h.ok("terminal_open", { name: "big", command: "bash" });
+    // ~600 KB of output: ten times the recording cap.
+    await h.ok("terminal_run", { session: "big", command: "seq 1 100000 | tail -c 600000 >/dev/tty; echo done" });
+    for (let i = 0; i < 200; i++) await h.ok("terminal_send", { session: "big", text: `# audit line ${i} ${"x".repeat(400)}` });
+    await h.ok("terminal_run", { session: "big", command: "echo last-line-$((40+2))" });
+    await h.ok("terminal_close", { session: "big" });
+
+    const [id] = readdirSync(join(h.home, "sessions"));
+    const dir = join(h.home, "sessions", id!);
+    const cast = readFileSync(join(dir, "output.cast"), "utf8");
+    const older = readFileSync(join(dir, "output.cast.1"), "utf8");
+    for (const file of [cast, older]) {
+      // One line (a chunk of output) may carry a file past the cap; never a second.
+      assert.ok(Buffer.byteLength(file) < CAP + 70_000, `recording of ${Buffer.byteLength(file)} bytes`);
+      for (const line of file.trim().split("\n")) assert.doesNotThrow(() => JSON.parse(line), line.slice(0, 200));
+    }
+    assert.match(cast, /last-line-42/);
+    assert.match(cast.split("\n").slice(0, 2).join("\n"), /TERMHIVE_RECORDING_MAX_MB/, "the new file starts with a header and a marker");
+    const events = (await h.ok("hive_events", { since: 0 })).events as { data: { event?: string } }[];
+    assert.ok(events.some((e) => e.data.event === "recording_rotated"));
+
+    const audit = statSync(join(h.home, "audit.jsonl")).size;
+    const auditOlder = statSync(join(h.home, "audit.jsonl.1")).size;
+    assert.ok(audit <= CAP && auditOlder <= CAP, `audit ${audit} + ${auditOlder} bytes`);
+    assert.match(readFileSync(join(h.home, "audit.jsonl"), "utf8"), /echo last-line-/);
   });
 });
