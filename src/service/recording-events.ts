@@ -1,8 +1,10 @@
-// Recording changes (off after a failed write, back on, rotated) become hive lifecycle events,
+// Recording changes (off after a failed write, back on, rotated) become hive lifecycle events
+// (when a hive exists),
 // one stderr line and an audit entry, so a person or agent learns why a cast has a gap. The
 // hive may sit on the same full disk: an event that cannot be stored yet is kept (bounded)
 // and retried until it can.
 import { onRecordingNotice, type RecordingNotice } from "../terminal/recording.js";
+import { hiveExists } from "../hive/store.js";
 import type { HiveService } from "./hive-service.js";
 
 const RETRY_MS = 2_000;
@@ -14,6 +16,8 @@ export function reportRecordingNotices(hive: HiveService): () => void {
 
   const flush = () => {
     timer = null;
+    // Only into a hive that exists: a rotation must not create hive.db for a user who never used it.
+    if (!hiveExists(hive.service.config.home)) return void (pending.length = 0);
     while (pending.length > 0) {
       const { notice, at } = pending[0]!;
       try {

@@ -11,6 +11,15 @@ import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { serve, type Served } from "./serve-process.js";
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A real small filesystem (tmpfs; the tests run as root). Returns its mount point. */
 function mountTmpfs(sizeMb: number): string {
   const dir = mkdtempSync(join(tmpdir(), "termhive-full-"));
@@ -125,6 +134,9 @@ describe("a full disk under TERMHIVE_HOME", () => {
     assert.doesNotMatch(open.text, /internal error/);
 
     assert.match(stderr, /recording of session \S+ \(rec\) is off: the disk is full/);
+    // Each call is audited; a few big entries use up what was left of the log's last page.
+    for (let i = 0; i < 6; i++) await h.ok("terminal_send", { session: "rec", text: `# ${"y".repeat(1500)}` });
+    assert.match(stderr, /cannot write the audit log \S+: the disk is full/);
     assert.doesNotMatch(stderr, /ENOSPC.*\n\s+at /, "no uncaught stack");
 
     unlinkSync(filler);
@@ -140,9 +152,12 @@ describe("a full disk under TERMHIVE_HOME", () => {
     const off = events.find((e) => e.data.event === "recording_off");
     assert.ok(off, `a hive event says the recording stopped: ${JSON.stringify(events.map((e) => e.data))}\n${stderr}`);
     assert.ok(events.some((e) => e.data.event === "recording_on"), "and one that it is back");
+    assert.match(stderr, /the audit log \S+ is written again/);
     assert.match(off.data.reason, /no space|disk is full/i);
+    // Output after the recorder is back is in the cast (what came while it was off is not).
+    await h.ok("terminal_run", { session: "rec", command: "echo recorded-$((7*8))" });
     const cast = readFileSync(off.data.path, "utf8");
-    assert.match(cast, /recovered-42/);
+    assert.match(cast, /recorded-56/);
     assert.match(cast, /bytes of output were not recorded \(the disk is full/);
     // Every line still parses: a write torn by the full disk does not glue onto the next one.
     for (const line of cast.trim().split("\n")) assert.doesNotThrow(() => JSON.parse(line), line.slice(0, 300));
@@ -180,6 +195,17 @@ describe("nothing under TERMHIVE_HOME leaks", () => {
     assert.deepEqual(loose.map((e) => `${e.path.slice(h.home.length)} ${e.mode.toString(8)}`), []);
     const holding = entries.filter((e) => !e.dir && !e.socket && readFileSync(e.path).includes(secret));
     assert.deepEqual(holding.map((e) => e.path.slice(h.home.length)), []);
+
+    // A shell that is gone leaves no command-line file behind once the next bash starts.
+    const cmdlines = () => readdirSync(join(h.home, "shell")).filter((n) => n.startsWith(".termhive-cmdline."));
+    const before = cmdlines();
+    assert.equal(before.length, 1);
+    await h.ok("terminal_close", { session: "perm" });
+    // The closed shell exits on its own time after SIGHUP; the file goes once it is gone.
+    const pid = Number(before[0]!.split(".").pop());
+    for (const deadline = Date.now() + 10_000; isAlive(pid) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    await h.ok("terminal_open", { name: "perm2", command: "bash" });
+    assert.ok(!cmdlines().includes(before[0]!), `${before[0]} is removed: ${cmdlines()}`);
   });
 });
 
@@ -235,6 +261,7 @@ describe("the audit log and recordings stop growing at their caps", () => {
 
   test("each rotates to one older file with a marker; every line still parses", async () => {
     await h.ok("terminal_open", { name: "big", command: "bash" });
+    await h.ok("agent_register", { name: "big", session: "big" }); // a hive to hear the rotation
     // ~600 KB of output: ten times the recording cap.
     await h.ok("terminal_run", { session: "big", command: "seq 1 100000 | tail -c 600000 >/dev/tty; echo done" });
     for (let i = 0; i < 200; i++) await h.ok("terminal_send", { session: "big", text: `# audit line ${i} ${"x".repeat(400)}` });
