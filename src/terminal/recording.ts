@@ -85,11 +85,6 @@ export class CastRecorder {
     this.outputs = new SecretHoldback(secrets, (masked) => this.event("o", masked));
   }
 
-  /** Whether this process writes the recording now (false while off after a failure). */
-  get recording(): boolean {
-    return this.fd !== null && this.failure === null;
-  }
-
   /** Takes the recording if nobody alive holds it. Returns whether this process records. */
   acquire(header: Header): boolean {
     this.header = header;
@@ -165,7 +160,7 @@ export class CastRecorder {
   private event(kind: string, data: string): void {
     if (!data || (this.fd === null && this.failure === null)) return;
     if (this.failure !== null && !this.retry()) {
-      this.failure.missed += Buffer.byteLength(data);
+      if (this.failure !== null) this.failure.missed += Buffer.byteLength(data);
       return;
     }
     try {
@@ -210,7 +205,11 @@ export class CastRecorder {
     failure.lastTry = Date.now();
     try {
       if (this.fd === null) {
-        if (!this.takeLock()) return false;
+        if (!this.takeLock()) {
+          // Another live process took the recording meanwhile: it records, this one stops.
+          this.failure = null;
+          return false;
+        }
         this.open(this.header ?? { cols: 80, rows: 24, command: "", createdMs: Date.now() });
       }
       this.append((this.torn ? "\n" : "") + this.line("m", `termhive: ${failure.missed} bytes of output were not recorded (${failure.reason})`));
