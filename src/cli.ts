@@ -22,6 +22,7 @@ async function tmuxStatus(configured: string): Promise<string | null> {
 
 async function mcpCommand(): Promise<void> {
   const config = loadConfig();
+  (await import("./util/crash-policy.js")).installCrashPolicy("mcp", config.home);
   if (process.stdin.isTTY) {
     const tmux = await tmuxStatus(config.tmuxPath);
     process.stderr.write(

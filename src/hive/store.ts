@@ -7,12 +7,12 @@
 // in a `BEGIN IMMEDIATE` transaction (the write lock is taken up front, so a read-then-write
 // check such as "does this name exist?" cannot interleave with another process).
 import Database from "better-sqlite3";
-import { existsSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { defaultHome, ensurePrivateDir } from "../util/paths.js";
 import { MIGRATIONS } from "./schema.js";
 
-export type HiveStoreErrorCode = "locked" | "corrupt" | "newer-schema" | "open-failed" | "readonly";
+export type HiveStoreErrorCode = "locked" | "corrupt" | "newer-schema" | "open-failed" | "readonly" | "full";
 
 /** A store failure with the database path in the message and a machine-readable code. */
 export class HiveStoreError extends Error {
@@ -56,6 +56,17 @@ export function translateSqliteError(err: unknown, path: string, busyTimeoutMs: 
       { cause: err },
     );
   }
+  // SQLITE_FULL is the disk (or its quota) being full; SQLite rolled the transaction back and
+  // the same call works again once space is freed, so say exactly that.
+  if (code === "SQLITE_FULL" || /ENOSPC|no space left/i.test(err.message)) {
+    return new HiveStoreError(
+      "full",
+      path,
+      `the disk holding the hive database is full (no space left on the device of ${path}); nothing was written. ` +
+        `Free some space and retry: the hive works again as soon as there is room.`,
+      { cause: err },
+    );
+  }
   if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
     return new HiveStoreError(
       "corrupt",
@@ -93,6 +104,7 @@ export class HiveStore {
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     let db: Database.Database;
     try {
+      privateFiles(path);
       db = new Database(path, { fileMustExist: false });
     } catch (err) {
       const known = translateSqliteError(err, path, busyTimeoutMs);
@@ -176,6 +188,26 @@ export class HiveStore {
         this.db.pragma(`user_version = ${v + 1}`);
       }
     });
+  }
+}
+
+/**
+ * The hive holds messages and agents' output: owner-only. SQLite gives its -wal and -shm files
+ * the mode of the database file, so creating that one 0600 first covers all three; files left
+ * looser by an older termhive are tightened.
+ */
+function privateFiles(path: string): void {
+  try {
+    closeSync(openSync(path, "a", 0o600));
+  } catch {
+    return; // cannot create it: new Database reports why
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    } catch {
+      // not there (yet)
+    }
   }
 }
 

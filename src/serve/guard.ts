@@ -44,18 +44,37 @@ export function bearerOk(req: IncomingMessage, token: string | null): boolean {
 
 export class BodyTooLarge extends Error {}
 
-/** Reads the body, failing fast (Content-Length) or as soon as the limit is passed. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads the body, failing fast (Content-Length) or as soon as the limit is passed. Listeners,
+ * not `for await`: leaving an async iterator early destroys the request, and with it the
+ * socket the 413 must still be written to (it came out as a 500, then a crash).
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      cleanup();
+      chunks.length = 0;
+      reject(new BodyTooLarge());
+    };
+    const onEnd = () => (cleanup(), resolve(Buffer.concat(chunks)));
+    const onError = (error: Error) => (cleanup(), reject(error));
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      // Paused, not destroyed: the caller decides (discardRestOfBody resumes it).
+      req.pause();
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
 }
 
 /**
@@ -64,10 +83,13 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
  * client still writing its body then sees EPIPE/ECONNRESET instead of the 413.
  */
 export function discardRestOfBody(req: IncomingMessage, graceMs = 5_000): void {
-  const cutOff = setTimeout(() => req.socket.destroy(), graceMs);
+  // Held now: req.socket is null once the request is done with it.
+  const socket = req.socket as IncomingMessage["socket"] | null;
+  const cutOff = setTimeout(() => socket?.destroy(), graceMs);
   cutOff.unref();
   const stop = () => clearTimeout(cutOff);
   req.once("end", stop);
-  req.socket.once("close", stop);
+  socket?.once("close", stop);
+  req.on("error", () => {}); // a client reset while discarding is expected, not a crash
   req.resume();
 }

@@ -17,8 +17,10 @@ export interface HttpOptions {
   /** null: no auth (loopback only, for conformance runs). */
   token: string | null;
   maxBodyBytes: number;
-  /** Live MCP sessions at once; past it, initialize is answered 503. */
+  /** Live MCP sessions at once; past it the least recently used idle one is closed (503 if none is idle). */
   maxSessions: number;
+  /** A session with no request for this long is closed (a client that vanished without DELETE). */
+  sessionTtlMs: number;
 }
 
 export interface HttpServer {
@@ -31,6 +33,10 @@ export interface HttpServer {
 interface McpSession {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
+  /** When its last request ended (or began, while one is open). */
+  lastUsed: number;
+  /** Requests open now (a long wait, an SSE stream): such a session is never idle. */
+  open: number;
 }
 
 function plain(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
@@ -45,14 +51,49 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 }
 
 export async function startHttp(service: TermhiveService, options: HttpOptions): Promise<HttpServer> {
+  // Insertion order is kept as recency order (a used session is moved to the end), so the
+  // first idle one found is the least recently used.
   const sessions = new Map<string, McpSession>();
+
+  const idle = (s: McpSession, now: number) => s.open === 0 && now - s.lastUsed >= options.sessionTtlMs;
+  const expire = (id: string, s: McpSession) => {
+    sessions.delete(id);
+    void s.transport.close().catch(() => {});
+  };
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, s] of sessions) if (idle(s, now)) expire(id, s);
+  }, Math.max(250, Math.min(options.sessionTtlMs / 2, 60_000)));
+  sweep.unref();
+
+  /** Full: closes the least recently used session with no open request. False if all are busy. */
+  const evictOne = (): boolean => {
+    for (const [id, s] of sessions) {
+      if (s.open === 0) {
+        expire(id, s);
+        return true;
+      }
+    }
+    return false;
+  };
+
+  const use = (id: string, s: McpSession, res: ServerResponse) => {
+    sessions.delete(id);
+    sessions.set(id, s);
+    s.open++;
+    s.lastUsed = Date.now();
+    res.once("close", () => {
+      s.open--;
+      s.lastUsed = Date.now();
+    });
+  };
 
   const openSession = async (): Promise<StreamableHTTPServerTransport> => {
     const server = createMcpServer(service, "http");
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new BoundedEventStore(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, server, lastUsed: Date.now(), open: 0 }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -91,11 +132,16 @@ export async function startHttp(service: TermhiveService, options: HttpOptions):
     const id = req.headers["mcp-session-id"];
     if (typeof id === "string") {
       const session = sessions.get(id);
-      if (!session) return rpcError(res, 404, -32001, "Session not found (expired or closed); initialize a new one");
+      // Checked here too, not only by the sweep: expiry does not depend on timer timing.
+      if (session && idle(session, Date.now())) expire(id, session);
+      if (!session || !sessions.has(id)) return rpcError(res, 404, -32001, "Session not found (expired or closed); initialize a new one");
+      use(id, session, res);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method === "POST" && (isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))) {
-      if (sessions.size >= options.maxSessions) return rpcError(res, 503, -32000, `too many MCP sessions (${options.maxSessions}); close some`);
+      if (sessions.size >= options.maxSessions && !evictOne()) {
+        return rpcError(res, 503, -32000, `too many MCP sessions (${options.maxSessions}), each with a request open; retry later`);
+      }
       const transport = await openSession();
       return transport.handleRequest(req, res, body);
     }
@@ -127,6 +173,7 @@ export async function startHttp(service: TermhiveService, options: HttpOptions):
     url: `http://${shown}:${port}/mcp`,
     sessions: () => sessions.size,
     async close() {
+      clearInterval(sweep);
       for (const s of sessions.values()) await s.transport.close().catch(() => {});
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

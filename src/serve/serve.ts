@@ -4,6 +4,7 @@ import { loadConfig } from "../config.js";
 import { startGrpc } from "../grpc/server.js";
 import { grpcSocketPath } from "../grpc/socket.js";
 import { TermhiveService } from "../service/service.js";
+import { installCrashPolicy } from "../util/crash-policy.js";
 import { isLoopbackHost } from "./guard.js";
 import { startHttp } from "./http.js";
 import { loadOrCreateToken, tokenPath } from "./token.js";
@@ -28,6 +29,15 @@ export interface Serving {
   stop(): Promise<void>;
 }
 
+/** TERMHIVE_HTTP_MAX_SESSIONS (default 256) and TERMHIVE_HTTP_SESSION_TTL_S (idle seconds, default 1800). */
+export function httpSessionLimits(env: NodeJS.ProcessEnv = process.env): { maxSessions: number; sessionTtlMs: number } {
+  const positive = (v: string | undefined, fallback: number) => (Number(v) > 0 ? Number(v) : fallback);
+  return {
+    maxSessions: Math.floor(positive(env.TERMHIVE_HTTP_MAX_SESSIONS, 256)),
+    sessionTtlMs: positive(env.TERMHIVE_HTTP_SESSION_TTL_S, 1800) * 1000,
+  };
+}
+
 export async function startServe(options: ServeOptions): Promise<Serving> {
   const loopback = isLoopbackHost(options.host);
   if (!options.auth && !loopback) throw new Error(`--auth off is only allowed on a loopback host, not ${options.host}`);
@@ -42,7 +52,7 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
   });
   let http;
   try {
-    http = await startHttp(service, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: 256 });
+    http = await startHttp(service, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, ...httpSessionLimits() });
   } catch (error) {
     await grpc.close();
     await service.shutdown().catch(() => {});
@@ -81,6 +91,7 @@ export function banner(s: Serving, host: string): string {
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
+  installCrashPolicy("serve", loadConfig().home);
   if (!isLoopbackHost(options.host)) {
     process.stderr.write(`termhive serve: WARNING: listening on ${options.host}, reachable from other machines; anyone with the token controls your terminals.\n`);
   }

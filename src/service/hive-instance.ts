@@ -2,6 +2,7 @@
 // tracker and watch scanner exist once per process, so MCP and gRPC callers see the same
 // statuses, skip_duplicates memory and watchers.
 import { HiveService } from "./hive-service.js";
+import { reportRecordingNotices } from "./recording-events.js";
 import type { TermhiveService } from "./service.js";
 
 const hiveServices = new WeakMap<TermhiveService, HiveService>();
@@ -13,6 +14,7 @@ export function hiveServiceFor(service: TermhiveService): HiveService {
     hiveServices.set(service, created);
     // Stops the status tracker's and watch scanner's timers and closes SQLite (if it was opened).
     service.onShutdown(() => created.close());
+    service.onShutdown(reportRecordingNotices(created));
     hive = created;
   }
   return hive;

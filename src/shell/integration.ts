@@ -7,6 +7,7 @@
 // and from an installed package alike. Nothing is generated at run time.
 import { basename, join } from "node:path";
 import { shellAssetDir } from "../util/paths.js";
+import { removeStaleCommandLineFiles } from "./cmdline-files.js";
 
 export type ShellKind = "bash" | "zsh" | "fish" | "other";
 
@@ -19,7 +20,7 @@ export interface ShellLaunch {
 }
 
 export interface IntegrationOptions {
-  /** A private directory termhive owns. Unused today: every script is a static file. */
+  /** A private directory termhive owns; bash keeps its per-shell command-line file there. */
   stateDir: string;
   /** Start a login shell (reads /etc/profile, ~/.bash_profile, ~/.zprofile, …). Default false. */
   login?: boolean;
@@ -67,6 +68,7 @@ export function integrationLaunch(shellPath: string, opts: IntegrationOptions): 
   const env: Record<string, string> = { [SHELL_DIR_ENV]: dir };
   switch (kind) {
     case "bash":
+      removeStaleCommandLineFiles(opts.stateDir);
       // `--rcfile` replaces ~/.bashrc with our file, which sources ~/.bashrc itself.
       // bash ignores --rcfile in a login shell, so "login" is a non-login interactive
       // shell told (TERMHIVE_SHELL_LOGIN) to read the login files instead.

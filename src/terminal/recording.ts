@@ -1,27 +1,104 @@
 // asciinema v2 recording of a session's output. Several termhive processes may watch the same
 // pane; only the one holding the lock file writes, so each byte is recorded once.
-import { closeSync, existsSync, openSync, readFileSync, writeSync, writeFileSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+//
+// A recording must never take the server down: a failed write (disk full, home removed)
+// turns recording off for this session, says so once (onRecordingNotice → a hive event),
+// and is retried every RETRY_MS of output; the first write that works again puts a marker
+// with the number of bytes missed. Past TERMHIVE_RECORDING_MAX_MB the file rotates to
+// output.cast.1 (the one before is dropped), so a session keeps at most twice the cap.
+import { basename, join } from "node:path";
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { SecretHoldback } from "./secret-holdback.js";
+
+export interface RecordingNotice {
+  event: "recording_off" | "recording_on" | "recording_rotated";
+  sessionId: string;
+  path: string;
+  reason?: string;
+  /** recording_on: bytes of output that were not recorded while it was off. */
+  missedBytes?: number;
+}
+
+type Listener = (notice: RecordingNotice) => void;
+const listeners = new Set<Listener>();
+
+/** Process-wide: hears every recorder's off/on/rotated changes (the hive turns them into events). */
+export function onRecordingNotice(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+function notify(notice: RecordingNotice): void {
+  for (const listener of listeners) {
+    try {
+      listener(notice);
+    } catch {
+      // a listener's failure is its own; the recording carries on
+    }
+  }
+}
+
+const RETRY_MS = 2_000;
+const DEFAULT_MAX_MB = 50;
+
+/** TERMHIVE_RECORDING_MAX_MB (MB, fractions allowed), default 50. */
+export function recordingMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const mb = Number(env.TERMHIVE_RECORDING_MAX_MB);
+  return Math.round((Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MAX_MB) * 1024 * 1024);
+}
+
+interface Header {
+  cols: number;
+  rows: number;
+  command: string;
+  createdMs: number;
+}
+
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  if (e.code === "ENOSPC") return "the disk is full (no space left on device)";
+  if (e.code === "EDQUOT") return "the disk quota is exhausted";
+  return e.message ?? String(error);
+}
 
 export class CastRecorder {
   private fd: number | null = null;
   private startedAt = 0;
   private readonly lockPath: string;
   readonly path: string;
+  private readonly sessionId: string;
+  private readonly maxBytes: number;
+  private size = 0;
+  private torn = false;
+  private header: Header | null = null;
+  /** Set while recording is off after a failed write. */
+  private failure: { reason: string; lastTry: number; missed: number } | null = null;
 
   private readonly outputs: SecretHoldback;
 
   /** `secrets`: values masked in the recorded output, also when split across chunks. */
-  constructor(dir: string, secrets: () => readonly string[] = () => []) {
+  constructor(dir: string, secrets: () => readonly string[] = () => [], options: { maxBytes?: number } = {}) {
     this.path = join(dir, "output.cast");
     this.lockPath = join(dir, "recorder.lock");
+    this.sessionId = basename(dir);
+    this.maxBytes = options.maxBytes ?? recordingMaxBytes();
     this.outputs = new SecretHoldback(secrets, (masked) => this.event("o", masked));
   }
 
   /** Takes the recording if nobody alive holds it. Returns whether this process records. */
-  acquire(header: { cols: number; rows: number; command: string; createdMs: number }): boolean {
-    if (!this.takeLock()) return false;
+  acquire(header: Header): boolean {
+    this.header = header;
+    try {
+      if (!this.takeLock()) return false;
+      this.open(header);
+    } catch (error) {
+      // Disk full at open: this process owns the recording but cannot write it yet.
+      this.fail(error);
+    }
+    return true;
+  }
+
+  private open(header: Header): void {
     if (existsSync(this.path)) {
       // Continue the existing cast: event times stay relative to its header.
       try {
@@ -32,28 +109,33 @@ export class CastRecorder {
         this.startedAt = header.createdMs;
       }
       this.fd = openSync(this.path, "a", 0o600);
+      this.size = fstatSync(this.fd).size;
     } else {
-      this.startedAt = header.createdMs;
       this.fd = openSync(this.path, "a", 0o600);
-      const head = {
-        version: 2,
-        width: header.cols,
-        height: header.rows,
-        timestamp: Math.floor(header.createdMs / 1000),
-        title: header.command,
-        env: { TERM: "screen-256color", SHELL: header.command },
-      };
-      this.startedAt = head.timestamp * 1000;
-      writeSync(this.fd, JSON.stringify(head) + "\n");
+      this.size = 0;
+      this.startedAt = Math.floor(header.createdMs / 1000) * 1000;
+      this.append(this.headerLine(header));
     }
-    return true;
+  }
+
+  private headerLine(header: Header): string {
+    const head = {
+      version: 2,
+      width: header.cols,
+      height: header.rows,
+      timestamp: Math.floor(header.createdMs / 1000),
+      title: header.command,
+      env: { TERM: "screen-256color", SHELL: header.command },
+    };
+    return JSON.stringify(head) + "\n";
   }
 
   private takeLock(): boolean {
     try {
       writeFileSync(this.lockPath, String(process.pid), { flag: "wx", mode: 0o600 });
       return true;
-    } catch {
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const holder = Number(readFileSync(this.lockPath, "utf8").trim());
       if (holder && holder !== process.pid && isAlive(holder)) return false;
       writeFileSync(this.lockPath, String(process.pid), { mode: 0o600 });
@@ -62,7 +144,7 @@ export class CastRecorder {
   }
 
   output(text: string): void {
-    if (this.fd !== null) this.outputs.push(text);
+    if (this.fd !== null || this.failure !== null) this.outputs.push(text);
   }
 
   resize(cols: number, rows: number): void {
@@ -70,17 +152,96 @@ export class CastRecorder {
     this.event("r", `${cols}x${rows}`);
   }
 
-  private event(kind: string, data: string): void {
-    if (this.fd === null || !data) return;
+  private line(kind: string, data: string): string {
     const t = Math.max(0, (Date.now() - this.startedAt) / 1000);
-    writeSync(this.fd, JSON.stringify([Number(t.toFixed(6)), kind, data]) + "\n");
+    return JSON.stringify([Number(t.toFixed(6)), kind, data]) + "\n";
+  }
+
+  private event(kind: string, data: string): void {
+    if (!data || (this.fd === null && this.failure === null)) return;
+    if (this.failure !== null && !this.retry()) {
+      if (this.failure !== null) this.failure.missed += Buffer.byteLength(data);
+      return;
+    }
+    try {
+      const line = this.line(kind, data);
+      if (this.size + Buffer.byteLength(line) > this.maxBytes && this.size > 0) this.rotate();
+      this.append(line);
+    } catch (error) {
+      this.failure === null ? this.fail(error) : (this.failure.missed += Buffer.byteLength(data));
+    }
+  }
+
+  /** Appends all of `line` or throws (a short write on a nearly full disk is retried, then fails). */
+  private append(line: string): void {
+    const bytes = Buffer.from(line);
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(this.fd!, bytes, done);
+    } catch (error) {
+      // Part of a line got in before the disk filled: cut it off so every line still parses.
+      if (done > 0) {
+        try {
+          ftruncateSync(this.fd!, this.size);
+        } catch {
+          this.torn = true; // could not cut: the next write at least starts a new line
+          this.size += done;
+        }
+      }
+      throw error;
+    }
+    this.size += bytes.length;
+  }
+
+  private fail(error: unknown): void {
+    this.failure = { reason: describe(error), lastTry: Date.now(), missed: 0 };
+    notify({ event: "recording_off", sessionId: this.sessionId, path: this.path, reason: this.failure.reason });
+  }
+
+  /** While off: at most every RETRY_MS, tries to reopen and write the gap marker. True if recording again. */
+  private retry(): boolean {
+    const failure = this.failure!;
+    if (Date.now() - failure.lastTry < RETRY_MS) return false;
+    failure.lastTry = Date.now();
+    try {
+      if (this.fd === null) {
+        if (!this.takeLock()) {
+          // Another live process took the recording meanwhile: it records, this one stops.
+          this.failure = null;
+          return false;
+        }
+        this.open(this.header ?? { cols: 80, rows: 24, command: "", createdMs: Date.now() });
+      }
+      this.append((this.torn ? "\n" : "") + this.line("m", `termhive: ${failure.missed} bytes of output were not recorded (${failure.reason})`));
+    } catch {
+      return false;
+    }
+    this.torn = false;
+    this.failure = null;
+    notify({ event: "recording_on", sessionId: this.sessionId, path: this.path, missedBytes: failure.missed });
+    return true;
+  }
+
+  /** output.cast → output.cast.1 (replacing the older one), and a fresh cast with a marker. */
+  private rotate(): void {
+    closeSync(this.fd!);
+    this.fd = null;
+    renameSync(this.path, `${this.path}.1`);
+    this.fd = openSync(this.path, "a", 0o600);
+    this.size = 0;
+    const header = this.header ?? { cols: 80, rows: 24, command: "", createdMs: this.startedAt };
+    // The new file keeps the original start time, so event times continue where the last left off.
+    this.append(this.headerLine({ ...header, createdMs: this.startedAt }));
+    this.append(this.line("m", `termhive: the recording passed ${+(this.maxBytes / 1024 / 1024).toFixed(3)} MB (TERMHIVE_RECORDING_MAX_MB); earlier output is in output.cast.1`));
+    notify({ event: "recording_rotated", sessionId: this.sessionId, path: this.path });
   }
 
   close(): void {
-    if (this.fd === null) return;
+    if (this.fd === null && this.failure === null) return;
     this.outputs.flush();
-    closeSync(this.fd);
+    if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+    this.failure = null;
     try {
       if (readFileSync(this.lockPath, "utf8").trim() === String(process.pid)) unlinkSync(this.lockPath);
     } catch {

@@ -28,8 +28,8 @@ export function testEnv(home: string): Record<string, string> {
   return { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash" };
 }
 
-export async function serve(args: string[] = [], home = newHome()): Promise<Served> {
-  const env = testEnv(home);
+export async function serve(args: string[] = [], home = newHome(), extraEnv: Record<string, string> = {}): Promise<Served> {
+  const env = { ...testEnv(home), ...extraEnv };
   const proc = spawn(process.execPath, [CLI, "serve", "--port", "0", "--json", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
   proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));

@@ -103,10 +103,15 @@ __termhive_osc7() {
 __termhive_histfile=${TERMHIVE_HOME:+$TERMHIVE_HOME/shell/}
 [[ -n $__termhive_histfile && -d $__termhive_histfile ]] || __termhive_histfile=${TMPDIR:-/tmp}/
 __termhive_histfile+=.termhive-cmdline.$$
+# The file briefly holds each command line, secrets typed at the prompt included: it is
+# created owner-only once (a subshell, so the user's umask is untouched; `>|` keeps the mode)
+# and emptied right after each read, so it is never left holding a command.
+( builtin umask 077 && : >|"$__termhive_histfile" && command chmod 600 "$__termhive_histfile" ) 2>/dev/null
 __termhive_cmdline() {
   local h i c hex
   HISTTIMEFORMAT='' builtin history 1 2>/dev/null >|"$__termhive_histfile" || return 0
   IFS= read -r -d '' h <"$__termhive_histfile"
+  : >|"$__termhive_histfile"
   h=${h%$'\n'}
   # `history` prints "%5d%c %s": the number, ' ' or '*' (edited), a space, the line.
   [[ $h =~ ^\ *[0-9]+[\ *]\  ]] || return 0

@@ -1,0 +1,290 @@
+// Hardening of termhive's I/O edges, end to end through the built server: a full disk,
+// oversized chunked HTTP bodies, uncaught errors, vanished HTTP clients, file modes under
+// TERMHIVE_HOME and size caps on the audit log and recordings.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { spawnSync } from "node:child_process";
+import { closeSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Harness } from "./harness.js";
+import { serve, type Served } from "./serve-process.js";
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A real small filesystem (tmpfs; the tests run as root). Returns its mount point. */
+function mountTmpfs(sizeMb: number): string {
+  const dir = mkdtempSync(join(tmpdir(), "termhive-full-"));
+  const r = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${sizeMb}m,mode=0700`, "tmpfs", dir], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`mount tmpfs: ${r.stderr}`);
+  return dir;
+}
+
+function unmount(dir: string): void {
+  spawnSync("umount", ["-l", dir]);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Fills the filesystem of `dir` to the last byte with one file; returns its path. */
+function fill(dir: string): string {
+  const path = join(dir, "filler");
+  const fd = openSync(path, "w");
+  const block = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) writeSync(fd, block);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+  }
+  // The last partial blocks too: a small write must fail, not fit into the tail.
+  try {
+    for (;;) writeSync(fd, block, 0, 512);
+  } catch {
+    // full
+  }
+  closeSync(fd);
+  return path;
+}
+
+const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+
+/** POSTs `total` bytes with Transfer-Encoding: chunked (no Content-Length), 64 KB at a time. */
+function chunkedPost(s: Served, total: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port: s.port, path: "/mcp", method: "POST", headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json", accept: "application/json, text/event-stream" } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode!));
+      },
+    );
+    let answered = false;
+    req.on("response", () => (answered = true));
+    req.on("error", (e: NodeJS.ErrnoException) => (answered && (e.code === "EPIPE" || e.code === "ECONNRESET") ? undefined : reject(e)));
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    let sent = 0;
+    const pump = () => {
+      while (sent < total && !answered) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+describe("HTTP: a chunked body over --max-body-mb", () => {
+  let s: Served;
+  before(async () => (s = await serve(["--max-body-mb", "1"])));
+  after(async () => s.stop());
+
+  test("is answered 413 and the server keeps serving", async () => {
+    assert.equal(await chunkedPost(s, 3 * 1024 * 1024), 413);
+    // The old failure: a 500, then ~5 s later the discard timer hit a null socket and the process died.
+    await new Promise((r) => setTimeout(r, 6_000));
+    assert.equal(s.proc.exitCode, null, `serve exited: ${s.stderr()}`);
+    assert.equal(await chunkedPost(s, 3 * 1024 * 1024), 413);
+    assert.doesNotMatch(s.stderr(), /TypeError|internal error/);
+  });
+});
+
+describe("a full disk under TERMHIVE_HOME", () => {
+  let mount: string;
+  let h: Harness;
+  let stderr = "";
+  before(async () => {
+    mount = mountTmpfs(4);
+    const userHome = mkdtempSync(join(tmpdir(), "termhive-user-"));
+    h = new Harness(mount, { HOME: userHome });
+    await h.connect();
+    h.transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  });
+  after(async () => {
+    await h.close();
+    h.tmux("kill-server");
+    unmount(mount);
+  });
+
+  test("every call answers clearly while full, and all recovers once space frees", async () => {
+    await h.ok("terminal_open", { name: "rec", command: "bash" });
+    await h.ok("agent_register", { name: "a1", session: "rec" });
+    await h.ok("hive_mail", { to: "a1", text: "before" });
+    const filler = fill(mount);
+    // Output the recorder must write: the write fails with ENOSPC.
+    const run = await h.call("terminal_run", { session: "rec", command: "seq 1 30000; echo done-$((6*6))" });
+    assert.equal(run.isError, false, run.text);
+    assert.match(run.text, /done-36/);
+    const list = await h.call("terminal_list");
+    assert.equal(list.isError, false, list.text);
+    const mail = await h.call("hive_mail", { to: "a1", text: "while full" });
+    assert.ok(mail.isError, "a mail cannot be stored on a full disk");
+    assert.doesNotMatch(mail.text, /internal error/);
+    assert.match(mail.text, /disk is full|no space/i);
+    const open = await h.call("terminal_open", { name: "second", command: "bash" });
+    // It may work (its recording starts off) or be refused, but then saying why.
+    if (open.isError) assert.match(open.text, /full|no space/i);
+    assert.doesNotMatch(open.text, /internal error/);
+
+    assert.match(stderr, /recording of session \S+ \(rec\) is off: the disk is full/);
+    // Each call is audited; a few big entries use up what was left of the log's last page.
+    for (let i = 0; i < 6; i++) await h.ok("terminal_send", { session: "rec", text: `# ${"y".repeat(1500)}` });
+    assert.match(stderr, /cannot write the audit log \S+: the disk is full/);
+    assert.doesNotMatch(stderr, /ENOSPC.*\n\s+at /, "no uncaught stack");
+
+    unlinkSync(filler);
+    await h.ok("hive_mail", { to: "a1", text: "after" });
+    // The recorder retries while output comes (every 2 s); keep some coming until it is back.
+    type Ev = { data: { event?: string; path: string; reason: string } };
+    let events: Ev[] = [];
+    const deadline = Date.now() + 20_000;
+    while (!events.some((e) => e.data.event === "recording_on") && Date.now() < deadline) {
+      await h.ok("terminal_run", { session: "rec", command: "echo recovered-$((6*7))" });
+      events = (await h.ok("hive_events", { since: 0 })).events;
+    }
+    const off = events.find((e) => e.data.event === "recording_off");
+    assert.ok(off, `a hive event says the recording stopped: ${JSON.stringify(events.map((e) => e.data))}\n${stderr}`);
+    assert.ok(events.some((e) => e.data.event === "recording_on"), "and one that it is back");
+    assert.match(stderr, /the audit log \S+ is written again/);
+    assert.match(off.data.reason, /no space|disk is full/i);
+    // Output after the recorder is back is in the cast (what came while it was off is not).
+    await h.ok("terminal_run", { session: "rec", command: "echo recorded-$((7*8))" });
+    const cast = readFileSync(off.data.path, "utf8");
+    assert.match(cast, /recorded-56/);
+    assert.match(cast, /bytes of output were not recorded \(the disk is full/);
+    // Every line still parses: a write torn by the full disk does not glue onto the next one.
+    for (const line of cast.trim().split("\n")) assert.doesNotThrow(() => JSON.parse(line), line.slice(0, 300));
+  });
+});
+
+describe("nothing under TERMHIVE_HOME leaks", () => {
+  let h: Harness;
+  before(async () => (h = await Harness.start()));
+  after(async () => h.destroy());
+
+  function walk(dir: string, out: { path: string; mode: number; dir: boolean; socket: boolean }[] = []) {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry);
+      const st = lstatSync(path);
+      out.push({ path, mode: st.mode & 0o777, dir: st.isDirectory(), socket: st.isSocket() });
+      if (st.isDirectory()) walk(path, out);
+    }
+    return out;
+  }
+
+  test("files are 0600, folders 0700, and a secret is in no file", async () => {
+    const secret = "hunter2-Zq8v-secret";
+    await h.ok("terminal_open", { name: "perm", command: "bash" });
+    await h.ok("terminal_run", { session: "perm", command: "echo one; export X=$((2+3))" });
+    await h.ok("terminal_run", { session: "perm", command: "echo two-$X" });
+    await h.ok("agent_register", { name: "p1", session: "perm" });
+    await h.ok("hive_mail", { to: "p1", text: "hello" });
+    // A secret typed at the shell prompt: bash runs it (command not found) and keeps it in its history.
+    await h.ok("terminal_send", { session: "perm", secret });
+    // Back at the prompt: the moment a command-line file would still hold it.
+    await h.ok("terminal_wait", { session: "perm", for: "completion", timeout_s: 10 });
+    const entries = walk(h.home).filter((e) => !e.path.startsWith(join(h.home, "user")));
+    const loose = entries.filter((e) => (e.dir ? e.mode !== 0o700 : e.socket ? (e.mode & 0o077) !== 0 : e.mode !== 0o600));
+    assert.deepEqual(loose.map((e) => `${e.path.slice(h.home.length)} ${e.mode.toString(8)}`), []);
+    const holding = entries.filter((e) => !e.dir && !e.socket && readFileSync(e.path).includes(secret));
+    assert.deepEqual(holding.map((e) => e.path.slice(h.home.length)), []);
+
+    // A shell that is gone leaves no command-line file behind once the next bash starts.
+    const cmdlines = () => readdirSync(join(h.home, "shell")).filter((n) => n.startsWith(".termhive-cmdline."));
+    const before = cmdlines();
+    assert.equal(before.length, 1);
+    await h.ok("terminal_close", { session: "perm" });
+    // The closed shell exits on its own time after SIGHUP; the file goes once it is gone.
+    const pid = Number(before[0]!.split(".").pop());
+    for (const deadline = Date.now() + 10_000; isAlive(pid) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    await h.ok("terminal_open", { name: "perm2", command: "bash" });
+    assert.ok(!cmdlines().includes(before[0]!), `${before[0]} is removed: ${cmdlines()}`);
+  });
+});
+
+describe("HTTP: MCP sessions of clients that vanish without DELETE", () => {
+  let s: Served;
+  const TTL_S = 2;
+  before(async () => (s = await serve([], undefined, { TERMHIVE_HTTP_MAX_SESSIONS: "3", TERMHIVE_HTTP_SESSION_TTL_S: String(TTL_S) })));
+  after(async () => s.stop());
+
+  /** An initialize by a client that then vanishes; returns its session id. */
+  async function vanishingClient(): Promise<string> {
+    const r = await fetch(s.url, { method: "POST", headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: INIT });
+    await r.text();
+    assert.equal(r.status, 200);
+    return r.headers.get("mcp-session-id")!;
+  }
+
+  async function ping(id: string): Promise<number> {
+    const r = await fetch(s.url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }),
+    });
+    await r.text();
+    return r.status;
+  }
+
+  test("when full, the least recently used idle session makes room instead of locking everyone out", async () => {
+    const [a, b, c] = [await vanishingClient(), await vanishingClient(), await vanishingClient()];
+    assert.equal(await ping(a), 200); // a is now more recent than b
+    const d = await vanishingClient(); // was: 503 "too many MCP sessions (3)"
+    assert.equal(await ping(b), 404, "b, least recently used, was closed");
+    for (const id of [a, c, d]) assert.equal(await ping(id), 200);
+  });
+
+  test("a session idle past TERMHIVE_HTTP_SESSION_TTL_S is closed", async () => {
+    const kept = await vanishingClient();
+    const gone = await vanishingClient();
+    // kept is used every half TTL, gone never: after 1.5 TTL only gone has been idle a whole TTL.
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, (TTL_S * 1000) / 2));
+      assert.equal(await ping(kept), 200);
+    }
+    assert.equal(await ping(gone), 404);
+  });
+});
+
+describe("the audit log and recordings stop growing at their caps", () => {
+  let h: Harness;
+  const CAP = 64 * 1024;
+  before(async () => (h = await Harness.start({ TERMHIVE_RECORDING_MAX_MB: String(CAP / 1024 / 1024), TERMHIVE_AUDIT_MAX_MB: String(CAP / 1024 / 1024) })));
+  after(async () => h.destroy());
+
+  test("each rotates to one older file with a marker; every line still parses", async () => {
+    await h.ok("terminal_open", { name: "big", command: "bash" });
+    await h.ok("agent_register", { name: "big", session: "big" }); // a hive to hear the rotation
+    // ~600 KB of output: ten times the recording cap.
+    await h.ok("terminal_run", { session: "big", command: "seq 1 100000 | tail -c 600000 >/dev/tty; echo done" });
+    for (let i = 0; i < 200; i++) await h.ok("terminal_send", { session: "big", text: `# audit line ${i} ${"x".repeat(400)}` });
+    await h.ok("terminal_run", { session: "big", command: "echo last-line-$((40+2))" });
+    await h.ok("terminal_close", { session: "big" });
+
+    const [id] = readdirSync(join(h.home, "sessions"));
+    const dir = join(h.home, "sessions", id!);
+    const cast = readFileSync(join(dir, "output.cast"), "utf8");
+    const older = readFileSync(join(dir, "output.cast.1"), "utf8");
+    for (const file of [cast, older]) {
+      // One line (a chunk of output) may carry a file past the cap; never a second.
+      assert.ok(Buffer.byteLength(file) < CAP + 70_000, `recording of ${Buffer.byteLength(file)} bytes`);
+      for (const line of file.trim().split("\n")) assert.doesNotThrow(() => JSON.parse(line), line.slice(0, 200));
+    }
+    assert.match(cast, /last-line-42/);
+    assert.match(cast.split("\n").slice(0, 2).join("\n"), /TERMHIVE_RECORDING_MAX_MB/, "the new file starts with a header and a marker");
+    const events = (await h.ok("hive_events", { since: 0 })).events as { data: { event?: string } }[];
+    assert.ok(events.some((e) => e.data.event === "recording_rotated"));
+
+    const audit = statSync(join(h.home, "audit.jsonl")).size;
+    const auditOlder = statSync(join(h.home, "audit.jsonl.1")).size;
+    assert.ok(audit <= CAP && auditOlder <= CAP, `audit ${audit} + ${auditOlder} bytes`);
+    assert.match(readFileSync(join(h.home, "audit.jsonl"), "utf8"), /echo last-line-/);
+  });
+});
