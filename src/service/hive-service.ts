@@ -15,6 +15,7 @@ import type { CallContext, TermhiveService } from "./service.js";
 import { deliverText, type DeliveryResult } from "./hive/deliver.js";
 import { waitReady } from "./hive/ready.js";
 import { StatusTracker } from "./hive/status-tracker.js";
+import { recordCascade } from "./hive/message-events.js";
 import { hiveWait, type HiveWaitResult, type WaitFor } from "./hive/wait.js";
 import { WatchScanner } from "./hive/watch-scanner.js";
 import { addWorktree } from "./hive/worktree.js";
@@ -349,9 +350,14 @@ export class HiveService {
     // A submitted text runs as a command wherever the agent is a shell: every text passes the
     // same gate as hive_send before any is typed, so a refusal delivers nothing to anyone.
     if (input.submit ?? true) {
-      for (const d of plan.deliveries) {
-        const session = this.registry.all().find((x) => x.id === d.sessionId);
-        if (session) this.service.gate(d.text, input.confirm, session);
+      try {
+        for (const d of plan.deliveries) {
+          const session = this.registry.all().find((x) => x.id === d.sessionId);
+          if (session) this.service.gate(d.text, input.confirm, session);
+        }
+      } catch (error) {
+        recordCascade(this.hive.events, plan.assignments, new Map(), `safety gate: ${(error as Error).message}`);
+        throw error;
       }
     }
     const deliveries = await Promise.all(plan.deliveries.map(async (d) => {
@@ -365,6 +371,7 @@ export class HiveService {
       return { session: d.sessionId, agents: d.agents, source: d.source, level: d.level, delivered: result?.delivered ?? false, ...(result ? { attempts: result.attempts, method: result.method } : {}), ...(result?.note ? { note: result.note } : {}), ...(error ? { error } : {}) };
     }));
     const bySession = new Map(deliveries.map((d) => [d.session, d]));
+    recordCascade(this.hive.events, plan.assignments, bySession);
     const assignments = plan.assignments.map((a) => ({
       agent: a.agent, source: a.source, text: a.text,
       delivered: a.delivered && (bySession.get(a.sessionId)?.delivered ?? false),
