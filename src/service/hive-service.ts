@@ -88,15 +88,22 @@ export class HiveService {
       await this.registry.ensureStarted();
       await this.registry.refresh();
       const live = new Map(this.registry.all().map((s) => [s.id, s]));
+      const adopted = new Set<TerminalSession>();
       for (const agent of this.hive.agents.list()) {
         const session = live.get(agent.sessionId);
         if (session) {
-          if (!this.tracker.isTracked(session)) this.tracker.track(session, { ready: agent.status !== "starting" });
+          if (!this.tracker.isTracked(session)) {
+            this.tracker.track(session, { ready: agent.status !== "starting", adopted: true });
+            adopted.add(session);
+          }
         } else if (agent.status !== "exited") {
           const changed = this.hive.agents.markSessionExited(agent.sessionId, { reason: "session is gone" });
           for (const a of changed) this.tracker.changes.emit("change", a);
         }
       }
+      // The stored status may be stale (written by a process that has exited since): this
+      // process's first answer is what the adopted panes show now.
+      await Promise.all([...adopted].map((s) => this.tracker.evaluateNow(s)));
     })().finally(() => (this.synced = null));
     return this.synced;
   }
