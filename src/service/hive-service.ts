@@ -149,13 +149,18 @@ export class HiveService {
     const plan = splitPlan(spec.kind, spec.panes.length);
     const sessions: TerminalSession[] = [];
     const first = spec.panes[0]!;
-    sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: first.env, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
+    // A pane that will be an agent knows its name from the start (`termhive msg` sends as it).
+    const paneEnv = (p: PaneSpec) => {
+      const agent = p.agent ?? (p.team || p.profile ? p.name : undefined);
+      return agent ? { TERMHIVE_AGENT: agent, ...p.env } : p.env;
+    };
+    sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: paneEnv(first), rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
     const backend = this.service.backend;
     try {
       for (const step of plan.steps) {
         const p = spec.panes[step.creates]!;
         const open = () => this.registry.open({
-          name: p.name, command: p.command, cwd: p.cwd, env: p.env, rows: 0, cols: 0,
+          name: p.name, command: p.command, cwd: p.cwd, env: paneEnv(p), rows: 0, cols: 0,
           splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
         });
         try {
@@ -209,7 +214,7 @@ export class HiveService {
     await this.sync();
     const from = await this.registry.get(input.session);
     if (input.agent && this.hive.agents.find(input.agent)) throw new HiveError("duplicate", `agent '${input.agent}' is already registered`);
-    const session = await this.registry.open({ name: input.name, command: input.command, cwd: input.cwd, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
+    const session = await this.registry.open({ name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
     await this.syncSizes([from, session]);
     const profile = this.profileFor(input.profile, input.command);
     const ready = await waitReady(session, input.agent ? profile : undefined, READY_TIMEOUT_MS);
