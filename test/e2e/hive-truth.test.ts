@@ -101,6 +101,18 @@ describe("hive tells the truth", () => {
     assert.equal(mail!.data.state, "delivered");
     assert.equal(mail!.data.from, "lead");
 
+    // The safety gate refuses the whole cascade: each addressed agent gets a refused event.
+    const g0 = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
+    const gated = await h.call("hive_message", { agents: { ma: "rm -rf /" }, broadcast: "harmless" });
+    assert.equal(gated.isError, true, gated.text);
+    const gatedEvents: Ev[] = (await h.ok("hive_events", { since: g0, kinds: ["message"], limit: 1000 })).events;
+    const maRefused = gatedEvents.filter((e) => e.agent === "ma");
+    assert.equal(maRefused.length, 1, JSON.stringify(gatedEvents));
+    assert.equal(maRefused[0]!.data.state, "refused");
+    assert.match(maRefused[0]!.data.note, /safety gate/);
+    assert.ok(gatedEvents.filter((e) => e.agent === "mb").every((e) => e.data.state === "refused"), JSON.stringify(gatedEvents));
+    assert.ok(!logLines(logA).some((l) => l.includes("rm -rf")) && !logLines(logB).includes("accepted: harmless"));
+
     // An exited agent is addressed but refused: an event says so, and it accepted nothing.
     await h.ok("hive_send", { targets: "mc", text: "\u0003", enter: false });
     assert.equal((await h.ok("hive_wait", { targets: "mc", for: "exited", timeout_s: 10 })).matched, true);
