@@ -1,6 +1,7 @@
 // Hive verbs of the `termhive` command, meant to be run from inside an agent's pane:
 //   termhive msg <agent> <text…>        leave a message in another agent's mailbox
 //   termhive status <status> [detail…]  report this pane's agent status
+//   termhive inbox [--all] [--peek]     read this pane's agent's messages (marks them read)
 // They write the hive store directly (no server needed). `status` also prints the OSC 1337
 // status sequence when stdout is the pane, so a running termhive server updates the pane
 // title at once (the store write alone is seen by servers only when they next read it).
@@ -38,6 +39,25 @@ export function registerHiveCommands(program: Command): void {
       try {
         const message = withHive((hive) => hive.mailbox.send(options.from ?? ownAgent(hive) ?? "user", agent, words.join(" ")));
         process.stdout.write(`message #${message.id} left for ${message.to}\n`);
+      } catch (error) {
+        fail(error);
+      }
+    });
+  program
+    .command("inbox")
+    .description("print this pane's agent's unread messages and mark them read")
+    .option("--agent <name>", "agent name (default: the agent of this pane)")
+    .option("--all", "read messages too")
+    .option("--peek", "do not mark them read")
+    .action((options: { agent?: string; all?: boolean; peek?: boolean }) => {
+      try {
+        const messages = withHive((hive) => {
+          const name = options.agent ?? ownAgent(hive);
+          if (!name) throw new HiveError("unknown", "no agent is bound to this pane (TERMHIVE_SESSION); pass --agent <name>");
+          return hive.mailbox.read(name, { unreadOnly: !options.all, markRead: !options.peek });
+        });
+        if (messages.length === 0) process.stdout.write("no messages\n");
+        for (const m of messages) process.stdout.write(`#${m.id} from ${m.from}: ${m.text}\n`);
       } catch (error) {
         fail(error);
       }

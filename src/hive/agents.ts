@@ -14,6 +14,9 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 /** Who decided a status: screen detection by profile, the agent itself (CLI/OSC), or the service. */
 export type StatusSource = "profile" | "self" | "service";
 
+/** A detail-only change (same status) is an event at most this often per agent. */
+export const DETAIL_EVENT_MS = 5000;
+
 /** Longest status detail kept; the detail lands in a tmux pane title and in tool results. */
 export const MAX_STATUS_DETAIL = 200;
 
@@ -236,8 +239,12 @@ export class Agents {
   }
 
   /**
-   * Records a status. An event is appended only when status or detail actually changed.
-   * An exited agent stays exited: only `register(…, replace: true)` brings the name back.
+   * Records a status. The row always takes the new detail (agent_list shows it), but an event
+   * is appended only when the status changes, when the agent reports itself (source "self"),
+   * or — a detected detail alone changed — when this agent's last status event is at least
+   * DETAIL_EVENT_MS old: a spinner redraws its detail many times
+   * a second and would otherwise drown the log. An exited agent stays exited: only
+   * `register(…, replace: true)` brings the name back.
    */
   setStatus(
     name: string,
@@ -255,14 +262,25 @@ export class Agents {
       this.store.db
         .prepare("UPDATE agents SET status = ?, status_detail = ?, status_source = ?, updated_at = ? WHERE name = ?")
         .run(status, detail, source, now, name);
-      this.events.append({
-        kind: "status",
-        agent: name,
-        sessionId: agent.sessionId,
-        data: { status, detail, source, previous: agent.status },
-      });
+      // An agent's own report is deliberate, never spinner noise: always an event.
+      if (agent.status !== status || source === "self" || now - this.lastStatusEventAt(agent) >= DETAIL_EVENT_MS) {
+        this.events.append({
+          kind: "status",
+          agent: name,
+          sessionId: agent.sessionId,
+          data: { status, detail, source, previous: agent.status },
+        });
+      }
       return { agent: { ...agent, status, statusDetail: detail, statusSource: source, updatedAt: now }, changed: true };
     });
+  }
+
+  /** When this agent's newest status event was appended (0: none kept). Uses the (session_id, id) index. */
+  private lastStatusEventAt(agent: AgentRecord): number {
+    const row = this.store.db
+      .prepare("SELECT at FROM events WHERE session_id = ? AND kind = 'status' AND agent = ? ORDER BY id DESC LIMIT 1")
+      .get(agent.sessionId, agent.name) as { at: number } | undefined;
+    return row?.at ?? 0;
   }
 
   /** The session died: every agent bound to it becomes `exited` (with its exit code), with an event each. */

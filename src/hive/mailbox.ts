@@ -75,7 +75,9 @@ export class Mailbox {
         kind: "message",
         agent: to,
         sessionId: recipient.sessionId,
-        data: { message: message.id, from, to, preview: text.slice(0, 120) },
+        // Same shape as a cascade's message event (service/hive/message-events.ts): a mail is
+        // delivered once it is in the recipient's mailbox; typing it into the pane is extra.
+        data: { via: "mail", level: "agent", state: "delivered", message: message.id, from, to, preview: text.slice(0, 120) },
       });
       return message;
     });

@@ -15,6 +15,7 @@ import type { CallContext, TermhiveService } from "./service.js";
 import { deliverText, type DeliveryResult } from "./hive/deliver.js";
 import { waitReady } from "./hive/ready.js";
 import { StatusTracker } from "./hive/status-tracker.js";
+import { recordCascade } from "./hive/message-events.js";
 import { hiveWait, type HiveWaitResult, type WaitFor } from "./hive/wait.js";
 import { WatchScanner } from "./hive/watch-scanner.js";
 import { addWorktree } from "./hive/worktree.js";
@@ -87,15 +88,22 @@ export class HiveService {
       await this.registry.ensureStarted();
       await this.registry.refresh();
       const live = new Map(this.registry.all().map((s) => [s.id, s]));
+      const adopted = new Set<TerminalSession>();
       for (const agent of this.hive.agents.list()) {
         const session = live.get(agent.sessionId);
         if (session) {
-          if (!this.tracker.isTracked(session)) this.tracker.track(session, { ready: agent.status !== "starting" });
+          if (!this.tracker.isTracked(session)) {
+            this.tracker.track(session, { ready: agent.status !== "starting", adopted: true });
+            adopted.add(session);
+          }
         } else if (agent.status !== "exited") {
           const changed = this.hive.agents.markSessionExited(agent.sessionId, { reason: "session is gone" });
           for (const a of changed) this.tracker.changes.emit("change", a);
         }
       }
+      // The stored status may be stale (written by a process that has exited since): this
+      // process's first answer is what the adopted panes show now.
+      await Promise.all([...adopted].map((s) => this.tracker.evaluateNow(s)));
     })().finally(() => (this.synced = null));
     return this.synced;
   }
@@ -141,13 +149,18 @@ export class HiveService {
     const plan = splitPlan(spec.kind, spec.panes.length);
     const sessions: TerminalSession[] = [];
     const first = spec.panes[0]!;
-    sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: first.env, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
+    // A pane that will be an agent knows its name from the start (`termhive msg` sends as it).
+    const paneEnv = (p: PaneSpec) => {
+      const agent = p.agent ?? (p.team || p.profile ? p.name : undefined);
+      return agent ? { TERMHIVE_AGENT: agent, ...p.env } : p.env;
+    };
+    sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: paneEnv(first), rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
     const backend = this.service.backend;
     try {
       for (const step of plan.steps) {
         const p = spec.panes[step.creates]!;
         const open = () => this.registry.open({
-          name: p.name, command: p.command, cwd: p.cwd, env: p.env, rows: 0, cols: 0,
+          name: p.name, command: p.command, cwd: p.cwd, env: paneEnv(p), rows: 0, cols: 0,
           splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
         });
         try {
@@ -201,7 +214,7 @@ export class HiveService {
     await this.sync();
     const from = await this.registry.get(input.session);
     if (input.agent && this.hive.agents.find(input.agent)) throw new HiveError("duplicate", `agent '${input.agent}' is already registered`);
-    const session = await this.registry.open({ name: input.name, command: input.command, cwd: input.cwd, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
+    const session = await this.registry.open({ name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
     await this.syncSizes([from, session]);
     const profile = this.profileFor(input.profile, input.command);
     const ready = await waitReady(session, input.agent ? profile : undefined, READY_TIMEOUT_MS);
@@ -349,9 +362,14 @@ export class HiveService {
     // A submitted text runs as a command wherever the agent is a shell: every text passes the
     // same gate as hive_send before any is typed, so a refusal delivers nothing to anyone.
     if (input.submit ?? true) {
-      for (const d of plan.deliveries) {
-        const session = this.registry.all().find((x) => x.id === d.sessionId);
-        if (session) this.service.gate(d.text, input.confirm, session);
+      try {
+        for (const d of plan.deliveries) {
+          const session = this.registry.all().find((x) => x.id === d.sessionId);
+          if (session) this.service.gate(d.text, input.confirm, session);
+        }
+      } catch (error) {
+        recordCascade(this.hive.events, plan.assignments, new Map(), `safety gate: ${(error as Error).message}`);
+        throw error;
       }
     }
     const deliveries = await Promise.all(plan.deliveries.map(async (d) => {
@@ -365,6 +383,7 @@ export class HiveService {
       return { session: d.sessionId, agents: d.agents, source: d.source, level: d.level, delivered: result?.delivered ?? false, ...(result ? { attempts: result.attempts, method: result.method } : {}), ...(result?.note ? { note: result.note } : {}), ...(error ? { error } : {}) };
     }));
     const bySession = new Map(deliveries.map((d) => [d.session, d]));
+    recordCascade(this.hive.events, plan.assignments, bySession);
     const assignments = plan.assignments.map((a) => ({
       agent: a.agent, source: a.source, text: a.text,
       delivered: a.delivered && (bySession.get(a.sessionId)?.delivered ?? false),

@@ -10,6 +10,7 @@ import { ensurePrivateDir } from "../util/paths.js";
 import type { AuditLog } from "../audit.js";
 import { ToolError } from "./errors.js";
 import { newSessionId, validateName } from "./names.js";
+import { paneCliEnv } from "./pane-cli.js";
 
 export interface OpenOptions {
   name?: string;
@@ -208,6 +209,7 @@ export class SessionRegistry {
       TERMHIVE_HOME: this.config.home,
       TERMHIVE_SESSION: id,
       TERMHIVE_SESSION_NAME: name,
+      ...paneCliEnv(this.config.home),
       ...options.env,
     };
     const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind };

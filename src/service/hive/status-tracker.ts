@@ -21,8 +21,19 @@ export const SELF_HOLD_MS = 5000;
 interface Tracked {
   session: TerminalSession;
   ready: boolean;
+  /**
+   * Adopted from another process: the screen is a settled snapshot of unknown age, seeded at
+   * this lastOutputAt. Until the pane prints again, its quiet time is unknown, and counting it
+   * from the adoption would call every idle agent "working" for the first seconds.
+   */
+  seededAt: number | null;
   timers: NodeJS.Timeout[];
   detach: () => void;
+}
+
+/** A quiet time past every threshold of the profile: how a settled screen is judged. */
+function settledQuietMs(profile: AgentProfile): number {
+  return Math.max(profile.quietIdleMs, ...profile.rules.map((r) => r.minQuietMs));
 }
 
 export class StatusTracker {
@@ -41,12 +52,17 @@ export class StatusTracker {
     return this.tracked.get(session.id)?.session === session;
   }
 
-  /** Starts following a session (idempotent). `ready`: the program was seen ready already. */
-  track(session: TerminalSession, options: { ready?: boolean } = {}): void {
+  /**
+   * Starts following a session (idempotent). `ready`: the program was seen ready already.
+   * `adopted`: this process did not see the session's output so far (see Tracked.seededAt).
+   */
+  track(session: TerminalSession, options: { ready?: boolean; adopted?: boolean } = {}): void {
     const existing = this.tracked.get(session.id);
     if (existing?.session === session) return;
     existing?.detach();
-    const entry: Tracked = { session, ready: options.ready ?? false, timers: [], detach: () => {} };
+    const entry: Tracked = {
+      session, ready: options.ready ?? false, seededAt: options.adopted ? session.lastOutputAt : null, timers: [], detach: () => {},
+    };
     const onScreen = () => this.schedule(entry);
     const onCustom = (id: string, payload: string) => this.onCustom(entry, id, payload);
     const onExit = (status: number | null) => this.exited(entry, status, undefined);
@@ -103,15 +119,31 @@ export class StatusTracker {
       .map((ms) => setTimeout(() => this.evaluate(entry), ms === DEBOUNCE_MS ? ms : Math.max(DEBOUNCE_MS, ms + 1 - since)));
   }
 
+  /**
+   * Detects and records the session's statuses now, once its screen has caught up: a process
+   * that just adopted the pane answers with what the pane shows, not with what the store last
+   * heard from a process that may have exited since.
+   */
+  async evaluateNow(session: TerminalSession): Promise<void> {
+    const entry = this.tracked.get(session.id);
+    if (entry?.session !== session) return;
+    await session.screen.settled();
+    this.evaluate(entry);
+  }
+
   private evaluate(entry: Tracked): void {
     const { session } = entry;
     if (!session.alive || session.goneReason) return;
     const screenLines = session.screen.snapshot().lines;
-    const quietMs = Date.now() - session.lastOutputAt;
+    const seeded = entry.seededAt !== null && entry.seededAt === session.lastOutputAt;
+    if (!seeded) entry.seededAt = null;
     for (const agent of this.agentsOf(entry)) {
       if (agent.status === "exited") continue;
       const profile: AgentProfile | undefined = this.hive.profiles.find(agent.profile);
       if (!profile) continue;
+      // A seeded screen has been still at least since the adoption; treat it as settled (past
+      // every quiet threshold). A spinner still matches its rule; a busy pane prints and ends this.
+      const quietMs = seeded ? settledQuietMs(profile) : Date.now() - session.lastOutputAt;
       if (!entry.ready && isReady(profile, { screenLines, quietMs })) entry.ready = true;
       const detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
       if (detected.status === "exited") continue;

@@ -1,7 +1,7 @@
 // Agents and teams: CRUD, refusals, cycles, removal semantics, exited agents, events.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { HiveError } from "../../../src/hive/index.js";
+import { DETAIL_EVENT_MS, HiveError } from "../../../src/hive/index.js";
 import { openHive } from "./helpers.js";
 
 const code = (c: string) => (err: unknown) => err instanceof HiveError && err.code === c;
@@ -156,6 +156,31 @@ test("status: changes make events, repeats do not; a dead session marks its agen
     // Re-registering brings the name back.
     hive.agents.register({ name: "w1", sessionId: "s9", replace: true });
     assert.equal(hive.agents.get("w1").status, "starting");
+  } finally {
+    done();
+  }
+});
+
+test("status: a detected detail alone is an event at most once per DETAIL_EVENT_MS; the row always has the newest", () => {
+  const { hive, done } = openHive();
+  try {
+    hive.agents.register({ name: "spin", sessionId: "s1" });
+    const start = hive.events.latestCursor();
+    const frames = ["✻ Working… (0.1s)", "✢ Working… (0.2s)", "✳ Working… (0.3s)"];
+    for (const detail of frames) assert.equal(hive.agents.setStatus("spin", "working", { detail, source: "profile" }).changed, true);
+    assert.equal(hive.agents.get("spin").statusDetail, frames[2]);
+    const kinds = () => hive.events.since(start, { kinds: ["status"] }).events.map((e) => `${e.data.status}:${e.data.detail}`);
+    assert.deepEqual(kinds(), [`working:${frames[0]}`], "only the status change is an event");
+    // The agent's own report is deliberate: an event even with the same status.
+    hive.agents.setStatus("spin", "working", { detail: "running tests", source: "self" });
+    assert.equal(kinds().length, 2);
+    // Once the last status event is DETAIL_EVENT_MS old, a detail change is an event again.
+    hive.store.db.prepare("UPDATE events SET at = at - ? WHERE kind = 'status'").run(DETAIL_EVENT_MS);
+    hive.agents.setStatus("spin", "working", { detail: "✽ Working… (9s)", source: "profile" });
+    hive.agents.setStatus("spin", "working", { detail: "· Working… (9.1s)", source: "profile" });
+    assert.deepEqual(kinds().slice(2), ["working:✽ Working… (9s)"]);
+    hive.agents.setStatus("spin", "idle", { detail: "input prompt", source: "profile" });
+    assert.equal(kinds().at(-1), "idle:input prompt");
   } finally {
     done();
   }
