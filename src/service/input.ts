@@ -9,8 +9,20 @@ export const PASTE_END = "\x1b[201~";
 const PASTE_SETTLE_QUIET_MS = 30;
 const PASTE_SETTLE_MAX_MS = 1000;
 
+/**
+ * A text ending in one newline is submitted: that newline is the Enter key, whatever `enter`
+ * says ("make\n" with enter: false runs make, as a person pressing Return would), and with
+ * enter: true it is still one Enter, never two. Only the last newline counts; the others are
+ * part of the text (pasted).
+ */
+export function submission(text: string, enter: boolean): { text: string; enter: boolean } {
+  const m = /\r?\n$/.exec(text);
+  return m ? { text: text.slice(0, m.index), enter: true } : { text, enter };
+}
+
 /** Types text; returns the number of bytes written. */
-export async function typeText(session: TerminalSession, text: string, enter: boolean): Promise<number> {
+export async function typeText(session: TerminalSession, typed: string, pressEnter: boolean): Promise<number> {
+  const { text, enter } = submission(typed, pressEnter);
   const multiline = text.includes("\n");
   if (!multiline) {
     const bytes = Buffer.from(enter ? text + "\r" : text, "utf8");

@@ -9,7 +9,7 @@ import { watchSession } from "../terminal/watch.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
-import { typeText } from "./input.js";
+import { submission, typeText } from "./input.js";
 import { readSession, type ReadResult } from "./read.js";
 import { SessionRegistry } from "./registry.js";
 import { deadError, runCommand, type RunResult } from "./run.js";
@@ -141,7 +141,8 @@ export class TermhiveService {
     if (textBytes > this.config.maxInputBytes) {
       throw new ToolError(`text is ${textBytes} bytes; the limit is ${this.config.maxInputBytes} (TERMHIVE_MAX_INPUT_BYTES). Nothing was sent.`);
     }
-    if (input.text !== undefined && enter) this.gate(input.text, input.confirm, session);
+    // A trailing newline submits the text even with enter: false, so the gate sees it then too.
+    if (input.text !== undefined && submission(input.text, enter).enter) this.gate(input.text, input.confirm, session);
     const keys = input.keys ?? [];
     // Validate every key before typing anything, so a bad key name sends nothing.
     try {

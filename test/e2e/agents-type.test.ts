@@ -35,4 +35,32 @@ describe("what agents type", () => {
     const open = tools.find((t) => t.name === "terminal_open")!;
     assert.ok(open.inputSchema.properties && "cwd" in open.inputSchema.properties);
   });
+
+  test("text ending in a newline is submitted; embedded newlines go as one paste", async () => {
+    await h.ok("terminal_open", { name: "sh" });
+    // Typed by the process that saw bash turn bracketed paste on (a fresh process does not know
+    // it and types keys). enter: false, but the trailing newline is the Enter a person would press.
+    const sent = await h.call("terminal_send", { session: "sh", text: "echo typed-$((6*7))\n", enter: false });
+    assert.equal(sent.isError, false, sent.text);
+    const seen = await h.callOnce("terminal_wait", { session: "sh", pattern: "typed-42", timeout_s: 10 });
+    assert.equal(seen.data.matched, true, seen.text);
+    // Two lines: pasted as one, then submitted.
+    await h.ok("terminal_send", { session: "sh", text: "echo a-$((1+1))\necho b-$((2+2))\n", enter: false });
+    const both = await h.callOnce("terminal_wait", { session: "sh", pattern: "b-4", timeout_s: 10 });
+    assert.equal(both.data.matched, true, both.text);
+    assert.match(both.data.output, /a-2[\s\S]*b-4/);
+  });
+
+  test("enter: true with a trailing newline presses Enter once, not twice", async () => {
+    // cat -A shows every line it gets, an empty one as a lone "$".
+    // (It says "ready" first: a program silent at start is waited for until the open times out.)
+    await h.ok("terminal_open", { name: "cat", command: "sh -c 'echo ready; exec cat -A'" });
+    await h.callOnce("terminal_send", { session: "cat", text: "hello\n", enter: true });
+    await h.callOnce("terminal_send", { session: "cat", text: "end" });
+    const done = await h.callOnce("terminal_wait", { session: "cat", pattern: "end\\$", timeout_s: 10 });
+    assert.equal(done.data.matched, true, done.text);
+    const screen = await h.callOnce("terminal_read", { session: "cat", mode: "screen" });
+    const lines = screen.data.output.split("\n").map((l: string) => l.trimEnd()).filter(Boolean);
+    assert.deepEqual(lines, ["ready", "hello", "hello$", "end", "end$"]);
+  });
 });
