@@ -15,8 +15,9 @@ export function formatRead(r: { output: string; mode: string; tui: boolean; curs
   return [r.output, `[${facts}]`, r.note].filter((part) => part !== undefined && part !== "").join("\n");
 }
 
-export function formatWait(r: { matched: boolean; reason: string; output: string; match?: string; exit_code?: number | null; duration_ms: number }): string {
-  const head = r.matched ? `[${r.reason}${r.match !== undefined ? `: ${JSON.stringify(r.match)}` : ""}${r.exit_code !== undefined ? ` · exit ${r.exit_code}` : ""} · ${r.duration_ms} ms]` : `[timeout after ${r.duration_ms} ms: not matched]`;
+export function formatWait(r: { matched: boolean; reason: string; output: string; match?: string; exit_code?: number | null; duration_ms: number; tui?: true }): string {
+  const screen = r.tui ? " · full-screen app: output is its screen" : "";
+  const head = r.matched ? `[${r.reason}${r.match !== undefined ? `: ${JSON.stringify(r.match)}` : ""}${r.exit_code !== undefined ? ` · exit ${r.exit_code}` : ""} · ${r.duration_ms} ms${screen}]` : `[timeout after ${r.duration_ms} ms: not matched${screen}]`;
   return [r.output, head].filter(Boolean).join("\n");
 }
 

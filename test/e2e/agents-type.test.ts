@@ -2,7 +2,12 @@
 // folder, a fresh server process per call. Each test here failed before its fix.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Harness } from "./harness.js";
+
+/** The non-blank lines of a text, right-trimmed. */
+const rows = (text: string): string[] => text.split("\n").map((l) => l.trimEnd()).filter(Boolean);
 
 describe("what agents type", () => {
   let h: Harness;
@@ -62,5 +67,56 @@ describe("what agents type", () => {
     const screen = await h.callOnce("terminal_read", { session: "cat", mode: "screen" });
     const lines = screen.data.output.split("\n").map((l: string) => l.trimEnd()).filter(Boolean);
     assert.deepEqual(lines, ["ready", "hello", "hello$", "end", "end$"]);
+  });
+
+  test("terminal_run of vim returns its drawn screen at once, reason fullscreen; terminal_wait in it returns the screen", async () => {
+    writeFileSync(join(h.cwd!, "notes.txt"), "alpha\nbeta\ngamma\n");
+    await h.ok("terminal_open", { name: "vim" });
+    const r = await h.callOnce("terminal_run", { session: "vim", command: "vim -u NONE notes.txt", timeout_s: 30 });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.data.reason, "fullscreen", r.text);
+    assert.equal(r.data.running, true);
+    assert.ok(r.data.duration_ms < 10_000, `took ${r.data.duration_ms} ms`);
+    const screen = rows(r.data.output);
+    assert.deepEqual(screen.slice(0, 3), ["alpha", "beta", "gamma"], r.data.output);
+    assert.match(screen[3]!, /^~/, r.data.output);
+    assert.match(screen.at(-1)!, /notes\.txt/);
+    assert.match(r.data.hint, /terminal_send/);
+    assert.match(r.data.hint, /terminal_read \{"session":"vim","mode":"screen"\}/);
+    // Keys typed into vim, then a wait: the answer is the screen, not redraw fragments.
+    await h.callOnce("terminal_send", { session: "vim", text: "Goomega", enter: false });
+    const w = await h.callOnce("terminal_wait", { session: "vim", pattern: "omega", timeout_s: 10 });
+    assert.equal(w.data.matched, true, w.text);
+    assert.equal(w.data.tui, true);
+    const after = rows(w.data.output);
+    assert.deepEqual(after.slice(0, 4), ["alpha", "beta", "gamma", "omega"], w.data.output);
+    assert.match(after[4]!, /^~/, w.data.output);
+    // Leave vim; the shell is back and runs commands as before.
+    // (Waited for in the process that has watched the pane, as in the less test below.)
+    await h.ok("terminal_send", { session: "vim", keys: ["Escape"] });
+    await h.ok("terminal_send", { session: "vim", text: ":q!\n", enter: false });
+    const quit = await h.call("terminal_wait", { session: "vim", for: "completion", timeout_s: 10 });
+    assert.equal(quit.data.matched, true, quit.text);
+    const back = await h.callOnce("terminal_run", { session: "vim", command: "echo back-$((2+3))" });
+    assert.equal(back.data.output, "back-5", back.text);
+  });
+
+  test("terminal_run of less returns the page with reason fullscreen", async () => {
+    writeFileSync(join(h.cwd!, "page.txt"), Array.from({ length: 100 }, (_, i) => `row ${i + 1}`).join("\n") + "\n");
+    await h.ok("terminal_open", { name: "pager", rows: 20 });
+    const r = await h.callOnce("terminal_run", { session: "pager", command: "less page.txt", timeout_s: 30 });
+    assert.equal(r.data.reason, "fullscreen", r.text);
+    assert.equal(r.data.running, true);
+    const screen = rows(r.data.output);
+    assert.deepEqual(screen.slice(0, 3), ["row 1", "row 2", "row 3"], r.data.output);
+    assert.equal(screen.length, 20, r.data.output);
+    assert.match(screen.at(-1)!, /page\.txt/);
+    // Quit and wait in the process that has been watching the pane: a fresh process does not
+    // know the command that started before it (its completion is not tracked across processes).
+    await h.ok("terminal_send", { session: "pager", text: "q", enter: false });
+    const quit = await h.call("terminal_wait", { session: "pager", for: "completion", timeout_s: 10 });
+    assert.equal(quit.data.matched, true, quit.text);
+    const back = await h.callOnce("terminal_run", { session: "pager", command: "echo out" });
+    assert.equal(back.data.output, "out", back.text);
   });
 });
