@@ -115,8 +115,12 @@ export class TerminalSession extends EventEmitter {
   }
 
   /** Seeds screen and transcript from what the backend still shows (adoption after a restart). */
-  seed(history: string, atPrompt: boolean): void {
-    if (history) this.ingestText(history + "\r\n");
+  seed(history: string, atPrompt: boolean, alternate?: { cursorRow: number; cursorCol: number }): void {
+    // A full-screen program holds the alternate screen: the capture is that screen, drawn in
+    // place (no trailing newline: it would scroll the top row away), with the cursor where it is.
+    if (alternate) void this.screen.write("\x1b[?1049h\x1b[H");
+    if (history) this.ingestText(alternate ? history : history + "\r\n");
+    if (alternate) void this.screen.write(`\x1b[${alternate.cursorRow + 1};${alternate.cursorCol + 1}H`);
     this.phase = atPrompt ? "prompt" : "running";
   }
 
