@@ -199,8 +199,7 @@ async function chooseMode(session: TerminalSession, config: TermhiveConfig): Pro
   await session.screen.settled();
   const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
   if (session.integrated && session.phase === "running") {
-    const quiet = Date.now() - session.lastOutputAt >= config.promptQuietMs;
-    if (prompt && quiet) return "nested";
+    if (await nestedPromptShows(session, config)) return "nested";
     const running = session.running;
     const what = running?.command ? `\`${running.command}\`` : "a command";
     const since = running ? ` for ${Math.round((Date.now() - running.startedAt) / 1000)} s` : "";
@@ -212,4 +211,27 @@ async function chooseMode(session: TerminalSession, config: TermhiveConfig): Pro
     );
   }
   return prompt ? "nested" : session.integrated ? "shell" : "quiet";
+}
+
+/** How long a program that is still starting (or was just adopted) may take to show its REPL prompt. */
+const NESTED_PROMPT_WAIT_MS = 3_000;
+
+/**
+ * Whether a command running in the shell is a REPL waiting at its prompt (python3, node typed
+ * with terminal_send). One just started may not have drawn its prompt yet, and a process that
+ * just adopted the pane counts its capture as fresh output: while the session has been active
+ * in the last NESTED_PROMPT_WAIT_MS, give the prompt that long to show and go quiet. A
+ * command quiet for longer without a prompt is busy at once.
+ */
+async function nestedPromptShows(session: TerminalSession, config: TermhiveConfig): Promise<boolean> {
+  const atPrompt = async (): Promise<true | undefined> => {
+    await session.screen.settled();
+    const quiet = Date.now() - session.lastOutputAt >= config.promptQuietMs;
+    return quiet && matchNestedPrompt(session.screen.cursorLinePrefix()) ? true : undefined;
+  };
+  if (await atPrompt()) return true;
+  const lastActivity = Math.max(session.lastOutputAt, session.running?.startedAt ?? 0);
+  if (Date.now() - lastActivity >= NESTED_PROMPT_WAIT_MS) return false;
+  const shown = await watchSession(session, atPrompt, { timeoutMs: NESTED_PROMPT_WAIT_MS, quietMs: config.promptQuietMs });
+  return shown === true;
 }

@@ -119,4 +119,28 @@ describe("what agents type", () => {
     const back = await h.callOnce("terminal_run", { session: "pager", command: "echo out" });
     assert.equal(back.data.output, "out", back.text);
   });
+
+  for (const repl of [
+    { program: "python3", prompt: "python", exit: "exit()" },
+    { program: "node", prompt: "node", exit: ".exit" },
+  ]) {
+    test(`terminal_run types into a ${repl.program} REPL started with terminal_send`, async () => {
+      const name = `repl-${repl.program}`;
+      await h.ok("terminal_open", { name });
+      // Started the way an agent starts it: typed, not run, and the next call comes at once,
+      // before the REPL has drawn its prompt.
+      await h.ok("terminal_send", { session: name, text: repl.program });
+      const r = await h.call("terminal_run", { session: name, command: "1+1", timeout_s: 20 });
+      assert.equal(r.isError, false, r.text);
+      assert.equal(r.data.reason, "nested-prompt", r.text);
+      assert.equal(r.data.prompt, repl.prompt);
+      assert.equal(r.data.output, "2", r.text);
+      // A fresh process adopting the pane sees the REPL's prompt at the cursor too.
+      const again = await h.callOnce("terminal_run", { session: name, command: "6*7", timeout_s: 20 });
+      assert.equal(again.isError, false, again.text);
+      assert.equal(again.data.reason, "nested-prompt", again.text);
+      assert.equal(again.data.output, "42", again.text);
+      await h.ok("terminal_send", { session: name, text: repl.exit });
+    });
+  }
 });
