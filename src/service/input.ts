@@ -64,3 +64,24 @@ export async function settleOutput(session: TerminalSession, since: number, quie
   await session.screen.settled();
   return r === true;
 }
+
+/** How long terminal_send waits for an integrated shell to take a line it submitted. */
+const SHELL_ACCEPT_WAIT_MS = 1000;
+
+/**
+ * Types text and, when it submits a line to an integrated shell at its prompt, waits until the
+ * shell has taken it (the command started, or a new prompt came for a blank or rejected line).
+ * Without this a terminal_run right after terminal_send {text: "python3"} saw the shell still
+ * at its prompt and typed its command as a second shell command.
+ */
+export async function typeIntoSession(session: TerminalSession, text: string, pressEnter: boolean): Promise<number> {
+  const toShell = session.integrated && session.phase === "prompt" && submission(text, pressEnter).enter;
+  const promptBefore = session.lastPromptEnd;
+  const sent = await typeText(session, text, pressEnter);
+  if (toShell) {
+    await watchSession(session, () => (session.phase !== "prompt" || session.lastPromptEnd > promptBefore ? true : undefined), {
+      timeoutMs: SHELL_ACCEPT_WAIT_MS,
+    }).catch(() => undefined);
+  }
+  return sent;
+}

@@ -9,7 +9,7 @@ import { watchSession } from "../terminal/watch.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
-import { submission, typeText } from "./input.js";
+import { submission, typeIntoSession, typeText } from "./input.js";
 import { readSession, type ReadResult } from "./read.js";
 import { SessionRegistry } from "./registry.js";
 import { deadError, runCommand, type RunResult } from "./run.js";
@@ -151,7 +151,7 @@ export class TermhiveService {
       throw new ToolError((error as Error).message);
     }
     let sent = 0;
-    if (input.text !== undefined) sent += await typeText(session, input.text, enter && input.secret === undefined);
+    if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
     if (input.secret !== undefined) {
       if (input.secret && !session.secrets.includes(input.secret)) session.secrets.push(input.secret);
       sent += await typeText(session, input.secret, true);
