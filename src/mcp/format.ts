@@ -2,9 +2,11 @@
 
 export function formatRun(r: {
   output: string; exit_code: number | null; complete: boolean; reason: string; duration_ms: number; tokens: number; raw_tokens: number; hint?: string; prompt?: string;
+  session_name?: string; session_closed?: boolean;
 }): string {
   const status = r.complete ? (r.exit_code === null ? "done" : `exit ${r.exit_code}`) : "still running";
-  const footer = `[${status} · ${r.reason}${r.prompt ? ` (${r.prompt})` : ""} · ${r.duration_ms} ms · ${r.tokens} tokens${r.raw_tokens > r.tokens ? ` of ${r.raw_tokens}` : ""}]`;
+  const where = r.session_name === undefined ? "" : ` · throwaway session ${r.session_name} ${r.session_closed ? "closed" : "kept"}`;
+  const footer = `[${status} · ${r.reason}${r.prompt ? ` (${r.prompt})` : ""} · ${r.duration_ms} ms · ${r.tokens} tokens${r.raw_tokens > r.tokens ? ` of ${r.raw_tokens}` : ""}${where}]`;
   return [r.output, footer, r.hint].filter((part) => part !== undefined && part !== "").join("\n");
 }
 

@@ -143,4 +143,46 @@ describe("what agents type", () => {
       await h.ok("terminal_send", { session: name, text: repl.exit });
     });
   }
+
+  test("terminal_run without session runs in the caller's folder and leaves nothing behind", async () => {
+    await h.ok("terminal_open", { name: "anchor" }); // tmux is up, so the pane count below is comparable
+    const panes = () => h.tmux("list-panes", "-a", "-F", "#{pane_id}").stdout.split("\n").filter(Boolean).length;
+    const before = panes();
+    const r = await h.callOnce("terminal_run", { command: "pwd; echo sum-$((20+22))" });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.data.reason, "osc133", r.text);
+    assert.equal(r.data.exit_code, 0);
+    assert.equal(r.data.output, `${h.cwd}\nsum-42`);
+    assert.equal(r.data.session_closed, true);
+    const listed = await h.callOnce("terminal_list");
+    assert.ok(!listed.data.sessions.some((s: { name: string }) => s.name === r.data.session_name), listed.text);
+    assert.equal(panes(), before, "no pane left");
+    // cwd is the throwaway session's folder; a failing command gives its exit code and still cleans up.
+    const failed = await h.callOnce("terminal_run", { command: "pwd; exit 3", cwd: "/tmp" });
+    assert.equal(failed.data.session_closed, true, failed.text);
+    const inTmp = await h.callOnce("terminal_run", { command: "pwd; false", cwd: "/tmp" });
+    assert.equal(inTmp.data.output, "/tmp", inTmp.text);
+    assert.equal(inTmp.data.exit_code, 1);
+    // cwd with a session is an error, and nothing runs.
+    const both = await h.callOnce("terminal_run", { session: "sh", command: "touch should-not-exist", cwd: "/tmp" });
+    assert.equal(both.isError, true);
+    assert.match(both.text, /cwd is for a run without session/);
+    assert.equal(panes(), before, "no pane left after the failures either");
+  });
+
+  test("terminal_run without session that times out keeps the session and names it", async () => {
+    const r = await h.callOnce("terminal_run", { command: "echo started; sleep 30", timeout_s: 1 });
+    assert.equal(r.data.reason, "timeout", r.text);
+    assert.equal(r.data.running, true);
+    assert.equal(r.data.session_closed, false);
+    const name = r.data.session_name as string;
+    assert.match(name, /^run-/);
+    assert.match(r.data.hint, new RegExp(`throwaway session ${name}`));
+    const listed = await h.callOnce("terminal_list");
+    const kept = listed.data.sessions.find((s: { name: string }) => s.name === name);
+    assert.ok(kept, listed.text);
+    assert.equal(kept.session, r.data.session);
+    const closed = await h.callOnce("terminal_close", { session: name, force: true });
+    assert.equal(closed.isError, false, closed.text);
+  });
 });
