@@ -25,7 +25,7 @@ describe("what agents type", () => {
     assert.deepEqual(listed.data.sessions, [], "nothing was opened");
     // A misspelt parameter (timeout for timeout_s) would otherwise be dropped without a word.
     const run = await h.callOnce("terminal_run", { session: "any", command: "true", timeout: 5 });
-    assert.match(run.text, /unknown parameter "timeout"; valid parameters: session, command, timeout_s/);
+    assert.match(run.text, /unknown parameter "timeout"; valid parameters: session, command, cwd, timeout_s/);
     const list = await h.callOnce("terminal_list", { all: true });
     assert.match(list.text, /unknown parameter "all"; valid parameters: none/);
     const hive = await h.callOnce("agent_list", { team: "x", bogus: 1, other: 2 });
