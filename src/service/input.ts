@@ -10,10 +10,11 @@ const PASTE_SETTLE_QUIET_MS = 30;
 const PASTE_SETTLE_MAX_MS = 1000;
 
 /**
- * A text ending in one newline is submitted: that newline is the Enter key, whatever `enter`
- * says ("make\n" with enter: false runs make, as a person pressing Return would), and with
- * enter: true it is still one Enter, never two. Only the last newline counts; the others are
- * part of the text (pasted).
+ * What terminal_send types: a text ending in one newline is submitted, that newline being the
+ * Enter key whatever `enter` says ("make\n" with enter: false runs make, as a person pressing
+ * Return would), and with enter: true it is still one Enter, never two. Only the last newline
+ * counts; the others are part of the text (pasted). (terminal_run types its command as given
+ * plus Enter: there a trailing blank line means something, e.g. it closes a Python block.)
  */
 export function submission(text: string, enter: boolean): { text: string; enter: boolean } {
   const m = /\r?\n$/.exec(text);
@@ -21,8 +22,7 @@ export function submission(text: string, enter: boolean): { text: string; enter:
 }
 
 /** Types text; returns the number of bytes written. */
-export async function typeText(session: TerminalSession, typed: string, pressEnter: boolean): Promise<number> {
-  const { text, enter } = submission(typed, pressEnter);
+export async function typeText(session: TerminalSession, text: string, enter: boolean): Promise<number> {
   const multiline = text.includes("\n");
   if (!multiline) {
     const bytes = Buffer.from(enter ? text + "\r" : text, "utf8");
@@ -74,10 +74,11 @@ const SHELL_ACCEPT_WAIT_MS = 1000;
  * Without this a terminal_run right after terminal_send {text: "python3"} saw the shell still
  * at its prompt and typed its command as a second shell command.
  */
-export async function typeIntoSession(session: TerminalSession, text: string, pressEnter: boolean): Promise<number> {
-  const toShell = session.integrated && session.phase === "prompt" && submission(text, pressEnter).enter;
+export async function typeIntoSession(session: TerminalSession, typed: string, pressEnter: boolean): Promise<number> {
+  const { text, enter } = submission(typed, pressEnter);
+  const toShell = session.integrated && session.phase === "prompt" && enter;
   const promptBefore = session.lastPromptEnd;
-  const sent = await typeText(session, text, pressEnter);
+  const sent = await typeText(session, text, enter);
   if (toShell) {
     await watchSession(session, () => (session.phase !== "prompt" || session.lastPromptEnd > promptBefore ? true : undefined), {
       timeoutMs: SHELL_ACCEPT_WAIT_MS,
