@@ -28,8 +28,10 @@ export const runInput = {
 
 export const sendInput = {
   session,
-  text: z.string().max(64 * 1024 * 1024).optional().describe("Text to type. Multi-line text is sent as a bracketed paste."),
-  enter: z.boolean().default(true).describe("Press Enter after the text (default true)."),
+  text: z.string().max(64 * 1024 * 1024).optional().describe(
+    "Text to type. Multi-line text is sent as one bracketed paste. A trailing newline submits the text: it is the Enter (also with enter: false, and never a second Enter with enter: true).",
+  ),
+  enter: z.boolean().default(true).describe("Press Enter after the text (default true). Text ending in a newline is submitted either way."),
   keys: z.array(z.string().max(32)).max(1000).optional().describe("Named keys sent after the text: Up, Down, Left, Right, Home, End, Tab, S-Tab, Escape, Enter, Backspace, Delete, Insert, PageUp, PageDown, F1–F12, C-a…C-z, C-\\, C-], M-x."),
   secret: z.string().max(64 * 1024).optional().describe("Sensitive text (password) typed with Enter; never logged, recorded or returned."),
   confirm: z.boolean().optional().describe("Send even though the safety gate flags the text."),
