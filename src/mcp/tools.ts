@@ -56,7 +56,7 @@ export function registerTerminalTools(server: McpServer, service: TermhiveServic
     {
       title: "Type text or keys",
       description:
-        "Type into a session without waiting: text (Enter pressed unless enter: false; multi-line text is pasted), named keys (C-c, Up, Escape, F1, M-x…), or a secret (password) that is never logged or returned. Use for interactive programs (vim, less, prompts); use terminal_run for commands.",
+        "Type into a session without waiting: text (Enter pressed unless enter: false; text ending in a newline is submitted either way; multi-line text is pasted), named keys (C-c, Up, Escape, F1, M-x…), or a secret (password) that is never logged or returned. Use for interactive programs (vim, less, prompts); use terminal_run for commands.",
       inputSchema: strictInput(schemas.sendInput),
     },
     (input, extra) => guard(async () => {
