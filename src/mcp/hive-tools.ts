@@ -3,6 +3,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { guard, ok } from "./result.js";
+import { strictInput } from "./strict.js";
 import type { z } from "zod";
 import * as hs from "../service/hive-schemas.js";
 import type { HiveService } from "../service/hive-service.js";
@@ -13,7 +14,7 @@ const json = (value: unknown) => JSON.stringify(value, null, 1);
 export function registerHiveTools(server: McpServer, service: TermhiveService, hive: HiveService, clientId = "stdio"): void {
   const ctx = (extra: { sessionId?: string }) => ({ clientId: extra.sessionId ?? clientId });
   const tool = <S extends z.ZodRawShape>(id: string, title: string, description: string, inputSchema: S, run: (input: z.output<z.ZodObject<S>>, extra: { sessionId?: string }) => Promise<CallToolResult>) =>
-    server.registerTool(id, { title, description, inputSchema }, ((input: z.output<z.ZodObject<S>>, extra: { sessionId?: string }) => guard(() => run(input, extra))) as never);
+    server.registerTool(id, { title, description, inputSchema: strictInput(inputSchema) }, ((input: z.output<z.ZodObject<S>>, extra: { sessionId?: string }) => guard(() => run(input, extra))) as never);
   void service;
 
   tool("hive_layout", "Open several panes side by side",

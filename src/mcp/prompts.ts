@@ -40,7 +40,7 @@ export function registerPrompts(server: McpServer): void {
       `Run this command and analyse its output: ${JSON.stringify(command)}
 
 1. ${session ? `Use the session ${JSON.stringify(session)}.` : `Open a session first: terminal_open {} and use the name it returns.`}
-2. terminal_run {"session": <session>, "command": ${JSON.stringify(command)}, "timeout_s": 120}. The result gives the exit code and why it counted as complete (osc133, exit, until, nested-prompt, idle, timeout).
+2. terminal_run {"session": <session>, "command": ${JSON.stringify(command)}, "timeout_s": 120}. The result gives the exit code and why it counted as complete (osc133, exit, until, nested-prompt, fullscreen, idle, timeout).
 3. If reason is "timeout", the command is still running: terminal_wait {"session": <session>, "for": "completion"} until it finishes (or send C-c with terminal_send keys ["C-c"] if it hangs).
 4. Long output is folded: a fold marker names the exact terminal_read call (mode "lines", from_line/to_line) for the hidden lines. Make that call for any part you need — errors and the first failure matter most; do not re-run the command to see more.
 5. Report: exit code, what the command did, every error or warning with its exact text and file:line when given, and the likely cause and fix. Say plainly when it succeeded.`,

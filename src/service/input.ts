@@ -9,6 +9,18 @@ export const PASTE_END = "\x1b[201~";
 const PASTE_SETTLE_QUIET_MS = 30;
 const PASTE_SETTLE_MAX_MS = 1000;
 
+/**
+ * What terminal_send types: a text ending in one newline is submitted, that newline being the
+ * Enter key whatever `enter` says ("make\n" with enter: false runs make, as a person pressing
+ * Return would), and with enter: true it is still one Enter, never two. Only the last newline
+ * counts; the others are part of the text (pasted). (terminal_run types its command as given
+ * plus Enter: there a trailing blank line means something, e.g. it closes a Python block.)
+ */
+export function submission(text: string, enter: boolean): { text: string; enter: boolean } {
+  const m = /\r?\n$/.exec(text);
+  return m ? { text: text.slice(0, m.index), enter: true } : { text, enter };
+}
+
 /** Types text; returns the number of bytes written. */
 export async function typeText(session: TerminalSession, text: string, enter: boolean): Promise<number> {
   const multiline = text.includes("\n");
@@ -51,4 +63,26 @@ export async function settleOutput(session: TerminalSession, since: number, quie
   ).catch(() => "timeout" as const);
   await session.screen.settled();
   return r === true;
+}
+
+/** How long terminal_send waits for an integrated shell to take a line it submitted. */
+const SHELL_ACCEPT_WAIT_MS = 1000;
+
+/**
+ * Types text and, when it submits a line to an integrated shell at its prompt, waits until the
+ * shell has taken it (the command started, or a new prompt came for a blank or rejected line).
+ * Without this a terminal_run right after terminal_send {text: "python3"} saw the shell still
+ * at its prompt and typed its command as a second shell command.
+ */
+export async function typeIntoSession(session: TerminalSession, typed: string, pressEnter: boolean): Promise<number> {
+  const { text, enter } = submission(typed, pressEnter);
+  const toShell = session.integrated && session.phase === "prompt" && enter;
+  const promptBefore = session.lastPromptEnd;
+  const sent = await typeText(session, text, enter);
+  if (toShell) {
+    await watchSession(session, () => (session.phase !== "prompt" || session.lastPromptEnd > promptBefore ? true : undefined), {
+      timeoutMs: SHELL_ACCEPT_WAIT_MS,
+    }).catch(() => undefined);
+  }
+  return sent;
 }

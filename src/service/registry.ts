@@ -141,7 +141,7 @@ export class SessionRegistry {
     try {
       const snap = await this.backend.snapshot(pane.paneId);
       const atPrompt = meta.shell !== "other" && basename(pane.foreground) === basename(meta.command.split(" ")[0] ?? "");
-      session.seed(snap.history, atPrompt);
+      session.seed(snap.history, atPrompt, snap);
       session.integrated = meta.shell !== "other";
     } catch {
       // The pane vanished while we looked; the next refresh drops it.

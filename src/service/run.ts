@@ -6,10 +6,11 @@ import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "../terminal/watc
 import { stripAnsi } from "../util/ansi.js";
 import type { SafeRegex } from "../util/regex.js";
 import { ToolError } from "./errors.js";
+import { fullscreenHint, fullscreenSettled, renderFullscreen } from "./fullscreen.js";
 import { typeText } from "./input.js";
 import { renderSlice } from "./render.js";
 
-export type CompletionReason = "osc133" | "rejected" | "exit" | "until" | "nested-prompt" | "idle" | "timeout";
+export type CompletionReason = "osc133" | "rejected" | "exit" | "until" | "nested-prompt" | "fullscreen" | "idle" | "timeout";
 
 export interface RunRequest {
   command: string;
@@ -88,6 +89,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
         const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
         if (request.until.test(text)) return { reason: "until", record };
       }
+      if (await fullscreenSettled(session, startOffset, config)) return { reason: "fullscreen", record };
       const producedOutput = session.transcript.end > startOffset;
       if (mode === "quiet") {
         return producedOutput && quietFor >= config.idleQuietMs ? { reason: "idle" } : undefined;
@@ -106,7 +108,8 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     },
     {
       timeoutMs: request.timeoutMs,
-      quietMs: mode === "quiet" ? [config.idleQuietMs, ...LIVENESS_QUIET_MS] : [config.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, ...LIVENESS_QUIET_MS],
+      // idleQuietMs in every mode: a full-screen program's drawn screen is recognised by it.
+      quietMs: mode === "quiet" ? [config.idleQuietMs, ...LIVENESS_QUIET_MS] : [config.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, config.idleQuietMs, ...LIVENESS_QUIET_MS],
       onProgress: request.onProgress,
     },
   ).catch((error: Error) => {
@@ -122,7 +125,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const fromOuter = record !== undefined && record === outer;
   const from = fromOuter ? startOffset : (record?.outputStart ?? startOffset);
   const to = reason === "osc133" && record?.outputEnd != null ? record.outputEnd : undefined;
-  const rendered = renderSlice(session, {
+  const rendered = reason === "fullscreen" ? renderFullscreen(session, request.maxTokens) : renderSlice(session, {
     from,
     command: request.command,
     maxTokens: request.maxTokens,
@@ -132,7 +135,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     to: reason === "rejected" ? session.lastPromptEnd : to,
     trimEchoAndPrompt: fromOuter || (!record && (reason === "nested-prompt" || reason === "idle" || reason === "rejected")),
   });
-  const running = session.alive && (reason === "timeout" || reason === "until" || (reason === "nested-prompt" && mode === "shell"));
+  const running = session.alive && (reason === "timeout" || reason === "until" || reason === "fullscreen" || (reason === "nested-prompt" && mode === "shell"));
   return {
     output: rendered.text,
     exit_code: exitCode,
@@ -160,6 +163,8 @@ function hintFor(reason: CompletionReason, session: TerminalSession, mode: Mode)
       return mode === "shell"
         ? `the command is now waiting at a prompt; further terminal_run calls type into it.`
         : undefined;
+    case "fullscreen":
+      return fullscreenHint(session);
     case "rejected":
       return `the shell returned to its prompt without running the command (a syntax error?); nothing ran.`;
     case "exit":
@@ -194,8 +199,7 @@ async function chooseMode(session: TerminalSession, config: TermhiveConfig): Pro
   await session.screen.settled();
   const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
   if (session.integrated && session.phase === "running") {
-    const quiet = Date.now() - session.lastOutputAt >= config.promptQuietMs;
-    if (prompt && quiet) return "nested";
+    if (await nestedPromptShows(session, config)) return "nested";
     const running = session.running;
     const what = running?.command ? `\`${running.command}\`` : "a command";
     const since = running ? ` for ${Math.round((Date.now() - running.startedAt) / 1000)} s` : "";
@@ -207,4 +211,27 @@ async function chooseMode(session: TerminalSession, config: TermhiveConfig): Pro
     );
   }
   return prompt ? "nested" : session.integrated ? "shell" : "quiet";
+}
+
+/** How long a program that is still starting (or was just adopted) may take to show its REPL prompt. */
+const NESTED_PROMPT_WAIT_MS = 3_000;
+
+/**
+ * Whether a command running in the shell is a REPL waiting at its prompt (python3, node typed
+ * with terminal_send). One just started may not have drawn its prompt yet, and a process that
+ * just adopted the pane counts its capture as fresh output: while the session has been active
+ * in the last NESTED_PROMPT_WAIT_MS, give the prompt that long to show and go quiet. A
+ * command quiet for longer without a prompt is busy at once.
+ */
+async function nestedPromptShows(session: TerminalSession, config: TermhiveConfig): Promise<boolean> {
+  const atPrompt = async (): Promise<true | undefined> => {
+    await session.screen.settled();
+    const quiet = Date.now() - session.lastOutputAt >= config.promptQuietMs;
+    return quiet && matchNestedPrompt(session.screen.cursorLinePrefix()) ? true : undefined;
+  };
+  if (await atPrompt()) return true;
+  const lastActivity = Math.max(session.lastOutputAt, session.running?.startedAt ?? 0);
+  if (Date.now() - lastActivity >= NESTED_PROMPT_WAIT_MS) return false;
+  const shown = await watchSession(session, atPrompt, { timeoutMs: NESTED_PROMPT_WAIT_MS, quietMs: config.promptQuietMs });
+  return shown === true;
 }

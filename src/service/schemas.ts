@@ -13,8 +13,11 @@ export const openInput = {
 };
 
 export const runInput = {
-  session,
+  session: session.optional().describe(
+    "Session id or name (see terminal_list). Without it the command runs in a throwaway shell in your folder (or cwd), closed once the command finishes; kept, and named in the result, if it is still running.",
+  ),
   command: z.string().min(1).max(1_000_000).describe("Command line to run (multi-line allowed)."),
+  cwd: z.string().max(4096).optional().describe("Working directory of the throwaway session (only without session; default: your folder)."),
   timeout_s: z.number().min(0.1).max(3600).default(30).describe("Seconds to wait (default 30). On timeout the command keeps running."),
   until: z.string().max(2000).optional().describe("Regex: return as soon as the command's output matches it."),
   max_tokens: z.number().int().min(50).max(200_000).optional().describe("Token budget of the output (default 2000); longer output is folded."),
@@ -25,8 +28,10 @@ export const runInput = {
 
 export const sendInput = {
   session,
-  text: z.string().max(64 * 1024 * 1024).optional().describe("Text to type. Multi-line text is sent as a bracketed paste."),
-  enter: z.boolean().default(true).describe("Press Enter after the text (default true)."),
+  text: z.string().max(64 * 1024 * 1024).optional().describe(
+    "Text to type. Multi-line text is sent as one bracketed paste. A trailing newline submits the text: it is the Enter (also with enter: false, and never a second Enter with enter: true).",
+  ),
+  enter: z.boolean().default(true).describe("Press Enter after the text (default true). Text ending in a newline is submitted either way."),
   keys: z.array(z.string().max(32)).max(1000).optional().describe("Named keys sent after the text: Up, Down, Left, Right, Home, End, Tab, S-Tab, Escape, Enter, Backspace, Delete, Insert, PageUp, PageDown, F1–F12, C-a…C-z, C-\\, C-], M-x."),
   secret: z.string().max(64 * 1024).optional().describe("Sensitive text (password) typed with Enter; never logged, recorded or returned."),
   confirm: z.boolean().optional().describe("Send even though the safety gate flags the text."),

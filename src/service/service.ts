@@ -1,4 +1,5 @@
 // The operations every door (MCP, gRPC, CLI) calls. No door holds behaviour of its own.
+import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import type { Backend } from "../backends/backend.js";
 import { createBackend } from "../backends/select.js";
@@ -9,7 +10,7 @@ import { watchSession } from "../terminal/watch.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
-import { typeText } from "./input.js";
+import { submission, typeIntoSession, typeText } from "./input.js";
 import { readSession, type ReadResult } from "./read.js";
 import { SessionRegistry } from "./registry.js";
 import { deadError, runCommand, type RunResult } from "./run.js";
@@ -20,6 +21,14 @@ import { matchNestedPrompt } from "../terminal/prompts.js";
 import { resolveKey } from "../terminal/keys.js";
 
 /** Who is calling: read cursors ("new", "diff") are per client; progress goes back to it. */
+/** Where a run without session ran (see runThrowaway). */
+export interface ThrowawayFacts {
+  session?: string;
+  session_name?: string;
+  /** true: the throwaway session was closed after the command; false: kept (still running). */
+  session_closed?: boolean;
+}
+
 export interface CallContext {
   clientId: string;
   onProgress?: (elapsedMs: number, message: string) => void;
@@ -99,7 +108,11 @@ export class TermhiveService {
     ).catch(() => undefined);
   }
 
-  async run(input: Input<typeof runInput>, ctx: CallContext): Promise<RunResult> {
+  async run(input: Input<typeof runInput>, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
+    if (input.session === undefined) return this.runThrowaway(input, ctx);
+    if (input.cwd !== undefined) {
+      throw new ToolError(`cwd is for a run without session (it opens a throwaway session there); in session ${input.session}, put a cd in the command. Nothing was run.`);
+    }
     const session = await this.session(input.session);
     this.gate(input.command, input.confirm, session);
     const until = input.until === undefined ? undefined : this.regex(input.until, "until");
@@ -130,6 +143,33 @@ export class TermhiveService {
     return result;
   }
 
+  /**
+   * terminal_run without session: a throwaway shell in the caller's folder (or cwd). It is closed
+   * once the command has finished, so nothing is left behind; a command still running (timeout,
+   * until, a full-screen program or a REPL waiting) keeps it, and the result names it.
+   */
+  private async runThrowaway(input: Input<typeof runInput>, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
+    // Refusals come before anything is opened.
+    this.gate(input.command, input.confirm, undefined);
+    if (input.until !== undefined) this.regex(input.until, "until");
+    const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120 });
+    let result: RunResult;
+    try {
+      await this.waitReady(session);
+      result = await this.run({ ...input, session: session.id, cwd: undefined, confirm: true }, ctx);
+    } catch (error) {
+      await this.registry.close(session).catch(() => undefined);
+      throw error;
+    }
+    const ref = JSON.stringify(session.name);
+    if (result.running) {
+      const hint = `ran in the throwaway session ${session.name} (${session.id}), kept because the command is still running; close it with terminal_close {"session":${ref},"force":true} when done.`;
+      return { ...result, session: session.id, session_name: session.name, session_closed: false, hint: result.hint ? `${result.hint} ${hint}` : hint };
+    }
+    await this.registry.close(session);
+    return { ...result, session: session.id, session_name: session.name, session_closed: true };
+  }
+
   async send(input: Input<typeof sendInput>, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number }> {
     const session = await this.session(input.session);
     if (!session.alive) throw deadError(session);
@@ -141,7 +181,8 @@ export class TermhiveService {
     if (textBytes > this.config.maxInputBytes) {
       throw new ToolError(`text is ${textBytes} bytes; the limit is ${this.config.maxInputBytes} (TERMHIVE_MAX_INPUT_BYTES). Nothing was sent.`);
     }
-    if (input.text !== undefined && enter) this.gate(input.text, input.confirm, session);
+    // A trailing newline submits the text even with enter: false, so the gate sees it then too.
+    if (input.text !== undefined && submission(input.text, enter).enter) this.gate(input.text, input.confirm, session);
     const keys = input.keys ?? [];
     // Validate every key before typing anything, so a bad key name sends nothing.
     try {
@@ -150,7 +191,7 @@ export class TermhiveService {
       throw new ToolError((error as Error).message);
     }
     let sent = 0;
-    if (input.text !== undefined) sent += await typeText(session, input.text, enter && input.secret === undefined);
+    if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
     if (input.secret !== undefined) {
       if (input.secret && !session.secrets.includes(input.secret)) session.secrets.push(input.secret);
       sent += await typeText(session, input.secret, true);
@@ -259,12 +300,12 @@ export class TermhiveService {
   }
 
   /** Refuses (ToolError "refused", nothing sent) a command the safety gate flags, unless confirmed. */
-  gate(command: string, confirm: boolean | undefined, session: TerminalSession): void {
+  gate(command: string, confirm: boolean | undefined, session: TerminalSession | undefined): void {
     if (confirm) return;
     const verdict = checkCommand(command, this.safety);
     if (verdict.allowed) return;
     const list = verdict.violations.map((v) => `${v.rule} (${v.reason}: \`${v.segment}\`)`).join("; ");
-    this.audit.write({ event: "refused", session: session.id, name: session.name, command: session.redact(command), rules: verdict.violations.map((v) => v.rule) });
+    this.audit.write({ event: "refused", session: session?.id, name: session?.name, command: session ? session.redact(command) : command, rules: verdict.violations.map((v) => v.rule) });
     throw new ToolError(`refused by the safety gate: ${list}. Nothing was sent. If you mean it, resend with confirm: true.`, "refused");
   }
 

@@ -6,6 +6,7 @@ import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "../terminal/watc
 import { stripAnsi } from "../util/ansi.js";
 import type { SafeRegex } from "../util/regex.js";
 import { ToolError } from "./errors.js";
+import { onAlternateScreen, renderFullscreen } from "./fullscreen.js";
 import { renderSlice } from "./render.js";
 
 export type WaitFor = "pattern" | "completion" | "idle" | "exit";
@@ -29,6 +30,8 @@ export interface WaitResult {
   exit_code?: number | null;
   tokens: number;
   duration_ms: number;
+  /** A full-screen program holds the alternate screen: output is that screen, row by row. */
+  tui?: true;
 }
 
 export async function waitSession(session: TerminalSession, request: WaitRequest, config: TermhiveConfig): Promise<WaitResult> {
@@ -87,7 +90,9 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
     throw new ToolError(error.message, "dead");
   });
 
-  const rendered = renderSlice(session, { from, maxTokens: request.maxTokens });
+  // In a full-screen program the transcript is cursor moves and partial redraws; its screen is what to read.
+  const tui = await onAlternateScreen(session);
+  const rendered = tui ? renderFullscreen(session, request.maxTokens) : renderSlice(session, { from, maxTokens: request.maxTokens });
   session.readCursors.set(request.clientId, session.transcript.end);
   return {
     matched: outcome === true,
@@ -97,6 +102,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
     ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
     tokens: rendered.tokens,
     duration_ms: Date.now() - started,
+    ...(tui ? { tui: true as const } : {}),
   };
 }
 

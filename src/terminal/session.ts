@@ -115,8 +115,16 @@ export class TerminalSession extends EventEmitter {
   }
 
   /** Seeds screen and transcript from what the backend still shows (adoption after a restart). */
-  seed(history: string, atPrompt: boolean): void {
-    if (history) this.ingestText(history + "\r\n");
+  seed(history: string, atPrompt: boolean, pane?: { cursorRow: number; cursorCol: number; alternateScreen: boolean }): void {
+    // A full-screen program holds the alternate screen: the capture is that screen, drawn in
+    // place (no trailing newline: it would scroll the top row away), with the cursor where it is.
+    const alternate = pane?.alternateScreen === true;
+    if (alternate) void this.screen.write("\x1b[?1049h\x1b[H");
+    if (history) this.ingestText(alternate ? history : history + "\r\n");
+    if (pane && alternate) void this.screen.write(`\x1b[${pane.cursorRow + 1};${pane.cursorCol + 1}H`);
+    // The capture ends on the cursor's row (rows below it that are blank are not captured) and
+    // drops trailing blanks: put the cursor back there, so a REPL's ">>> " is at the cursor.
+    else if (pane && history) void this.screen.write(`\x1b[A\x1b[${pane.cursorCol + 1}G`);
     this.phase = atPrompt ? "prompt" : "running";
   }
 
