@@ -52,6 +52,11 @@ export interface SessionSummary {
 /** How long terminal_open waits for a fresh shell's first prompt (or a program's first output). */
 const OPEN_READY_MS = 10_000;
 const OPEN_QUIET_MS = 150;
+/**
+ * A program that prints nothing when it starts (`cat`, a server waiting for input) counts as
+ * ready once it has been silent this long, not after OPEN_READY_MS: there is nothing to see.
+ */
+const OPEN_SILENT_MS = 1_000;
 
 export class TermhiveService {
   readonly registry: SessionRegistry;
@@ -102,9 +107,11 @@ export class TermhiveService {
       () => {
         if (!session.alive) return true;
         if (shell) return session.phase !== "starting" ? true : undefined;
-        return session.transcript.end > 0 && Date.now() - session.lastOutputAt >= OPEN_QUIET_MS ? true : undefined;
+        // Without output, lastOutputAt is when the session was made: quiet since the start.
+        const quiet = Date.now() - session.lastOutputAt;
+        return quiet >= (session.transcript.end > 0 ? OPEN_QUIET_MS : OPEN_SILENT_MS) ? true : undefined;
       },
-      { timeoutMs: OPEN_READY_MS, quietMs: shell ? undefined : OPEN_QUIET_MS },
+      { timeoutMs: OPEN_READY_MS, quietMs: shell ? undefined : [OPEN_QUIET_MS, OPEN_SILENT_MS] },
     ).catch(() => undefined);
   }
 

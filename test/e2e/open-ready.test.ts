@@ -24,6 +24,17 @@ describe("open is ready on return", () => {
     }
   });
 
+  test("a program that prints nothing at start is ready once it stays silent, not after the 10 s ready limit", async () => {
+    const started = Date.now();
+    const opened = await h.ok("terminal_open", { name: "silent-cat", command: "cat -A" });
+    // The limit for a program that never shows anything is 10 s; a silent one returns after ~1 s.
+    assert.ok(Date.now() - started < 5_000, `open took ${Date.now() - started} ms`);
+    assert.equal(opened.integrated, false);
+    await h.ok("terminal_send", { session: "silent-cat", text: "typed\n", enter: false });
+    const seen = await h.ok("terminal_wait", { session: "silent-cat", pattern: "typed\\$", timeout_s: 10 });
+    assert.equal(seen.matched, true, JSON.stringify(seen));
+  });
+
   test("a quad layout returns with every pane ready and each runs its first command", async () => {
     const panes = [0, 1, 2, 3].map((p) => ({ name: `quad-${p}`, command: "bash" }));
     const laid = await h.ok("hive_layout", { layout: "quad", panes });
