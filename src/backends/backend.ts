@@ -21,7 +21,15 @@ export interface PaneInfo {
   cols: number;
   /** termhive metadata stored with the pane (name, id, created, shell…), so another process can adopt it. */
   meta: Record<string, string>;
+  /**
+   * termhive's shared state kept with the pane (key → value, see readShared), read in the same
+   * query as the rest, when the backend stores it with the pane (tmux); absent otherwise.
+   */
+  shared?: Record<string, string>;
 }
+
+/** Keys of the shared per-pane state every process reads when it lists panes. */
+export const PANE_SHARED_KEYS = ["run", "lock"] as const;
 
 export interface CreatePaneOptions {
   /** Program and arguments, exec'd directly (no shell parses them). */
@@ -76,6 +84,19 @@ export interface Backend {
   sendKeys(paneId: string, keys: readonly string[]): Promise<void>;
   resize(paneId: string, rows: number, cols: number): Promise<void>;
   setMeta(paneId: string, key: string, value: string): Promise<void>;
+  /**
+   * Shared state: small values (letters, digits, `_` `-` only) that every termhive process on
+   * this backend sees, kept with a pane (`paneId`) or with the backend server (`null`), so the
+   * truth about a session lives outside any one process. "" means unset. Keys: [a-z0-9._-].
+   */
+  readShared(paneId: string | null, key: string): Promise<string>;
+  /** Sets (or with "" unsets) a shared value. */
+  writeShared(paneId: string | null, key: string, value: string): Promise<void>;
+  /**
+   * Compare-and-set, atomic across processes: when `key` holds `expected` ("" = unset) it
+   * becomes `next` ("" unsets). Returns the value it holds afterwards (=== next: this call won).
+   */
+  swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string>;
   snapshot(paneId: string): Promise<PaneSnapshot>;
   /** Ends the pane (SIGHUP, as closing a terminal does). */
   kill(paneId: string): Promise<void>;

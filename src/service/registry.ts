@@ -10,6 +10,9 @@ import { ensurePrivateDir } from "../util/paths.js";
 import type { AuditLog } from "../audit.js";
 import { ToolError } from "./errors.js";
 import { newSessionId, validateName } from "./names.js";
+import { RUN_KEY, decodeRun, publishRuns, readStatusLine, resolveRun } from "./run-state.js";
+import { encodeShared } from "./shared-codec.js";
+import { claimName, releaseName } from "./name-claim.js";
 
 export interface OpenOptions {
   name?: string;
@@ -142,11 +145,25 @@ export class SessionRegistry {
       const atPrompt = meta.shell !== "other" && basename(pane.foreground) === basename(meta.command.split(" ")[0] ?? "");
       session.seed(snap.history, atPrompt);
       session.integrated = meta.shell !== "other";
+      if (session.integrated && !pane.dead) await this.adoptRun(session, pane);
     } catch {
       // The pane vanished while we looked; the next refresh drops it.
     }
     if (pane.dead) session.markExited(pane.exitStatus, pane.exitSignal);
     this.audit.write({ event: "adopt", session: meta.id, name: meta.name, pane: pane.paneId });
+  }
+
+  /** What the pane's shared state (and the shell's status file) says the session is running. */
+  private async adoptRun(session: TerminalSession, pane: PaneInfo): Promise<void> {
+    const token = pane.shared?.[RUN_KEY] ?? (await this.backend.readShared(pane.paneId, RUN_KEY));
+    const recorded = decodeRun(token);
+    const run = resolveRun(recorded, readStatusLine(this.config.home, session.id));
+    if (!run) return;
+    session.adoptRun(run);
+    // It ended while no process watched: record that, so nobody has to work it out again.
+    if (recorded?.endedAt === undefined && run.endedAt !== undefined) {
+      await this.backend.writeShared(pane.paneId, RUN_KEY, encodeShared({ ...run, status: "" })).catch(() => {});
+    }
   }
 
   private createSession(meta: SessionMeta, pane: PaneInfo): TerminalSession {
@@ -160,6 +177,7 @@ export class SessionRegistry {
     );
     this.sessions.set(meta.id, session);
     this.panes.set(pane.paneId, session);
+    publishRuns(session, this.backend, this.config.home);
     return session;
   }
 
@@ -190,11 +208,10 @@ export class SessionRegistry {
   async open(options: OpenOptions): Promise<TerminalSession> {
     await this.ensureStarted();
     await this.refresh();
-    const name = options.name === undefined ? this.generateName(options.command) : validateName(options.name, "session name");
-    const clash = this.all().find((s) => s.name === name);
-    if (clash) throw new ToolError(`a session named ${JSON.stringify(name)} already exists (${clash.id}); pick another name or close it first`);
+    const given = options.name === undefined ? undefined : validateName(options.name, "session name");
     const cwd = resolveCwd(options.cwd);
     const id = newSessionId();
+    const { name, release } = await this.claim(given, options.command, id);
     const program = options.command?.trim() || this.config.shell;
     const single = !/\s/.test(program);
     const shellKind = single ? detectShell(program) : "other";
@@ -214,8 +231,29 @@ export class SessionRegistry {
     this.opening.add(id);
     try {
       return await this.createOpened(meta, launch, env, { ...options, cwd });
+    } catch (error) {
+      await release();
+      throw error;
     } finally {
       this.opening.delete(id);
+    }
+  }
+
+  /**
+   * Reserves the session's name for every termhive process (see name-claim.ts). A generated
+   * name that another process took meanwhile moves on to the next number.
+   */
+  private async claim(given: string | undefined, command: string | undefined, id: string): Promise<{ name: string; release: () => Promise<void> }> {
+    for (let attempt = 0; ; attempt++) {
+      const name = given ?? this.generateName(command);
+      const clash = this.all().find((s) => s.name === name);
+      try {
+        if (clash) throw new ToolError(`a session named ${JSON.stringify(name)} already exists (${clash.id}); pick another name or close it first`);
+        const release = await claimName(this.backend, name, id, new Set(this.sessions.keys()));
+        return { name, release };
+      } catch (error) {
+        if (given !== undefined || attempt >= 20) throw error;
+      }
     }
   }
 
@@ -258,6 +296,7 @@ export class SessionRegistry {
     this.forget(session);
     try {
       await this.backend.kill(session.paneId);
+      await releaseName(this.backend, session.name, session.id);
     } finally {
       session.markGone("closed");
       this.audit.write({ event: "close", session: session.id, name: session.name });

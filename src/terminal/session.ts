@@ -120,6 +120,29 @@ export class TerminalSession extends EventEmitter {
     this.phase = atPrompt ? "prompt" : "running";
   }
 
+  /**
+   * Takes over what another process recorded about this pane's command (adoption): a command
+   * still running gets a record whose output starts here, so its end (OSC 133 D) completes it
+   * as if this process had seen it start; an ended one gives the last exit code.
+   */
+  adoptRun(run: { command: string; startedAt: number; endedAt?: number; exitCode?: number | null; previousExitCode?: number | null }): void {
+    if (run.endedAt !== undefined) {
+      this.lastExitCode = run.exitCode ?? null;
+      return;
+    }
+    this.lastExitCode = run.previousExitCode ?? null;
+    if (this.running) return;
+    this.commands.push({
+      command: run.command,
+      outputStart: this.transcript.end,
+      outputEnd: null,
+      exitCode: null,
+      startedAt: run.startedAt,
+      endedAt: null,
+    });
+    this.phase = "running";
+  }
+
   ingest(data: Buffer): void {
     const text = this.decoder.write(data);
     if (text) this.ingestText(text);

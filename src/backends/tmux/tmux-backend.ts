@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Backend, BackendEvents, CreatePaneOptions, PaneInfo, PaneSnapshot } from "../backend.js";
+import { PANE_SHARED_KEYS, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../../terminal/keys.js";
 import { ControlClient, TmuxError } from "./control.js";
@@ -21,6 +21,7 @@ export interface TmuxBackendOptions {
 const FIELDS = [
   "pane_id", "window_id", "pane_pid", "pane_dead", "pane_dead_status", "pane_dead_signal",
   "pane_current_command", "pane_current_path", "pane_height", "pane_width", "@termhive_meta",
+  ...PANE_SHARED_KEYS.map(sharedOption),
 ] as const;
 const PANE_FORMAT = FIELDS.map((f) => `#{${f}}`).join("\t");
 /** Messages of a tmux client that lost a race with another one starting the same server. */
@@ -287,6 +288,25 @@ export class TmuxBackend implements Backend {
     this.metaCache.set(paneId, meta);
   }
 
+  // Shared state is kept in tmux user options (pane or global): the tmux server runs one
+  // command at a time, so `if-shell -F` on the option's value is a compare-and-set that holds
+  // across every termhive process attached to it.
+  async readShared(paneId: string | null, key: string): Promise<string> {
+    const [value] = await this.cmd(`display-message -p ${sharedTarget(paneId)} ${tmuxQuote(`#{${sharedOption(key)}}`)}`);
+    return (value ?? "").trim();
+  }
+
+  async writeShared(paneId: string | null, key: string, value: string): Promise<void> {
+    await this.cmd(sharedSet(paneId, key, value));
+  }
+
+  async swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
+    checkSharedValue(expected);
+    const condition = `#{==:#{${sharedOption(key)}},${expected}}`;
+    await this.cmd(`if-shell -F ${sharedTarget(paneId)} ${tmuxQuote(condition)} ${tmuxQuote(sharedSet(paneId, key, next))}`);
+    return this.readShared(paneId, key);
+  }
+
   async snapshot(paneId: string): Promise<PaneSnapshot> {
     const target = tmuxQuote(paneId);
     const [state] = await this.cmd(`display-message -p -t ${target} '#{cursor_x} #{cursor_y} #{alternate_on}'`);
@@ -359,7 +379,7 @@ function parsePaneLine(line: string): PaneInfo {
         `a tmux client outside a UTF-8 locale prints tabs as "_" — termhive runs tmux with -u, so check TERMHIVE_TMUX points at tmux itself`,
     );
   }
-  const [paneId, windowId, pid, dead, status, signal, command, cwd, height, width, meta] = parts as [string, ...string[]];
+  const [paneId, windowId, pid, dead, status, signal, command, cwd, height, width, meta, ...shared] = parts as [string, ...string[]];
   return {
     paneId,
     windowId: windowId!,
@@ -372,7 +392,29 @@ function parsePaneLine(line: string): PaneInfo {
     rows: Number(height),
     cols: Number(width),
     meta: decodeMeta(meta!),
+    shared: Object.fromEntries(PANE_SHARED_KEYS.map((key, i) => [key, shared[i] ?? ""])),
   };
+}
+
+/** The tmux user option holding one shared key. */
+function sharedOption(key: string): string {
+  if (!/^[a-z0-9._-]+$/.test(key)) throw new TmuxError(`invalid shared state key ${JSON.stringify(key)}`);
+  return `@termhive_s_${key}`;
+}
+
+function sharedTarget(paneId: string | null): string {
+  return paneId === null ? "" : `-t ${tmuxQuote(paneId)}`;
+}
+
+/** Values are base64url tokens, so they pass a tmux command line and a format comparison unquoted. */
+function checkSharedValue(value: string): void {
+  if (!/^[A-Za-z0-9_-]*$/.test(value)) throw new TmuxError(`invalid shared state value ${JSON.stringify(value.slice(0, 80))}`);
+}
+
+function sharedSet(paneId: string | null, key: string, value: string): string {
+  checkSharedValue(value);
+  const scope = paneId === null ? "-g" : `-p -t ${paneId}`;
+  return value ? `set ${scope} ${sharedOption(key)} ${value}` : `set -u ${scope} ${sharedOption(key)}`;
 }
 
 function decodeMeta(encoded: string): Record<string, string> {
