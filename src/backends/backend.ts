@@ -21,15 +21,7 @@ export interface PaneInfo {
   cols: number;
   /** termhive metadata stored with the pane (name, id, created, shell…), so another process can adopt it. */
   meta: Record<string, string>;
-  /**
-   * termhive's shared state kept with the pane (key → value, see readShared), read in the same
-   * query as the rest, when the backend stores it with the pane (tmux); absent otherwise.
-   */
-  shared?: Record<string, string>;
 }
-
-/** Keys of the shared per-pane state every process reads when it lists panes. */
-export const PANE_SHARED_KEYS = ["run", "lock"] as const;
 
 export interface CreatePaneOptions {
   /** Program and arguments, exec'd directly (no shell parses them). */
@@ -50,6 +42,11 @@ export interface PaneSnapshot {
   cursorRow: number;
   cursorCol: number;
   alternateScreen: boolean;
+  /**
+   * How many "output" events for this pane, emitted after snapshot() was called, the history
+   * already holds: a caller that held those events back drops this many and feeds the rest.
+   */
+  outputsIncluded: number;
 }
 
 export interface BackendEvents {

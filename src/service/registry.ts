@@ -33,6 +33,8 @@ export class SessionRegistry {
   /** The same sessions by pane id: every output chunk is routed through it. */
   private readonly panes = new Map<string, TerminalSession>();
   private readonly orphans = new Map<string, Buffer[]>();
+  /** Output of panes being adopted, held until their snapshot is in (see adopt). */
+  private readonly seeding = new Map<string, Buffer[]>();
   private refreshing: Promise<void> | null = null;
   /** Ids of sessions this process is creating: a concurrent refresh must not adopt them. */
   private readonly opening = new Set<string>();
@@ -69,6 +71,11 @@ export class SessionRegistry {
   }
 
   private onOutput(paneId: string, data: Buffer): void {
+    const seeding = this.seeding.get(paneId);
+    if (seeding) {
+      seeding.push(Buffer.from(data));
+      return;
+    }
     const session = this.byPane(paneId);
     if (session) {
       session.ingest(data);
@@ -140,14 +147,26 @@ export class SessionRegistry {
     const meta = metaFromPane(pane);
     const session = this.createSession(meta, pane);
     this.orphans.delete(pane.paneId); // the snapshot below already holds that output
+    // Live output is held back while the snapshot is taken: what the snapshot holds is
+    // dropped, the rest is fed after it, so no line is there twice or out of order.
+    const held: Buffer[] = [];
+    this.seeding.set(pane.paneId, held);
     try {
       const snap = await this.backend.snapshot(pane.paneId);
       const atPrompt = meta.shell !== "other" && basename(pane.foreground) === basename(meta.command.split(" ")[0] ?? "");
-      session.seed(snap.history, atPrompt);
+      session.seed(snap.history, atPrompt, snap.cursorCol);
       session.integrated = meta.shell !== "other";
+      // Before the held output: an end (OSC 133 D) in it must find the running command.
       if (session.integrated && !pane.dead) await this.adoptRun(session, pane);
+      this.seeding.delete(pane.paneId);
+      for (const chunk of held.slice(snap.outputsIncluded)) session.ingest(chunk);
     } catch {
       // The pane vanished while we looked; the next refresh drops it.
+    } finally {
+      if (this.seeding.get(pane.paneId) === held) {
+        this.seeding.delete(pane.paneId);
+        for (const chunk of held) session.ingest(chunk);
+      }
     }
     if (pane.dead) session.markExited(pane.exitStatus, pane.exitSignal);
     this.audit.write({ event: "adopt", session: meta.id, name: meta.name, pane: pane.paneId });
@@ -155,7 +174,8 @@ export class SessionRegistry {
 
   /** What the pane's shared state (and the shell's status file) says the session is running. */
   private async adoptRun(session: TerminalSession, pane: PaneInfo): Promise<void> {
-    const token = pane.shared?.[RUN_KEY] ?? (await this.backend.readShared(pane.paneId, RUN_KEY));
+    // Read now, not from the pane listing: a command may have started since.
+    const token = await this.backend.readShared(pane.paneId, RUN_KEY);
     const recorded = decodeRun(token);
     const run = resolveRun(recorded, readStatusLine(this.config.home, session.id));
     if (!run) return;

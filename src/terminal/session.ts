@@ -115,8 +115,12 @@ export class TerminalSession extends EventEmitter {
   }
 
   /** Seeds screen and transcript from what the backend still shows (adoption after a restart). */
-  seed(history: string, atPrompt: boolean): void {
-    if (history) this.ingestText(history + "\r\n");
+  seed(history: string, atPrompt: boolean, cursorCol = 0): void {
+    // The history ends on the cursor's line, without a line break: output that follows
+    // continues that line, as it does on the pane, so line numbers match every other process's.
+    if (history) this.ingestText(history);
+    // Trailing blanks a program wrote but capture left out: put the screen's cursor where tmux has it.
+    if (cursorCol > 0) void this.screen.write(`\r\x1b[${cursorCol}C`);
     this.phase = atPrompt ? "prompt" : "running";
   }
 

@@ -181,17 +181,27 @@ describe("one truth across a restart", () => {
   });
 
   test("a line range read in one process reads the same lines in another", async () => {
-    await h.ok("terminal_open", { name: "lines", command: "bash" });
-    await h.ok("terminal_run", { session: "lines", command: "for i in $(seq 1 40); do echo row-$i; done" });
-    const mine = await h.ok("terminal_read", { session: "lines", mode: "lines", from_line: 10, to_line: 14 });
-    const theirs = await h.callOnce("terminal_read", { session: "lines", mode: "lines", from_line: 10, to_line: 14 });
-    assert.equal(theirs.isError, false, theirs.text);
-    assert.equal(theirs.data.output, mine.output);
-    // and after more output, still aligned
-    await h.ok("terminal_run", { session: "lines", command: "echo tail-1; echo tail-2" });
-    const total = (await h.ok("terminal_read", { session: "lines", mode: "lines", from_line: 1, to_line: 2 })).line_count;
-    const last = await h.ok("terminal_read", { session: "lines", mode: "lines", from_line: total - 4, to_line: total });
-    const lastOther = await h.callOnce("terminal_read", { session: "lines", mode: "lines", from_line: total - 4, to_line: total });
-    assert.equal(lastOther.data.output, last.output);
+    await h.ok("terminal_open", { name: "lines", command: "bash", cols: 80 });
+    // A line longer than the pane (tmux wraps it on screen) and 40 short ones.
+    await h.ok("terminal_run", { session: "lines", command: "printf 'w%.0s' $(seq 1 200); echo; for i in $(seq 1 40); do echo row-$i; done" });
+    const other = new Harness(h.home, h.env);
+    await other.connect();
+    try {
+      await other.ok("terminal_list"); // adopts the session now, then follows it live
+      await h.ok("terminal_run", { session: "lines", command: "echo tail-1; echo tail-2" });
+      await other.ok("terminal_wait", { session: "lines", pattern: "tail-2\\n", timeout_s: 10 });
+      const total = (await h.ok("terminal_read", { session: "lines", mode: "lines", from_line: 1, to_line: 1 })).line_count;
+      const totalOther = (await other.ok("terminal_read", { session: "lines", mode: "lines", from_line: 1, to_line: 1 })).line_count;
+      assert.equal(totalOther, total);
+      for (const [from, to] of [[2, 6], [10, 14], [total - 4, total]] as const) {
+        const mine = await h.ok("terminal_read", { session: "lines", mode: "lines", from_line: from, to_line: to });
+        const theirs = await other.ok("terminal_read", { session: "lines", mode: "lines", from_line: from, to_line: to });
+        const once = await h.callOnce("terminal_read", { session: "lines", mode: "lines", from_line: from, to_line: to });
+        assert.equal(theirs.output, mine.output, `lines ${from}-${to}`);
+        assert.equal(once.data.output, mine.output, `lines ${from}-${to} (fresh process)`);
+      }
+    } finally {
+      await other.close();
+    }
   });
 });

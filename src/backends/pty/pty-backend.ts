@@ -219,7 +219,7 @@ export class PtyBackend implements Backend {
   /** No server-side history: this process's session has seen every byte since the pane started. */
   async snapshot(paneId: string): Promise<PaneSnapshot> {
     this.pane(paneId);
-    return { history: "", cursorRow: 0, cursorCol: 0, alternateScreen: false };
+    return { history: "", cursorRow: 0, cursorCol: 0, alternateScreen: false, outputsIncluded: 0 };
   }
 
   async kill(paneId: string): Promise<void> {

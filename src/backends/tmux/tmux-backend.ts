@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PANE_SHARED_KEYS, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
+import { type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../../terminal/keys.js";
 import { ControlClient, TmuxError } from "./control.js";
@@ -21,7 +21,6 @@ export interface TmuxBackendOptions {
 const FIELDS = [
   "pane_id", "window_id", "pane_pid", "pane_dead", "pane_dead_status", "pane_dead_signal",
   "pane_current_command", "pane_current_path", "pane_height", "pane_width", "@termhive_meta",
-  ...PANE_SHARED_KEYS.map(sharedOption),
 ] as const;
 const PANE_FORMAT = FIELDS.map((f) => `#{${f}}`).join("\t");
 /** Messages of a tmux client that lost a race with another one starting the same server. */
@@ -39,6 +38,8 @@ export class TmuxBackend implements Backend {
   private client: ControlClient | null = null;
   private starting: Promise<void> | null = null;
   private readonly metaCache = new Map<string, Record<string, string>>();
+  /** Output events emitted per pane, so a snapshot can say which of them it already holds. */
+  private readonly outputCounts = new Map<string, number>();
 
   constructor(private readonly options: TmuxBackendOptions) {
     this.socketPath = join(options.home, "tmux.sock");
@@ -139,7 +140,10 @@ export class TmuxBackend implements Backend {
     switch (n.kind) {
       case "output":
         if (n.paneId === this.signalPane) this.onSignal(n.data);
-        else this.events.emit("output", n.paneId, n.data);
+        else {
+          this.outputCounts.set(n.paneId, (this.outputCounts.get(n.paneId) ?? 0) + 1);
+          this.events.emit("output", n.paneId, n.data);
+        }
         return;
       case "pause":
         // Only when we fell behind by pauseAfterSeconds: resume and let the session resync its screen.
@@ -183,6 +187,7 @@ export class TmuxBackend implements Backend {
         if (!live.has(paneId)) {
           this.known.delete(paneId);
           this.metaCache.delete(paneId);
+          this.outputCounts.delete(paneId);
           this.events.emit("closed", paneId);
         }
       }
@@ -309,12 +314,34 @@ export class TmuxBackend implements Backend {
 
   async snapshot(paneId: string): Promise<PaneSnapshot> {
     const target = tmuxQuote(paneId);
-    const [state] = await this.cmd(`display-message -p -t ${target} '#{cursor_x} #{cursor_y} #{alternate_on}'`);
-    const history = await this.cmd(`capture-pane -p -e -S - -E - -t ${target}`);
-    const [x, y, alt] = (state ?? "0 0 0").split(" ");
-    // capture-pane pads the visible screen with empty lines below the cursor; they carry no output.
-    while (history.length > Number(y) + 1 && history[history.length - 1] === "") history.pop();
-    return { history: history.join("\r\n"), cursorCol: Number(x), cursorRow: Number(y), alternateScreen: alt === "1" };
+    const before = this.outputCounts.get(paneId) ?? 0;
+    const [state] = await this.cmd(`display-message -p -t ${target} '#{cursor_x} #{cursor_y} #{alternate_on} #{pane_height}'`);
+    // -J: a line tmux wrapped at the pane's width is one line, with its trailing spaces, as the
+    // program wrote it — so line numbers match those of a process that saw the output live.
+    const capture = `capture-pane -p -e -J -S - -E - -t ${target}`;
+    // The output events already in the capture are those tmux sent before its reply.
+    let atReply: number | undefined;
+    const client = this.client;
+    const onReply = (command: string) => {
+      if (command === capture && atReply === undefined) atReply = this.outputCounts.get(paneId) ?? 0;
+    };
+    client?.on("reply", onReply);
+    let history: string[];
+    try {
+      history = await this.cmd(capture);
+    } finally {
+      client?.off("reply", onReply);
+    }
+    const [x, y, alt, height] = (state ?? "0 0 0 0").split(" ").map(Number) as [number, number, number, number];
+    // The visible screen is padded with empty rows below the cursor; they carry no output.
+    for (let below = height - 1 - y; below > 0 && history.length > 1 && history[history.length - 1] === ""; below--) history.pop();
+    return {
+      history: history.join("\r\n"),
+      cursorCol: x,
+      cursorRow: y,
+      alternateScreen: alt === 1,
+      outputsIncluded: (atReply ?? this.outputCounts.get(paneId) ?? 0) - before,
+    };
   }
 
   async kill(paneId: string): Promise<void> {
@@ -379,7 +406,7 @@ function parsePaneLine(line: string): PaneInfo {
         `a tmux client outside a UTF-8 locale prints tabs as "_" — termhive runs tmux with -u, so check TERMHIVE_TMUX points at tmux itself`,
     );
   }
-  const [paneId, windowId, pid, dead, status, signal, command, cwd, height, width, meta, ...shared] = parts as [string, ...string[]];
+  const [paneId, windowId, pid, dead, status, signal, command, cwd, height, width, meta] = parts as [string, ...string[]];
   return {
     paneId,
     windowId: windowId!,
@@ -392,7 +419,6 @@ function parsePaneLine(line: string): PaneInfo {
     rows: Number(height),
     cols: Number(width),
     meta: decodeMeta(meta!),
-    shared: Object.fromEntries(PANE_SHARED_KEYS.map((key, i) => [key, shared[i] ?? ""])),
   };
 }
 
