@@ -1,16 +1,22 @@
 // Session names are unique across every termhive process: a name is claimed in the backend's
 // shared state (compare-and-set, so of two processes opening "x" at once exactly one wins)
 // before any pane exists, and released when the session closes or its opening fails.
+import { hostname } from "node:os";
 import type { Backend } from "../backends/backend.js";
 import { ToolError } from "./errors.js";
-import { decodeShared, encodeShared } from "./shared-codec.js";
+import { decodeShared, encodeShared, ownerAlive } from "./shared-codec.js";
 
-/** A claim whose session has no pane yet counts as an opening in progress this long. */
-const OPENING_GRACE_MS = 60_000;
+/**
+ * A claim whose session has no pane yet counts as an opening in progress this long, while
+ * the process that made it lives (creating a pane takes well under a second).
+ */
+const OPENING_GRACE_MS = 30_000;
 
 interface Claim {
   id: string;
   at: number;
+  host: string;
+  pid: number;
 }
 
 function keyOf(name: string): string {
@@ -24,12 +30,13 @@ function keyOf(name: string): string {
  */
 export async function claimName(backend: Backend, name: string, id: string, liveIds: ReadonlySet<string>): Promise<() => Promise<void>> {
   const key = keyOf(name);
-  const mine = encodeShared({ id, at: Date.now() } satisfies Claim);
+  const host = hostname();
+  const mine = encodeShared({ id, at: Date.now(), host, pid: process.pid } satisfies Claim);
   const current = await backend.readShared(null, key);
   const held = decodeShared<Claim>(current);
-  if (held?.id && (liveIds.has(held.id) || (typeof held.at === "number" && Date.now() - held.at < OPENING_GRACE_MS))) {
-    throw clash(name, held.id, liveIds.has(held.id));
-  }
+  const opening = (claim: Partial<Claim>) =>
+    typeof claim.at === "number" && Date.now() - claim.at < OPENING_GRACE_MS && ownerAlive(claim.host, claim.pid, host);
+  if (held?.id && (liveIds.has(held.id) || opening(held))) throw clash(name, held.id, liveIds.has(held.id));
   const now = await backend.swapShared(null, key, current, mine);
   if (now !== mine) {
     const winner = decodeShared<Claim>(now);

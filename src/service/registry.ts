@@ -1,6 +1,6 @@
 // Live sessions of this process: created here or adopted from the backend (another termhive
 // process, or this one before a restart), resolved by id or name, kept in step with the panes.
-import { statSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { Backend, PaneInfo } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
@@ -10,7 +10,7 @@ import { ensurePrivateDir } from "../util/paths.js";
 import type { AuditLog } from "../audit.js";
 import { ToolError } from "./errors.js";
 import { newSessionId, validateName } from "./names.js";
-import { RUN_KEY, decodeRun, publishRuns, readStatusLine, resolveRun } from "./run-state.js";
+import { RUN_KEY, decodeRun, publishRuns, readStatusLine, resolveRun, statusFilePath } from "./run-state.js";
 import { encodeShared } from "./shared-codec.js";
 import { claimName, releaseName } from "./name-claim.js";
 
@@ -57,6 +57,7 @@ export class SessionRegistry {
       const session = this.byPane(paneId);
       if (!session) return;
       this.forget(session);
+      void releaseName(this.backend, session.name, session.id);
       session.markGone("its pane was closed");
       this.audit.write({ event: "closed", session: session.id, name: session.name });
     });
@@ -138,6 +139,7 @@ export class SessionRegistry {
     for (const [id, session] of this.sessions) {
       if (!seen.has(id)) {
         this.forget(session);
+        void releaseName(this.backend, session.name, session.id);
         session.markGone("its pane was closed");
       }
     }
@@ -157,7 +159,7 @@ export class SessionRegistry {
       session.seed(snap.history, atPrompt, snap.cursorCol);
       session.integrated = meta.shell !== "other";
       // Before the held output: an end (OSC 133 D) in it must find the running command.
-      if (session.integrated && !pane.dead) await this.adoptRun(session, pane);
+      if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);
       this.seeding.delete(pane.paneId);
       for (const chunk of held.slice(snap.outputsIncluded)) session.ingest(chunk);
     } catch {
@@ -173,12 +175,18 @@ export class SessionRegistry {
   }
 
   /** What the pane's shared state (and the shell's status file) says the session is running. */
-  private async adoptRun(session: TerminalSession, pane: PaneInfo): Promise<void> {
+  private async adoptRun(session: TerminalSession, pane: PaneInfo, atPrompt: boolean): Promise<void> {
     // Read now, not from the pane listing: a command may have started since.
     const token = await this.backend.readShared(pane.paneId, RUN_KEY);
     const recorded = decodeRun(token);
     const run = resolveRun(recorded, readStatusLine(this.config.home, session.id));
     if (!run) return;
+    // No status line to tell its end by (a shell from before termhive wrote one): the shell in
+    // the foreground is the better witness than a record nobody can confirm.
+    if (run.endedAt === undefined && !run.status && atPrompt) {
+      session.lastExitCode = run.previousExitCode ?? null;
+      return;
+    }
     session.adoptRun(run);
     // It ended while no process watched: record that, so nobody has to work it out again.
     if (recorded?.endedAt === undefined && run.endedAt !== undefined) {
@@ -317,6 +325,7 @@ export class SessionRegistry {
     try {
       await this.backend.kill(session.paneId);
       await releaseName(this.backend, session.name, session.id);
+      rmSync(statusFilePath(this.config.home, session.id), { force: true });
     } finally {
       session.markGone("closed");
       this.audit.write({ event: "close", session: session.id, name: session.name });

@@ -36,7 +36,7 @@ export async function acquireRunLock(backend: Backend, session: TerminalSession,
     host,
     pid: process.pid,
     expires: now + timeoutMs + EXPIRY_MARGIN_MS,
-    command,
+    command: command.length > 200 ? command.slice(0, 200) + "…" : command,
     startedAt: now,
   } satisfies Lock);
   let current = await backend.readShared(session.paneId, LOCK_KEY);

@@ -26,6 +26,12 @@ export interface RunState {
 }
 
 export const RUN_KEY = "run";
+/** The command text kept with the pane is cut here: it names the command, it is not a copy of it. */
+const COMMAND_CHARS = 500;
+
+function cut(command: string): string {
+  return command.length > COMMAND_CHARS ? command.slice(0, COMMAND_CHARS) + "…" : command;
+}
 
 export function statusFilePath(home: string, sessionId: string): string {
   return join(home, "shell", `status.${sessionId}`);
@@ -84,7 +90,7 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   };
   session.on("command-start", (record: CommandRecord) => {
     write({
-      command: record.command,
+      command: cut(session.redact(record.command)),
       startedAt: record.startedAt,
       status: readStatusLine(home, session.id),
       previousExitCode: session.lastExitCode,
@@ -92,7 +98,7 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   });
   session.on("command-end", (record: CommandRecord) => {
     write({
-      command: record.command,
+      command: cut(session.redact(record.command)),
       startedAt: record.startedAt,
       status: "",
       endedAt: record.endedAt ?? Date.now(),

@@ -293,22 +293,26 @@ export class TmuxBackend implements Backend {
     this.metaCache.set(paneId, meta);
   }
 
-  // Shared state is kept in tmux user options (pane or global): the tmux server runs one
-  // command at a time, so `if-shell -F` on the option's value is a compare-and-set that holds
-  // across every termhive process attached to it.
+  // Shared state is kept in tmux user options (pane or global). The tmux server runs one
+  // command at a time, so a `set -F` whose value is the format "new if it still holds
+  // expected, else what it holds" is a compare-and-set across every attached process.
+  // (Not if-shell: its inner command adds a second reply block, which would misalign replies.)
   async readShared(paneId: string | null, key: string): Promise<string> {
     const [value] = await this.cmd(`display-message -p ${sharedTarget(paneId)} ${tmuxQuote(`#{${sharedOption(key)}}`)}`);
     return (value ?? "").trim();
   }
 
   async writeShared(paneId: string | null, key: string, value: string): Promise<void> {
-    await this.cmd(sharedSet(paneId, key, value));
+    checkSharedValue(value);
+    await this.cmd(`set ${sharedScope(paneId)} ${sharedOption(key)} ${tmuxQuote(value)}`);
   }
 
   async swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
     checkSharedValue(expected);
-    const condition = `#{==:#{${sharedOption(key)}},${expected}}`;
-    await this.cmd(`if-shell -F ${sharedTarget(paneId)} ${tmuxQuote(condition)} ${tmuxQuote(sharedSet(paneId, key, next))}`);
+    checkSharedValue(next);
+    const current = `#{${sharedOption(key)}}`;
+    const format = `#{?#{==:${current},${expected}},${next},${current}}`;
+    await this.cmd(`set -F ${sharedScope(paneId)} ${sharedOption(key)} ${tmuxQuote(format)}`);
     return this.readShared(paneId, key);
   }
 
@@ -432,15 +436,13 @@ function sharedTarget(paneId: string | null): string {
   return paneId === null ? "" : `-t ${tmuxQuote(paneId)}`;
 }
 
-/** Values are base64url tokens, so they pass a tmux command line and a format comparison unquoted. */
-function checkSharedValue(value: string): void {
-  if (!/^[A-Za-z0-9_-]*$/.test(value)) throw new TmuxError(`invalid shared state value ${JSON.stringify(value.slice(0, 80))}`);
+function sharedScope(paneId: string | null): string {
+  return paneId === null ? "-g" : `-p -t ${tmuxQuote(paneId)}`;
 }
 
-function sharedSet(paneId: string | null, key: string, value: string): string {
-  checkSharedValue(value);
-  const scope = paneId === null ? "-g" : `-p -t ${paneId}`;
-  return value ? `set ${scope} ${sharedOption(key)} ${value}` : `set -u ${scope} ${sharedOption(key)}`;
+/** Values are base64url tokens, so they pass a tmux format comparison unquoted. "" = unset. */
+function checkSharedValue(value: string): void {
+  if (!/^[A-Za-z0-9_-]*$/.test(value)) throw new TmuxError(`invalid shared state value ${JSON.stringify(value.slice(0, 80))}`);
 }
 
 function decodeMeta(encoded: string): Record<string, string> {
