@@ -214,7 +214,8 @@ export class TermhiveService {
   }
 
   summary(s: TerminalSession): SessionSummary {
-    const running = s.running;
+    // A pane whose program exited runs nothing, whatever record was open when it did.
+    const running = s.alive ? s.running : undefined;
     const snap = s.goneReason ? undefined : s.screen.snapshot();
     return {
       session: s.id,
