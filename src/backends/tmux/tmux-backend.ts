@@ -26,6 +26,8 @@ const PANE_FORMAT = FIELDS.map((f) => `#{${f}}`).join("\t");
 /** Messages of a tmux client that lost a race with another one starting the same server. */
 const STARTUP_RACE = /server exited unexpectedly|lost server|duplicate session|no server running|error connecting|no current client/i;
 const START_ATTEMPTS = 6;
+/** Captures of a pane whose cursor moved while it was captured, before the last one is taken as is. */
+const SNAPSHOT_ATTEMPTS = 5;
 /** tmux command lines stay short; 2 KiB of input is 6 KiB of hex. */
 const HEX_CHUNK = 2048;
 
@@ -319,33 +321,40 @@ export class TmuxBackend implements Backend {
   async snapshot(paneId: string): Promise<PaneSnapshot> {
     const target = tmuxQuote(paneId);
     const before = this.outputCounts.get(paneId) ?? 0;
-    const [state] = await this.cmd(`display-message -p -t ${target} '#{cursor_x} #{cursor_y} #{alternate_on} #{pane_height}'`);
+    const stateCommand = `display-message -p -t ${target} '#{cursor_x} #{cursor_y} #{alternate_on} #{pane_height} #{history_size}'`;
     // -J: a line tmux wrapped at the pane's width is one line, with its trailing spaces, as the
     // program wrote it — so line numbers match those of a process that saw the output live.
     const capture = `capture-pane -p -e -J -S - -E - -t ${target}`;
-    // The output events already in the capture are those tmux sent before its reply.
-    let atReply: number | undefined;
-    const client = this.client;
-    const onReply = (command: string) => {
-      if (command === capture && atReply === undefined) atReply = this.outputCounts.get(paneId) ?? 0;
-    };
-    client?.on("reply", onReply);
-    let history: string[];
-    try {
-      history = await this.cmd(capture);
-    } finally {
-      client?.off("reply", onReply);
+    for (let attempt = 1; ; attempt++) {
+      const [state] = await this.cmd(stateCommand);
+      // The output events already in the capture are those tmux sent before its reply.
+      let atReply: number | undefined;
+      const client = this.client;
+      const onReply = (command: string) => {
+        if (command === capture && atReply === undefined) atReply = this.outputCounts.get(paneId) ?? 0;
+      };
+      client?.on("reply", onReply);
+      let history: string[];
+      try {
+        history = await this.cmd(capture);
+      } finally {
+        client?.off("reply", onReply);
+      }
+      // The cursor row says where the padding below it starts; output between the two
+      // commands moves it, so then look again (bounded: a pane that never stops gets the last try).
+      const [stateAfter] = await this.cmd(stateCommand);
+      if (stateAfter !== state && attempt < SNAPSHOT_ATTEMPTS) continue;
+      const [x, y, alt, height] = (stateAfter ?? "0 0 0 0").split(" ").map(Number) as [number, number, number, number];
+      // The visible screen is padded with empty rows below the cursor; they carry no output.
+      for (let below = height - 1 - y; below > 0 && history.length > 1 && history[history.length - 1] === ""; below--) history.pop();
+      return {
+        history: history.join("\r\n"),
+        cursorCol: x,
+        cursorRow: y,
+        alternateScreen: alt === 1,
+        outputsIncluded: (atReply ?? this.outputCounts.get(paneId) ?? 0) - before,
+      };
     }
-    const [x, y, alt, height] = (state ?? "0 0 0 0").split(" ").map(Number) as [number, number, number, number];
-    // The visible screen is padded with empty rows below the cursor; they carry no output.
-    for (let below = height - 1 - y; below > 0 && history.length > 1 && history[history.length - 1] === ""; below--) history.pop();
-    return {
-      history: history.join("\r\n"),
-      cursorCol: x,
-      cursorRow: y,
-      alternateScreen: alt === 1,
-      outputsIncluded: (atReply ?? this.outputCounts.get(paneId) ?? 0) - before,
-    };
   }
 
   async kill(paneId: string): Promise<void> {
