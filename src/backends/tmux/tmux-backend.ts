@@ -361,6 +361,7 @@ export class TmuxBackend implements Backend {
     await this.cmd(`kill-pane -t ${tmuxQuote(paneId)}`);
     this.known.delete(paneId);
     this.metaCache.delete(paneId);
+    this.outputCounts.delete(paneId);
   }
 
   async focus(paneId: string): Promise<void> {
