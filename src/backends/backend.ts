@@ -42,6 +42,11 @@ export interface PaneSnapshot {
   cursorRow: number;
   cursorCol: number;
   alternateScreen: boolean;
+  /**
+   * How many "output" events for this pane, emitted after snapshot() was called, the history
+   * already holds: a caller that held those events back drops this many and feeds the rest.
+   */
+  outputsIncluded: number;
 }
 
 export interface BackendEvents {
@@ -76,6 +81,19 @@ export interface Backend {
   sendKeys(paneId: string, keys: readonly string[]): Promise<void>;
   resize(paneId: string, rows: number, cols: number): Promise<void>;
   setMeta(paneId: string, key: string, value: string): Promise<void>;
+  /**
+   * Shared state: small values (letters, digits, `_` `-` only) that every termhive process on
+   * this backend sees, kept with a pane (`paneId`) or with the backend server (`null`), so the
+   * truth about a session lives outside any one process. "" means unset. Keys: [a-z0-9._-].
+   */
+  readShared(paneId: string | null, key: string): Promise<string>;
+  /** Sets (or with "" unsets) a shared value. */
+  writeShared(paneId: string | null, key: string, value: string): Promise<void>;
+  /**
+   * Compare-and-set, atomic across processes: when `key` holds `expected` ("" = unset) it
+   * becomes `next` ("" unsets). Returns the value it holds afterwards (=== next: this call won).
+   */
+  swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string>;
   snapshot(paneId: string): Promise<PaneSnapshot>;
   /** Ends the pane (SIGHUP, as closing a terminal does). */
   kill(paneId: string): Promise<void>;

@@ -1,6 +1,6 @@
 // Live sessions of this process: created here or adopted from the backend (another termhive
 // process, or this one before a restart), resolved by id or name, kept in step with the panes.
-import { statSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { Backend, PaneInfo } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
@@ -11,6 +11,9 @@ import type { AuditLog } from "../audit.js";
 import { ToolError } from "./errors.js";
 import { newSessionId, validateName } from "./names.js";
 import { paneCliEnv } from "./pane-cli.js";
+import { RUN_KEY, decodeRun, publishRuns, readStatusLine, resolveRun, statusFilePath } from "./run-state.js";
+import { encodeShared } from "./shared-codec.js";
+import { claimName, releaseName } from "./name-claim.js";
 
 export interface OpenOptions {
   name?: string;
@@ -31,6 +34,8 @@ export class SessionRegistry {
   /** The same sessions by pane id: every output chunk is routed through it. */
   private readonly panes = new Map<string, TerminalSession>();
   private readonly orphans = new Map<string, Buffer[]>();
+  /** Output of panes being adopted, held until their snapshot is in (see adopt). */
+  private readonly seeding = new Map<string, Buffer[]>();
   private refreshing: Promise<void> | null = null;
   /** Ids of sessions this process is creating: a concurrent refresh must not adopt them. */
   private readonly opening = new Set<string>();
@@ -53,6 +58,7 @@ export class SessionRegistry {
       const session = this.byPane(paneId);
       if (!session) return;
       this.forget(session);
+      void releaseName(this.backend, session.name, session.id);
       session.markGone("its pane was closed");
       this.audit.write({ event: "closed", session: session.id, name: session.name });
     });
@@ -67,6 +73,11 @@ export class SessionRegistry {
   }
 
   private onOutput(paneId: string, data: Buffer): void {
+    const seeding = this.seeding.get(paneId);
+    if (seeding) {
+      seeding.push(Buffer.from(data));
+      return;
+    }
     const session = this.byPane(paneId);
     if (session) {
       session.ingest(data);
@@ -129,6 +140,7 @@ export class SessionRegistry {
     for (const [id, session] of this.sessions) {
       if (!seen.has(id)) {
         this.forget(session);
+        void releaseName(this.backend, session.name, session.id);
         session.markGone("its pane was closed");
       }
     }
@@ -138,16 +150,49 @@ export class SessionRegistry {
     const meta = metaFromPane(pane);
     const session = this.createSession(meta, pane);
     this.orphans.delete(pane.paneId); // the snapshot below already holds that output
+    // Live output is held back while the snapshot is taken: what the snapshot holds is
+    // dropped, the rest is fed after it, so no line is there twice or out of order.
+    const held: Buffer[] = [];
+    this.seeding.set(pane.paneId, held);
     try {
       const snap = await this.backend.snapshot(pane.paneId);
       const atPrompt = meta.shell !== "other" && basename(pane.foreground) === basename(meta.command.split(" ")[0] ?? "");
       session.seed(snap.history, atPrompt, snap);
       session.integrated = meta.shell !== "other";
+      // Before the held output: an end (OSC 133 D) in it must find the running command.
+      if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);
+      this.seeding.delete(pane.paneId);
+      for (const chunk of held.slice(snap.outputsIncluded)) session.ingest(chunk);
     } catch {
       // The pane vanished while we looked; the next refresh drops it.
+    } finally {
+      if (this.seeding.get(pane.paneId) === held) {
+        this.seeding.delete(pane.paneId);
+        for (const chunk of held) session.ingest(chunk);
+      }
     }
     if (pane.dead) session.markExited(pane.exitStatus, pane.exitSignal);
     this.audit.write({ event: "adopt", session: meta.id, name: meta.name, pane: pane.paneId });
+  }
+
+  /** What the pane's shared state (and the shell's status file) says the session is running. */
+  private async adoptRun(session: TerminalSession, pane: PaneInfo, atPrompt: boolean): Promise<void> {
+    // Read now, not from the pane listing: a command may have started since.
+    const token = await this.backend.readShared(pane.paneId, RUN_KEY);
+    const recorded = decodeRun(token);
+    const run = resolveRun(recorded, readStatusLine(this.config.home, session.id));
+    if (!run) return;
+    // No status line to tell its end by (a shell from before termhive wrote one): the shell in
+    // the foreground is the better witness than a record nobody can confirm.
+    if (run.endedAt === undefined && !run.status && atPrompt) {
+      session.lastExitCode = run.previousExitCode ?? null;
+      return;
+    }
+    session.adoptRun(run);
+    // It ended while no process watched: record that, so nobody has to work it out again.
+    if (recorded?.endedAt === undefined && run.endedAt !== undefined) {
+      await this.backend.writeShared(pane.paneId, RUN_KEY, encodeShared({ ...run, status: "" })).catch(() => {});
+    }
   }
 
   private createSession(meta: SessionMeta, pane: PaneInfo): TerminalSession {
@@ -161,6 +206,7 @@ export class SessionRegistry {
     );
     this.sessions.set(meta.id, session);
     this.panes.set(pane.paneId, session);
+    publishRuns(session, this.backend, this.config.home);
     return session;
   }
 
@@ -191,11 +237,10 @@ export class SessionRegistry {
   async open(options: OpenOptions): Promise<TerminalSession> {
     await this.ensureStarted();
     await this.refresh();
-    const name = options.name === undefined ? this.generateName(options.command) : validateName(options.name, "session name");
-    const clash = this.all().find((s) => s.name === name);
-    if (clash) throw new ToolError(`a session named ${JSON.stringify(name)} already exists (${clash.id}); pick another name or close it first`);
+    const given = options.name === undefined ? undefined : validateName(options.name, "session name");
     const cwd = resolveCwd(options.cwd);
     const id = newSessionId();
+    const { name, release } = await this.claim(given, options.command, id);
     const program = options.command?.trim() || this.config.shell;
     const single = !/\s/.test(program);
     const shellKind = single ? detectShell(program) : "other";
@@ -216,8 +261,29 @@ export class SessionRegistry {
     this.opening.add(id);
     try {
       return await this.createOpened(meta, launch, env, { ...options, cwd });
+    } catch (error) {
+      await release();
+      throw error;
     } finally {
       this.opening.delete(id);
+    }
+  }
+
+  /**
+   * Reserves the session's name for every termhive process (see name-claim.ts). A generated
+   * name that another process took meanwhile moves on to the next number.
+   */
+  private async claim(given: string | undefined, command: string | undefined, id: string): Promise<{ name: string; release: () => Promise<void> }> {
+    for (let attempt = 0; ; attempt++) {
+      const name = given ?? this.generateName(command);
+      const clash = this.all().find((s) => s.name === name);
+      try {
+        if (clash) throw new ToolError(`a session named ${JSON.stringify(name)} already exists (${clash.id}); pick another name or close it first`);
+        const release = await claimName(this.backend, name, id, new Set(this.sessions.keys()));
+        return { name, release };
+      } catch (error) {
+        if (given !== undefined || attempt >= 20) throw error;
+      }
     }
   }
 
@@ -260,6 +326,8 @@ export class SessionRegistry {
     this.forget(session);
     try {
       await this.backend.kill(session.paneId);
+      await releaseName(this.backend, session.name, session.id);
+      rmSync(statusFilePath(this.config.home, session.id), { force: true });
     } finally {
       session.markGone("closed");
       this.audit.write({ event: "close", session: session.id, name: session.name });

@@ -14,6 +14,7 @@ import { submission, typeIntoSession, typeText } from "./input.js";
 import { readSession, type ReadResult } from "./read.js";
 import { SessionRegistry } from "./registry.js";
 import { deadError, runCommand, type RunResult } from "./run.js";
+import { acquireRunLock } from "./run-lock.js";
 import type { closeInput, Input, openInput, readInput, resizeInput, runInput, sendInput, waitInput } from "./schemas.js";
 import { waitSession, type WaitResult } from "./wait.js";
 import type { TerminalSession } from "../terminal/session.js";
@@ -123,12 +124,14 @@ export class TermhiveService {
     const session = await this.session(input.session);
     this.gate(input.command, input.confirm, session);
     const until = input.until === undefined ? undefined : this.regex(input.until, "until");
+    const timeoutMs = (input.timeout_s ?? 30) * 1000;
+    const release = await acquireRunLock(this.backend, session, session.redact(input.command), timeoutMs);
     this.audit.write({ event: "run", session: session.id, name: session.name, command: session.redact(input.command) });
     const result = await runCommand(
       session,
       {
         command: input.command,
-        timeoutMs: (input.timeout_s ?? 30) * 1000,
+        timeoutMs,
         until,
         maxTokens: input.max_tokens ?? this.config.maxTokens,
         raw: input.raw,
@@ -136,7 +139,7 @@ export class TermhiveService {
         onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(input.command, 60)} (${Math.round(ms / 1000)} s)`)),
       },
       this.config,
-    );
+    ).finally(release);
     // A run's output counts as read by this client.
     session.readCursors.set(ctx.clientId, session.transcript.end);
     this.audit.write({
@@ -259,7 +262,8 @@ export class TermhiveService {
   }
 
   summary(s: TerminalSession): SessionSummary {
-    const running = s.running;
+    // A pane whose program exited runs nothing, whatever record was open when it did.
+    const running = s.alive ? s.running : undefined;
     const snap = s.goneReason ? undefined : s.screen.snapshot();
     return {
       session: s.id,

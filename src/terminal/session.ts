@@ -117,15 +117,40 @@ export class TerminalSession extends EventEmitter {
   /** Seeds screen and transcript from what the backend still shows (adoption after a restart). */
   seed(history: string, atPrompt: boolean, pane?: { cursorRow: number; cursorCol: number; alternateScreen: boolean }): void {
     // A full-screen program holds the alternate screen: the capture is that screen, drawn in
-    // place (no trailing newline: it would scroll the top row away), with the cursor where it is.
+    // place, with the cursor put where tmux has it.
     const alternate = pane?.alternateScreen === true;
     if (alternate) void this.screen.write("\x1b[?1049h\x1b[H");
-    if (history) this.ingestText(alternate ? history : history + "\r\n");
+    // The history ends on the cursor's line, without a line break: output that follows
+    // continues that line, as it does on the pane, so line numbers match every other process's.
+    if (history) this.ingestText(history);
     if (pane && alternate) void this.screen.write(`\x1b[${pane.cursorRow + 1};${pane.cursorCol + 1}H`);
-    // The capture ends on the cursor's row (rows below it that are blank are not captured) and
-    // drops trailing blanks: put the cursor back there, so a REPL's ">>> " is at the cursor.
-    else if (pane && history) void this.screen.write(`\x1b[A\x1b[${pane.cursorCol + 1}G`);
+    // Trailing blanks a program wrote but capture left out (a REPL's ">>> "): put the screen's
+    // cursor where tmux has it.
+    else if (pane && pane.cursorCol > 0) void this.screen.write(`\r\x1b[${pane.cursorCol}C`);
     this.phase = atPrompt ? "prompt" : "running";
+  }
+
+  /**
+   * Takes over what another process recorded about this pane's command (adoption): a command
+   * still running gets a record whose output starts here, so its end (OSC 133 D) completes it
+   * as if this process had seen it start; an ended one gives the last exit code.
+   */
+  adoptRun(run: { command: string; startedAt: number; endedAt?: number; exitCode?: number | null; previousExitCode?: number | null }): void {
+    if (run.endedAt !== undefined) {
+      this.lastExitCode = run.exitCode ?? null;
+      return;
+    }
+    this.lastExitCode = run.previousExitCode ?? null;
+    if (this.running) return;
+    this.commands.push({
+      command: run.command,
+      outputStart: this.transcript.end,
+      outputEnd: null,
+      exitCode: null,
+      startedAt: run.startedAt,
+      endedAt: null,
+    });
+    this.phase = "running";
   }
 
   ingest(data: Buffer): void {

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import type * as nodePty from "@lydell/node-pty";
 import { UnsupportedByBackend, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
 import { launchArgv } from "../launch.js";
+import { MemoryShared } from "../shared-memory.js";
 import { resolveKey } from "../../terminal/keys.js";
 import { CursorModeTracker } from "./cursor-mode.js";
 import { writeToPty } from "./write.js";
@@ -36,6 +37,7 @@ export class PtyBackend implements Backend {
   private readonly events = new EventEmitter();
   private readonly panes = new Map<string, PtyPane>();
   private nextPane = 0;
+  private readonly shared = new MemoryShared();
   private nextWindow = 0;
 
   /** Set when this backend stands in for tmux because tmux is missing (TERMHIVE_BACKEND=auto). */
@@ -202,15 +204,28 @@ export class PtyBackend implements Backend {
     pane.info = { ...pane.info, meta: { ...pane.info.meta, [key]: value } };
   }
 
+  async readShared(paneId: string | null, key: string): Promise<string> {
+    return this.shared.read(paneId, key);
+  }
+
+  async writeShared(paneId: string | null, key: string, value: string): Promise<void> {
+    this.shared.write(paneId, key, value);
+  }
+
+  async swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
+    return this.shared.swap(paneId, key, expected, next);
+  }
+
   /** No server-side history: this process's session has seen every byte since the pane started. */
   async snapshot(paneId: string): Promise<PaneSnapshot> {
     this.pane(paneId);
-    return { history: "", cursorRow: 0, cursorCol: 0, alternateScreen: false };
+    return { history: "", cursorRow: 0, cursorCol: 0, alternateScreen: false, outputsIncluded: 0 };
   }
 
   async kill(paneId: string): Promise<void> {
     const pane = this.pane(paneId);
     this.panes.delete(paneId);
+    this.shared.dropPane(paneId);
     for (const d of pane.disposers) d.dispose();
     if (!pane.info.dead) {
       try {

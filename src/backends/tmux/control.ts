@@ -118,6 +118,8 @@ export class ControlClient extends EventEmitter {
   private settle(reply: Reply): void {
     const pending = this.queue.shift();
     if (!pending) return;
+    // Synchronous, in stream order with "notification": tells which output preceded this reply.
+    this.emit("reply", pending.command);
     if (reply.ok) pending.resolve(reply.lines);
     else pending.reject(new TmuxError(reply.lines.join("\n") || "tmux command failed", pending.command));
   }

@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Backend, BackendEvents, CreatePaneOptions, PaneInfo, PaneSnapshot } from "../backend.js";
+import { type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../../terminal/keys.js";
 import { ControlClient, TmuxError } from "./control.js";
@@ -26,6 +26,8 @@ const PANE_FORMAT = FIELDS.map((f) => `#{${f}}`).join("\t");
 /** Messages of a tmux client that lost a race with another one starting the same server. */
 const STARTUP_RACE = /server exited unexpectedly|lost server|duplicate session|no server running|error connecting|no current client/i;
 const START_ATTEMPTS = 6;
+/** Captures of a pane whose cursor moved while it was captured, before the last one is taken as is. */
+const SNAPSHOT_ATTEMPTS = 5;
 /** tmux command lines stay short; 2 KiB of input is 6 KiB of hex. */
 const HEX_CHUNK = 2048;
 
@@ -38,6 +40,8 @@ export class TmuxBackend implements Backend {
   private client: ControlClient | null = null;
   private starting: Promise<void> | null = null;
   private readonly metaCache = new Map<string, Record<string, string>>();
+  /** Output events emitted per pane, so a snapshot can say which of them it already holds. */
+  private readonly outputCounts = new Map<string, number>();
 
   constructor(private readonly options: TmuxBackendOptions) {
     this.socketPath = join(options.home, "tmux.sock");
@@ -138,7 +142,10 @@ export class TmuxBackend implements Backend {
     switch (n.kind) {
       case "output":
         if (n.paneId === this.signalPane) this.onSignal(n.data);
-        else this.events.emit("output", n.paneId, n.data);
+        else {
+          this.outputCounts.set(n.paneId, (this.outputCounts.get(n.paneId) ?? 0) + 1);
+          this.events.emit("output", n.paneId, n.data);
+        }
         return;
       case "pause":
         // Only when we fell behind by pauseAfterSeconds: resume and let the session resync its screen.
@@ -182,6 +189,7 @@ export class TmuxBackend implements Backend {
         if (!live.has(paneId)) {
           this.known.delete(paneId);
           this.metaCache.delete(paneId);
+          this.outputCounts.delete(paneId);
           this.events.emit("closed", paneId);
         }
       }
@@ -287,20 +295,73 @@ export class TmuxBackend implements Backend {
     this.metaCache.set(paneId, meta);
   }
 
+  // Shared state is kept in tmux user options (pane or global). The tmux server runs one
+  // command at a time, so a `set -F` whose value is the format "new if it still holds
+  // expected, else what it holds" is a compare-and-set across every attached process.
+  // (Not if-shell: its inner command adds a second reply block, which would misalign replies.)
+  async readShared(paneId: string | null, key: string): Promise<string> {
+    const [value] = await this.cmd(`display-message -p ${sharedTarget(paneId)} ${tmuxQuote(`#{${sharedOption(key)}}`)}`);
+    return (value ?? "").trim();
+  }
+
+  async writeShared(paneId: string | null, key: string, value: string): Promise<void> {
+    checkSharedValue(value);
+    await this.cmd(`set ${sharedScope(paneId)} ${sharedOption(key)} ${tmuxQuote(value)}`);
+  }
+
+  async swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
+    checkSharedValue(expected);
+    checkSharedValue(next);
+    const current = `#{${sharedOption(key)}}`;
+    const format = `#{?#{==:${current},${expected}},${next},${current}}`;
+    await this.cmd(`set -F ${sharedScope(paneId)} ${sharedOption(key)} ${tmuxQuote(format)}`);
+    return this.readShared(paneId, key);
+  }
+
   async snapshot(paneId: string): Promise<PaneSnapshot> {
     const target = tmuxQuote(paneId);
-    const [state] = await this.cmd(`display-message -p -t ${target} '#{cursor_x} #{cursor_y} #{alternate_on}'`);
-    const history = await this.cmd(`capture-pane -p -e -S - -E - -t ${target}`);
-    const [x, y, alt] = (state ?? "0 0 0").split(" ");
-    // capture-pane pads the visible screen with empty lines below the cursor; they carry no output.
-    while (history.length > Number(y) + 1 && history[history.length - 1] === "") history.pop();
-    return { history: history.join("\r\n"), cursorCol: Number(x), cursorRow: Number(y), alternateScreen: alt === "1" };
+    const before = this.outputCounts.get(paneId) ?? 0;
+    const stateCommand = `display-message -p -t ${target} '#{cursor_x} #{cursor_y} #{alternate_on} #{pane_height} #{history_size}'`;
+    // -J: a line tmux wrapped at the pane's width is one line, with its trailing spaces, as the
+    // program wrote it — so line numbers match those of a process that saw the output live.
+    const capture = `capture-pane -p -e -J -S - -E - -t ${target}`;
+    for (let attempt = 1; ; attempt++) {
+      const [state] = await this.cmd(stateCommand);
+      // The output events already in the capture are those tmux sent before its reply.
+      let atReply: number | undefined;
+      const client = this.client;
+      const onReply = (command: string) => {
+        if (command === capture && atReply === undefined) atReply = this.outputCounts.get(paneId) ?? 0;
+      };
+      client?.on("reply", onReply);
+      let history: string[];
+      try {
+        history = await this.cmd(capture);
+      } finally {
+        client?.off("reply", onReply);
+      }
+      // The cursor row says where the padding below it starts; output between the two
+      // commands moves it, so then look again (bounded: a pane that never stops gets the last try).
+      const [stateAfter] = await this.cmd(stateCommand);
+      if (stateAfter !== state && attempt < SNAPSHOT_ATTEMPTS) continue;
+      const [x, y, alt, height] = (stateAfter ?? "0 0 0 0").split(" ").map(Number) as [number, number, number, number];
+      // The visible screen is padded with empty rows below the cursor; they carry no output.
+      for (let below = height - 1 - y; below > 0 && history.length > 1 && history[history.length - 1] === ""; below--) history.pop();
+      return {
+        history: history.join("\r\n"),
+        cursorCol: x,
+        cursorRow: y,
+        alternateScreen: alt === 1,
+        outputsIncluded: (atReply ?? this.outputCounts.get(paneId) ?? 0) - before,
+      };
+    }
   }
 
   async kill(paneId: string): Promise<void> {
     await this.cmd(`kill-pane -t ${tmuxQuote(paneId)}`);
     this.known.delete(paneId);
     this.metaCache.delete(paneId);
+    this.outputCounts.delete(paneId);
   }
 
   async focus(paneId: string): Promise<void> {
@@ -373,6 +434,25 @@ function parsePaneLine(line: string): PaneInfo {
     cols: Number(width),
     meta: decodeMeta(meta!),
   };
+}
+
+/** The tmux user option holding one shared key. */
+function sharedOption(key: string): string {
+  if (!/^[a-z0-9._-]+$/.test(key)) throw new TmuxError(`invalid shared state key ${JSON.stringify(key)}`);
+  return `@termhive_s_${key}`;
+}
+
+function sharedTarget(paneId: string | null): string {
+  return paneId === null ? "" : `-t ${tmuxQuote(paneId)}`;
+}
+
+function sharedScope(paneId: string | null): string {
+  return paneId === null ? "-g" : `-p -t ${tmuxQuote(paneId)}`;
+}
+
+/** Values are base64url tokens, so they pass a tmux format comparison unquoted. "" = unset. */
+function checkSharedValue(value: string): void {
+  if (!/^[A-Za-z0-9_-]*$/.test(value)) throw new TmuxError(`invalid shared state value ${JSON.stringify(value.slice(0, 80))}`);
 }
 
 function decodeMeta(encoded: string): Record<string, string> {

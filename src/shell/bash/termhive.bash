@@ -133,11 +133,31 @@ __termhive_cmdline() {
 #    bash restores $? before each element, so the user's hooks and PS1 see the exit
 #    status of the user's command, whatever ours return; ours still return it too.
 # ---------------------------------------------------------------------------
+# ---------------------------------------------------------------------------
+# 4b. The last exit status, also in a file termhive reads ("<pid> <count> <status>"), so a
+#     command that ends while no termhive process watches the pane still has a known end:
+#     the next process compares the count with the one it saw when the command started.
+#     A builtin printf with a redirection: no fork. Written once at start (count 0), so a
+#     nested shell's writes (another pid) are never taken for this shell's.
+# ---------------------------------------------------------------------------
+__termhive_statusfile=
+if [[ -n ${TERMHIVE_HOME-} && -n ${TERMHIVE_SESSION-} && -d $TERMHIVE_HOME/shell ]]; then
+  __termhive_statusfile=$TERMHIVE_HOME/shell/status.$TERMHIVE_SESSION
+fi
+__termhive_seq=0
+__termhive_status() {
+  [[ -n $__termhive_statusfile ]] || return 0
+  builtin printf '%s %s %s\n' "$$" "$__termhive_seq" "$1" 2>/dev/null >|"$__termhive_statusfile"
+}
+__termhive_status -
+
 __termhive_precmd() {
   local s=$?
   if [[ -n $__termhive_ran ]]; then
     __termhive_ran=
     if (( __termhive_added )); then __termhive_cmdline; fi
+    (( __termhive_seq++ ))
+    __termhive_status "$s"
     builtin printf '\e]133;D;%s\a' "$s"
   fi
   __termhive_osc7

@@ -45,6 +45,19 @@ function __termhive_start_command
     printf '\e]633;E;%s\a\e]133;C\a' $s
 end
 
+# The last exit status in a file termhive reads ("<pid> <count> <status>"), so a command
+# that ends while no termhive process watches still has a known end (see termhive.bash).
+set -g __termhive_statusfile
+set -g __termhive_seq 0
+if set -q TERMHIVE_HOME; and set -q TERMHIVE_SESSION; and test -d "$TERMHIVE_HOME/shell"
+    set __termhive_statusfile "$TERMHIVE_HOME/shell/status.$TERMHIVE_SESSION"
+end
+function __termhive_status
+    test -n "$__termhive_statusfile"; or return 0
+    echo $fish_pid $__termhive_seq $argv[1] 2>/dev/null >$__termhive_statusfile
+end
+__termhive_status -
+
 function __termhive_preexec --on-event fish_preexec
     set -g __termhive_started 1
     __termhive_start_command $argv[1]
@@ -58,6 +71,8 @@ function __termhive_postexec --on-event fish_postexec
     # is before it, not between C and D).
     set -q __termhive_started; or __termhive_start_command $argv[1]
     set -e __termhive_started
+    set __termhive_seq (math $__termhive_seq + 1)
+    __termhive_status $s
     printf '\e]133;D;%s\a' $s
 end
 

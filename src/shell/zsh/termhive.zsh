@@ -51,11 +51,25 @@ __termhive_escape() {
   REPLY=$s
 }
 
+# The last exit status in a file termhive reads ("<pid> <count> <status>"), so a command
+# that ends while no termhive process watches still has a known end (see termhive.bash).
+typeset -g __termhive_statusfile= __termhive_seq=0
+if [[ -n ${TERMHIVE_HOME-} && -n ${TERMHIVE_SESSION-} && -d $TERMHIVE_HOME/shell ]]; then
+  __termhive_statusfile=$TERMHIVE_HOME/shell/status.$TERMHIVE_SESSION
+fi
+__termhive_status() {
+  [[ -n $__termhive_statusfile ]] || return 0
+  builtin print -r -- "$$ $__termhive_seq $1" 2>/dev/null >|$__termhive_statusfile
+}
+__termhive_status -
+
 # First precmd hook: sees the command's status, reports it, and hands it on.
 __termhive_precmd() {
   local s=$?
   if [[ -n $__termhive_ran ]]; then
     __termhive_ran=
+    (( __termhive_seq++ ))
+    __termhive_status $s
     builtin print -rn -- $'\e]133;D;'"$s"$'\a'
   fi
   __termhive_osc7
