@@ -34,8 +34,8 @@ export function ensureShim(home: string): string | null {
     if (existsSync(file) && readFileSync(file, "utf8") === script) return dir;
     // Write then rename: a pane running the shim while another process rewrites it never sees half a file.
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, script, { mode: 0o755 });
-    chmodSync(tmp, 0o755);
+    writeFileSync(tmp, script, { mode: 0o700 });
+    chmodSync(tmp, 0o700);
     renameSync(tmp, file);
     return dir;
   } catch {

@@ -1,6 +1,6 @@
 // Live sessions of this process: created here or adopted from the backend (another termhive
 // process, or this one before a restart), resolved by id or name, kept in step with the panes.
-import { rmSync, statSync } from "node:fs";
+import { closeSync, openSync, rmSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { Backend, PaneInfo } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
@@ -248,6 +248,9 @@ export class SessionRegistry {
       shellKind === "other"
         ? { argv: single ? [program] : ["/bin/sh", "-c", program], env: {} as Record<string, string> }
         : integrationLaunch(program, { stateDir: ensurePrivateDir(join(this.config.home, "shell")) });
+    // The shell rewrites its status file with `>|`, which keeps the mode of a file that
+    // exists: made owner-only here, it never takes the user's umask.
+    if (shellKind !== "other") closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
     const env: Record<string, string> = {
       LANG: process.env.LANG || "C.UTF-8",
       ...launch.env,

@@ -191,7 +191,11 @@ describe("nothing under TERMHIVE_HOME leaks", () => {
     // Back at the prompt: the moment a command-line file would still hold it.
     await h.ok("terminal_wait", { session: "perm", for: "completion", timeout_s: 10 });
     const entries = walk(h.home).filter((e) => !e.path.startsWith(join(h.home, "user")));
-    const loose = entries.filter((e) => (e.dir ? e.mode !== 0o700 : e.socket ? (e.mode & 0o077) !== 0 : e.mode !== 0o600));
+    // The one program there (bin/termhive, which panes run) is owner-only too, and executable.
+    const program = join(h.home, "bin", "termhive");
+    const loose = entries.filter((e) =>
+      e.dir ? e.mode !== 0o700 : e.socket ? (e.mode & 0o077) !== 0 : e.mode !== (e.path === program ? 0o700 : 0o600),
+    );
     assert.deepEqual(loose.map((e) => `${e.path.slice(h.home.length)} ${e.mode.toString(8)}`), []);
     const holding = entries.filter((e) => !e.dir && !e.socket && readFileSync(e.path).includes(secret));
     assert.deepEqual(holding.map((e) => e.path.slice(h.home.length)), []);
