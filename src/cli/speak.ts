@@ -12,7 +12,7 @@ type Args = Record<string, unknown>;
 
 /** `termhive <verb> …` for one MCP tool call; undefined when the tool has no CLI verb. */
 function cliCall(tool: string, args: Args | undefined, session: string): string | undefined {
-  const s = shellWord(args?.session ?? session);
+  const s = args?.session === undefined && session === "<session>" ? session : shellWord(args?.session ?? session);
   const a = args ?? {};
   switch (tool) {
     case "open":
