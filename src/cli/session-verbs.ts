@@ -178,7 +178,7 @@ export function registerSessionVerbs(program: Command): void {
             max_tokens: o.maxTokens as number | undefined,
           }),
         session,
-      );
+      ).then((raw) => cliSpeakResult(raw, session));
       print(o.json, r, () => formatWait(r));
       process.exitCode = r.matched ? 0 : 124;
     });
