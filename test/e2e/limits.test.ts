@@ -1,13 +1,15 @@
 // Limits that keep a home from filling up, through real clients started the field way (bare
 // env, another folder): TERMHIVE_MAX_SESSIONS refuses terminal_open past it, naming the idle
 // sessions; TERMHIVE_IDLE_CLOSE_S closes shells left at their prompt, with a hive event and an
-// audit line, never a busy one or an agent's, once even with two servers watching.
+// audit line, never a busy one or an agent's, once even with two servers watching. Clean-up by
+// hand: termhive close --all and termhive reset.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, watch } from "node:fs";
 import { join } from "node:path";
 import { CLI, Harness } from "./harness.js";
+import { assertOneLine, cliIn } from "./cli-field.js";
 
 function auditLines(home: string): Record<string, any>[] {
   const path = join(home, "audit.jsonl");
@@ -124,5 +126,54 @@ describe("TERMHIVE_IDLE_CLOSE_S", () => {
     // it was opened, so its own deadline passes within one more limit. Still one close.
     await auditLine(h.home, () => false, LIMIT_S * 1000).catch(() => undefined);
     assert.equal(auditLines(h.home).filter((e) => e.event === "idle-close").length, 1);
+  });
+});
+
+describe("clean-up by hand: termhive close --all and termhive reset", () => {
+  let h: Harness;
+  const cli = (...args: string[]) => cliIn(h, {}, args);
+  before(async () => {
+    h = await Harness.startField();
+  });
+  after(async () => h.destroy());
+
+  test("close --all closes every session and says how many; again, there are none", () => {
+    for (const name of ["c1", "c2"]) assert.equal(cli("open", "-n", name).status, 0);
+    const before = cli("ls", "--json").json.sessions.length;
+    assert.ok(before >= 2);
+    const closed = cli("close", "--all");
+    assert.equal(closed.status, 0, closed.stderr);
+    assert.match(closed.stdout, new RegExp(`^closed ${before} sessions: .*c1.*c2`));
+    assert.deepEqual(cli("ls", "--json").json.sessions, []);
+    const again = cli("close", "--all", "--json");
+    assert.equal(again.status, 0);
+    assert.deepEqual(again.json, { closed: 0, names: [] });
+  });
+
+  test("reset refuses without a terminal and --yes (exit 2), stops the tmux server with --yes", () => {
+    assert.equal(cli("open", "-n", "r1").status, 0);
+    const refused = cli("reset");
+    assertOneLine(refused, 2, "reset");
+    assert.match(refused.stderr, /pass --yes/);
+    assert.equal(h.tmux("has-session").status, 0, "still running after a refused reset");
+    const done = cli("reset", "--yes");
+    assert.equal(done.status, 0, done.stderr);
+    assert.match(done.stdout, new RegExp(`stopped the tmux server of ${h.home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(1 session ended\\)`));
+    assert.notEqual(h.tmux("has-session").status, 0, "tmux server gone");
+    assert.equal(cli("reset", "--yes").stdout, `no tmux server is running for ${h.home}\n`);
+  });
+
+  test("reset on a terminal asks first; anything but yes stops nothing", () => {
+    assert.equal(cli("open", "-n", "r2").status, 0);
+    // script(1) gives the CLI a real terminal; its stdin is what the person answers.
+    const line = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} reset`;
+    const env = { HOME: h.env.HOME!, PATH: process.env.PATH!, TERMHIVE_HOME: h.home };
+    const no = spawnSync("script", ["-qec", line, "/dev/null"], { cwd: h.cwd, env, input: "n\n", encoding: "utf8", timeout: 30_000 });
+    assert.match(no.stdout, /Stop the tmux server of .* and its 1 session\? \[y\/N\]/);
+    assert.match(no.stdout, /nothing stopped/);
+    assert.equal(h.tmux("has-session").status, 0);
+    const yes = spawnSync("script", ["-qec", line, "/dev/null"], { cwd: h.cwd, env, input: "y\n", encoding: "utf8", timeout: 30_000 });
+    assert.match(yes.stdout, /stopped the tmux server/, yes.stdout);
+    assert.notEqual(h.tmux("has-session").status, 0);
   });
 });
