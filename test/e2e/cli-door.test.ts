@@ -44,6 +44,11 @@ describe("the CLI door: bare env, another folder, a fresh process per call", () 
     assert.match(r.stderr, /unknown session "ghost"/);
     assert.match(r.stderr, /termhive open/);
     assert.doesNotMatch(r.stderr, /terminal_/);
+    const agent = cli("msg", "ghost", "hello");
+    assertOneLine(agent, 1, "msg ghost");
+    assert.match(agent.stderr, /unknown agent 'ghost'/);
+    const status = cli("status", "bogus", "--agent", "x");
+    assertOneLine(status, 2, "status bogus"); // a bad argument: usage
     const json = cli("run", "ghost", "--json", "true");
     assert.equal(json.status, 1);
     assert.equal(json.json.code, "not_found");

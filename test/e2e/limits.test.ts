@@ -48,7 +48,9 @@ describe("TERMHIVE_MAX_SESSIONS", () => {
     await h.ok("terminal_open", { name: "old" });
     await h.ok("terminal_open", { name: "newer" });
     await h.ok("terminal_open", { name: "busy" });
-    await h.ok("terminal_send", { session: "busy", text: "sleep 60" });
+    // Returns once the command has printed, i.e. has started (a bare send could still be on its way).
+    const started = await h.ok("terminal_run", { session: "busy", command: "echo go-$((1+1)); sleep 60", until: "go-2", timeout_s: 30 });
+    assert.equal(started.reason, "until");
     const refused = await h.call("terminal_open", { name: "one-too-many" });
     assert.equal(refused.isError, true);
     assert.match(refused.text, /3 sessions are open, the limit is 3 \(TERMHIVE_MAX_SESSIONS\); nothing was opened/);
