@@ -5,7 +5,7 @@
 // first big outputs and stays resident for the server's life; capped, the server peaks
 // ~25 MB lower through `seq 1 200000` ×5 for a few more (cheap) scavenges. The flag only
 // applies when the file is run as a program (npx termhive, the bin); `node cli.js` skips it.
-import { Command } from "commander";
+import { Command, CommanderError } from "commander";
 import { spawnSync } from "node:child_process";
 import { loadConfig, ConfigError } from "./config.js";
 import { enableLinearRegexFallback } from "./util/regex.js";
@@ -60,6 +60,13 @@ async function mcpCommand(): Promise<void> {
 
 const program = new Command();
 program.name("termhive").description("Persistent terminal sessions and agent teams for AI agents").version(VERSION);
+// Usage errors (unknown verb or option, missing or invalid argument) are thrown to main()
+// rather than exiting inside commander, so they end with status 2 like other Unix tools, and
+// are printed as one line. Subcommands made with .command() inherit both settings.
+program.exitOverride();
+program.configureOutput({
+  outputError: (message, write) => write(`termhive: ${message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ").trim()}\n`),
+});
 program.command("mcp").description("serve MCP over stdio (what an MCP client runs)").action(mcpCommand);
 program.command("start").description("same as mcp; on a terminal it explains how to connect a client").action(mcpCommand);
 
@@ -76,7 +83,13 @@ async function main(): Promise<void> {
   await program.parseAsync(process.argv);
 }
 
+/** 0 for --help/--version, 2 for a usage error (commander already printed its line), 1 otherwise. */
 main().catch((error: unknown) => {
-  process.stderr.write(`termhive: ${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+  // A ConfigError (bad TERMHIVE_*, tmux missing) or anything unexpected: one line, exit 1;
+  // the stack only when asked for (an unexpected error's stack is for a bug report).
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`termhive: ${message.replace(/\s*\n\s*/g, " ").trim()}\n`);
+  if (process.env.TERMHIVE_DEBUG === "1" && !(error instanceof ConfigError) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(1);
 });

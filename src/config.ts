@@ -21,6 +21,10 @@ export interface TermhiveConfig {
   idleQuietMs: number;
   /** Largest input accepted by one terminal_send. */
   maxInputBytes: number;
+  /** Sessions a home may hold; terminal_open past it is refused, naming the idle ones. */
+  maxSessions: number;
+  /** Seconds a shell may sit at its prompt untouched (no agent bound) before it is closed; 0: never. */
+  idleCloseS: number;
 }
 
 export class ConfigError extends Error {
@@ -54,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     promptQuietMs: intFrom(env, "TERMHIVE_PROMPT_QUIET_MS", 5, 0, 10_000),
     idleQuietMs: intFrom(env, "TERMHIVE_IDLE_QUIET_MS", 500, 10, 60_000),
     maxInputBytes: intFrom(env, "TERMHIVE_MAX_INPUT_BYTES", 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxSessions: intFrom(env, "TERMHIVE_MAX_SESSIONS", 64, 1, 10_000),
+    idleCloseS: intFrom(env, "TERMHIVE_IDLE_CLOSE_S", 0, 0, 365 * 24 * 3600),
     ...overrides,
   };
 }

@@ -25,9 +25,10 @@ function withHive<T>(work: (hive: Hive) => T): T {
   }
 }
 
+/** One line; exit 2 for a bad argument (usage), 1 for an answer such as an unknown agent. */
 function fail(error: unknown): never {
-  process.stderr.write(`termhive: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(error instanceof HiveError ? 2 : 1);
+  process.stderr.write(`termhive: ${(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ")}\n`);
+  process.exit(error instanceof HiveError && (error.code === "invalid" || error.code === "cycle") ? 2 : 1);
 }
 
 export function registerHiveCommands(program: Command): void {

@@ -1,6 +1,7 @@
 // The CLI verbs of issue 5 (one file per concern); cli.ts registers them in one line.
 import type { Command } from "commander";
 import { registerAttach } from "./attach.js";
+import { registerCleanupVerbs } from "./cleanup-verbs.js";
 import { registerDoctor } from "./doctor.js";
 import { registerServe } from "./serve.js";
 import { registerSessionVerbs } from "./session-verbs.js";
@@ -8,6 +9,7 @@ import { registerSessionVerbs } from "./session-verbs.js";
 export function registerCliVerbs(program: Command): void {
   registerServe(program);
   registerSessionVerbs(program);
+  registerCleanupVerbs(program);
   registerAttach(program);
   registerDoctor(program);
 }

@@ -1,13 +1,14 @@
 // ls, open, run, send, read, close: one verb per service operation, thin over Ops.
-import type { Command } from "commander";
-import { formatRead, formatRun } from "../mcp/format.js";
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { formatRead, formatRun, formatWait } from "../mcp/format.js";
 import { connectEngine, type Engine } from "./connect.js";
 import { fail, print } from "./output.js";
+import { cliSpeakResult } from "./speak.js";
 
 type Opts = Record<string, unknown> & { json?: boolean };
 
 /** Runs a verb against the engine and always releases it (the direct service detaches from tmux). */
-async function withEngine<T>(json: boolean | undefined, work: (e: Engine) => Promise<T>): Promise<T> {
+export async function withEngine<T>(json: boolean | undefined, work: (e: Engine) => Promise<T>, session?: string): Promise<T> {
   const progress = !json && process.stderr.isTTY ? (_ms: number, message: string) => process.stderr.write(`\r\x1b[K${message}`) : undefined;
   let engine: Engine | undefined;
   try {
@@ -17,15 +18,21 @@ async function withEngine<T>(json: boolean | undefined, work: (e: Engine) => Pro
     return result;
   } catch (error) {
     await engine?.done().catch(() => {});
-    return fail(json, error);
+    return fail(json, error, session);
   } finally {
     await engine?.done().catch(() => {});
   }
 }
 
-const int = (v: string) => {
+// Option parsers: InvalidArgumentError makes commander report a usage error (one line, exit 2).
+export const int = (v: string) => {
   const n = Number(v);
-  if (!Number.isFinite(n)) throw new Error(`not a number: ${v}`);
+  if (v.trim() === "" || !Number.isInteger(n)) throw new InvalidArgumentError("not a whole number.");
+  return n;
+};
+export const seconds = (v: string) => {
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("not a positive number of seconds.");
   return n;
 };
 
@@ -70,7 +77,7 @@ export function registerSessionVerbs(program: Command): void {
     .description("run a command in a session and wait for it (exit status: the command's; 124 if still running)")
     .argument("<session>", "session id or name")
     .argument("<command...>", "command line")
-    .option("-t, --timeout <s>", "seconds to wait", int)
+    .option("-t, --timeout <s>", "seconds to wait", seconds)
     .option("--until <regex>", "return when the output matches")
     .option("--max-tokens <n>", "token budget of the output", int)
     .option("--raw", "keep escape codes")
@@ -87,7 +94,8 @@ export function registerSessionVerbs(program: Command): void {
           raw: o.raw as boolean | undefined,
           confirm: o.confirm as boolean | undefined,
         }),
-      );
+        session,
+      ).then((raw) => cliSpeakResult(raw, session));
       print(o.json, r, () => formatRun(r));
       process.exitCode = !r.complete ? 124 : (r.exit_code ?? 0);
     });
@@ -97,14 +105,27 @@ export function registerSessionVerbs(program: Command): void {
     .description("type text and/or named keys into a session, without waiting")
     .argument("<session>", "session id or name")
     .argument("[text...]", "text to type")
-    .option("-k, --keys <keys>", "comma-separated named keys sent after the text, e.g. C-c or Escape,:,q,Enter")
+    .option("-k, --keys <keys>", "comma-separated named keys (C-c, Escape, Enter, Up, Tab, F1…), sent after the text")
     .option("--no-enter", "do not press Enter after the text")
     .option("--confirm", "send even if the safety gate flags it")
     .option("--json", "print JSON")
+    // test/e2e/cli-door.test.ts runs every example line below: keep them working.
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Examples:",
+        "  termhive send dev echo hello       type `echo hello` and press Enter",
+        "  termhive send dev -k C-c           press Ctrl-C (interrupt what runs)",
+        "  termhive send vim -k Escape        leave vim's insert mode (keys go after any text,",
+        "  termhive send vim :q                 so Escape gets its own call), then type :q Enter",
+      ].join("\n"),
+    )
     .action(async (session: string, text: string[], o: Opts) => {
       const keys = typeof o.keys === "string" ? o.keys.split(",").filter(Boolean) : undefined;
       const r = await withEngine(o.json, (e) =>
         e.ops.send({ session, text: text.length ? text.join(" ") : undefined, keys, enter: o.enter as boolean, confirm: o.confirm as boolean | undefined }),
+        session,
       );
       print(o.json, r, () => `sent ${r.sent_bytes} bytes${r.keys ? ` and ${r.keys} keys` : ""}`);
     });
@@ -113,7 +134,7 @@ export function registerSessionVerbs(program: Command): void {
     .command("read")
     .description("read a session: new output, the screen, or a line range")
     .argument("<session>", "session id or name")
-    .option("-m, --mode <mode>", "auto | new | screen | diff | lines | all", "auto")
+    .addOption(new Option("-m, --mode <mode>", "what to read").choices(["auto", "new", "screen", "diff", "lines", "all"]).default("auto"))
     .option("--from <line>", "first line (mode lines)", int)
     .option("--to <line>", "last line (mode lines)", int)
     .option("--filter <regex>", "keep matching lines")
@@ -131,18 +152,34 @@ export function registerSessionVerbs(program: Command): void {
           raw: o.raw as boolean | undefined,
           max_tokens: o.maxTokens as number | undefined,
         }),
-      );
+        session,
+      ).then((raw) => cliSpeakResult(raw, session));
       print(o.json, r, () => formatRead(r));
     });
 
   program
-    .command("close")
-    .description("close a session")
+    .command("wait")
+    .description("wait until the running command completes, output goes idle, the program exits, or a pattern shows (exit status 124 on timeout)")
     .argument("<session>", "session id or name")
-    .option("-f, --force", "close even if a command is running")
+    .addOption(new Option("--for <what>", "what to wait for (default: pattern with --pattern, else completion)").choices(["completion", "idle", "exit", "pattern"]))
+    .option("--pattern <regex>", "regex to wait for in output not yet read")
+    .option("-t, --timeout <s>", "seconds to wait (default 30)", seconds)
+    .option("--max-tokens <n>", "token budget of the output", int)
     .option("--json", "print JSON")
     .action(async (session: string, o: Opts) => {
-      const r = await withEngine(o.json, (e) => e.ops.close({ session, force: o.force as boolean | undefined }));
-      print(o.json, r, () => `closed ${r.name}`);
+      const r = await withEngine(
+        o.json,
+        (e) =>
+          e.ops.wait({
+            session,
+            for: o.for as "completion" | undefined,
+            pattern: o.pattern as string | undefined,
+            timeout_s: o.timeout as number | undefined,
+            max_tokens: o.maxTokens as number | undefined,
+          }),
+        session,
+      ).then((raw) => cliSpeakResult(raw, session));
+      print(o.json, r, () => formatWait(r));
+      process.exitCode = r.matched ? 0 : 124;
     });
 }

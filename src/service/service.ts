@@ -73,6 +73,13 @@ export class TermhiveService {
       config,
       this.audit,
     );
+    // Loaded only when asked for: the closer pulls in the hive (SQLite) to see agent bindings.
+    if (config.idleCloseS > 0) {
+      void import("./idle-closer.js").then(({ IdleCloser }) => {
+        const closer = new IdleCloser(this);
+        this.onShutdown(() => closer.stop());
+      });
+    }
   }
 
   get backend(): Backend {
@@ -84,6 +91,7 @@ export class TermhiveService {
   }
 
   async open(input: Input<typeof openInput>) {
+    await this.checkSessionLimit();
     const session = await this.registry.open({ ...input, rows: input.rows ?? 40, cols: input.cols ?? 120 });
     await this.waitReady(session);
     return {
@@ -98,6 +106,34 @@ export class TermhiveService {
       cwd: session.cwd ?? session.pane.cwd,
       ...(this.backend.warning ? { warning: this.backend.warning } : {}),
     };
+  }
+
+  /**
+   * TERMHIVE_MAX_SESSIONS: refuses a new session once the home holds that many, naming the
+   * idle ones (longest idle first) so the caller can close some. Counted from tmux (refresh),
+   * so sessions of every termhive process count; two processes opening at the same instant
+   * can each pass the check, which a limit meant against runaway loops can afford.
+   */
+  private async checkSessionLimit(): Promise<void> {
+    await this.registry.ensureStarted();
+    await this.registry.refresh();
+    const sessions = this.registry.all();
+    const max = this.config.maxSessions;
+    if (sessions.length < max) return;
+    // Idle: exited, or nothing running and the shell itself in the foreground (the pane's
+    // foreground process, fresh from the refresh, also tells a process that adopted the session
+    // mid-command that something runs).
+    const idle = sessions
+      .filter((s) => !s.alive || (!s.running && s.pane.foreground === basename(s.meta.command)))
+      .map((s) => this.summary(s))
+      .sort((a, b) => b.idle_s - a.idle_s);
+    const named = idle.slice(0, 10).map((s) => `${s.name} (${s.alive ? `idle ${Math.round(s.idle_s)} s` : "exited"})`);
+    const more = idle.length > named.length ? ` and ${idle.length - named.length} more` : "";
+    throw new ToolError(
+      `${sessions.length} sessions are open, the limit is ${max} (TERMHIVE_MAX_SESSIONS); nothing was opened. ` +
+        (named.length ? `Idle sessions you could close with terminal_close: ${named.join(", ")}${more}.` : "None is idle: close one with terminal_close (force: true kills what it runs)."),
+      "unavailable",
+    );
   }
 
   /** A shell is ready at its first prompt; another program once it has printed and gone quiet. */

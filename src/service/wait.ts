@@ -39,6 +39,10 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   const started = Date.now();
   const from = Math.max(session.readCursors.get(request.clientId) ?? session.transcript.start, session.transcript.start);
   const commandsBefore = session.commands.filter((r) => r.outputEnd === null || r.outputEnd >= from);
+  // A session this process adopted while a command ran (another process, e.g. an earlier CLI
+  // call, started it) is "running" with no record of the command: its completion is the shell
+  // coming back to its prompt (the exit code went by before this process knew the command).
+  const unknownRunning = session.integrated && session.phase === "running" && !session.running;
   let match: string | undefined;
   let exitCode: number | null | undefined;
 
@@ -62,6 +66,10 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
           const done = session.commands.find((r) => r.outputEnd !== null && r.outputEnd >= from && (commandsBefore.includes(r) || r.outputStart >= from));
           if (done && !session.running) {
             exitCode = done.exitCode;
+            return true;
+          }
+          if (unknownRunning && !session.running && session.phase === "prompt") {
+            exitCode = null;
             return true;
           }
           if (!session.alive) {

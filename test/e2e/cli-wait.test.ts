@@ -1,0 +1,62 @@
+// termhive wait, the verb CLI hints name: started the field way (bare env, another folder, a
+// fresh process per call), without a server (the command was started by another process) and
+// with one (the server holds the command's state).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { CLI, Harness } from "./harness.js";
+import { cliIn } from "./cli-field.js";
+import { serve, type Served } from "./serve-process.js";
+
+describe("termhive wait without a server", () => {
+  let h: Harness;
+  const cli = (...args: string[]) => cliIn(h, {}, args);
+  before(async () => {
+    h = await Harness.startField();
+  });
+  after(async () => h.destroy());
+
+  test("termhive wait: completion of a command another process started, idle, exit and a timeout (exit status 124)", () => {
+    assert.equal(cli("open", "-n", "w").status, 0);
+    // The hint's own flow without a server: the run's process is gone when wait starts.
+    assert.equal(cli("run", "-t", "1", "w", "sleep 4; echo woke-$((2*21))").status, 124);
+    const completed = cli("wait", "w", "-t", "30", "--json");
+    assert.equal(completed.status, 0, completed.stderr + completed.stdout);
+    assert.equal(completed.json.reason, "completion");
+    assert.match(completed.json.output, /^woke-42$/m);
+    const idle = cli("wait", "w", "--for", "idle", "-t", "20", "--json");
+    assert.equal(idle.status, 0, idle.stderr + idle.stdout);
+    assert.equal(idle.json.reason, "idle");
+    const none = cli("wait", "w", "--pattern", "never-printed-[x]", "-t", "1");
+    assert.equal(none.status, 124);
+    assert.match(none.stdout, /timeout after \d+ ms: not matched/);
+    assert.equal(cli("send", "w", "exit 3").status, 0);
+    const exited = cli("wait", "w", "--for", "exit", "-t", "20", "--json");
+    assert.equal(exited.status, 0, exited.stderr + exited.stdout);
+    assert.equal(exited.json.exit_code, 3, exited.stdout);
+  });
+});
+
+describe("termhive wait against a running server (the command's state lives there)", () => {
+  let s: Served;
+  before(async () => {
+    s = await serve();
+  });
+  after(async () => s?.stop());
+
+  test("a run that timed out is waited for to completion with the hint's command", () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env: s.env, cwd: join(s.home, ".."), encoding: "utf8", timeout: 60_000 });
+    assert.equal(run("open", "-n", "sw").status, 0);
+    const slow = run("run", "-t", "1", "sw", "sleep 2; echo done-$((6*7)); false");
+    assert.equal(slow.status, 124);
+    const cmd = /Wait more with (termhive wait sw)[,.]/.exec(slow.stdout);
+    assert.ok(cmd, slow.stdout);
+    const waited = run(...cmd[1]!.split(" ").slice(1), "--json");
+    assert.equal(waited.status, 0, waited.stderr + waited.stdout);
+    const r = JSON.parse(waited.stdout);
+    assert.equal(r.reason, "completion");
+    assert.equal(r.exit_code, 1);
+    assert.match(r.output, /done-42/);
+  });
+});
