@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../../terminal/keys.js";
-import { ControlClient, TmuxError } from "./control.js";
+import { ControlClient, TmuxError, TmuxGoneError } from "./control.js";
 import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
 import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
@@ -62,7 +62,11 @@ export class TmuxBackend implements Backend {
     this.events.off(event, listener as (...args: unknown[]) => void);
   }
 
+  /** Set by stop(), cleared by an explicit start(): only start() may connect again. */
+  private stopped = false;
+
   start(): Promise<void> {
+    this.stopped = false;
     // While connecting the client is already alive: callers wait for the set-up to finish,
     // so no command of theirs runs before our options, hook and signal pane are in place.
     if (this.starting) return this.starting;
@@ -134,6 +138,9 @@ export class TmuxBackend implements Backend {
   }
 
   private async cmd(command: string): Promise<string[]> {
+    // After stop() a late command (work still settling when its process shuts down) must not
+    // start a new control client: that client would keep the process alive for ever.
+    if (this.stopped) throw new TmuxGoneError("termhive detached from tmux (stopped)");
     await this.start();
     return this.client!.command(command);
   }
@@ -394,6 +401,7 @@ export class TmuxBackend implements Backend {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     const client = this.client;
     this.client = null;
     await client?.stop();
