@@ -1,0 +1,89 @@
+// Load and lifecycle hardening: what is left behind when termhive is killed, waits on a tmux
+// server that is gone, and a flood of output in one session.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Harness } from "./harness.js";
+
+/** Pids of processes whose command line names this socket, the tmux server itself excepted. */
+function clientsOf(socketPath: string, serverPid: number): { pid: number; args: string }[] {
+  const found: { pid: number; args: string }[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === serverPid) continue;
+    let args: string;
+    try {
+      args = readFileSync(join("/proc", entry, "cmdline"), "utf8").split("\0").join(" ");
+    } catch {
+      continue; // exited while we looked
+    }
+    if (args.includes(socketPath)) found.push({ pid: Number(entry), args });
+  }
+  return found;
+}
+
+async function until<T>(probe: () => T, done: (value: T) => boolean, limitMs: number): Promise<T> {
+  const end = Date.now() + limitMs;
+  let value = probe();
+  while (!done(value) && Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = probe();
+  }
+  return value;
+}
+
+describe("kill -9 of termhive", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.start();
+  });
+  after(async () => h.destroy());
+
+  test("its tmux control client dies with it, also while a pane floods output, and the next server works", async () => {
+    await h.ok("terminal_open", { name: "flood", command: "bash" });
+    // A pane that never stops printing: tmux will not end a control client while output is
+    // still owed to it, so stdin EOF alone left the client running for ever.
+    await h.ok("terminal_send", { session: "flood", text: "yes", enter: true });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const socket = join(h.home, "tmux.sock");
+    const serverPid = Number(h.tmux("display-message", "-p", "#{pid}").stdout.trim());
+    assert.ok(serverPid > 0);
+    assert.ok(clientsOf(socket, serverPid).length > 0, "the control client is running before the kill");
+
+    process.kill(h.pid, "SIGKILL");
+    // Bounded so a regression fails here instead of hanging; the figure is not asserted.
+    const left = await until(() => clientsOf(socket, serverPid), (l) => l.length === 0, 10_000);
+    assert.deepEqual(left, [], "processes still attached to the socket after the server was killed");
+
+    await h.connect();
+    await h.ok("terminal_send", { session: "flood", keys: ["C-c"] });
+    const r = await h.ok("terminal_run", { session: "flood", command: "echo alive-again" });
+    assert.equal(r.output, "alive-again");
+  });
+});
+
+describe("tmux server gone", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.start();
+  });
+  after(async () => h.destroy());
+
+  test("hive_wait on its targets answers at once with an error naming the cause, not after the timeout", async () => {
+    await h.ok("terminal_open", { name: "w1", command: "bash" });
+    await h.ok("terminal_open", { name: "w2", command: "bash" });
+    h.tmux("kill-server");
+    for (const args of [
+      { targets: "w1", for: "pattern", pattern: "never-printed", timeout_s: 30 },
+      { targets: ["w1", "w2"], for: "idle", mode: "all", timeout_s: 30 },
+    ]) {
+      const r = await h.call("hive_wait", args);
+      assert.equal(r.isError, true, `${JSON.stringify(args)}: ${r.text}`);
+      assert.match(r.text, /tmux|gone|not running/i);
+    }
+    // The next call reconnects: a fresh tmux server, and the waits work again on new sessions.
+    await h.ok("terminal_open", { name: "w3", command: "bash" });
+    const ok = await h.ok("hive_wait", { targets: "w3", for: "idle", timeout_s: 10 });
+    assert.equal(ok.matched, true, JSON.stringify(ok));
+  });
+});
