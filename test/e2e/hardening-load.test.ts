@@ -72,18 +72,28 @@ describe("tmux server gone", () => {
   test("hive_wait on its targets answers at once with an error naming the cause, not after the timeout", async () => {
     await h.ok("terminal_open", { name: "w1", command: "bash" });
     await h.ok("terminal_open", { name: "w2", command: "bash" });
-    h.tmux("kill-server");
-    for (const args of [
+    // Waits already blocked when the server goes: before, they sat out their 30 s and then
+    // reported a plain timeout (the test's own limit is shorter than no answer would need).
+    const waits = [
       { targets: "w1", for: "pattern", pattern: "never-printed", timeout_s: 30 },
-      { targets: ["w1", "w2"], for: "idle", mode: "all", timeout_s: 30 },
-    ]) {
-      const r = await h.call("hive_wait", args);
+      { targets: ["w1", "w2"], for: "waiting_for_input", mode: "any", timeout_s: 30 },
+      { targets: ["w1", "w2"], for: "pattern", pattern: "never-printed", mode: "all", timeout_s: 30 },
+    ].map((args) => ({ args, result: h.call("hive_wait", args) }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    h.tmux("kill-server");
+    for (const { args, result } of waits) {
+      const r = await Promise.race([result, new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))]);
+      assert.ok(r, `${JSON.stringify(args)}: no answer 20 s after the tmux server was killed`);
       assert.equal(r.isError, true, `${JSON.stringify(args)}: ${r.text}`);
-      assert.match(r.text, /tmux|gone|not running/i);
+      assert.match(r.text, /tmux server went away/, r.text);
     }
-    // The next call reconnects: a fresh tmux server, and the waits work again on new sessions.
+    // A wait started after the server went: the targets are unknown at once.
+    const late = await h.call("hive_wait", { targets: "w1", for: "pattern", pattern: "x", timeout_s: 30 });
+    assert.equal(late.isError, true, late.text);
+    // The next call reconnects: a fresh tmux server, and waits work again on new sessions.
     await h.ok("terminal_open", { name: "w3", command: "bash" });
-    const ok = await h.ok("hive_wait", { targets: "w3", for: "idle", timeout_s: 10 });
+    await h.ok("terminal_send", { session: "w3", text: "echo here-it-is", enter: true });
+    const ok = await h.ok("hive_wait", { targets: "w3", for: "pattern", pattern: "here-it-is", timeout_s: 10 });
     assert.equal(ok.matched, true, JSON.stringify(ok));
   });
 });
