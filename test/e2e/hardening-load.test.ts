@@ -97,3 +97,63 @@ describe("tmux server gone", () => {
     assert.equal(ok.matched, true, JSON.stringify(ok));
   });
 });
+
+describe("a flood of output", () => {
+  let h: Harness;
+  before(async () => {
+    // A small transcript cap so a quick flood overflows it (the default is 16M characters).
+    h = await Harness.start({ TERMHIVE_TRANSCRIPT_MAX_CHARS: "1000000" });
+    await h.ok("terminal_open", { name: "flood", command: "bash" });
+  });
+  after(async () => h.destroy());
+
+  const flood = "echo FIRST-LINE; yes | head -c 5000000; echo LAST-LINE";
+
+  test("bigger than the transcript cap: the result still starts with the first line and ends with the last", async () => {
+    const r = await h.ok("terminal_run", { session: "flood", command: flood, timeout_s: 120 });
+    assert.equal(r.exit_code, 0);
+    const lines = r.output.split("\n");
+    assert.equal(lines[0], "FIRST-LINE", r.output.slice(0, 400));
+    assert.equal(lines.at(-1), "LAST-LINE", r.output.slice(-400));
+    // What is left out is said, with the call that reads what memory still holds of it.
+    const marker = lines.find((l: string) => l.includes("not shown"));
+    assert.ok(marker, r.output.slice(0, 600));
+    assert.match(marker!, /dropped from memory/);
+    const call = JSON.parse(marker!.slice(marker!.indexOf("{")));
+    const read = await h.ok("terminal_read", call);
+    assert.match(read.output, /^y( ×\d+)?$/m);
+    assert.ok(r.tokens < 2500, `tokens ${r.tokens}`);
+  });
+
+  test("terminal_wait for completion shows the same head", async () => {
+    await h.ok("terminal_send", { session: "flood", text: flood, enter: true });
+    const w = await h.ok("terminal_wait", { session: "flood", for: "completion", timeout_s: 120 });
+    assert.match(w.output, /^FIRST-LINE\n/, JSON.stringify(w).slice(0, 1000));
+    // Then the next prompt, which a wait shows.
+    assert.match(w.output, /\nLAST-LINE(\n|$)/, JSON.stringify(w).slice(-1000));
+  });
+});
+
+describe("a large output within the transcript cap", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.start();
+    await h.ok("terminal_open", { name: "big", command: "bash" });
+  });
+  after(async () => h.destroy());
+
+  test("is rendered as head and tail: first and last line shown, the middle named with the call that reads it", async () => {
+    const r = await h.ok("terminal_run", { session: "big", command: "echo FIRST-LINE; seq 1 400000; echo LAST-LINE", timeout_s: 120 });
+    const lines = r.output.split("\n");
+    assert.equal(lines[0], "FIRST-LINE", r.output.slice(0, 400));
+    assert.equal(lines.at(-1), "LAST-LINE", r.output.slice(-400));
+    const marker = lines.find((l: string) => l.includes("not shown"));
+    assert.ok(marker, r.output.slice(0, 600));
+    assert.doesNotMatch(marker!, /dropped/);
+    // The named lines are exactly the ones left out: the first of them follows the head's last number.
+    const call = JSON.parse(marker!.slice(marker!.indexOf("{")));
+    const read = await h.ok("terminal_read", { ...call, to_line: call.from_line });
+    const headNumbers = lines.slice(0, lines.indexOf(marker!)).filter((l: string) => /^\d+$/.test(l)).map(Number);
+    assert.equal(Number(read.output.trim().split("\n").at(-1)), headNumbers.at(-1)! + 1, read.output);
+  });
+});
