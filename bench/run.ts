@@ -11,6 +11,7 @@ import { benchTokens } from "./tokens.js";
 import { benchHive } from "./hive.js";
 import { benchDoors } from "./doors.js";
 import { benchOpen } from "./open.js";
+import { benchFlood, benchHostile, benchSoak } from "./load.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
@@ -159,6 +160,9 @@ async function main(): Promise<void> {
   if (!only || only === "idle") await benchIdle();
   if (!only || only === "hive") await benchHive(emit);
   if (!only || only === "doors") await benchDoors(emit);
+  if (!only || only === "flood") await benchFlood();
+  if (!only || only === "hostile") await benchHostile();
+  if (!only || only === "soak") await benchSoak();
 }
 
 main().catch((error: unknown) => {

@@ -52,7 +52,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     tmuxPath: env.TERMHIVE_TMUX ?? "tmux",
     shell: env.TERMHIVE_SHELL ?? env.SHELL ?? "/bin/bash",
     transcriptMaxChars: intFrom(env, "TERMHIVE_TRANSCRIPT_MAX_CHARS", 16_000_000, 10_000, 1_000_000_000),
-    scrollback: intFrom(env, "TERMHIVE_SCROLLBACK", 2000, 0, 1_000_000),
+    // Only the virtual screen's viewport and cursor line are ever read (the transcript holds the
+    // text); each scrollback line costs ~1.4 KB at 120 columns, so 2000 lines were ~3 MB per
+    // session in every server process — 64 sessions: ~180 MB each. 100 keeps a resize's reflow.
+    scrollback: intFrom(env, "TERMHIVE_SCROLLBACK", 100, 0, 1_000_000),
     historyLimit: intFrom(env, "TERMHIVE_TMUX_HISTORY", 50_000, 100, 10_000_000),
     maxTokens: intFrom(env, "TERMHIVE_MAX_TOKENS", 2000, 100, 200_000),
     promptQuietMs: intFrom(env, "TERMHIVE_PROMPT_QUIET_MS", 5, 0, 10_000),

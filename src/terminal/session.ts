@@ -214,6 +214,7 @@ export class TerminalSession extends EventEmitter {
         this.announcedCommand = null;
         this.expectedCommand = null;
         this.commands.push(record);
+        this.transcript.pin(end);
         if (this.commands.length > KEPT_COMMANDS) this.commands.shift();
         this.phase = "running";
         this.emit("command-start", record);

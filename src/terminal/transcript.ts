@@ -22,6 +22,8 @@ export interface TranscriptSlice {
 }
 
 const BLOCK = 64 * 1024;
+/** Characters kept from a pinned offset (a command's first output) once the cap drops it. */
+export const PINNED_HEAD_CHARS = 8 * 1024;
 
 export class Transcript {
   private blocks: string[] = [];
@@ -32,7 +34,33 @@ export class Transcript {
   private total = 0;
   private newlines = 0;
 
+  /** Where the running command's output began (pin()); its head outlives the cap. */
+  private pinStart: number | null = null;
+  private head: TranscriptSlice | null = null;
+
   constructor(private readonly maxChars: number) {}
+
+  /**
+   * Keeps the first PINNED_HEAD_CHARS from `offset` when the cap drops them: a flood bigger
+   * than the cap otherwise loses how a command's output began (its first line, an error
+   * printed before the flood). One pin at a time: the next command's pin replaces it.
+   */
+  pin(offset: number): void {
+    this.pinStart = offset;
+    this.head = null;
+  }
+
+  /**
+   * The pinned head from `from` on, when the cap has dropped `from` and the head reaches past
+   * it. Asked from before the head (a read from the prompt the command was typed at), it is the
+   * head whole: the few characters before it were dropped with the rest.
+   */
+  headOf(from: number): TranscriptSlice | undefined {
+    const head = this.head;
+    if (!head || from >= head.start + head.text.length || from >= this.start) return undefined;
+    const cut = Math.max(0, from - head.start);
+    return { text: head.text.slice(cut), start: head.start + cut, firstLine: head.firstLine + countNewlines(head.text, 0, cut), droppedBefore: 0 };
+  }
 
   /** Absolute offset just past the last character. */
   get end(): number {
@@ -66,7 +94,15 @@ export class Transcript {
     }
     this.newlines += countNewlines(text, 0, text.length);
     this.total += text.length;
-    if (this.total - this.start > this.maxChars) this.dropBefore(this.total - this.maxChars);
+    if (this.total - this.start > this.maxChars) {
+      const cut = this.total - this.maxChars;
+      const pin = this.pinStart;
+      if (pin !== null && this.head === null && pin >= this.start && pin < cut) {
+        this.head = this.slice(pin, pin + PINNED_HEAD_CHARS);
+        this.pinStart = null;
+      }
+      this.dropBefore(cut);
+    }
   }
 
   /** Drops whole blocks that end before `offset`. */

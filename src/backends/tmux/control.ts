@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { EventEmitter } from "node:events";
+import type { Writable } from "node:stream";
 import { ControlParser, type Notification, type Reply } from "./protocol.js";
 
 export class TmuxError extends Error {
@@ -15,6 +16,17 @@ export class TmuxGoneError extends TmuxError {
     this.name = "TmuxGoneError";
   }
 }
+
+/**
+ * Runs tmux (exec, so the child's pid is tmux's) beside a watchdog that kills it when termhive
+ * dies. tmux ends a control client on stdin EOF only once all output owed to it is written, and
+ * with a pane that keeps printing that never happens: after a kill -9 of termhive the client
+ * lived on, attached for ever. Node has no PR_SET_PDEATHSIG, so the watchdog reads fd 3, a pipe
+ * only termhive holds open: a line means "tmux is done, leave quietly"; EOF without one means
+ * termhive is gone. Its own stdio is /dev/null so it keeps none of tmux's pipes open.
+ */
+const WATCHDOG =
+  '{ read -r line <&3 && exit 0; kill -KILL $$; } 0</dev/null 1>/dev/null 2>/dev/null & exec "$@" 3<&-';
 
 interface Pending {
   command: string;
@@ -52,13 +64,24 @@ export class ControlClient extends EventEmitter {
   start(): Promise<void> {
     const { tmuxPath, socketPath, configPath, sessionName, env, firstWindow } = this.options;
     const child = spawn(
-      tmuxPath,
-      // -u: UTF-8 whatever the locale. Started from a bare environment (no LANG: the MCP SDK's
-      // default env, systemd, cron, GUI apps) tmux otherwise prints the tabs of -F formats as "_".
-      ["-u", "-S", socketPath, "-f", configPath, "-C", "new-session", "-A", "-s", sessionName, "-n", firstWindow.name, "-x", "120", "-y", "40", ...firstWindow.argv],
-      { env, stdio: ["pipe", "pipe", "pipe"] },
-    );
+      "/bin/sh",
+      [
+        "-c",
+        WATCHDOG,
+        "termhive-tmux-watchdog",
+        tmuxPath,
+        // -u: UTF-8 whatever the locale. Started from a bare environment (no LANG: the MCP SDK's
+        // default env, systemd, cron, GUI apps) tmux otherwise prints the tabs of -F formats as "_".
+        ...["-u", "-S", socketPath, "-f", configPath, "-C", "new-session", "-A", "-s", sessionName, "-n", firstWindow.name, "-x", "120", "-y", "40", ...firstWindow.argv],
+      ],
+      { env, stdio: ["pipe", "pipe", "pipe", "pipe"] },
+    ) as ChildProcessWithoutNullStreams;
     this.child = child;
+    const lifeline = child.stdio[3] as Writable;
+    lifeline.on("error", () => {});
+    // tmux exited on its own: dismiss the watchdog (a line, then EOF) so it never signals a pid
+    // that may since have been reused.
+    child.once("exit", () => lifeline.end("exit\n"));
     this.closedReason = null;
     const parser = new ControlParser(
       (reply) => this.settle(reply),

@@ -30,6 +30,7 @@ const START_ATTEMPTS = 6;
 const SNAPSHOT_ATTEMPTS = 5;
 /** tmux command lines stay short; 2 KiB of input is 6 KiB of hex. */
 const HEX_CHUNK = 2048;
+const SEND_WINDOW = 4;
 
 export class TmuxBackend implements Backend {
   readonly kind = "tmux" as const;
@@ -269,14 +270,19 @@ export class TmuxBackend implements Backend {
 
   async writeInput(paneId: string, data: Buffer): Promise<void> {
     const target = tmuxQuote(paneId);
-    const sends: Promise<string[]>[] = [];
+    // At most SEND_WINDOW chunks queued at a time (tmux runs them in order): the control
+    // client's queue is shared by every session, and 1 MB queued at once (~500 commands) made
+    // another session's echo wait ~14 s behind the paste.
+    const inFlight = new Set<Promise<string[]>>();
     for (let offset = 0; offset < data.length; offset += HEX_CHUNK) {
       const chunk = data.subarray(offset, offset + HEX_CHUNK);
       const hex = Array.from(chunk, (b) => b.toString(16).padStart(2, "0")).join(" ");
-      // Queued back to back on one connection: tmux runs them in order.
-      sends.push(this.cmd(`send-keys -H -t ${target} ${hex}`));
+      const sent = this.cmd(`send-keys -H -t ${target} ${hex}`);
+      inFlight.add(sent);
+      void sent.then(() => inFlight.delete(sent), () => inFlight.delete(sent));
+      if (inFlight.size >= SEND_WINDOW) await Promise.race(inFlight);
     }
-    await Promise.all(sends);
+    await Promise.all(inFlight);
   }
 
   async sendKeys(paneId: string, keys: readonly string[]): Promise<void> {

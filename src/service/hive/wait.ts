@@ -87,7 +87,25 @@ export async function hiveWait(
     return met ? results : undefined;
   };
 
-  return new Promise((resolve) => {
+  /**
+   * Why the wait can no longer be met, when it cannot: its targets' panes are gone (the tmux
+   * server died, the pane was closed) for a condition only a live pane can meet. "exited" is met
+   * by a gone pane, so it never fails here. Waiting out the timeout would only hide the cause.
+   */
+  const impossible = (): string | undefined => {
+    if (options.for === "exited") return undefined;
+    const gone = resolved
+      .map((t) => ({ t, s: sessions.get(t.sessionId) }))
+      // An unknown session can still show agent status written by another process; only a
+      // pattern needs the pane itself.
+      .filter(({ s }) => (s === undefined ? options.for === "pattern" : s.goneReason !== null));
+    const hopeless = options.mode === "all" ? gone.length > 0 : gone.length === resolved.length && gone.length > 0;
+    if (!hopeless) return undefined;
+    const why = gone.map(({ t, s }) => `${t.sessionName}: ${s?.goneReason ?? "no such session"}`).join("; ");
+    return `hive_wait for ${options.for} cannot be met any more — ${why}`;
+  };
+
+  return new Promise((resolve, reject) => {
     let done = false;
     let lastCursor = deps.hive.events.latestCursor();
     const cleanups: (() => void)[] = [];
@@ -99,6 +117,13 @@ export async function hiveWait(
     };
     const check = () => {
       if (done) return;
+      const cannot = impossible();
+      if (cannot) {
+        done = true;
+        for (const c of cleanups) c();
+        reject(new Error(cannot));
+        return;
+      }
       try {
         const r = evaluate();
         if (r) finish(r, true);

@@ -42,3 +42,22 @@ test("a flood far beyond the cap costs time in proportion to its size", () => {
   // Linear work is well under a second here; the old join-everything-per-append took minutes.
   assert.ok(ms < 5000, `took ${ms} ms`);
 });
+
+test("a pinned head outlives the cap; one pin at a time", () => {
+  const t = new Transcript(100_000);
+  t.append("prompt$ cmd\n");
+  const start = t.end;
+  t.pin(start);
+  t.append("FIRST\n");
+  for (let i = 0; i < 10_000; i++) t.append("y\n".repeat(20));
+  assert.ok(t.start > start, "the head was dropped from the ring");
+  const head = t.headOf(0)!;
+  assert.equal(head.start, start);
+  assert.equal(head.firstLine, 2);
+  assert.ok(head.text.startsWith("FIRST\ny\n"));
+  assert.equal(t.headOf(start + 6)!.text.slice(0, 2), "y\n");
+  assert.equal(t.headOf(start + 6)!.firstLine, 3);
+  assert.equal(t.headOf(t.start), undefined, "held text is not the head's");
+  t.pin(t.end);
+  assert.equal(t.headOf(0), undefined, "a new pin replaces the old head");
+});
