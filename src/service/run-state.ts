@@ -82,17 +82,38 @@ export function decodeRun(token: string): Partial<RunState> | undefined {
   return decodeShared<RunState>(token);
 }
 
+/** Shared-state writes still on their way to tmux: a process that shuts down lets them land first. */
+const pendingWrites = new Set<Promise<void>>();
+
+/** Waits (at most `timeoutMs`) for the run states this process is still writing. */
+export async function settleRunWrites(timeoutMs = 1000): Promise<void> {
+  if (pendingWrites.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  await Promise.race([Promise.allSettled([...pendingWrites]), limit]);
+  clearTimeout(timer);
+}
+
 /** Mirrors a live session's command starts and ends into the pane's shared state. */
 export function publishRuns(session: TerminalSession, backend: Backend, home: string): void {
   const write = (state: RunState) => {
     // Best effort: a pane closing under us is reported through the backend's events.
-    void backend.writeShared(session.paneId, RUN_KEY, encodeShared(state)).catch(() => {});
+    const pending = backend.writeShared(session.paneId, RUN_KEY, encodeShared(state)).catch(() => {});
+    pendingWrites.add(pending);
+    void pending.finally(() => pendingWrites.delete(pending));
   };
+  // The status line as it stood at the prompt, before the command was typed. Read at the
+  // command's start instead, it may already be this command's own end (a quick command whose
+  // start this process handles late), and the next process would think it runs for ever.
+  let statusAtPrompt = readStatusLine(home, session.id);
+  session.on("prompt", () => {
+    statusAtPrompt = readStatusLine(home, session.id);
+  });
   session.on("command-start", (record: CommandRecord) => {
     write({
       command: cut(session.redact(record.command)),
       startedAt: record.startedAt,
-      status: readStatusLine(home, session.id),
+      status: statusAtPrompt,
       previousExitCode: session.lastExitCode,
     });
   });

@@ -15,6 +15,7 @@ import { readSession, type ReadResult } from "./read.js";
 import { SessionRegistry } from "./registry.js";
 import { deadError, runCommand, type RunResult } from "./run.js";
 import { acquireRunLock } from "./run-lock.js";
+import { settleRunWrites } from "./run-state.js";
 import type { closeInput, Input, openInput, readInput, resizeInput, runInput, sendInput, waitInput } from "./schemas.js";
 import { waitSession, type WaitResult } from "./wait.js";
 import type { TerminalSession } from "../terminal/session.js";
@@ -372,6 +373,8 @@ export class TermhiveService {
       }
     }
     for (const session of this.registry.all()) session.recorder.close();
+    // A command's end seen just before shutdown is written to its pane before we detach.
+    await settleRunWrites();
     await this.backend.stop();
   }
 }
