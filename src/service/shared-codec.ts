@@ -1,5 +1,6 @@
 // Shared state values are JSON objects carried as base64url tokens: they pass a tmux command
 // line and a tmux format comparison without quoting, and compare byte for byte.
+import { processAlive } from "../util/process.js";
 export function encodeShared(value: object): string {
   return Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
 }
@@ -22,10 +23,5 @@ export function decodeShared<T extends object>(token: string): Partial<T> | unde
  */
 export function ownerAlive(host: string | undefined, pid: number | undefined, myHost: string): boolean {
   if (host !== myHost || typeof pid !== "number") return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return processAlive(pid);
 }

@@ -5,6 +5,7 @@
 // removed here, each time a bash session starts.
 import { readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { processAlive } from "../util/process.js";
 
 const PATTERN = /^\.termhive-cmdline\.(\d+)$/;
 
@@ -17,20 +18,11 @@ export function removeStaleCommandLineFiles(dir: string): void {
   }
   for (const name of names) {
     const pid = Number(PATTERN.exec(name)?.[1]);
-    if (!pid || alive(pid)) continue;
+    if (!pid || processAlive(pid)) continue;
     try {
       unlinkSync(join(dir, name));
     } catch {
       // removed by another termhive process meanwhile
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -9,6 +9,7 @@
 import { basename, join } from "node:path";
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { SecretHoldback } from "./secret-holdback.js";
+import { processAlive } from "../util/process.js";
 
 export interface RecordingNotice {
   event: "recording_off" | "recording_on" | "recording_rotated";
@@ -137,7 +138,7 @@ export class CastRecorder {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const holder = Number(readFileSync(this.lockPath, "utf8").trim());
-      if (holder && holder !== process.pid && isAlive(holder)) return false;
+      if (holder && holder !== process.pid && processAlive(holder)) return false;
       writeFileSync(this.lockPath, String(process.pid), { mode: 0o600 });
       return true;
     }
@@ -247,14 +248,5 @@ export class CastRecorder {
     } catch {
       // already gone
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
