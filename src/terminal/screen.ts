@@ -29,7 +29,10 @@ export class Screen {
 
   constructor(rows: number, cols: number, scrollback: number) {
     const XtermTerminal = Terminal();
-    this.term = new XtermTerminal({ rows, cols, scrollback, allowProposedApi: true, convertEol: false });
+    // logLevel off: xterm reports every malformed sequence (random bytes, a binary cat) with
+    // console.error and a dump of its parser state — megabytes on the server's stderr and
+    // ~100 ms of the event loop for 1 MB of noise. A parsing error is not ours to report.
+    this.term = new XtermTerminal({ rows, cols, scrollback, allowProposedApi: true, convertEol: false, logLevel: "off" });
   }
 
   get rows(): number {
