@@ -14,6 +14,7 @@ import { paneCliEnv } from "./pane-cli.js";
 import { RUN_KEY, decodeRun, publishRuns, readStatusLine, resolveRun, statusFilePath } from "./run-state.js";
 import { encodeShared } from "./shared-codec.js";
 import { claimName, releaseName } from "./name-claim.js";
+import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
 
 export interface OpenOptions {
   name?: string;
@@ -161,6 +162,7 @@ export class SessionRegistry {
       session.integrated = meta.shell !== "other";
       // Before the held output: an end (OSC 133 D) in it must find the running command.
       if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);
+      if (atPrompt && !pane.dead) await adoptPasteMode(session, this.backend);
       this.seeding.delete(pane.paneId);
       for (const chunk of held.slice(snap.outputsIncluded)) session.ingest(chunk);
     } catch {
@@ -207,6 +209,7 @@ export class SessionRegistry {
     this.sessions.set(meta.id, session);
     this.panes.set(pane.paneId, session);
     publishRuns(session, this.backend, this.config.home);
+    publishPasteMode(session, this.backend);
     return session;
   }
 

@@ -158,7 +158,23 @@ export class TerminalSession extends EventEmitter {
     if (text) this.ingestText(text);
   }
 
+  /** The program asked for bracketed paste at least once (`ESC[?2004h`). */
+  private bracketedPasteSeen = false;
+
+  /**
+   * Puts the screen model in bracketed-paste mode without output from the program: an adopted
+   * shell at its prompt whose pane is known to use it (the mode is not in a capture).
+   */
+  assumeBracketedPaste(): void {
+    this.bracketedPasteSeen = true;
+    void this.screen.write("\x1b[?2004h");
+  }
+
   private ingestText(text: string): void {
+    if (!this.bracketedPasteSeen && text.includes("\x1b[?2004h")) {
+      this.bracketedPasteSeen = true;
+      this.emit("bracketed-paste");
+    }
     const events = this.scanner.feed(text);
     this.transcript.append(text);
     this.lastOutputAt = Date.now();

@@ -70,6 +70,17 @@ describe("first contact: bare environment, another folder", () => {
     assert.match(notDir.text, /not a folder/);
   });
 
+  for (const shell of ["bash", "zsh"]) {
+    test(`${shell}: a multi-line command run by a fresh process runs whole, as one paste, with the last line's exit code`, async () => {
+      await h.ok("terminal_open", { name: `multi-${shell}`, command: shell });
+      // The process that opened the session saw the shell ask for bracketed paste; this one did not.
+      const r = await h.callOnce("terminal_run", { session: `multi-${shell}`, command: "echo one\nsleep 0.2; echo two\n(exit 3)" });
+      assert.equal(r.isError, false, r.text);
+      assert.equal(r.data.output, "one\ntwo");
+      assert.equal(r.data.exit_code, 3);
+    });
+  }
+
   test("20 fresh processes in a row under CPU load all succeed on their first call", async () => {
     const burner = burnCpu(120_000);
     try {
