@@ -56,12 +56,39 @@ export interface Rendered {
  * budget (fold.ts), with caller-declared secrets masked throughout.
  */
 export function renderOutput(text: string, opts: RenderOptions): Rendered {
+  const stages = renderStages(text, opts);
+  for (;;) {
+    const step = stages.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Outputs above this many characters give the event loop back between render stages. */
+const YIELD_ABOVE_CHARS = 64 * 1024;
+
+/**
+ * renderOutput, giving the event loop back between its stages (count, clean, reduce and
+ * fold) on a large output: each stage of 1 MB of noise costs tens of ms, and all of them in
+ * one go held every other client of the process for over 100 ms.
+ */
+export async function renderOutputYielding(text: string, opts: RenderOptions): Promise<Rendered> {
+  const stages = renderStages(text, opts);
+  for (;;) {
+    const step = stages.next();
+    if (step.done) return step.value;
+    if (text.length > YIELD_ABOVE_CHARS) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+function* renderStages(text: string, opts: RenderOptions): Generator<void, Rendered, void> {
   const target: FetchTarget = { session: opts.session, firstLine: opts.firstLine };
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const raw = countTokensBounded(maskSecrets(text, opts.secrets));
+  yield;
   // Lines stay a table (table.ts) unless a step needs them one by one: secrets, a filter,
   // or a reducer that was chosen.
   let lines = opts.raw ? LineTable.split(text) : cleanTable(text);
+  yield;
   // Masked before folding, so an overlong-line cut can never leave half a secret behind.
   if (opts.secrets?.length) {
     lines = LineTable.fromLines(lines.toLines().map((line) => ({ ...line, text: maskSecrets(line.text, opts.secrets) })));
@@ -83,6 +110,7 @@ export function renderOutput(text: string, opts: RenderOptions): Rendered {
     }
   }
 
+  yield;
   const folded = foldTable(lines, { ...target, maxTokens });
   hidden += folded.hidden;
   const out = maskSecrets(folded.text, opts.secrets);

@@ -3,7 +3,7 @@ import type { LineMatcher } from "../output/filter.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { renderSlice, textForModel } from "./render.js";
 import { ToolError } from "./errors.js";
-import { renderOutput } from "../output/index.js";
+import { renderOutput, renderOutputYielding } from "../output/index.js";
 
 export type ReadMode = "auto" | "new" | "screen" | "diff" | "lines" | "all";
 
@@ -57,7 +57,7 @@ export async function readSession(session: TerminalSession, request: ReadRequest
     case "new": {
       const from = session.readCursors.get(request.clientId) ?? session.transcript.start;
       const end = session.transcript.end;
-      const rendered = renderSlice(session, { from, to: end, ...renderOptions(request) });
+      const rendered = await renderSlice(session, { from, to: end, ...renderOptions(request) });
       session.readCursors.set(request.clientId, end);
       const note =
         rendered.dropped_chars > 0
@@ -68,7 +68,7 @@ export async function readSession(session: TerminalSession, request: ReadRequest
       return { ...base, output: rendered.text, tokens: rendered.tokens, raw_tokens: rendered.raw_tokens, folded_lines: rendered.folded_lines, note };
     }
     case "all": {
-      const rendered = renderSlice(session, { from: session.transcript.start, ...renderOptions(request) });
+      const rendered = await renderSlice(session, { from: session.transcript.start, ...renderOptions(request) });
       session.readCursors.set(request.clientId, session.transcript.end);
       return { ...base, output: rendered.text, tokens: rendered.tokens, raw_tokens: rendered.raw_tokens, folded_lines: rendered.folded_lines };
     }
@@ -78,7 +78,7 @@ export async function readSession(session: TerminalSession, request: ReadRequest
       const from = Math.max(1, request.fromLine ?? to - DEFAULT_LINES + 1);
       if (from > to) throw new ToolError(`from_line ${from} is after to_line ${to} (the session has ${last} lines)`);
       const slice = session.transcript.lines(from, to);
-      const rendered = renderOutput(slice.text, {
+      const rendered = await renderOutputYielding(slice.text, {
         ...renderOptions(request),
         reduce: false,
         firstLine: slice.firstLine,

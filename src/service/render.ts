@@ -1,6 +1,6 @@
 // Turning a slice of a session's transcript into what a model reads.
 import type { LineMatcher } from "../output/filter.js";
-import { countTokens, renderOutput, type Rendered } from "../output/index.js";
+import { countTokens, renderOutputYielding, type Rendered } from "../output/index.js";
 import { redactCredentials } from "../safety/index.js";
 import type { TerminalSession } from "../terminal/session.js";
 
@@ -26,7 +26,7 @@ const RENDER_MAX_CHARS = 1_000_000;
 const HEAD_CHARS = 8 * 1024;
 const TAIL_CHARS = RENDER_MAX_CHARS - HEAD_CHARS;
 
-export function renderSlice(session: TerminalSession, request: RenderRequest): Rendered & { dropped_chars: number } {
+export async function renderSlice(session: TerminalSession, request: RenderRequest): Promise<Rendered & { dropped_chars: number }> {
   const t = session.transcript;
   const to = Math.min(request.to ?? t.end, t.end);
   const droppedBefore = Math.max(0, t.start - request.from);
@@ -35,7 +35,7 @@ export function renderSlice(session: TerminalSession, request: RenderRequest): R
   if (!pinned && to - Math.max(request.from, t.start) <= RENDER_MAX_CHARS) {
     const slice = t.slice(request.from, to);
     const trimmed = request.trimEchoAndPrompt ? trimEcho(trimPrompt({ text: slice.text, firstLine: slice.firstLine })) : slice;
-    return { ...renderPart(session, request, trimmed.text, trimmed.firstLine, request.maxTokens), dropped_chars: slice.droppedBefore };
+    return { ...(await renderPart(session, request, trimmed.text, trimmed.firstLine, request.maxTokens)), dropped_chars: slice.droppedBefore };
   }
   // Head: whole lines from the start of the output (kept by the pin when the cap dropped it).
   const head = pinned ?? t.slice(request.from, Math.max(request.from, t.start) + HEAD_CHARS);
@@ -60,8 +60,8 @@ export function renderSlice(session: TerminalSession, request: RenderRequest): R
   const read = JSON.stringify({ session: session.name, mode: "lines", from_line: skippedFrom, to_line: tailPart.firstLine - 1 });
   const marker = `… ${skippedLines} lines (${tailStart - headEnd} characters) not shown${gone}: terminal_read ${read}`;
   const headBudget = Math.max(100, Math.floor(request.maxTokens / 5));
-  const first = renderPart(session, { ...request, reduce: false }, headPart.text, headPart.firstLine, headBudget);
-  const last = renderPart(session, request, tailPart.text, tailPart.firstLine, Math.max(100, request.maxTokens - headBudget));
+  const first = await renderPart(session, { ...request, reduce: false }, headPart.text, headPart.firstLine, headBudget);
+  const last = await renderPart(session, request, tailPart.text, tailPart.firstLine, Math.max(100, request.maxTokens - headBudget));
   const text = [first.text, marker, last.text].filter((part) => part !== "").join("\n");
   const shown = headPart.text.length + tailPart.text.length;
   const result: Rendered & { dropped_chars: number } = {
@@ -95,8 +95,8 @@ function trimPrompt(part: { text: string; firstLine: number }): { text: string; 
   return { text: lastBreak === -1 ? "" : part.text.slice(0, lastBreak).replace(/\r$/, ""), firstLine: part.firstLine };
 }
 
-function renderPart(session: TerminalSession, request: RenderRequest, text: string, firstLine: number, maxTokens: number): Rendered {
-  const rendered = renderOutput(text, {
+async function renderPart(session: TerminalSession, request: RenderRequest, text: string, firstLine: number, maxTokens: number): Promise<Rendered> {
+  const rendered = await renderOutputYielding(text, {
     command: request.command,
     maxTokens,
     raw: request.raw,

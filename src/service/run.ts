@@ -125,7 +125,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const fromOuter = record !== undefined && record === outer;
   const from = fromOuter ? startOffset : (record?.outputStart ?? startOffset);
   const to = reason === "osc133" && record?.outputEnd != null ? record.outputEnd : undefined;
-  const rendered = reason === "fullscreen" ? renderFullscreen(session, request.maxTokens) : renderSlice(session, {
+  const rendered = reason === "fullscreen" ? renderFullscreen(session, request.maxTokens) : await renderSlice(session, {
     from,
     command: request.command,
     maxTokens: request.maxTokens,

@@ -100,7 +100,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
 
   // In a full-screen program the transcript is cursor moves and partial redraws; its screen is what to read.
   const tui = await onAlternateScreen(session);
-  const rendered = tui ? renderFullscreen(session, request.maxTokens) : renderSlice(session, { from, maxTokens: request.maxTokens });
+  const rendered = tui ? renderFullscreen(session, request.maxTokens) : await renderSlice(session, { from, maxTokens: request.maxTokens });
   session.readCursors.set(request.clientId, session.transcript.end);
   return {
     matched: outcome === true,
