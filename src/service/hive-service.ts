@@ -405,9 +405,16 @@ export class HiveService {
       const base = { session: d.sessionId, agents: d.agents, source: d.source, level: d.level };
       // Decided in one write transaction: type now (and begin the turn, so a cascade arriving
       // a moment later sees the agent busy and queues behind) or queue for the next idle moment.
+      // A shell that says (OSC 133) it is at its prompt reads the line now, whatever the screen
+      // guess says; only a message still being typed to it (or queued before) goes first.
+      const live = this.registry.all().find((x) => x.id === d.sessionId);
+      const atPrompt = live !== undefined && live.integrated && live.phase === "prompt";
       const queued = this.hive.store.write(() => {
         const agents = d.agents.map((n) => this.hive.agents.find(n)).filter((a): a is AgentRecord => a !== undefined);
-        const busy = when === "idle" && (this.hive.outbox.hasFor(d.sessionId) || agents.some((a) => BUSY_STATUSES.has(a.status) || this.hive.turns.holdsIdle(a.name)));
+        const busy = when === "idle" && (
+          this.hive.outbox.hasFor(d.sessionId) ||
+          agents.some((a) => this.hive.turns.get(a.name)?.typing === true && this.hive.turns.holdsIdle(a.name)) ||
+          (!atPrompt && agents.some((a) => BUSY_STATUSES.has(a.status) || this.hive.turns.holdsIdle(a.name))));
         if (busy) return this.hive.outbox.add({ sessionId: d.sessionId, agents: d.agents, text: d.text, level: d.level, source: d.source, submit });
         this.hive.turns.begin(d.agents);
         return undefined;
