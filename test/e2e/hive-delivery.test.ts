@@ -169,3 +169,29 @@ describe("hive delivery: queued when busy, waited for after a message", () => {
     assert.match(h.progress[0]!.message ?? "", /waiting for idle/);
   });
 });
+
+describe("hive delivery: one path for typing", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.startField({ TERMHIVE_MAX_INPUT_BYTES: "2048" });
+  });
+  after(async () => h.destroy());
+
+  test("§8 cascade texts pass terminal_send's size limit and are written to the audit log", async () => {
+    const log = join(h.home, "sized.log");
+    assert.equal((await h.ok("agent_spawn", { name: "sized", command: `${process.execPath} ${FAKE} ${log} 300`, profile: "claude" })).ready, "ready");
+    await logHas(log, "ready");
+    assert.equal((await h.ok("hive_wait", { targets: "sized", for: "idle", timeout_s: 10 })).matched, true);
+    const big = await h.call("hive_message", { agents: { sized: "x".repeat(3000) } });
+    assert.equal(big.isError, true, big.text);
+    assert.match(big.text, /limit is 2048 \(TERMHIVE_MAX_INPUT_BYTES\)/);
+    assert.deepEqual(turns(log), [], "the oversized text reached the program");
+
+    assert.equal((await h.ok("hive_message", { agents: { sized: "audited task" } })).delivered, 1);
+    await logHas(log, "accepted: audited task");
+    const audit = readFileSync(join(h.home, "audit.jsonl"), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const typed = audit.filter((e) => e.event === "input" && e.text === "audited task");
+    assert.equal(typed.length, 1, JSON.stringify(audit.filter((e) => e.event === "input")));
+    assert.equal(typed[0]!.via, "hive_message");
+  });
+});
