@@ -458,9 +458,9 @@ export class HiveService {
   }
 
   /** Every text the hive types into an agent (cascade now, or from the queue): one path, audited like terminal_send. */
-  private async typeMessage(session: TerminalSession, text: string, submit: boolean): Promise<DeliveryResult> {
+  private async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message"): Promise<DeliveryResult> {
     const result = await deliverText(session, text, submit);
-    this.service.auditInput(session, text, submit, { via: "hive_message", delivered: result.delivered });
+    this.service.auditInput(session, text, submit, { via, delivered: result.delivered });
     return result;
   }
 
@@ -542,7 +542,11 @@ export class HiveService {
     if (input.type_into_pane) {
       const agent = this.hive.agents.get(input.to);
       try {
-        typed = await deliverText(this.liveSession(agent.sessionId), `[message from ${message.from}] ${input.text}`, input.submit ?? true);
+        // The same path as every typed text: size limit, gate when submitted, audit.
+        const session = this.liveSession(agent.sessionId);
+        const text = `[message from ${message.from}] ${input.text}`;
+        this.service.checkInput(text, session, { enter: input.submit ?? true });
+        typed = await this.typeMessage(session, text, input.submit ?? true, "hive_mail");
       } catch (error) {
         typed = { delivered: false, note: (error as Error).message };
       }
