@@ -22,6 +22,8 @@ export interface DeliveryResult {
   attempts: number;
   method: "paste" | "typed";
   note?: string;
+  /** Not verified, but the screen changed after Enter and the text left the input line: retyping could duplicate it. */
+  left?: boolean;
 }
 
 function cursorLine(session: TerminalSession): string {
@@ -59,7 +61,9 @@ export async function deliverText(session: TerminalSession, text: string, submit
   const before = Date.now();
   const shellAtPrompt = session.integrated && session.phase === "prompt";
   await session.write(Buffer.from(paste ? PASTE_START + body + PASTE_END : body, "utf8"));
-  const echoed = shellAtPrompt && submit ? true : await settle(session, before, SETTLE_MAX_MS);
+  // Echoed: the output settled after the write, or (a slow, loaded pane that never went quiet
+  // in time) the text's tail is on the input line now anyway.
+  const echoed = shellAtPrompt && submit ? true : (await settle(session, before, SETTLE_MAX_MS)) || (tailOf(text) !== "" && cursorLine(session).includes(tailOf(text)));
   const method = paste ? "paste" : "typed";
   if (!submit) return { delivered: echoed, attempts: 0, method, ...(echoed ? {} : { note: "no echo of the text within 1 s" }) };
 
@@ -75,7 +79,7 @@ export async function deliverText(session: TerminalSession, text: string, submit
     if (!session.alive) return { delivered: false, attempts, method, note: "the program exited" };
     // Taken: the text was echoed where input goes, and after Enter it left the input line.
     if (took && echoed) return { delivered: true, attempts, method };
-    if (took) return { delivered: false, attempts, method, note: "the screen changed after Enter, but the text was never echoed before it; the program may be busy" };
+    if (took) return { delivered: false, left: true, attempts, method, note: "the screen changed after Enter, but the text was never echoed before it; the program may be busy" };
   }
   return {
     delivered: false,

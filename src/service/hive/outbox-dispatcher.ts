@@ -90,6 +90,10 @@ export class OutboxDispatcher {
       if (result?.delivered) {
         this.hive.outbox.done(message.id);
         recordQueued(this.hive.events, message, "delivered", undefined, result.attempts);
+      } else if (result?.left) {
+        // Probably taken, not verified: typing it again could give the agent the task twice.
+        this.hive.outbox.done(message.id);
+        recordQueued(this.hive.events, message, "undelivered", `${result.note ?? "not verified"}; not retyped, to avoid a duplicate`, result.attempts);
       } else {
         this.hive.outbox.release(message.id);
         this.failedAt.set(sessionId, Date.now());
