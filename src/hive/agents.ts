@@ -6,6 +6,7 @@ import type { HiveStore } from "./store.js";
 import type { EventLog } from "./events.js";
 import type { Teams } from "./teams.js";
 import { teamSubtree } from "./teams.js";
+import { advanceTurn } from "./turns.js";
 import { HiveError, checkName, unknownName } from "./errors.js";
 
 export const AGENT_STATUSES = ["starting", "working", "idle", "waiting_for_input", "error", "exited"] as const;
@@ -262,6 +263,7 @@ export class Agents {
       this.store.db
         .prepare("UPDATE agents SET status = ?, status_detail = ?, status_source = ?, updated_at = ? WHERE name = ?")
         .run(status, detail, source, now, name);
+      advanceTurn(this.store, name, status, now);
       // An agent's own report is deliberate, never spinner noise: always an event.
       if (agent.status !== status || source === "self" || now - this.lastStatusEventAt(agent) >= DETAIL_EVENT_MS) {
         this.events.append({
@@ -296,6 +298,7 @@ export class Agents {
             "UPDATE agents SET status = 'exited', status_detail = ?, status_source = 'service', exit_code = ?, updated_at = ? WHERE name = ?",
           )
           .run(detail, options.exitCode ?? null, now, agent.name);
+        advanceTurn(this.store, agent.name, "exited", now);
         this.events.append({
           kind: "status",
           agent: agent.name,

@@ -9,6 +9,8 @@ import { Agents, type AgentRecord, type RegisterAgentInput, type RegisterResult 
 import { Watchers } from "./watchers.js";
 import { Mailbox } from "./mailbox.js";
 import { Layouts } from "./layouts.js";
+import { Turns } from "./turns.js";
+import { Outbox } from "./outbox.js";
 import { ProfileRegistry, loadProfiles } from "./profiles.js";
 import { detectStatus, type DetectedStatus, type ScreenState } from "./detect.js";
 import { resolveTargets, type SessionDescriptor, type TargetResolution, type TargetSpec } from "./targets.js";
@@ -31,6 +33,8 @@ export class Hive {
   readonly mailbox: Mailbox;
   readonly layouts: Layouts;
   readonly profiles: ProfileRegistry;
+  readonly turns: Turns;
+  readonly outbox: Outbox;
 
   private constructor(store: HiveStore, options: HiveOptions) {
     this.store = store;
@@ -40,6 +44,8 @@ export class Hive {
     this.watchers = new Watchers(store, this.events);
     this.mailbox = new Mailbox(store, this.events, this.agents);
     this.layouts = new Layouts(store);
+    this.turns = new Turns(store);
+    this.outbox = new Outbox(store);
     this.profiles = options.profiles ?? loadProfiles();
   }
 
@@ -120,3 +126,5 @@ export * from "./layouts.js";
 export * from "./profiles.js";
 export * from "./detect.js";
 export * from "./status.js";
+export * from "./turns.js";
+export * from "./outbox.js";

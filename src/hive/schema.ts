@@ -72,6 +72,36 @@ export const MIGRATIONS: readonly string[] = [
     updated_at INTEGER NOT NULL
   );
   `,
+  // v2: issue 11 — the turn a typed message started (so hive_wait {for: "idle"} waits for it,
+  // in every process) and messages queued for an agent that was busy.
+  `
+  CREATE TABLE turns (
+    agent   TEXT PRIMARY KEY,
+    -- when the message was (about to be) typed
+    since   INTEGER NOT NULL,
+    -- when the agent was first seen busy after it; NULL: not yet
+    busy_at INTEGER,
+    -- 1 while the text is being typed (its echo is not the turn; statuses do not advance it)
+    typing  INTEGER NOT NULL DEFAULT 0
+  );
+
+  CREATE TABLE outbox (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,
+    -- JSON array of the agent names this text reaches (names sharing one session)
+    agents     TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    level      TEXT NOT NULL,
+    source     TEXT NOT NULL,
+    submit     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    -- the process typing it now ("<pid>:<random>"), and since when; a stale claim is retaken
+    claimed_by TEXT,
+    claimed_at INTEGER
+  );
+  CREATE INDEX outbox_session ON outbox(session_id, id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,20 +8,22 @@ import type { z } from "zod";
 import * as hs from "../service/hive-schemas.js";
 import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
+import { context, type Extra } from "./tools.js";
 
 const json = (value: unknown) => JSON.stringify(value, null, 1);
 
 export function registerHiveTools(server: McpServer, service: TermhiveService, hive: HiveService, clientId = "stdio"): void {
-  const ctx = (extra: { sessionId?: string }) => ({ clientId: extra.sessionId ?? clientId });
-  const tool = <S extends z.ZodRawShape>(id: string, title: string, description: string, inputSchema: S, run: (input: z.output<z.ZodObject<S>>, extra: { sessionId?: string }) => Promise<CallToolResult>) =>
-    server.registerTool(id, { title, description, inputSchema: strictInput(inputSchema) }, ((input: z.output<z.ZodObject<S>>, extra: { sessionId?: string }) => guard(() => run(input, extra))) as never);
+  // The same call context as the terminal tools: client id for read cursors, progress to the caller.
+  const ctx = (extra: Extra) => context(extra, clientId);
+  const tool = <S extends z.ZodRawShape>(id: string, title: string, description: string, inputSchema: S, run: (input: z.output<z.ZodObject<S>>, extra: Extra) => Promise<CallToolResult>) =>
+    server.registerTool(id, { title, description, inputSchema: strictInput(inputSchema) }, ((input: z.output<z.ZodObject<S>>, extra: Extra) => guard(() => run(input, extra))) as never);
   void service;
 
   tool("hive_layout", "Open several panes side by side",
     "Create a tmux window with several named panes side by side (a person can attach and watch them all), optionally registering each pane as an agent in a team. Layouts: single, horizontal, vertical, quad (4), main-vertical, main-horizontal, tiled. save_as stores the arrangement; {restore: name} recreates it.",
     hs.layoutInput,
-    async (input) => {
-      const r = await hive.layout(input);
+    async (input, extra) => {
+      const r = await hive.layout(input, ctx(extra));
       return ok(r, `${r.layout} window ${r.window}: ${r.panes.map((p) => `${p.name}${p.agent ? ` (agent ${p.agent}${p.team ? `, team ${p.team}` : ""})` : ""} ${p.cols}x${p.rows} ${p.ready}`).join("; ")}\nwatch: ${r.attach}`);
     });
   tool("hive_split", "Split a session's pane", "Open a new pane next to an existing session (left/right/above/below), optionally as an agent.",
@@ -34,7 +36,7 @@ export function registerHiveTools(server: McpServer, service: TermhiveService, h
   tool("agent_spawn", "Start an agent in a new pane",
     "Start an agent program (claude, codex, aider, any command) in a new session, optionally in a new git worktree on a new branch, join it to a team and wait until it is ready for input (profile ready pattern or quiet screen).",
     hs.agentSpawnInput,
-    async (input) => { const r = await hive.spawn(input); return ok(r, `spawned ${r.agent.name} (${r.agent.profile}) ${r.ready} in ${r.ready_ms} ms, status ${r.agent.status}${r.worktree ? ` · worktree ${r.worktree.path} on ${r.worktree.branch}` : ""}`); });
+    async (input, extra) => { const r = await hive.spawn(input, ctx(extra)); return ok(r, `spawned ${r.agent.name} (${r.agent.profile}) ${r.ready} in ${r.ready_ms} ms, status ${r.agent.status}${r.worktree ? ` · worktree ${r.worktree.path} on ${r.worktree.branch}` : ""}`); });
   tool("agent_list", "List agents", "Every agent (or a team's, with child teams): session, team, profile, status and detail, alive.",
     hs.agentListInput,
     async (input) => { const r = await hive.listAgents(input); return ok(r, r.agents.length ? r.agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} ${a.status}${a.detail ? ` (${a.detail})` : ""} · ${a.session_name ?? a.session}${a.alive ? "" : " · gone"}`).join("\n") : "no agents"); });
@@ -57,9 +59,13 @@ export function registerHiveTools(server: McpServer, service: TermhiveService, h
     hs.readInput,
     async (input, extra) => { const r = await hive.read(input, ctx(extra)); return ok(r, r.results.map((x) => `── ${x.name}${x.agents.length ? ` (${x.agents.join(", ")})` : ""}\n${x.ok ? x.result!.output : `error: ${x.error}`}`).join("\n")); });
   tool("hive_message", "Send cascading messages to agents",
-    "Give every agent exactly one text: its own (agents), else its nearest team's (teams), else the broadcast. Typed reliably into the agent's TUI (bracketed paste, Enter after it settles, verified, retried once). delivered is true only when the program visibly took the input.",
+    "Give every agent exactly one text: its own (agents), else its nearest team's (teams), else the broadcast. Typed reliably into the agent's TUI (bracketed paste, Enter after it settles, verified, retried once). delivered is true only when the program visibly took the input. An agent that is busy (working, waiting for input) gets the text queued and typed when it is next idle (when: \"now\" types at once); see hive_queue. hive_wait {for: \"idle\"} right after waits for the work the message started.",
     hs.messageInput,
-    async (input) => { const r = await hive.message(input); return ok(r, `delivered ${r.delivered}, failed ${r.failed}\n` + r.assignments.map((a) => `${a.agent} ← ${a.source}${a.delivered ? "" : ` NOT delivered${a.note ? ` (${a.note})` : ""}`}`).join("\n")); });
+    async (input) => { const r = await hive.message(input); return ok(r, `delivered ${r.delivered}, queued ${r.queued}, failed ${r.failed}\n` + r.assignments.map((a) => `${a.agent} ← ${a.source}${a.delivered ? "" : a.queued ? " queued (busy; typed when idle)" : ` NOT delivered${a.note ? ` (${a.note})` : ""}`}`).join("\n")); });
+  tool("hive_queue", "List or cancel queued messages",
+    "Messages hive_message queued for busy agents (oldest first), typed when the agent is next idle or dropped after 10 min (delivered/expired message events follow). agent narrows the list; cancel: <id> takes one out of the queue.",
+    hs.queueInput,
+    async (input) => { const r = await hive.queue(input); return ok(r, `${r.cancelled ? `cancelled #${r.cancelled.id}\n` : ""}${r.queued.length ? r.queued.map((m) => `#${m.id} → ${m.agents.join(", ")}${m.typing ? " (typing)" : ""}: ${m.text.slice(0, 80)}`).join("\n") : "no queued messages"}`); });
   tool("hive_status", "Set an agent's status", "Record an agent's own status (starting, working, idle, waiting_for_input/waiting, error) with an optional detail; shown in its pane border.",
     hs.statusInput,
     async (input) => { const r = await hive.setStatus(input); return ok(r, `${r.agent.name}: ${r.agent.status}${r.agent.detail ? ` (${r.agent.detail})` : ""}`); });
@@ -68,7 +74,7 @@ export function registerHiveTools(server: McpServer, service: TermhiveService, h
     async (input) => { const r = await hive.events(input); return ok(r, `${r.events.length} events, cursor ${r.cursor}${r.more ? " (more)" : ""}${r.missed ? `, ${r.missed} pruned` : ""}\n` + r.events.map((e) => `#${e.id} ${e.kind} ${e.agent ?? e.sessionId ?? ""} ${JSON.stringify(e.data)}`).join("\n")); });
   tool("hive_wait", "Wait for agents", "Block until targets are idle, waiting_for_input, exited, or show a regex (pattern) — any or all of them — or the timeout passes.",
     hs.waitInput,
-    async (input) => { const r = await hive.wait(input); return ok(r, `${r.matched ? "matched" : "timeout"} after ${r.elapsed_ms} ms\n` + r.targets.map((t) => `${t.name}: ${t.met ? "✓" : "·"} ${t.detail}`).join("\n")); });
+    async (input, extra) => { const r = await hive.wait(input, ctx(extra)); return ok(r, `${r.matched ? "matched" : "timeout"} after ${r.elapsed_ms} ms\n` + r.targets.map((t) => `${t.name}: ${t.met ? "✓" : "·"} ${t.detail}`).join("\n")); });
   tool("hive_watch", "Watch output for a regex", "Add a persisted regex watcher over targets (hits become watch events, see hive_events), and/or remove one by id. Returns the current watchers.",
     hs.watchInput,
     async (input) => { const r = await hive.watch(input); return ok(r, r.watchers.map((w) => `#${w.id} /${w.pattern}/${w.flags} on ${JSON.stringify(w.target)}`).join("\n") || "no watchers"); });

@@ -6,13 +6,13 @@ import * as schemas from "../service/schemas.js";
 import type { CallContext, TermhiveService } from "../service/service.js";
 import { formatJson, formatRead, formatRun, formatWait } from "./format.js";
 
-type Extra = {
+export type Extra = {
   sessionId?: string;
   _meta?: { progressToken?: string | number };
   sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
 };
 
-function context(extra: Extra, fallbackClient: string): CallContext {
+export function context(extra: Extra, fallbackClient: string): CallContext {
   const token = extra._meta?.progressToken;
   return {
     clientId: extra.sessionId ?? fallbackClient,

@@ -72,7 +72,10 @@ export const readInput = {
 export const messageInput = {
   broadcast: z.string().min(1).optional(), teams: z.record(z.string(), z.string().min(1)).optional(), agents: z.record(z.string(), z.string().min(1)).optional(),
   submit: z.boolean().optional().describe("Press Enter (default true)."), confirm: z.boolean().optional().describe("Send even texts the safety gate refuses (as for hive_send)."),
+  when: z.enum(["idle", "now"]).optional().describe('"idle" (default): an agent that is busy gets the text queued and typed when it is next idle. "now": type at once.'),
 };
+
+export const queueInput = { agent: name.optional(), cancel: z.number().int().min(1).optional().describe("Id of a queued message to take out of the queue.") };
 
 export const statusInput = { agent: name, status: z.string(), detail: z.string().max(500).optional() };
 

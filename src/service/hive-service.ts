@@ -15,10 +15,12 @@ import type { CallContext, TermhiveService } from "./service.js";
 import { deliverText, type DeliveryResult } from "./hive/deliver.js";
 import { waitReady } from "./hive/ready.js";
 import { StatusTracker } from "./hive/status-tracker.js";
-import { recordCascade } from "./hive/message-events.js";
+import { recordCascade, recordQueued } from "./hive/message-events.js";
+import { BUSY_STATUSES, OutboxDispatcher } from "./hive/outbox-dispatcher.js";
 import { hiveWait, type HiveWaitResult, type WaitFor } from "./hive/wait.js";
 import { WatchScanner } from "./hive/watch-scanner.js";
 import { addWorktree } from "./hive/worktree.js";
+import { withProgress } from "./hive/progress.js";
 
 /** Default size of a layout window: room for four panes of useful width. */
 const LAYOUT_ROWS = 50;
@@ -34,8 +36,23 @@ export interface PerTarget<T> {
   error?: string;
 }
 
+/** What became of one session's text in hive_message. */
+export interface MessageDelivery {
+  session: string;
+  agents: string[];
+  source: string;
+  level: string;
+  delivered: boolean;
+  /** The outbox id: the agent was busy, the text waits for its next idle moment. */
+  queued?: number;
+  attempts?: number;
+  method?: "paste" | "typed";
+  note?: string;
+  error?: string;
+}
+
 export class HiveService {
-  private opened: { hive: Hive; tracker: StatusTracker; scanner: WatchScanner } | undefined;
+  private opened: { hive: Hive; tracker: StatusTracker; scanner: WatchScanner; outbox: OutboxDispatcher } | undefined;
   /** Agent status changes ("change", agent), listenable before the store is open. */
   readonly changes = new EventEmitter().setMaxListeners(0);
   private synced: Promise<void> | null = null;
@@ -57,7 +74,8 @@ export class HiveService {
       const hive = this.openHive();
       const tracker = new StatusTracker(hive, this.service.backend);
       tracker.changes.on("change", (agent) => this.changes.emit("change", agent));
-      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.service.registry) };
+      const outbox = new OutboxDispatcher(hive, this.service.registry, tracker.changes, (session, text, submit) => this.typeMessage(session, text, submit), (agents, delivered) => this.turnAfterTyping(agents, delivered));
+      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.service.registry), outbox };
     }
     return this.opened;
   }
@@ -104,6 +122,8 @@ export class HiveService {
       // The stored status may be stale (written by a process that has exited since): this
       // process's first answer is what the adopted panes show now.
       await Promise.all([...adopted].map((s) => this.tracker.evaluateNow(s)));
+      // Messages queued by a process that has exited since: this one types them once their agents are idle.
+      if (adopted.size > 0) this.opened?.outbox.sweep();
     })().finally(() => (this.synced = null));
     return this.synced;
   }
@@ -132,7 +152,11 @@ export class HiveService {
 
   // ---- layouts -------------------------------------------------------------------------
 
-  async layout(input: { layout?: LayoutKind; panes?: PaneSpec[]; count?: number; save_as?: string; restore?: string; replace?: boolean; rows?: number; cols?: number }) {
+  layout(input: { layout?: LayoutKind; panes?: PaneSpec[]; count?: number; save_as?: string; restore?: string; replace?: boolean; rows?: number; cols?: number }, ctx?: CallContext) {
+    return withProgress(ctx, "opening the layout and waiting until its panes are ready", this.layoutWork(input));
+  }
+
+  private async layoutWork(input: { layout?: LayoutKind; panes?: PaneSpec[]; count?: number; save_as?: string; restore?: string; replace?: boolean; rows?: number; cols?: number }) {
     await this.sync();
     const spec = input.restore !== undefined
       ? this.hive.layouts.get(input.restore).spec
@@ -241,7 +265,11 @@ export class HiveService {
     return { agent: this.agentView(agent), replaced: existing ? existing.sessionId : null };
   }
 
-  async spawn(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number }) {
+  spawn(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number }, ctx?: CallContext) {
+    return withProgress(ctx, `starting agent ${input.name} and waiting until it is ready`, this.spawnWork(input));
+  }
+
+  private async spawnWork(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number }) {
     await this.sync();
     if (this.hive.agents.find(input.name) && !input.replace) {
       throw new HiveError("duplicate", `agent '${input.name}' is already registered; pass replace: true or pick another name`);
@@ -356,40 +384,107 @@ export class HiveService {
 
   // ---- cascade --------------------------------------------------------------------------
 
-  async message(input: { broadcast?: string; teams?: Record<string, string>; agents?: Record<string, string>; submit?: boolean; confirm?: boolean }) {
+  async message(input: { broadcast?: string; teams?: Record<string, string>; agents?: Record<string, string>; submit?: boolean; confirm?: boolean; when?: "idle" | "now" }) {
     await this.sync();
     const plan = this.hive.planCascade({ broadcast: input.broadcast, teams: input.teams, agents: input.agents });
-    // A submitted text runs as a command wherever the agent is a shell: every text passes the
-    // same gate as hive_send before any is typed, so a refusal delivers nothing to anyone.
-    if (input.submit ?? true) {
-      try {
-        for (const d of plan.deliveries) {
-          const session = this.registry.all().find((x) => x.id === d.sessionId);
-          if (session) this.service.gate(d.text, input.confirm, session);
-        }
-      } catch (error) {
-        recordCascade(this.hive.events, plan.assignments, new Map(), `safety gate: ${(error as Error).message}`);
-        throw error;
+    const submit = input.submit ?? true;
+    // Every text passes the same checks as terminal_send (size limit; safety gate when Enter
+    // runs it as a command wherever the agent is a shell) before any is typed or queued, so a
+    // refusal delivers nothing to anyone.
+    try {
+      for (const d of plan.deliveries) {
+        const session = this.registry.all().find((x) => x.id === d.sessionId);
+        if (session) this.service.checkInput(d.text, session, { enter: submit, confirm: input.confirm });
       }
+    } catch (error) {
+      recordCascade(this.hive.events, plan.assignments, new Map(), `safety gate: ${(error as Error).message}`);
+      throw error;
     }
-    const deliveries = await Promise.all(plan.deliveries.map(async (d) => {
+    const when = input.when ?? "idle";
+    const deliveries = await Promise.all(plan.deliveries.map(async (d): Promise<MessageDelivery> => {
+      const base = { session: d.sessionId, agents: d.agents, source: d.source, level: d.level };
+      // Decided in one write transaction: type now (and begin the turn, so a cascade arriving
+      // a moment later sees the agent busy and queues behind) or queue for the next idle moment.
+      // A shell that says (OSC 133) it is at its prompt reads the line now, whatever the screen
+      // guess says; only a message still being typed to it (or queued before) goes first.
+      const live = this.registry.all().find((x) => x.id === d.sessionId);
+      const atPrompt = live !== undefined && live.integrated && live.phase === "prompt";
+      const queued = this.hive.store.write(() => {
+        const agents = d.agents.map((n) => this.hive.agents.find(n)).filter((a): a is AgentRecord => a !== undefined);
+        const busy = when === "idle" && (
+          this.hive.outbox.hasFor(d.sessionId) ||
+          agents.some((a) => this.hive.turns.get(a.name)?.typing === true && this.hive.turns.holdsIdle(a.name)) ||
+          (!atPrompt && agents.some((a) => BUSY_STATUSES.has(a.status) || this.hive.turns.holdsIdle(a.name))));
+        if (busy) return this.hive.outbox.add({ sessionId: d.sessionId, agents: d.agents, text: d.text, level: d.level, source: d.source, submit });
+        this.hive.turns.begin(d.agents);
+        return undefined;
+      });
+      if (queued) return { ...base, delivered: false, queued: queued.id, note: "the agent is busy: queued, typed when it is next idle (a delivered or expired event follows)" };
       let result: DeliveryResult | undefined;
       let error: string | undefined;
       try {
-        result = await deliverText(this.liveSession(d.sessionId), d.text, input.submit ?? true);
+        result = await this.typeMessage(this.liveSession(d.sessionId), d.text, submit);
       } catch (e) {
         error = (e as Error).message;
       }
-      return { session: d.sessionId, agents: d.agents, source: d.source, level: d.level, delivered: result?.delivered ?? false, ...(result ? { attempts: result.attempts, method: result.method } : {}), ...(result?.note ? { note: result.note } : {}), ...(error ? { error } : {}) };
+      this.turnAfterTyping(d.agents, result?.delivered ?? false);
+      return { ...base, delivered: result?.delivered ?? false, ...(result ? { attempts: result.attempts, method: result.method } : {}), ...(result?.note ? { note: result.note } : {}), ...(error ? { error } : {}) };
     }));
     const bySession = new Map(deliveries.map((d) => [d.session, d]));
     recordCascade(this.hive.events, plan.assignments, bySession);
-    const assignments = plan.assignments.map((a) => ({
-      agent: a.agent, source: a.source, text: a.text,
-      delivered: a.delivered && (bySession.get(a.sessionId)?.delivered ?? false),
-      ...(a.note ? { note: a.note } : {}),
-    }));
-    return { deliveries, assignments, delivered: deliveries.filter((d) => d.delivered).length, failed: deliveries.filter((d) => !d.delivered).length };
+    const assignments = plan.assignments.map((a) => {
+      const d = bySession.get(a.sessionId);
+      const queued = a.delivered && d?.queued !== undefined;
+      return {
+        agent: a.agent, source: a.source, text: a.text,
+        delivered: a.delivered && (d?.delivered ?? false),
+        ...(queued ? { queued: true } : {}),
+        ...(a.note ? { note: a.note } : {}),
+      };
+    });
+    const queuedCount = deliveries.filter((d) => d.queued !== undefined).length;
+    const delivered = deliveries.filter((d) => d.delivered).length;
+    return { deliveries, assignments, delivered, queued: queuedCount, failed: deliveries.length - delivered - queuedCount };
+  }
+
+  /** After typing: the turn starts (delivered) or there is none (not taken). */
+  turnAfterTyping(agents: readonly string[], delivered: boolean): void {
+    try {
+      if (delivered) this.hive.turns.submitted(agents, (n) => BUSY_STATUSES.has(this.hive.agents.find(n)?.status ?? ""));
+      else this.hive.turns.cancel(agents);
+    } catch {
+      // store locked: a typing row goes stale and stops holding after a while
+    }
+  }
+
+  /** Every text the hive types into an agent (cascade now, or from the queue): one path, audited like terminal_send. */
+  private async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message"): Promise<DeliveryResult> {
+    const result = await deliverText(session, text, submit);
+    this.service.auditInput(session, text, submit, { via, delivered: result.delivered });
+    return result;
+  }
+
+  /** Queued messages (all, or those reaching one agent); `cancel` takes one out of the queue first. */
+  async queue(input: { agent?: string; cancel?: number }) {
+    await this.sync();
+    let cancelled;
+    if (input.cancel !== undefined) {
+      const m = this.hive.outbox.cancel(input.cancel);
+      if (!m) throw new ToolError(`no queued message #${input.cancel} (delivered, expired or cancelled already; see hive_events)`);
+      if (m.claimedBy !== null) throw new ToolError(`queued message #${input.cancel} is being typed right now; it cannot be cancelled`, "busy");
+      recordQueued(this.hive.events, m, "cancelled");
+      cancelled = this.queuedView(m);
+    }
+    if (input.agent !== undefined) this.hive.agents.get(input.agent);
+    const queued = this.hive.outbox.list(input.agent).map((m) => this.queuedView(m));
+    return { ...(cancelled ? { cancelled } : {}), queued };
+  }
+
+  private queuedView(m: import("../hive/index.js").QueuedMessage) {
+    return {
+      id: m.id, agents: m.agents, session: m.sessionId, level: m.level, source: m.source, text: m.text,
+      queued_at: new Date(m.createdAt).toISOString(), expires_at: new Date(m.expiresAt).toISOString(), typing: m.claimedBy !== null,
+    };
   }
 
   // ---- status, events, waits, watchers ---------------------------------------------------
@@ -410,16 +505,19 @@ export class HiveService {
     return { events: r.events, cursor: r.cursor, more: r.more, missed: r.missed };
   }
 
-  async wait(input: { targets: TargetSpec; for: WaitFor; pattern?: string; mode?: "any" | "all"; timeout_s?: number }): Promise<HiveWaitResult> {
+  async wait(input: { targets: TargetSpec; for: WaitFor; pattern?: string; mode?: "any" | "all"; timeout_s?: number }, ctx?: CallContext): Promise<HiveWaitResult> {
     let pattern: SafeRegex | undefined;
     if (input.for === "pattern") {
       if (!input.pattern) throw new ToolError('for: "pattern" needs a pattern');
       pattern = this.service.regex(input.pattern, "pattern");
     }
     const { targets } = await this.resolve(input.targets);
-    return hiveWait({ hive: this.hive, registry: this.registry, tracker: this.tracker }, targets, {
+    // An idle status does not end a message's work until the turn it started is over, and a
+    // queued message is work still to come (see hive/turns.ts, hive/outbox.ts).
+    const held = (a: AgentRecord) => this.hive.turns.holdsIdle(a.name) || this.hive.outbox.hasFor(a.sessionId);
+    return withProgress(ctx, `waiting for ${input.for} (${input.mode ?? "any"} of ${targets.length})`, hiveWait({ hive: this.hive, registry: this.registry, tracker: this.tracker, held }, targets, {
       for: input.for, pattern, mode: input.mode ?? "any", timeoutMs: (input.timeout_s ?? 30) * 1000,
-    });
+    }));
   }
 
   async watch(input: { targets?: TargetSpec; pattern?: string; flags?: string; label?: string; remove?: number }) {
@@ -444,7 +542,11 @@ export class HiveService {
     if (input.type_into_pane) {
       const agent = this.hive.agents.get(input.to);
       try {
-        typed = await deliverText(this.liveSession(agent.sessionId), `[message from ${message.from}] ${input.text}`, input.submit ?? true);
+        // The same path as every typed text: size limit, gate when submitted, audit.
+        const session = this.liveSession(agent.sessionId);
+        const text = `[message from ${message.from}] ${input.text}`;
+        this.service.checkInput(text, session, { enter: input.submit ?? true });
+        typed = await this.typeMessage(session, text, input.submit ?? true, "hive_mail");
       } catch (error) {
         typed = { delivered: false, note: (error as Error).message };
       }
@@ -471,6 +573,7 @@ export class HiveService {
     if (!this.opened) return;
     this.opened.tracker.stop();
     this.opened.scanner.stop();
+    this.opened.outbox.stop();
     this.opened.hive.close();
   }
 }

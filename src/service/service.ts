@@ -224,12 +224,8 @@ export class TermhiveService {
       throw new ToolError("nothing to send: give text, keys or secret");
     }
     const enter = input.enter ?? true;
-    const textBytes = input.text === undefined ? 0 : Buffer.byteLength(input.text);
-    if (textBytes > this.config.maxInputBytes) {
-      throw new ToolError(`text is ${textBytes} bytes; the limit is ${this.config.maxInputBytes} (TERMHIVE_MAX_INPUT_BYTES). Nothing was sent.`);
-    }
     // A trailing newline submits the text even with enter: false, so the gate sees it then too.
-    if (input.text !== undefined && submission(input.text, enter).enter) this.gate(input.text, input.confirm, session);
+    if (input.text !== undefined) this.checkInput(input.text, session, { enter: submission(input.text, enter).enter, confirm: input.confirm });
     const keys = input.keys ?? [];
     // Validate every key before typing anything, so a bad key name sends nothing.
     try {
@@ -244,12 +240,7 @@ export class TermhiveService {
       sent += await typeText(session, input.secret, true);
     }
     if (keys.length) await session.keys(keys);
-    this.audit.write({
-      event: "input",
-      session: session.id,
-      name: session.name,
-      text: input.text === undefined ? undefined : truncate(redactSecrets(session.redact(input.text), session.secrets), 2000),
-      enter,
+    this.auditInput(session, input.text, enter, {
       keys: keys.length ? keys : undefined,
       secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
     });
@@ -345,6 +336,31 @@ export class TermhiveService {
       if (error instanceof InvalidRegexError) throw new ToolError(error.message);
       throw error;
     }
+  }
+
+  /**
+   * The checks every text typed into a session passes, whichever door or tool types it
+   * (terminal_send, hive_send, hive_message and its queue): the size limit, and the safety
+   * gate when Enter will run it. Throws before anything is typed.
+   */
+  checkInput(text: string, session: TerminalSession, options: { enter: boolean; confirm?: boolean }): void {
+    const textBytes = Buffer.byteLength(text);
+    if (textBytes > this.config.maxInputBytes) {
+      throw new ToolError(`text is ${textBytes} bytes; the limit is ${this.config.maxInputBytes} (TERMHIVE_MAX_INPUT_BYTES). Nothing was sent.`);
+    }
+    if (options.enter) this.gate(text, options.confirm, session);
+  }
+
+  /** The audit record of typed input (secrets and redactions applied), for every path that types. */
+  auditInput(session: TerminalSession, text: string | undefined, enter: boolean, extra: Record<string, unknown> = {}): void {
+    this.audit.write({
+      event: "input",
+      session: session.id,
+      name: session.name,
+      text: text === undefined ? undefined : truncate(redactSecrets(session.redact(text), session.secrets), 2000),
+      enter,
+      ...extra,
+    });
   }
 
   /** Refuses (ToolError "refused", nothing sent) a command the safety gate flags, unless confirmed. */

@@ -134,9 +134,10 @@ describe("gRPC hive API", () => {
     assert.doesNotMatch((await c.read({ session: "b1", mode: "all" })).output, /GATE-SAFE/);
     assert.doesNotMatch((await c.read({ session: "r1", mode: "all" })).output, /GATE-DANGER/);
 
-    const r = await c.hiveMessage({ broadcast: "echo CAST-$((1+1))-BROAD", teams: { org: "echo CAST-$((1+1))-ORG" } });
+    const r = await c.hiveMessage({ broadcast: "echo CAST-$((1+1))-BROAD", teams: { org: "echo CAST-$((1+1))-ORG" }, when: "now" });
     assert.equal(r.delivered, 2, JSON.stringify(r));
     assert.equal(r.failed, 0);
+    assert.equal(r.queued, 0);
     assert.deepEqual(r.assignments.map((a) => [a.agent, a.source, a.delivered]), [["b1", "broadcast", true], ["r1", "team:org", true]]);
     const r1Delivery = r.deliveries.find((d) => d.agents.includes("r1"))!;
     assert.equal(r1Delivery.level, "team");

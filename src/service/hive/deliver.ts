@@ -22,6 +22,8 @@ export interface DeliveryResult {
   attempts: number;
   method: "paste" | "typed";
   note?: string;
+  /** Not verified, but the screen changed after Enter and the text left the input line: retyping could duplicate it. */
+  left?: boolean;
 }
 
 function cursorLine(session: TerminalSession): string {
@@ -59,7 +61,9 @@ export async function deliverText(session: TerminalSession, text: string, submit
   const before = Date.now();
   const shellAtPrompt = session.integrated && session.phase === "prompt";
   await session.write(Buffer.from(paste ? PASTE_START + body + PASTE_END : body, "utf8"));
-  const echoed = shellAtPrompt && submit ? true : await settle(session, before, SETTLE_MAX_MS);
+  // Echoed: the output settled after the write, or (a slow, loaded pane that never went quiet
+  // in time) the text's tail is on the input line now anyway.
+  const echoed = shellAtPrompt && submit ? true : (await settle(session, before, SETTLE_MAX_MS)) || (tailOf(text) !== "" && cursorLine(session).includes(tailOf(text)));
   const method = paste ? "paste" : "typed";
   if (!submit) return { delivered: echoed, attempts: 0, method, ...(echoed ? {} : { note: "no echo of the text within 1 s" }) };
 
@@ -71,10 +75,11 @@ export async function deliverText(session: TerminalSession, text: string, submit
     await session.write(Buffer.from("\r"));
     attempts++;
     if (shellAtPrompt && (await shellTookLine(session, mark, promptBefore))) return { delivered: true, attempts, method };
-    const reacted = await settle(session, mark, ACCEPT_MAX_MS);
+    const took = await tookLine(session, mark, tail);
     if (!session.alive) return { delivered: false, attempts, method, note: "the program exited" };
-    const stillThere = tail !== "" && cursorLine(session).includes(tail);
-    if (reacted && !stillThere) return { delivered: true, attempts, method };
+    // Taken: the text was echoed where input goes, and after Enter it left the input line.
+    if (took && echoed) return { delivered: true, attempts, method };
+    if (took) return { delivered: false, left: true, attempts, method, note: "the screen changed after Enter, but the text was never echoed before it; the program may be busy" };
   }
   return {
     delivered: false,
@@ -82,4 +87,19 @@ export async function deliverText(session: TerminalSession, text: string, submit
     method,
     note: "Enter pressed twice but the text still sits on the input line (or the screen did not change); the program may be busy",
   };
+}
+
+/**
+ * After Enter, the program took the line once its screen changed and the text is no longer on
+ * the cursor line. Judged on each screen change, not after a quiet window: a program that
+ * starts a spinner at once is never quiet, and that is the sign it took the line.
+ */
+async function tookLine(session: TerminalSession, mark: number, tail: string): Promise<boolean> {
+  const r = await watchSession(
+    session,
+    () => (session.lastOutputAt >= mark && (tail === "" || !cursorLine(session).includes(tail)) ? true : undefined),
+    { timeoutMs: ACCEPT_MAX_MS },
+  ).catch(() => "timeout" as const);
+  if (r === true) await session.screen.settled();
+  return r === true;
 }

@@ -36,7 +36,7 @@ export interface HiveWaitResult {
 }
 
 export async function hiveWait(
-  deps: { hive: Hive; registry: SessionRegistry; tracker: StatusTracker },
+  deps: { hive: Hive; registry: SessionRegistry; tracker: StatusTracker; held?: (agent: AgentRecord) => boolean },
   resolved: ResolvedTarget[],
   options: { for: WaitFor; pattern?: SafeRegex; mode: "any" | "all"; timeoutMs: number },
 ): Promise<HiveWaitResult> {
@@ -70,8 +70,10 @@ export async function hiveWait(
       }
       default: {
         if (agents.length > 0) {
-          const hit = agents.find((a) => a.status === options.for);
-          return { ...base, met: hit !== undefined, detail: agents.map((a) => `${a.name}: ${a.status}`).join(", ") };
+          // `held`: idle on screen, but a message typed to it has not had its turn yet (issue 11 §3).
+          const held = (a: AgentRecord) => options.for === "idle" && a.status === "idle" && deps.held !== undefined && deps.held(a);
+          const hit = agents.find((a) => a.status === options.for && !held(a));
+          return { ...base, met: hit !== undefined, detail: agents.map((a) => `${a.name}: ${a.status}${held(a) ? " (a message it was sent is not done yet)" : ""}`).join(", ") };
         }
         // A plain session without an agent: judge it as a shell would be judged.
         if (!alive) return { ...base, met: false, detail: "exited" };

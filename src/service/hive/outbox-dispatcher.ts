@@ -1,0 +1,108 @@
+// Types queued messages (hive/outbox.ts) when their agent is next idle. Every termhive process
+// with the hive open runs one; the claim in SQLite makes each message typed by one of them.
+//
+// Wake-ups: a status change this process records (an agent became idle: the common case, no
+// delay), and a sweep every SWEEP_MS for what has no in-process event — a status written by
+// another process, a queue left by a process that died, and TTL expiry.
+import { randomBytes } from "node:crypto";
+import type { EventEmitter } from "node:events";
+import type { AgentRecord, Hive, QueuedMessage } from "../../hive/index.js";
+import type { TerminalSession } from "../../terminal/session.js";
+import type { SessionRegistry } from "../registry.js";
+import type { DeliveryResult } from "./deliver.js";
+import { recordQueued } from "./message-events.js";
+
+const SWEEP_MS = 1000;
+/** A message the program did not take is retried at the next idle moment, but not sooner than this. */
+const RETRY_MS = 5000;
+
+/** Statuses in which a typed message would be dropped or mistaken for an answer. */
+export const BUSY_STATUSES: ReadonlySet<string> = new Set(["starting", "working", "waiting_for_input"]);
+
+export type TypeMessage = (session: TerminalSession, text: string, submit: boolean) => Promise<DeliveryResult>;
+
+export class OutboxDispatcher {
+  private readonly claimer = `${process.pid}:${randomBytes(4).toString("hex")}`;
+  /** Sessions this process is typing into now (one at a time per session). */
+  private readonly typing = new Set<string>();
+  private readonly failedAt = new Map<string, number>();
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly onChange = (agent: AgentRecord) => {
+    if (agent.status === "idle") void this.drain(agent.sessionId);
+  };
+
+  constructor(
+    private readonly hive: Hive,
+    private readonly registry: SessionRegistry,
+    private readonly changes: EventEmitter,
+    private readonly type: TypeMessage,
+    private readonly afterTyping: (agents: readonly string[], delivered: boolean) => void,
+  ) {
+    changes.on("change", this.onChange);
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweeper.unref(); // a queue is no reason to keep a finished CLI process alive
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+    this.changes.off("change", this.onChange);
+  }
+
+  /** True when this agent may be typed to now: idle, and no earlier message's turn is running. */
+  idle(agent: AgentRecord): boolean {
+    return agent.status === "idle" && !this.hive.turns.holdsIdle(agent.name);
+  }
+
+  sweep(): void {
+    try {
+      for (const m of this.hive.outbox.expire()) recordQueued(this.hive.events, m, "expired", "not typed before its time ran out (the agent stayed busy)");
+      for (const sessionId of this.hive.outbox.sessions()) void this.drain(sessionId);
+    } catch {
+      // store locked or closed: the next sweep retries
+    }
+  }
+
+  /** Types the oldest queued message for a session if all its agents are idle. */
+  async drain(sessionId: string): Promise<void> {
+    if (this.typing.has(sessionId)) return;
+    if (Date.now() - (this.failedAt.get(sessionId) ?? 0) < RETRY_MS) return;
+    const session = this.registry.all().find((s) => s.id === sessionId);
+    if (!session || !session.alive || session.goneReason) return;
+    this.typing.add(sessionId);
+    let message: QueuedMessage | undefined;
+    try {
+      message = this.hive.outbox.claim(sessionId, this.claimer, () => {
+        const agents = this.hive.agents.bySession(sessionId).filter((a) => a.status !== "exited");
+        if (agents.length === 0 || !agents.every((a) => this.idle(a))) return false;
+        // Claimed and the turn begun in one transaction: a cascade arriving now sees the turn and queues behind.
+        this.hive.turns.begin(agents.map((a) => a.name));
+        return true;
+      });
+      if (!message) return;
+      let result: DeliveryResult | undefined;
+      let error: string | undefined;
+      try {
+        result = await this.type(session, message.text, message.submit);
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      this.afterTyping(message.agents, result?.delivered ?? false);
+      if (result?.delivered) {
+        this.hive.outbox.done(message.id);
+        recordQueued(this.hive.events, message, "delivered", undefined, result.attempts);
+      } else if (result?.left) {
+        // Probably taken, not verified: typing it again could give the agent the task twice.
+        this.hive.outbox.done(message.id);
+        recordQueued(this.hive.events, message, "undelivered", `${result.note ?? "not verified"}; not retyped, to avoid a duplicate`, result.attempts);
+      } else {
+        this.hive.outbox.release(message.id);
+        this.failedAt.set(sessionId, Date.now());
+        recordQueued(this.hive.events, message, "undelivered", error ?? result?.note ?? "not taken; stays queued");
+      }
+    } catch {
+      // store locked or closed: the claim (if any) goes stale and is retaken
+    } finally {
+      this.typing.delete(sessionId);
+    }
+  }
+}
