@@ -133,7 +133,9 @@ export class SessionRegistry {
         existing.pane = pane;
         this.panes.set(pane.paneId, existing);
         existing.foreground = pane.foreground;
-        if (pane.dead) existing.markExited(pane.exitStatus, pane.exitSignal);
+        // verifyAlive, not the listing's status: tmux can list a pane dead before it has reaped
+        // the program, and a status taken then is null (`exit 3` read as exit_code null).
+        if (pane.dead) await existing.verifyAlive(true);
         continue;
       }
       await this.adopt(pane);
@@ -173,7 +175,7 @@ export class SessionRegistry {
         for (const chunk of held) session.ingest(chunk);
       }
     }
-    if (pane.dead) session.markExited(pane.exitStatus, pane.exitSignal);
+    if (pane.dead) await session.verifyAlive(true);
     this.audit.write({ event: "adopt", session: meta.id, name: meta.name, pane: pane.paneId });
   }
 
