@@ -6,25 +6,15 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Harness } from "./harness.js";
+import { type HiveEvent, logHas, logLines } from "./fake-agent-log.js";
 
 const FAKE = resolve("test/fixtures/fake-agent.mjs");
-
-function logLines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : [];
-}
 
 /** What the fake did after starting: accepted / ignored / done lines, in order. */
 const turns = (file: string) => logLines(file).filter((l) => l !== "ready");
 
-async function logHas(file: string, line: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!logLines(file).includes(line)) {
-    if (Date.now() > deadline) throw new Error(`${file} never got ${JSON.stringify(line)}; it has: ${logLines(file).join(" | ")}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
-type Ev = { id: number; kind: string; agent: string; data: Record<string, any> };
+type Ev = HiveEvent;
 
 describe("hive delivery: queued when busy, waited for after a message", () => {
   let h: Harness;

@@ -2,26 +2,15 @@
 // what a fake assistant TUI (test/fixtures/fake-agent.mjs) actually accepted, from its own log.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Harness } from "./harness.js";
+import { type HiveEvent, logHas, logLines } from "./fake-agent-log.js";
 
 const FAKE = resolve("test/fixtures/fake-agent.mjs");
 
-function logLines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : [];
-}
 
-/** Resolves once the fake's log has a line equal to `line` (the fake appends and flushes each line). */
-async function logHas(file: string, line: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!logLines(file).includes(line)) {
-    if (Date.now() > deadline) throw new Error(`${file} never got ${JSON.stringify(line)}; it has: ${logLines(file).join(" | ")}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
-type Ev = { id: number; kind: string; agent: string; data: Record<string, any> };
+type Ev = HiveEvent;
 
 describe("hive tells the truth", () => {
   let h: Harness;
@@ -37,7 +26,7 @@ describe("hive tells the truth", () => {
       const r = await h.callOnce("agent_spawn", args);
       assert.equal(r.isError, false, r.text);
     } else assert.equal((await h.ok("agent_spawn", args)).ready, "ready");
-    await logHas(log, "ready");
+    await logHas(log, "ready", 15_000);
     return log;
   };
 
@@ -47,7 +36,7 @@ describe("hive tells the truth", () => {
     const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
     const m = await h.ok("hive_message", { agents: { spinner: "turn one" } });
     assert.equal(m.deliveries[0].delivered, true, JSON.stringify(m));
-    await logHas(log, "accepted: turn one");
+    await logHas(log, "accepted: turn one", 15_000);
     // While the spinner turns, agent_list follows the detail (the spinner line).
     // (hive_wait has no "working"; the fake's turn lasts 2 s, so polling agent_list sees it.)
     let mid: { status: string; detail: string | null } | undefined;
@@ -58,7 +47,7 @@ describe("hive tells the truth", () => {
     assert.ok(mid, "the turn ended before agent_list was read");
     assert.equal(mid!.status, "working");
     assert.match(mid!.detail ?? "", /esc to interrupt/);
-    await logHas(log, "done: turn one");
+    await logHas(log, "done: turn one", 15_000);
     assert.equal((await h.ok("hive_wait", { targets: "spinner", for: "idle", timeout_s: 10 })).matched, true);
     const events: Ev[] = (await h.ok("hive_events", { since: cursor, targets: "spinner", kinds: ["status"], limit: 1000 })).events;
     const statuses = events.map((e) => e.data.status);
@@ -78,9 +67,9 @@ describe("hive tells the truth", () => {
     const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
     const m = await h.ok("hive_message", { broadcast: "all hands", teams: { mteam: "team work" }, agents: { mb: "just b" } });
     assert.equal(m.failed, 0, JSON.stringify(m));
-    await logHas(logA, "accepted: team work");
-    await logHas(logB, "accepted: just b");
-    await logHas(logC, "accepted: all hands");
+    await logHas(logA, "accepted: team work", 15_000);
+    await logHas(logB, "accepted: just b", 15_000);
+    await logHas(logC, "accepted: all hands", 15_000);
     await h.ok("hive_mail", { to: "mc", text: "read the spec", from: "lead" });
     const events: Ev[] = (await h.ok("hive_events", { since: cursor, kinds: ["message"], limit: 1000 })).events;
     const of = (agent: string) => events.filter((e) => e.agent === agent);
@@ -133,8 +122,8 @@ describe("hive tells the truth", () => {
     assert.equal(fresh.status, "idle", JSON.stringify(fresh));
     // A turn started from the long-lived process: a second process reports the same.
     await h.ok("hive_message", { agents: { fresh: "second opinion" } });
-    await logHas(log, "accepted: second opinion");
-    await logHas(log, "done: second opinion");
+    await logHas(log, "accepted: second opinion", 15_000);
+    await logHas(log, "done: second opinion", 15_000);
     assert.equal((await h.ok("hive_wait", { targets: "fresh", for: "idle", timeout_s: 10 })).matched, true);
     const mine = (await h.ok("agent_list", {})).agents.find((a: { name: string }) => a.name === "fresh");
     const other = (await h.callOnce("agent_list", {})).data.agents.find((a: { name: string }) => a.name === "fresh");
