@@ -1,12 +1,8 @@
 // The service writes its hints for MCP callers (`terminal_wait {"session":"a"}`, `confirm: true`).
 // A person (or agent) at the CLI should be told the command to type instead, so the CLI door
 // rewrites those references on the way out. The service stays one; only the door's words change.
+import { shellWord } from "../util/shell-word.js";
 
-/** A word safe to paste into a POSIX shell as is; anything else is single-quoted. */
-function shellWord(value: unknown): string {
-  const s = String(value);
-  return /^[\w.@%+=:,/-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 type Args = Record<string, unknown>;
 

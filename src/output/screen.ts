@@ -44,7 +44,8 @@ export function replayTerminal(text: string): Rows {
   return rows;
 }
 
-function countLines(text: string): number {
+/** Lines in `text` (one more than its line feeds). */
+export function countLines(text: string): number {
   let count = 1;
   for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", nl + 1)) count++;
   return count;

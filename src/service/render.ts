@@ -3,6 +3,7 @@ import type { LineMatcher } from "../output/filter.js";
 import { countTokens, renderOutputYielding, type Rendered } from "../output/index.js";
 import { redactCredentials } from "../safety/index.js";
 import type { TerminalSession } from "../terminal/session.js";
+import { countLines } from "../output/screen.js";
 
 export interface RenderRequest {
   from: number;
@@ -75,12 +76,6 @@ export async function renderSlice(session: TerminalSession, request: RenderReque
   };
   if (last.reducer) result.reducer = last.reducer;
   return result;
-}
-
-function countLines(text: string): number {
-  let n = 1;
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) n++;
-  return n;
 }
 
 /** Drops the first line (a REPL's echo of what was typed). */

@@ -8,6 +8,7 @@ import { ControlClient, TmuxError, TmuxGoneError } from "./control.js";
 import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
 import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
+import { shellWord } from "../../util/shell-word.js";
 
 export interface TmuxBackendOptions {
   home: string;
@@ -477,8 +478,4 @@ function decodeMeta(encoded: string): Record<string, string> {
   } catch {
     return {};
   }
-}
-
-function shellWord(value: string): string {
-  return /^[A-Za-z0-9_./%@:-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
