@@ -1,38 +1,73 @@
 // `termhive attach <session>`: hands this terminal to tmux, attached to the session's pane.
+// `--iterm2` attaches in tmux control mode (-CC) instead, so iTerm2 shows each termhive window
+// as a native tab and a hive layout's panes as native split panes.
 import type { Command } from "commander";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import { findTmux } from "../backends/select.js";
 import { loadConfig } from "../config.js";
 import { ToolError } from "../service/errors.js";
+import { shellWord } from "../util/shell-word.js";
 import { connectEngine } from "./connect.js";
 import { fail, print } from "./output.js";
+
+/** The tmux session every termhive pane lives in (TmuxBackend's default session name). */
+const TERMHIVE_TMUX_SESSION = "termhive";
+
+interface AttachTarget {
+  session: string | null;
+  name: string | null;
+  /** What tmux's -t gets: a pane ("%3"), a window ("@2") or the termhive tmux session. */
+  target: string;
+}
+
+interface AttachOptions {
+  json?: boolean;
+  iterm2?: boolean;
+  print?: boolean;
+}
+
+async function resolveTarget(ref: string | undefined, o: AttachOptions): Promise<AttachTarget> {
+  // A tmux window id is taken as is: `termhive attach --iterm2 @3` opens that window's tabs.
+  if (ref === undefined) return { session: null, name: null, target: TERMHIVE_TMUX_SESSION };
+  if (/^@\d+$/.test(ref)) return { session: null, name: null, target: ref };
+  const engine = await connectEngine().catch((e: unknown) => fail(o.json, e));
+  try {
+    const { sessions } = await engine.ops.list();
+    const found = sessions.find((s) => s.session === ref || s.name === ref);
+    if (!found) throw new ToolError(`unknown session ${JSON.stringify(ref)}; sessions: ${sessions.map((s) => s.name).join(", ") || "none"}`, "not_found");
+    if (found.backend !== "tmux") throw new ToolError(`attach is not supported by the ${found.backend} backend`, "unsupported");
+    return { session: found.session, name: found.name, target: found.pane };
+  } catch (error) {
+    await engine.done().catch(() => {});
+    return fail(o.json, error);
+  } finally {
+    await engine.done().catch(() => {});
+  }
+}
 
 export function registerAttach(program: Command): void {
   program
     .command("attach")
-    .description("attach this terminal to a session's tmux pane (detach with C-b d)")
-    .argument("<session>", "session id or name")
+    .description("attach this terminal to a session's tmux pane (detach with C-b d); --iterm2: as native iTerm2 tabs and panes")
+    .argument("[session]", "session id or name (with --iterm2 also a tmux window id like @3; omitted: every termhive window)")
     .option("--json", "print the attach command as JSON instead of running it")
-    .action(async (ref: string, o: { json?: boolean }) => {
+    .option("--iterm2", "attach in tmux control mode (tmux -CC) so iTerm2 shows termhive's windows as native tabs and split panes")
+    .option("--print", "print the shell command instead of running it")
+    .action(async (ref: string | undefined, o: AttachOptions) => {
       const config = loadConfig();
-      let target: { session: string; name: string; pane: string; backend: string } | undefined;
-      const engine = await connectEngine().catch((e: unknown) => fail(o.json, e));
-      try {
-        const { sessions } = await engine.ops.list();
-        target = sessions.find((s) => s.session === ref || s.name === ref);
-        if (!target) throw new ToolError(`unknown session ${JSON.stringify(ref)}; sessions: ${sessions.map((s) => s.name).join(", ") || "none"}`, "not_found");
-        if (target.backend !== "tmux") throw new ToolError(`attach is not supported by the ${target.backend} backend`, "unsupported");
-      } catch (error) {
-        await engine.done().catch(() => {});
-        fail(o.json, error);
-      }
-      await engine.done().catch(() => {});
-      const args = ["-S", join(config.home, "tmux.sock"), "attach", "-t", target.pane];
-      if (o.json || !process.stdin.isTTY) {
-        print(o.json, { session: target.session, name: target.name, pane: target.pane, argv: [config.tmuxPath, ...args] }, () => `${config.tmuxPath} ${args.join(" ")}`);
+      if (ref === undefined && !o.iterm2) fail(o.json, new ToolError("name the session to attach to (only --iterm2 attaches to every window at once)", "invalid"));
+      const target = await resolveTarget(ref, o);
+      // The resolved path, not "tmux": iTerm2 runs the command without a login shell's PATH,
+      // so on macOS a bare "tmux" misses Homebrew's /opt/homebrew/bin.
+      const tmux = findTmux(config.tmuxPath) ?? config.tmuxPath;
+      const args = ["-S", join(config.home, "tmux.sock"), ...(o.iterm2 ? ["-CC"] : []), "attach", "-t", target.target];
+      const argv = [tmux, ...args];
+      if (o.json || o.print || !process.stdin.isTTY) {
+        print(o.json, { session: target.session, name: target.name, pane: target.target, iterm2: o.iterm2 === true, argv }, () => argv.map(shellWord).join(" "));
         return;
       }
-      const r = spawnSync(config.tmuxPath, args, { stdio: "inherit" });
+      const r = spawnSync(tmux, args, { stdio: "inherit" });
       process.exitCode = r.status ?? 1;
     });
 }
