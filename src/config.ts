@@ -3,7 +3,7 @@ import { defaultHome } from "./util/paths.js";
 
 export interface TermhiveConfig {
   home: string;
-  backend: "tmux" | "pty" | "auto";
+  backend: "tmux" | "pty" | "iterm2" | "auto";
   tmuxPath: string;
   /** Shell for sessions opened without a command. */
   shell: string;
@@ -43,8 +43,8 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<TermhiveConfig> = {}): TermhiveConfig {
   const backend = (env.TERMHIVE_BACKEND ?? "auto") as TermhiveConfig["backend"];
-  if (!["tmux", "pty", "auto"].includes(backend)) {
-    throw new ConfigError(`TERMHIVE_BACKEND=${JSON.stringify(env.TERMHIVE_BACKEND)} is invalid: use tmux, pty or auto`);
+  if (!["tmux", "pty", "iterm2", "auto"].includes(backend)) {
+    throw new ConfigError(`TERMHIVE_BACKEND=${JSON.stringify(env.TERMHIVE_BACKEND)} is invalid: use tmux, pty, iterm2 or auto`);
   }
   return {
     home: defaultHome(env),

@@ -1,7 +1,7 @@
 // The contract every terminal backend (tmux control mode, node-pty, iTerm2) fulfils.
 // A backend moves bytes and manages panes; it knows nothing of screens, transcripts or completion.
 
-export type BackendKind = "tmux" | "pty";
+export type BackendKind = "tmux" | "pty" | "iterm2";
 
 /** Facts about one pane, as the backend sees them right now. */
 export interface PaneInfo {

@@ -4,6 +4,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { ConfigError, type TermhiveConfig } from "../config.js";
 import type { Backend } from "./backend.js";
+import { Iterm2Backend } from "./iterm2/iterm2-backend.js";
 import { PtyBackend } from "./pty/pty-backend.js";
 import { TmuxBackend } from "./tmux/tmux-backend.js";
 
@@ -57,6 +58,9 @@ export function createBackend(config: BackendConfig): Backend {
   switch (config.backend) {
     case "pty":
       return new PtyBackend();
+    case "iterm2":
+      // Never picked by "auto": its output is rebuilt from screen contents (see its warning).
+      return new Iterm2Backend();
     case "tmux":
       if (!tmuxPath) throw new ConfigError(`TERMHIVE_BACKEND=tmux but ${tmuxMissingMessage(config.tmuxPath)}, or use TERMHIVE_BACKEND=pty`);
       return tmux(tmuxPath);

@@ -75,7 +75,7 @@ describe("iTerm2 client (simulated iTerm2)", () => {
     await until("prompt events", () => (prompts.length >= 3 ? true : undefined));
     assert.deepEqual(prompts.map((p) => p.event), ["prompt", "command_start", "command_end"]);
     assert.equal(prompts[2]!.command_end.status, 3);
-    assert.ok(screens > 0);
+    await until("a screen update", () => (screens > 0 ? true : undefined));
     await client.sendText(tab.sessionId, "printf '\\033]1337;Custom=id=termhive:status=idle\\007'\r");
     await until("custom escape", () => (customs.length ? true : undefined));
     assert.deepEqual([customs[0]!.sender_identity, customs[0]!.payload], ["termhive", "status=idle"]);

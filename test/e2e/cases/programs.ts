@@ -1,9 +1,10 @@
 // A REPL and large input/output through the MCP client, on any backend: the paste must arrive
 // byte-exact and a flood of output must be complete (nothing dropped between pane and session).
-import { after, before, describe, test } from "node:test";
+import { after, before, describe } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { Harness } from "../harness.js";
+import { testFor } from "./known-gaps.js";
 import { backendEnv, backendLabel } from "./shells.js";
 
 /** ~100 KB of lines (each well under the tty's 4 KiB line limit) with multi-byte UTF-8 mixed in. */
@@ -16,6 +17,7 @@ export function pasteText(): string {
 }
 
 export function programCases(backend?: string): void {
+  const test = testFor(backend);
   describe(`programs and large I/O${backendLabel(backend)}`, () => {
     let h: Harness;
     before(async () => {

@@ -1,12 +1,16 @@
 // Exact completion and exit codes in bash, zsh and fish, through the MCP client — shared by
 // the default-backend suite (shells.test.ts) and the pty-backend suite (pty-backend.test.ts).
-import { after, before, describe, test } from "node:test";
+import { after, before, describe } from "node:test";
 import assert from "node:assert/strict";
 import { Harness } from "../harness.js";
+import { testFor } from "./known-gaps.js";
 
 /** Server environment selecting `backend`; empty = whatever the harness/server default is. */
+/** Extra server environment a backend needs (the simulated iTerm2's socket and credentials). */
+export const backendExtraEnv: Record<string, Record<string, string>> = {};
+
 export function backendEnv(backend?: string): Record<string, string> {
-  return backend ? { TERMHIVE_BACKEND: backend } : {};
+  return backend ? { TERMHIVE_BACKEND: backend, ...backendExtraEnv[backend] } : {};
 }
 
 export function backendLabel(backend?: string): string {
@@ -14,6 +18,7 @@ export function backendLabel(backend?: string): string {
 }
 
 export function shellCases(backend?: string): void {
+  const test = testFor(backend);
   for (const shell of ["bash", "zsh", "fish"]) {
     describe(`${shell}${backendLabel(backend)}: exit codes and completion`, () => {
       let h: Harness;

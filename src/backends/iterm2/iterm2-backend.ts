@@ -1,0 +1,449 @@
+// TERMHIVE_BACKEND=iterm2: each pane is an iTerm2 session (a tab, or a split of one), driven
+// through iTerm2's API, for macOS users without tmux. The sessions belong to iTerm2, so they
+// outlive this process and are adopted again by the metadata kept in a session variable.
+//
+// iTerm2's API has no raw output stream: output is rebuilt from screen contents (see
+// screen-stream.ts for what that loses). Where exact bytes matter, use the tmux backend and
+// `termhive attach --iterm2` to see its panes as native iTerm2 tabs.
+import { EventEmitter } from "node:events";
+import { hostname } from "node:os";
+import { type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
+import { launchArgv, shellQuote } from "../launch.js";
+import { resolveKey } from "../../terminal/keys.js";
+import { Iterm2Client, Iterm2Error, type BufferContents, type ConnectOptions } from "../../iterm2/client.js";
+import { ScreenStream } from "./screen-stream.js";
+
+/** Session variable holding a pane's termhive metadata (JSON); only sessions that have it are ours. */
+const META_VARIABLE = "user.termhive";
+const SHARED_PREFIX = "user.termhive_s_";
+/** The exit status arrives as an escape sequence the wrapper prints after the program ends. */
+const EXIT_IDENTITY = "termhive-exit";
+const SNAPSHOT_LINES = 2000;
+const SEND_CHUNK = 16 * 1024;
+
+export const ITERM2_WARNING =
+  "iTerm2 backend: output is read from iTerm2's screen contents, not a byte stream (no colours, full-screen programs line by line); for exact output use tmux (brew install tmux) and `termhive attach --iterm2`.";
+
+interface Iterm2Pane {
+  info: PaneInfo;
+  stream: ScreenStream;
+  /** Everything touching the stream runs here, in order. */
+  chain: Promise<void>;
+  updateQueued: boolean;
+  /** Prompt notifications received and not handled yet. */
+  marksPending: number;
+  outputs: number;
+  unsubscribe: (() => Promise<void>)[];
+}
+
+export class Iterm2Backend implements Backend {
+  readonly kind = "iterm2" as const;
+  readonly warning = ITERM2_WARNING;
+  private client: Iterm2Client | null = null;
+  private starting: Promise<void> | null = null;
+  private readonly events = new EventEmitter().setMaxListeners(0);
+  private readonly panes = new Map<string, Iterm2Pane>();
+  /** The iTerm2 window termhive's tabs open in, so they do not each open a window. */
+  private windowId: string | undefined;
+  private sharedLock: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: ConnectOptions = {}) {}
+
+  get connected(): boolean {
+    return this.client !== null && !this.client.closed;
+  }
+
+  on<E extends keyof BackendEvents>(event: E, listener: BackendEvents[E]): void {
+    this.events.on(event, listener as (...args: unknown[]) => void);
+  }
+
+  off<E extends keyof BackendEvents>(event: E, listener: BackendEvents[E]): void {
+    this.events.off(event, listener as (...args: unknown[]) => void);
+  }
+
+  start(): Promise<void> {
+    if (this.connected) return Promise.resolve();
+    this.starting ??= (async () => {
+      const client = await Iterm2Client.connect(this.options);
+      client.events.once("close", (reason: string) => {
+        this.client = null;
+        this.panes.clear();
+        this.events.emit("down", reason);
+      });
+      await client.subscribe("NOTIFY_ON_TERMINATE_SESSION", null, (e) => this.onTerminated(String(e.session_id)));
+      // For every session at once, from before a pane exists: a new session's first prompt
+      // comes before a per-session subscription could be made.
+      await client.subscribe("NOTIFY_ON_PROMPT", "all", (e) => {
+        const pane = this.panes.get(String(e.session));
+        if (pane) this.onPrompt(pane, e);
+      });
+      await client.subscribe("NOTIFY_ON_CUSTOM_ESCAPE_SEQUENCE", "all", (e) => {
+        const pane = this.panes.get(String(e.session));
+        if (pane) this.onCustom(pane, String(e.sender_identity ?? ""), String(e.payload ?? ""));
+      });
+      this.client = client;
+    })().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private get api(): Iterm2Client {
+    if (!this.client || this.client.closed) throw new Iterm2Error("not connected to iTerm2 (start() first)");
+    return this.client;
+  }
+
+  private pane(paneId: string): Iterm2Pane {
+    const pane = this.panes.get(paneId);
+    if (!pane) throw new Iterm2Error(`can't find pane ${paneId} (no termhive iTerm2 session has that id)`);
+    return pane;
+  }
+
+  async createPane(options: CreatePaneOptions): Promise<PaneInfo> {
+    const profile = {
+      "Custom Command": "Yes",
+      Command: wrappedCommand(launchArgv({ argv: options.argv, cwd: options.cwd, env: options.env })),
+      // The session stays (showing its last screen) after the program ends, as tmux's
+      // remain-on-exit does, so its last output can be read; kill() closes it.
+      "Close Sessions On End": false,
+    };
+    let sessionId: string;
+    let windowId: string;
+    if (options.splitFrom) {
+      const source = this.pane(options.splitFrom.paneId);
+      const { direction } = options.splitFrom;
+      sessionId = await this.api.splitPane(source.info.paneId, { vertical: direction === "left" || direction === "right", before: direction === "left" || direction === "above" }, profile);
+      windowId = source.info.windowId;
+    } else {
+      const tab = await this.api.createTab(profile, this.windowId).catch((error: Error) => {
+        // The window was closed by the user: start a new one.
+        if (this.windowId && /INVALID_WINDOW_ID/.test(error.message)) return this.api.createTab(profile);
+        throw error;
+      });
+      this.windowId = tab.windowId;
+      sessionId = tab.sessionId;
+      windowId = `tab-${tab.tabId}`;
+      if (options.rows > 0 && options.cols > 0) await this.api.setGridSize(sessionId, options.rows, options.cols);
+    }
+    // Followed before anything else is awaited, so none of its first notifications is missed.
+    const pane = await this.adopt(sessionId, windowId, options.meta, true);
+    await this.api.setVariables({ session: sessionId }, { [META_VARIABLE]: options.meta });
+    return { ...(await this.refreshed(pane)) };
+  }
+
+  /** Starts following a session: its screen, prompts and custom escape sequences. */
+  private async adopt(sessionId: string, windowId: string, meta: Record<string, string>, fresh: boolean): Promise<Iterm2Pane> {
+    const known = this.panes.get(sessionId);
+    if (known) return known;
+    const pane: Iterm2Pane = {
+      info: { paneId: sessionId, windowId, pid: 0, dead: false, exitStatus: null, exitSignal: null, foreground: "", cwd: "", rows: 0, cols: 0, meta: { ...meta } },
+      stream: new ScreenStream(),
+      chain: Promise.resolve(),
+      updateQueued: false,
+      marksPending: 0,
+      outputs: 0,
+      unsubscribe: [],
+    };
+    this.panes.set(sessionId, pane);
+    const api = this.api;
+    const mine = (handler: (e: Record<string, any>) => void) => (e: Record<string, any>) => {
+      if (e.session === sessionId) handler(e);
+    };
+    pane.unsubscribe.push(await api.subscribe("NOTIFY_ON_SCREEN_UPDATE", sessionId, mine(() => this.queueUpdate(pane))));
+    // Updates before the subscription were missed: read once. A fresh pane's stream starts
+    // with its first line; an adopted one where its snapshot ends.
+    if (fresh) this.queueUpdate(pane);
+    return pane;
+  }
+
+  /**
+   * Queues a read of the screen and what `job` makes of it. `start` runs first (its text goes
+   * before the job's), `suffix` after (its text goes after), `after` once the text is out.
+   */
+  private enqueue(pane: Iterm2Pane, job: (buffer: BufferContents) => string, steps: { start?: () => Promise<string>; suffix?: () => Promise<string>; after?: () => void } = {}): Promise<void> {
+    const run = async () => {
+      if (pane.info.dead) return;
+      const prefix = steps.start ? await steps.start() : "";
+      const buffer = await this.readBuffer(pane);
+      const lost = pane.stream.lostLines;
+      const out = prefix + job(buffer) + (steps.suffix ? await steps.suffix() : "");
+      if (out) this.emitOutput(pane, out);
+      if (pane.stream.lostLines > lost) {
+        this.events.emit("gap", pane.info.paneId, `${pane.stream.lostLines - lost} lines scrolled out of iTerm2's history before they were read`);
+      }
+      steps.after?.();
+    };
+    const next = pane.chain.then(run, run);
+    // A session that vanished mid-read is reported by its terminate notification, not here.
+    pane.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private emitOutput(pane: Iterm2Pane, text: string): void {
+    pane.outputs++;
+    this.events.emit("output", pane.info.paneId, Buffer.from(text, "utf8"));
+  }
+
+  /** Enough lines to reach back to the first one the stream has not sent. */
+  private async readBuffer(pane: Iterm2Pane): Promise<BufferContents> {
+    const rows = pane.info.rows > 0 ? pane.info.rows : 50;
+    let buffer = await this.api.getBuffer(pane.info.paneId, rows + 200);
+    const needed = pane.stream.linesNeeded(buffer);
+    if (needed > buffer.lines.length && buffer.firstLine > 0) buffer = await this.api.getBuffer(pane.info.paneId, Math.min(needed, 100_000));
+    return buffer;
+  }
+
+  private queueUpdate(pane: Iterm2Pane): void {
+    if (pane.updateQueued || !pane.stream.primed && !this.isFresh(pane)) return;
+    pane.updateQueued = true;
+    void this.enqueue(pane, (b) => {
+      pane.updateQueued = false;
+      return pane.stream.update(b, pane.marksPending > 0);
+    }).catch(() => (pane.updateQueued = false));
+  }
+
+  /** An adopted pane waits for its snapshot before it streams (the snapshot holds the screen so far). */
+  private isFresh(pane: Iterm2Pane): boolean {
+    return !pane.info.meta.__adopted;
+  }
+
+  private onPrompt(pane: Iterm2Pane, e: Record<string, any>): void {
+    if (!pane.stream.primed && !this.isFresh(pane)) return;
+    const mark = (job: (b: BufferContents) => string, cwd?: "before" | "after") => {
+      // Counted from arrival: a screen read answered after this notification must not send
+      // the cursor's line past the mark (iTerm2 answers in the order it parsed the output).
+      pane.marksPending++;
+      const start = async () => {
+        pane.marksPending--;
+        return cwd === "before" ? this.cwdReport(pane) : "";
+      };
+      void this.enqueue(pane, job, { start, suffix: cwd === "after" ? () => this.cwdReport(pane) : undefined }).catch(() => undefined);
+    };
+    // Shell integrations report the directory (OSC 7) right after a command ends and with the
+    // prompt: it goes back into the stream at both places.
+    if (e.event === "prompt") mark((b) => pane.stream.prompt(b), "before");
+    else if (e.event === "command_start") mark((b) => pane.stream.commandStart(b, pane.marksPending > 0));
+    else if (e.event === "command_end") mark((b) => pane.stream.commandEnd(b, typeof e.command_end?.status === "number" ? e.command_end.status : null), "after");
+  }
+
+  /** iTerm2 consumes OSC 7 and keeps the directory in the "path" variable: it goes back in as OSC 7 before each prompt. */
+  private async cwdReport(pane: Iterm2Pane): Promise<string> {
+    const [path] = await this.api.getVariables({ session: pane.info.paneId }, ["path"]).catch(() => [null]);
+    if (typeof path !== "string" || !path.startsWith("/")) return "";
+    pane.info = { ...pane.info, cwd: path };
+    return `\x1b]7;file://${hostname()}${encodeURI(path)}\x07`;
+  }
+
+  private onCustom(pane: Iterm2Pane, identity: string, payload: string): void {
+    if (identity === EXIT_IDENTITY) {
+      const code = Number(payload);
+      // A shell reports death by signal n as 128+n.
+      const [status, signal] = code > 128 ? [null, code - 128] : [code, null];
+      void this.enqueue(pane, (b) => pane.stream.finish(b), { after: () => this.markExited(pane, status, signal) }).catch(() => this.markExited(pane, status, signal));
+      return;
+    }
+    void this.enqueue(pane, (b) => pane.stream.custom(b, `\x1b]1337;Custom=id=${identity}:${payload}\x07`, pane.marksPending > 0)).catch(() => undefined);
+  }
+
+  private markExited(pane: Iterm2Pane, status: number | null, signal: number | null): void {
+    if (pane.info.dead) return;
+    pane.info = { ...pane.info, dead: true, exitStatus: status, exitSignal: signal };
+    if (this.panes.get(pane.info.paneId) === pane) this.events.emit("exit", pane.info.paneId, status, signal);
+  }
+
+  private onTerminated(sessionId: string): void {
+    const pane = this.panes.get(sessionId);
+    if (!pane || pane.info.dead) return;
+    // After the pane's queued reads: an exit reported just before the session closed wins.
+    void pane.chain.then(() => {
+      if (this.panes.get(sessionId) !== pane || pane.info.dead) return;
+      // Ended without the wrapper's report: closed from iTerm2 (the tab's close button).
+      pane.info = { ...pane.info, dead: true };
+      this.panes.delete(sessionId);
+      this.events.emit("closed", sessionId);
+    });
+  }
+
+  /** Live facts from iTerm2's session variables. */
+  private async refreshed(pane: Iterm2Pane): Promise<PaneInfo> {
+    if (pane.info.dead) return { ...pane.info, meta: { ...pane.info.meta } };
+    try {
+      const sessions = await this.api.listSessions();
+      const s = sessions.find((x) => x.sessionId === pane.info.paneId);
+      const [pid, job, path] = await this.api.getVariables({ session: pane.info.paneId }, ["pid", "jobName", "path"]);
+      pane.info = {
+        ...pane.info,
+        pid: typeof pid === "number" ? pid : pane.info.pid,
+        foreground: typeof job === "string" ? job : pane.info.foreground,
+        cwd: typeof path === "string" ? path : pane.info.cwd,
+        rows: s?.rows ?? pane.info.rows,
+        cols: s?.cols ?? pane.info.cols,
+      };
+    } catch {
+      // the session closed meanwhile: its terminate notification marks it
+    }
+    return { ...pane.info, meta: publicMeta(pane.info.meta) };
+  }
+
+  /** termhive's sessions in iTerm2 (those carrying its metadata); others' tabs are never touched. */
+  async listPanes(): Promise<PaneInfo[]> {
+    const sessions = await this.api.listSessions();
+    const infos: PaneInfo[] = [];
+    for (const s of sessions) {
+      let pane = this.panes.get(s.sessionId);
+      if (!pane) {
+        const [meta] = await this.api.getVariables({ session: s.sessionId }, [META_VARIABLE]).catch(() => [null]);
+        if (!meta || typeof meta !== "object") continue;
+        pane = await this.adopt(s.sessionId, `tab-${s.tabId}`, { ...(meta as Record<string, string>), __adopted: "1" }, false);
+      }
+      infos.push(await this.refreshed(pane));
+    }
+    for (const pane of this.panes.values()) if (pane.info.dead) infos.push({ ...pane.info, meta: publicMeta(pane.info.meta) });
+    return infos;
+  }
+
+  async paneInfo(paneId: string): Promise<PaneInfo | undefined> {
+    const pane = this.panes.get(paneId);
+    if (pane) return this.refreshed(pane);
+    return (await this.listPanes()).find((p) => p.paneId === paneId);
+  }
+
+  async writeInput(paneId: string, data: Buffer): Promise<void> {
+    const pane = this.pane(paneId);
+    if (pane.info.dead) return;
+    // iTerm2 takes text: bytes that are not UTF-8 cannot be sent through its API.
+    const text = data.toString("utf8");
+    for (let i = 0; i < text.length; ) {
+      let end = Math.min(text.length, i + SEND_CHUNK);
+      const code = text.charCodeAt(end - 1);
+      if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--; // keep surrogate pairs whole
+      await this.api.sendText(paneId, text.slice(i, end));
+      i = end;
+    }
+  }
+
+  async sendKeys(paneId: string, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    const resolved = keys.map((k) => resolveKey(k));
+    // iTerm2 does not say whether the program asked for application cursor keys: normal mode.
+    await this.writeInput(paneId, Buffer.from(resolved.map((k) => k.bytes(false)).join(""), "utf8"));
+  }
+
+  async resize(paneId: string, rows: number, cols: number): Promise<void> {
+    const pane = this.pane(paneId);
+    if (pane.info.dead) return;
+    await this.api.setGridSize(paneId, rows, cols);
+    pane.info = { ...pane.info, rows, cols };
+  }
+
+  async setMeta(paneId: string, key: string, value: string): Promise<void> {
+    const pane = this.pane(paneId);
+    pane.info = { ...pane.info, meta: { ...pane.info.meta, [key]: value } };
+    if (!pane.info.dead) await this.api.setVariables({ session: paneId }, { [META_VARIABLE]: publicMeta(pane.info.meta) });
+  }
+
+  async readShared(paneId: string | null, key: string): Promise<string> {
+    const [value] = await this.api.getVariables(sharedScope(paneId), [sharedName(key)]);
+    return typeof value === "string" ? value : "";
+  }
+
+  async writeShared(paneId: string | null, key: string, value: string): Promise<void> {
+    await this.api.setVariables(sharedScope(paneId), { [sharedName(key)]: value === "" ? null : value });
+  }
+
+  /** Atomic among this process's callers only: iTerm2 has no compare-and-set on variables. */
+  swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
+    const run = async () => {
+      const current = await this.readShared(paneId, key);
+      if (current !== expected) return current;
+      await this.writeShared(paneId, key, next);
+      return next;
+    };
+    const result = this.sharedLock.then(run, run);
+    this.sharedLock = result.catch(() => undefined);
+    return result;
+  }
+
+  async snapshot(paneId: string): Promise<PaneSnapshot> {
+    const pane = this.pane(paneId);
+    const outputsAtCall = pane.outputs;
+    let snapshot: PaneSnapshot | undefined;
+    const take = async () => {
+      const buffer = await this.api.getBuffer(paneId, SNAPSHOT_LINES);
+      pane.stream.prime(buffer);
+      let history = "";
+      buffer.lines.forEach((line, i) => {
+        history += line.text + (line.soft || i === buffer.lines.length - 1 ? "" : "\r\n");
+      });
+      snapshot = {
+        history: history.replace(/(\r\n)+$/, ""),
+        cursorRow: buffer.cursor.y - buffer.linesAboveScreen,
+        cursorCol: buffer.cursor.x,
+        alternateScreen: false,
+        outputsIncluded: pane.outputs - outputsAtCall,
+      };
+    };
+    const next = pane.chain.then(take, take);
+    pane.chain = next.catch(() => undefined);
+    await next;
+    return snapshot!;
+  }
+
+  async kill(paneId: string): Promise<void> {
+    const pane = this.pane(paneId);
+    this.panes.delete(paneId);
+    for (const unsubscribe of pane.unsubscribe) await unsubscribe().catch(() => undefined);
+    // A dead pane's session is still open (showing its last screen): close it too.
+    if (this.connected) await this.api.closeSessions([paneId], true);
+  }
+
+  async focus(paneId: string): Promise<void> {
+    this.pane(paneId);
+    await this.api.activate(paneId);
+  }
+
+  /** The pane is an iTerm2 tab already; there is no command to attach to it. */
+  attachCommand(_paneId: string): string | null {
+    return null;
+  }
+
+  async arrangeWindow(): Promise<void> {
+    // iTerm2 sizes split panes itself; termhive's layout names have no equivalent here.
+  }
+
+  async showPaneBorders(): Promise<void> {}
+
+  /** The session's name in iTerm2 (the tab and pane title). */
+  async setTitle(paneId: string, title: string): Promise<void> {
+    const pane = this.pane(paneId);
+    if (!pane.info.dead) await this.api.setProfileProperties(paneId, { Name: title });
+  }
+
+  /** Leaves the sessions open in iTerm2 (a later termhive adopts them). */
+  async stop(): Promise<void> {
+    this.panes.clear();
+    const client = this.client;
+    this.client = null;
+    client?.events.removeAllListeners("close");
+    client?.close();
+  }
+}
+
+/** Runs the pane's program, then prints its exit status as an escape sequence iTerm2 reports to us. */
+function wrappedCommand(argv: string[]): string {
+  const report = `s=$?; printf '\\033]1337;Custom=id=${EXIT_IDENTITY}:%s\\007' "$s"; exit "$s"`;
+  return `/bin/sh -c ${shellQuote(`${argv.map(shellQuote).join(" ")}; ${report}`)}`;
+}
+
+function publicMeta(meta: Record<string, string>): Record<string, string> {
+  const { __adopted: _, ...rest } = meta;
+  return rest;
+}
+
+function sharedScope(paneId: string | null) {
+  return paneId === null ? ("app" as const) : { session: paneId };
+}
+
+/** Variable names take letters, digits and _ only: every other character of the key is escaped. */
+function sharedName(key: string): string {
+  return SHARED_PREFIX + key.replace(/[^a-z0-9]/g, (c) => `_${c.charCodeAt(0).toString(16)}`);
+}
+

@@ -1,0 +1,33 @@
+// TERMHIVE_BACKEND=iterm2 end to end: the built server, through the MCP client, with its
+// sessions in the protocol-level iTerm2 simulator (test/fixtures/iterm2-sim).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Harness } from "./harness.js";
+import { Iterm2Simulator } from "../fixtures/iterm2-sim/server.js";
+
+describe("iterm2 backend (simulated iTerm2)", () => {
+  let sim: Iterm2Simulator;
+  let h: Harness;
+  before(async () => {
+    sim = await Iterm2Simulator.start();
+    h = await Harness.start({ TERMHIVE_BACKEND: "iterm2", ...sim.env() });
+  });
+  after(async () => {
+    await h?.destroy();
+    await sim?.stop();
+  });
+
+  test("open and run in bash: exact completion and exit codes through iTerm2's prompt marks", async () => {
+    const opened = await h.ok("terminal_open", { name: "it", command: "bash" });
+    assert.equal(opened.backend, "iterm2");
+    assert.equal(opened.attach, null);
+    assert.match(opened.warning, /screen contents/);
+    const r = await h.ok("terminal_run", { session: "it", command: "echo hello-$((6*7))" });
+    assert.equal(r.reason, "osc133");
+    assert.equal(r.exit_code, 0);
+    assert.equal(r.output, "hello-42");
+    const f = await h.ok("terminal_run", { session: "it", command: "(exit 3)" });
+    assert.equal(f.exit_code, 3);
+    assert.equal(f.output, "");
+  });
+});
