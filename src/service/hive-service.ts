@@ -2,6 +2,7 @@
 // messages, status, events, waits, watchers, mailbox, focus. State lives in the hive's SQLite
 // store (src/hive); this class joins it to live sessions (TermhiveService) and keeps statuses
 // current (hive/status-tracker.ts) and watchers running (hive/watch-scanner.ts).
+import { focusInIterm2 } from "../iterm2/decorations.js";
 import type { SafeRegex } from "../util/regex.js";
 import { EventEmitter } from "node:events";
 import { basename } from "node:path";
@@ -566,6 +567,7 @@ export class HiveService {
     if (agent && !this.registry.all().some((s) => s.name === ref || s.id === ref)) ref = agent.sessionId;
     const session = await this.registry.get(ref);
     await this.service.backend.focus(session.paneId);
+    await focusInIterm2(this.service, session.paneId);
     return { focused: session.name, session: session.id, pane: session.paneId, attach: this.service.backend.attachCommand(session.paneId) };
   }
 
