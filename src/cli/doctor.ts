@@ -4,7 +4,8 @@ import type { Command } from "commander";
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { findTmux, tmuxMissingMessage } from "../backends/select.js";
-import { loadConfig } from "../config.js";
+import { loadConfig, type TermhiveConfig } from "../config.js";
+import { probeIterm2 } from "../iterm2/availability.js";
 import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";
 import { tokenPath } from "../serve/token.js";
 import { connectEngine } from "./connect.js";
@@ -66,6 +67,25 @@ function homeCheck(home: string): Check[] {
   return checks;
 }
 
+/** What of the iTerm2 support works here: tab status and the iterm2 backend need its API. */
+async function iterm2Check(config: TermhiveConfig): Promise<Check> {
+  const probe = await probeIterm2();
+  const needed = config.backend === "iterm2";
+  if (probe.reachable) {
+    return { check: "iTerm2", ok: true, required: needed, detail: `${probe.detail}: agent status on tabs is on; TERMHIVE_BACKEND=iterm2 is available` };
+  }
+  if (probe.detail === "not macOS") {
+    return { check: "iTerm2", ok: !needed, required: needed, detail: "not macOS: tab status and TERMHIVE_BACKEND=iterm2 are off (attach --iterm2 --print still prints the command)" };
+  }
+  return {
+    check: "iTerm2",
+    ok: false,
+    required: needed,
+    detail: `${probe.detail}: tab status${needed ? " and TERMHIVE_BACKEND=iterm2 are" : " is"} off`,
+    fix: "turn on iTerm2 > Settings > General > Magic > Enable Python API, then allow termhive when iTerm2 asks",
+  };
+}
+
 async function roundTrip(): Promise<Check> {
   const started = Date.now();
   let engine;
@@ -88,13 +108,14 @@ async function roundTrip(): Promise<Check> {
 export function registerDoctor(program: Command): void {
   program
     .command("doctor")
-    .description("check tmux, shells, TERMHIVE_HOME and a live round trip; print what is missing and how to install it")
+    .description("check tmux, shells, TERMHIVE_HOME, iTerm2 and a live round trip; print what is missing and how to install it")
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
       const config = loadConfig();
       const checks: Check[] = [tmuxCheck(config.tmuxPath), ...["bash", "zsh", "fish"].map(shellCheck), ...homeCheck(config.home)];
       const socket = grpcSocketPath(config.home);
       const live = existsSync(socket) && (await socketIsLive(socket, 500));
+      checks.push(await iterm2Check(config));
       checks.push({ check: "server", ok: true, required: false, detail: live ? `termhive serve is running (${socket})` : "no termhive serve running (the CLI works directly against tmux)" });
       if (checks[0]!.ok) checks.push(await roundTrip());
       const ok = checks.every((c) => c.ok || !c.required);
