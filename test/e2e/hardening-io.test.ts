@@ -186,7 +186,7 @@ describe("nothing under TERMHIVE_HOME leaks", () => {
     await h.ok("terminal_run", { session: "perm", command: "echo two-$X" });
     await h.ok("agent_register", { name: "p1", session: "perm" });
     await h.ok("hive_mail", { to: "p1", text: "hello" });
-    // A secret typed at the shell prompt: bash runs it (command not found) and keeps it in its history.
+    // A secret typed at the shell prompt: bash runs it (command not found); no file may hold it.
     await h.ok("terminal_send", { session: "perm", secret });
     // Back at the prompt: the moment a command-line file would still hold it.
     await h.ok("terminal_wait", { session: "perm", for: "completion", timeout_s: 10 });
