@@ -1,5 +1,4 @@
 // Whether iTerm2's API can be used from here, and if not, why: for `termhive doctor`.
-import { Iterm2Client } from "./client.js";
 import { iterm2Unavailable } from "./endpoint.js";
 
 export interface Iterm2Probe {
@@ -13,6 +12,7 @@ export async function probeIterm2(env: NodeJS.ProcessEnv = process.env, platform
   const why = iterm2Unavailable(env, platform);
   if (why) return { reachable: false, detail: why };
   try {
+    const { Iterm2Client } = await import("./client.js");
     const client = await Iterm2Client.connect({ env });
     try {
       const sessions = await client.listSessions();

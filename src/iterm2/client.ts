@@ -5,6 +5,7 @@ import { connect as netConnect } from "node:net";
 import WebSocket from "ws";
 import { VERSION } from "../version.js";
 import { iterm2Credentials, iterm2Endpoints, type Iterm2Credentials, type Iterm2Endpoint } from "./endpoint.js";
+import { Iterm2Error } from "./errors.js";
 import { decodeServer, encodeClient } from "./proto.js";
 
 export const SUBPROTOCOL = "api.iterm2.com";
@@ -16,9 +17,7 @@ export const LIBRARY_VERSION = "python 2.7";
 const REQUEST_TIMEOUT_MS = 15_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 
-export class Iterm2Error extends Error {
-  override name = "Iterm2Error";
-}
+export { Iterm2Error };
 
 export type NotificationType =
   | "NOTIFY_ON_SCREEN_UPDATE"
@@ -179,6 +178,26 @@ export class Iterm2Client {
       this.notifications.off(field, handler);
       if (this.closed) return;
       await this.request({ notification_request: { ...base, subscribe: false } }).catch(() => undefined);
+    };
+  }
+
+  /** Follows one session variable (e.g. "path"); `handler` gets each new value, JSON-decoded. Returns the unsubscribe. */
+  async watchVariable(session: string, name: string, handler: (value: unknown) => void): Promise<() => Promise<void>> {
+    const monitor = { variable_monitor_request: { name, scope: "SESSION", identifier: session }, notification_type: "NOTIFY_ON_VARIABLE_CHANGE" };
+    const r = await this.request({ notification_request: { ...monitor, subscribe: true } });
+    checkStatus(`watch ${name}`, r.status, ["OK", "ALREADY_SUBSCRIBED"]);
+    const listener = (e: Record<string, any>) => {
+      if (e.identifier !== session || e.name !== name) return;
+      try {
+        handler(JSON.parse(e.json_new_value ?? "null"));
+      } catch {
+        // not JSON: iTerm2 always sends JSON, so this is not a change we can read
+      }
+    };
+    this.notifications.on("variable_changed_notification", listener);
+    return async () => {
+      this.notifications.off("variable_changed_notification", listener);
+      if (!this.closed) await this.request({ notification_request: { ...monitor, subscribe: false } }).catch(() => undefined);
     };
   }
 

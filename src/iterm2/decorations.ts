@@ -6,7 +6,7 @@
 import type { AgentRecord, AgentStatus } from "../hive/agents.js";
 import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
-import { Iterm2Client } from "./client.js";
+import type { Iterm2Client } from "./client.js";
 import { iterm2Unavailable } from "./endpoint.js";
 
 type Rgb = [number, number, number];
@@ -36,7 +36,8 @@ export class Iterm2Decorations {
 
   private connect(): Promise<Iterm2Client> {
     if (!this.client) {
-      this.client = Iterm2Client.connect().then(async (client) => {
+      // The client (ws, protobufjs) is loaded on the first status change, never at start-up.
+      this.client = import("./client.js").then(({ Iterm2Client }) => Iterm2Client.connect()).then(async (client) => {
         const forget = () => void (this.panes = null);
         await client.subscribe("NOTIFY_ON_NEW_SESSION", null, forget);
         await client.subscribe("NOTIFY_ON_TERMINATE_SESSION", null, forget);

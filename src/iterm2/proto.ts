@@ -88,6 +88,8 @@ enum NotificationType {
   NOTIFY_ON_FOCUS_CHANGE = 9;
   NOTIFY_ON_VARIABLE_CHANGE = 12;
 }
+enum VariableScope { SESSION = 1; TAB = 2; WINDOW = 3; APP = 4; }
+message VariableMonitorRequest { optional string name = 1; optional VariableScope scope = 2; optional string identifier = 3; }
 enum PromptMonitorMode { PROMPT = 1; COMMAND_START = 2; COMMAND_END = 3; }
 message PromptMonitorRequest { repeated PromptMonitorMode modes = 1; }
 message NotificationRequest {
@@ -95,6 +97,7 @@ message NotificationRequest {
   optional bool subscribe = 2;
   optional NotificationType notification_type = 3;
   oneof arguments {
+    VariableMonitorRequest variable_monitor_request = 6;
     PromptMonitorRequest prompt_monitor_request = 9;
   }
 }
@@ -118,12 +121,14 @@ message PromptNotification {
 message CustomEscapeSequenceNotification { optional string session = 1; optional string sender_identity = 2; optional string payload = 3; }
 message NewSessionNotification { optional string session_id = 1; }
 message TerminateSessionNotification { optional string session_id = 1; }
+message VariableChangedNotification { optional VariableScope scope = 1; optional string identifier = 2; optional string name = 3; optional string json_new_value = 4; }
 message Notification {
   optional ScreenUpdateNotification screen_update_notification = 2;
   optional PromptNotification prompt_notification = 3;
   optional CustomEscapeSequenceNotification custom_escape_sequence_notification = 5;
   optional NewSessionNotification new_session_notification = 6;
   optional TerminateSessionNotification terminate_session_notification = 7;
+  optional VariableChangedNotification variable_changed_notification = 12;
 }
 
 message SetProfilePropertyRequest {

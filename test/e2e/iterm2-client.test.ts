@@ -86,7 +86,12 @@ describe("iTerm2 client (simulated iTerm2)", () => {
 
   test("variables, profile properties, activate, inject", async () => {
     const tab = await client.createTab({ "Custom Command": "Yes", Command: "cat" });
+    const seen: unknown[] = [];
+    const unwatch = await client.watchVariable(tab.sessionId, "user.termhive", (v) => seen.push(v));
     await client.setVariables({ session: tab.sessionId }, { "user.termhive": { name: "x" } });
+    await until("the variable-change notification", () => (seen.length ? true : undefined));
+    assert.deepEqual(seen, [{ name: "x" }]);
+    await unwatch();
     assert.deepEqual(await client.getVariables({ session: tab.sessionId }, ["user.termhive", "user.unset"]), [{ name: "x" }, null]);
     await assert.rejects(client.setVariables({ session: tab.sessionId }, { notuser: 1 }), /INVALID_NAME/);
     await client.setProfileProperties(tab.sessionId, { "Badge Text": "hi", "Use Tab Color": true });

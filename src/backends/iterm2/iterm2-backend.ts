@@ -10,7 +10,8 @@ import { hostname } from "node:os";
 import { type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
 import { launchArgv, shellQuote } from "../launch.js";
 import { resolveKey } from "../../terminal/keys.js";
-import { Iterm2Client, Iterm2Error, type BufferContents, type ConnectOptions } from "../../iterm2/client.js";
+import type { BufferContents, ConnectOptions, Iterm2Client } from "../../iterm2/client.js";
+import { Iterm2Error } from "../../iterm2/errors.js";
 import { ScreenStream } from "./screen-stream.js";
 
 /** Session variable holding a pane's termhive metadata (JSON); only sessions that have it are ours. */
@@ -64,6 +65,8 @@ export class Iterm2Backend implements Backend {
   start(): Promise<void> {
     if (this.connected) return Promise.resolve();
     this.starting ??= (async () => {
+      // Loaded on first use: ws and protobufjs cost every other server's start-up ~100 ms.
+      const { Iterm2Client } = await import("../../iterm2/client.js");
       const client = await Iterm2Client.connect(this.options);
       client.events.once("close", (reason: string) => {
         this.client = null;
@@ -147,7 +150,15 @@ export class Iterm2Backend implements Backend {
     const mine = (handler: (e: Record<string, any>) => void) => (e: Record<string, any>) => {
       if (e.session === sessionId) handler(e);
     };
-    pane.unsubscribe.push(await api.subscribe("NOTIFY_ON_SCREEN_UPDATE", sessionId, mine(() => this.queueUpdate(pane))));
+    pane.unsubscribe.push(
+      await api.subscribe("NOTIFY_ON_SCREEN_UPDATE", sessionId, mine(() => this.queueUpdate(pane))),
+      // iTerm2 consumes OSC 7 into the "path" variable: each change goes back into the stream where it happened.
+      await api.watchVariable(sessionId, "path", (path) => {
+        if (typeof path === "string" && path.startsWith("/")) {
+          void this.enqueue(pane, (b) => pane.stream.custom(b, cwdOsc(path), pane.marksPending > 0)).catch(() => undefined);
+        }
+      }),
+    );
     // Updates before the subscription were missed: read once. A fresh pane's stream starts
     // with its first line; an adopted one where its snapshot ends.
     if (fresh) this.queueUpdate(pane);
@@ -156,15 +167,15 @@ export class Iterm2Backend implements Backend {
 
   /**
    * Queues a read of the screen and what `job` makes of it. `start` runs first (its text goes
-   * before the job's), `suffix` after (its text goes after), `after` once the text is out.
+   * before the job's), `after` once the text is out.
    */
-  private enqueue(pane: Iterm2Pane, job: (buffer: BufferContents) => string, steps: { start?: () => Promise<string>; suffix?: () => Promise<string>; after?: () => void } = {}): Promise<void> {
+  private enqueue(pane: Iterm2Pane, job: (buffer: BufferContents) => string, steps: { start?: () => Promise<string>; after?: () => void } = {}): Promise<void> {
     const run = async () => {
       if (pane.info.dead) return;
       const prefix = steps.start ? await steps.start() : "";
       const buffer = await this.readBuffer(pane);
       const lost = pane.stream.lostLines;
-      const out = prefix + job(buffer) + (steps.suffix ? await steps.suffix() : "");
+      const out = prefix + job(buffer);
       if (out) this.emitOutput(pane, out);
       if (pane.stream.lostLines > lost) {
         this.events.emit("gap", pane.info.paneId, `${pane.stream.lostLines - lost} lines scrolled out of iTerm2's history before they were read`);
@@ -207,21 +218,20 @@ export class Iterm2Backend implements Backend {
 
   private onPrompt(pane: Iterm2Pane, e: Record<string, any>): void {
     if (!pane.stream.primed && !this.isFresh(pane)) return;
-    const mark = (job: (b: BufferContents) => string, cwd?: "before" | "after") => {
+    const mark = (job: (b: BufferContents) => string, withCwd = false) => {
       // Counted from arrival: a screen read answered after this notification must not send
       // the cursor's line past the mark (iTerm2 answers in the order it parsed the output).
       pane.marksPending++;
       const start = async () => {
         pane.marksPending--;
-        return cwd === "before" ? this.cwdReport(pane) : "";
+        return withCwd ? this.cwdReport(pane) : "";
       };
-      void this.enqueue(pane, job, { start, suffix: cwd === "after" ? () => this.cwdReport(pane) : undefined }).catch(() => undefined);
+      void this.enqueue(pane, job, { start }).catch(() => undefined);
     };
-    // Shell integrations report the directory (OSC 7) right after a command ends and with the
-    // prompt: it goes back into the stream at both places.
-    if (e.event === "prompt") mark((b) => pane.stream.prompt(b), "before");
+    // The directory also goes in before each prompt, as shell integrations send it there.
+    if (e.event === "prompt") mark((b) => pane.stream.prompt(b), true);
     else if (e.event === "command_start") mark((b) => pane.stream.commandStart(b, pane.marksPending > 0));
-    else if (e.event === "command_end") mark((b) => pane.stream.commandEnd(b, typeof e.command_end?.status === "number" ? e.command_end.status : null), "after");
+    else if (e.event === "command_end") mark((b) => pane.stream.commandEnd(b, typeof e.command_end?.status === "number" ? e.command_end.status : null));
   }
 
   /** iTerm2 consumes OSC 7 and keeps the directory in the "path" variable: it goes back in as OSC 7 before each prompt. */
@@ -229,7 +239,7 @@ export class Iterm2Backend implements Backend {
     const [path] = await this.api.getVariables({ session: pane.info.paneId }, ["path"]).catch(() => [null]);
     if (typeof path !== "string" || !path.startsWith("/")) return "";
     pane.info = { ...pane.info, cwd: path };
-    return `\x1b]7;file://${hostname()}${encodeURI(path)}\x07`;
+    return cwdOsc(path);
   }
 
   private onCustom(pane: Iterm2Pane, identity: string, payload: string): void {
@@ -431,6 +441,10 @@ export class Iterm2Backend implements Backend {
 function wrappedCommand(argv: string[]): string {
   const report = `s=$?; printf '\\033]1337;Custom=id=${EXIT_IDENTITY}:%s\\007' "$s"; exit "$s"`;
   return `/bin/sh -c ${shellQuote(`${argv.map(shellQuote).join(" ")}; ${report}`)}`;
+}
+
+function cwdOsc(path: string): string {
+  return `\x1b]7;file://${hostname()}${encodeURI(path)}\x07`;
 }
 
 function publicMeta(meta: Record<string, string>): Record<string, string> {
