@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { registerAttach } from "./attach.js";
 import { registerCleanupVerbs } from "./cleanup-verbs.js";
 import { registerDoctor } from "./doctor.js";
+import { registerDashboard } from "../dashboard/command.js";
 import { registerServe } from "./serve.js";
 import { registerSessionVerbs } from "./session-verbs.js";
 
@@ -12,4 +13,5 @@ export function registerCliVerbs(program: Command): void {
   registerCleanupVerbs(program);
   registerAttach(program);
   registerDoctor(program);
+  registerDashboard(program);
 }
