@@ -12,7 +12,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import WebSocket from "ws";
 import { logHas, logLines } from "./fake-agent-log.js";
-import { serve, type Served } from "./serve-process.js";
+import { spawnSync } from "node:child_process";
+import { CLI } from "./harness.js";
+import { destroyHome, newHome, serve, testEnv, type Served } from "./serve-process.js";
 
 const CHROMIUM = process.env.TERMHIVE_CHROMIUM ?? "/usr/bin/chromium";
 const FAKE = resolve("test/fixtures/fake-agent.mjs");
@@ -51,8 +53,10 @@ describe("web dashboard", { skip }, () => {
     if (r.isError) throw new Error(`${name}: ${r.content.map((c) => c.text).join("\n")}`);
     return r.structuredContent ?? {};
   };
-  /** The text xterm.js keeps in the DOM (screen-reader mode) for one session's terminal. */
-  const screenText = (name: string) => page.locator(`.term[data-name="${name}"] .xterm-accessibility-tree`).textContent();
+  /** The text of one session's terminal as xterm.js draws it (its DOM renderer's rows). */
+  const screenText = (name: string) => page.locator(`.term[data-name="${name}"] .xterm-rows`).textContent();
+  /** The same text for assistive tech (screen-reader mode; xterm updates it at most once a second). */
+  const readerText = (name: string) => page.locator(`.term[data-name="${name}"] .xterm-accessibility-tree`).textContent();
   const openSession = async (name: string) => {
     await page.locator(`#sessions tr[data-name="${name}"]`).click();
     await until(`the terminal of ${name} drawn`, async () => (await page.locator(`.term[data-name="${name}"][data-drawn]`).count()) === 1);
@@ -185,6 +189,7 @@ describe("web dashboard", { skip }, () => {
     assert.deepEqual((await page.locator("#terminals .term").evaluateAll((els) => els.map((e) => e.getAttribute("data-name")))).sort(), ["g1", "g2"]);
     await ok("terminal_run", { session: "g2", command: "echo in-g2" });
     await until("g2's output in its grid cell", async () => ((await screenText("g2"))?.split("in-g2").length ?? 0) >= 3);
+    await until("g2's output in the screen-reader text", async () => ((await readerText("g2"))?.split("in-g2").length ?? 0) >= 3);
     await page.getByLabel("Grid (the layout's panes)").uncheck();
   });
 
@@ -216,5 +221,36 @@ describe("web dashboard", { skip }, () => {
     assert.ok(frames.some((f) => f.t === "error" && /refused: not JSON/.test(f.message)), JSON.stringify(frames.filter((f) => f.t === "error")));
     await until("the refusal logged", async () => /refused a malformed live-channel frame \(not JSON\)/.test(s.stderr()));
     assert.equal(s.proc.exitCode, null, "serve is still running");
+  });
+
+  test("termhive dashboard prints the running serve's URL, and starts serve when none runs", async () => {
+    const reuse = spawnSync(process.execPath, [CLI, "dashboard", "--no-open"], { env: s.env, encoding: "utf8" });
+    assert.equal(reuse.status, 0, reuse.stderr);
+    assert.equal(reuse.stdout.trim(), `Dashboard: ${base()}/?token=${encodeURIComponent(s.token!)}`);
+
+    const home = newHome();
+    let pid: number | undefined;
+    try {
+      const started = spawnSync(process.execPath, [CLI, "dashboard", "--no-open", "--port", "0"], { env: testEnv(home), encoding: "utf8" });
+      assert.equal(started.status, 0, started.stderr);
+      pid = Number(/Started termhive serve \(pid (\d+)/.exec(started.stdout)?.[1]);
+      const url = /Dashboard: (\S+)/.exec(started.stdout)?.[1];
+      assert.ok(pid > 0 && url, started.stdout);
+      const login = await fetch(url!, { redirect: "manual" });
+      assert.equal(login.status, 302);
+      assert.match(login.headers.get("set-cookie") ?? "", /HttpOnly; SameSite=Strict/);
+    } finally {
+      if (pid) process.kill(pid, "SIGTERM");
+      // serve removes its record as it stops; the home goes once it has.
+      await until("the started serve to stop", async () => {
+        try {
+          process.kill(pid!, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      destroyHome(home);
+    }
   });
 });
