@@ -27,7 +27,7 @@ function outcome(reply: Reply): HTMLElement {
     "ul",
     {},
     ...assignments.map((a) =>
-      el("li", { "data-agent": a.agent, class: a.delivered ? (a.queued ? "queued" : "delivered") : "refused" }, `${a.agent}: ${a.delivered ? (a.queued ? "queued (busy; typed when idle)" : "delivered") : "not delivered"}${a.note ? ` — ${a.note}` : ""}`),
+      el("li", { "data-agent": a.agent, class: a.queued ? "queued" : a.delivered ? "delivered" : "refused" }, `${a.agent}: ${a.queued ? "queued (busy; typed when next idle)" : a.delivered ? "delivered" : "not delivered"}${a.note ? ` — ${a.note}` : ""}`),
     ),
   );
 }
@@ -84,6 +84,6 @@ export async function showMailbox(live: Live, agent: string): Promise<void> {
   const { messages, unread_left } = reply.result as { messages: Mail[]; unread_left: number };
   box.replaceChildren(
     el("p", {}, `${agent}: ${messages.length} message(s), ${unread_left} unread`),
-    el("ul", {}, ...messages.map((m) => el("li", { class: m.readAt ? "read" : "unread" }, el("b", {}, m.from), `: ${m.text}`))),
+    el("ul", {}, ...messages.map((m) => el("li", { class: m.readAt ? "read" : "unread" }, "from ", el("b", {}, m.from), `: ${m.text}`))),
   );
 }

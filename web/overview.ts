@@ -16,8 +16,22 @@ function statusBadge(status: string): HTMLElement {
   return el("span", { class: `status status-${status}`, "data-status": status }, STATUS_WORDS[status] ?? status);
 }
 
+/**
+ * When each agent's status word last changed, as this page saw it: the store's updated_at
+ * moves with every new detail (a spinner's frame), not only with the status.
+ */
+const statusSince = new Map<string, { status: string; since: number }>();
+
+function since(a: AgentView, now: number): number {
+  const known = statusSince.get(a.name);
+  if (known && known.status === a.status) return known.since;
+  const at = known ? now : a.updated_at;
+  statusSince.set(a.name, { status: a.status, since: at });
+  return at;
+}
+
 function agentRow(a: AgentView, now: number, actions: OverviewActions): HTMLElement {
-  const since = duration((now - a.updated_at) / 1000);
+  const duringStatus = duration((now - since(a, now)) / 1000);
   const row = el(
     "li",
     { class: "agent", "data-agent": a.name, tabindex: "0", title: `session ${a.session_name ?? a.session}` },
@@ -25,7 +39,7 @@ function agentRow(a: AgentView, now: number, actions: OverviewActions): HTMLElem
     " ",
     statusBadge(a.status),
     " ",
-    el("span", { class: "since" }, `for ${since}`),
+    el("span", { class: "since" }, `for ${duringStatus}`),
     a.source ? el("span", { class: "source" }, ` (${a.source})`) : "",
     a.detail ? el("div", { class: "detail" }, a.detail) : "",
   );
@@ -53,13 +67,14 @@ function renderAgents(s: Snapshot, actions: OverviewActions): void {
   const agents = new Map(s.agents.map((a) => [a.name, a]));
   const roots = s.teams.filter((t) => t.parent === null || !teams.has(t.parent));
   const loose = s.agents.filter((a) => a.team === null || !teams.has(a.team));
+  for (const name of statusSince.keys()) if (!agents.has(name)) statusSince.delete(name);
   const tree = el("ul", { class: "tree" }, ...roots.map((t) => teamNode(t, teams, agents, now, actions, 0)), ...loose.map((a) => agentRow(a, now, actions)));
   byId("agents").replaceChildren(s.agents.length || s.teams.length ? tree : el("p", { class: "empty" }, "No agents yet (agent_spawn, agent_register)."));
 }
 
 function renderSessions(sessions: SessionView[], current: string | undefined, actions: OverviewActions): void {
   const rows = sessions.map((s) => {
-    const runs = !s.alive ? "exited" : (s.running ?? `${s.foreground} (at its prompt)`);
+    const runs = !s.alive ? "exited" : (s.running ?? s.foreground);
     const row = el(
       "tr",
       { "data-session": s.session, "data-name": s.name, class: s.session === current ? "current" : "", tabindex: "0" },
