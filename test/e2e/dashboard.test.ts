@@ -223,6 +223,41 @@ describe("web dashboard", { skip }, () => {
     assert.equal(s.proc.exitCode, null, "serve is still running");
   });
 
+  test("a page that stops reading gets a fresh picture later, and serve stays responsive meanwhile", async () => {
+    const cookie = (await context.cookies())[0]!;
+    await ok("terminal_open", { name: "flood", command: "bash" });
+    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/live`, { headers: { cookie: `${cookie.name}=${cookie.value}`, origin: base() } });
+    let received = 0;
+    const frames: { t: string; data?: string }[] = [];
+    ws.on("message", (d) => {
+      received += (d as Buffer).length;
+      const f = JSON.parse(d.toString());
+      if (f.t === "screen" || f.t === "out") frames.push(f);
+    });
+    await new Promise((r, j) => (ws.once("open", r), ws.once("error", j)));
+    ws.send(JSON.stringify({ t: "watch", sessions: ["flood"] }));
+    await until("the first picture", async () => frames.some((f) => f.t === "screen"));
+    // The page stops reading: nothing more is taken off its socket.
+    const socket = (ws as unknown as { _socket: import("node:net").Socket })._socket;
+    socket.pause();
+    const flood = await ok("terminal_run", { session: "flood", command: "seq 1 1000000 | sed 's/$/ padding-to-make-lines-longer/'; echo flood-done", timeout_s: 120, max_tokens: 100 });
+    assert.equal(flood.exit_code, 0);
+    // serve answers while the stalled page's frames pile up nowhere.
+    assert.equal((await ok("terminal_run", { session: "plain", command: "echo still-here" })).output, "still-here");
+    socket.resume();
+    // What the page shows now: the last picture and the output after it. The flood's last line
+    // (not the echo of the typed command, which holds "echo flood-done").
+    const shown = () => {
+      const last = frames.map((f) => f.t).lastIndexOf("screen");
+      return frames.slice(last).map((f) => f.data ?? "").join("");
+    };
+    await until("flood-done in what the page was sent", async () => /\nflood-done\r?\n/.test(shown()), 30_000);
+    const floodBytes = 1_000_000 * 35;
+    assert.ok(received < floodBytes / 2, `the page was sent ${received} bytes of a ${floodBytes}-byte flood: not coalesced`);
+    assert.ok(frames.filter((f) => f.t === "screen").length >= 2, "no fresh picture after falling behind");
+    ws.close();
+  });
+
   test("termhive dashboard prints the running serve's URL, and starts serve when none runs", async () => {
     const reuse = spawnSync(process.execPath, [CLI, "dashboard", "--no-open"], { env: s.env, encoding: "utf8" });
     assert.equal(reuse.status, 0, reuse.stderr);
