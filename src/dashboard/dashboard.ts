@@ -10,6 +10,7 @@ import { asset } from "./assets.js";
 import { cookieOk, loginCookie, queryToken, queryTokenOk } from "./auth.js";
 import { DashboardConnection } from "./connection.js";
 import { HiveFeed } from "./hive-feed.js";
+import { limitedLog } from "./log.js";
 
 export const LIVE_PATH = "/live";
 /** Client frames are small (a message box's text at most); anything bigger is refused. */
@@ -34,7 +35,7 @@ export interface Dashboard {
 }
 
 export function createDashboard(service: TermhiveService, options: { token: string | null; host: string; log?: (line: string) => void }): Dashboard {
-  const log = options.log ?? ((line: string) => process.stderr.write(`termhive serve: dashboard: ${line}\n`));
+  const log = limitedLog(options.log ?? ((line: string) => process.stderr.write(`termhive serve: dashboard: ${line}\n`)));
   const feed = new HiveFeed(service);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const alive = new WeakMap<object, boolean>();
