@@ -20,9 +20,11 @@ export class DashboardConnection {
   private readonly streams = new Map<string, SessionStream>();
   private readonly takenOver = new Set<string>();
   private flushTimer: NodeJS.Timeout | undefined;
-  private sentSnapshotAt = -1;
+  private sentSnapshot = -1;
   private lastEventId = -1;
   private closed = false;
+  /** Keystrokes are written one frame after another, in the order they came. */
+  private typing: Promise<void> = Promise.resolve();
   private readonly schedule = () => {
     if (!this.flushTimer && !this.closed) this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
   };
@@ -69,9 +71,9 @@ export class DashboardConnection {
       this.flushTimer = setTimeout(() => this.flush(), CONGESTED_RETRY_MS);
       return;
     }
-    const { snapshot, events } = this.feed.latest();
-    if (snapshot && snapshot.at !== this.sentSnapshotAt) {
-      this.sentSnapshotAt = snapshot.at;
+    const { snapshot, version, events } = this.feed.latest();
+    if (snapshot && version !== this.sentSnapshot) {
+      this.sentSnapshot = version;
       this.send(snapshot);
     }
     const fresh = events.filter((e) => e.id > this.lastEventId);
@@ -102,7 +104,11 @@ export class DashboardConnection {
     if (!parsed.ok) return this.refuse(parsed.reason);
     const m = parsed.message;
     try {
-      await this.act(m);
+      if (m.t === "input") {
+        const step = this.typing.then(() => this.act(m));
+        this.typing = step.catch(() => {});
+        await step;
+      } else await this.act(m);
     } catch (error) {
       const message = (error as Error).message;
       if ("id" in m) this.send({ t: "reply", id: m.id, ok: false, error: message });

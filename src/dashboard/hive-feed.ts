@@ -22,6 +22,8 @@ export class HiveFeed extends EventEmitter {
   private timers: NodeJS.Timeout[] = [];
   private changeTimer: NodeJS.Timeout | undefined;
   private snapshot: HiveSnapshot | undefined;
+  /** Bumped with each new snapshot: pages are sent one when theirs is older. */
+  private version = 0;
   private ring: EventView[] = [];
   private cursor: number | undefined;
   private running: Promise<void> | undefined;
@@ -44,8 +46,8 @@ export class HiveFeed extends EventEmitter {
   }
 
   /** The latest snapshot and events, once there are any. */
-  latest(): { snapshot: HiveSnapshot | undefined; events: readonly EventView[] } {
-    return { snapshot: this.snapshot, events: this.ring };
+  latest(): { snapshot: HiveSnapshot | undefined; version: number; events: readonly EventView[] } {
+    return { snapshot: this.snapshot, version: this.version, events: this.ring };
   }
 
   acquire(): void {
@@ -77,6 +79,7 @@ export class HiveFeed extends EventEmitter {
     this.running = this.work(withSnapshot)
       .catch((error: unknown) => {
         this.snapshot = { ...(this.snapshot ?? emptySnapshot()), at: Date.now(), error: (error as Error).message };
+        this.version++;
         this.emit("update");
       })
       .finally(() => {
@@ -94,6 +97,7 @@ export class HiveFeed extends EventEmitter {
     let changed = false;
     if (withSnapshot) {
       this.snapshot = await this.takeSnapshot(hive);
+      this.version++;
       changed = true;
     }
     if (this.cursor === undefined) this.cursor = Math.max(0, hive.hive.events.latestCursor() - EVENT_RING);
