@@ -16,6 +16,8 @@ let snapshot: Snapshot | undefined;
 /** The session picked on the left (or clicked in the grid): the one "Take over" acts on. */
 let current: string | undefined;
 let takenOver: string | undefined;
+/** The agent whose mailbox is shown. */
+let mailboxOf: string | undefined;
 const views = new Map<string, TermView>();
 const grid = byId<HTMLInputElement>("grid");
 const takeover = byId<HTMLInputElement>("takeover");
@@ -98,6 +100,7 @@ const actions = {
   openSession: pick,
   pickAgent(agent: { name: string; session: string }) {
     messageBox.address(agent.name);
+    mailboxOf = agent.name;
     void showMailbox(live, agent.name);
     pick(agent.session);
   },
@@ -120,7 +123,10 @@ function onMessage(m: ServerMessage): void {
       return;
     }
     case "events":
-      return events.add(m.events);
+      events.add(m.events);
+      // Mail to the agent whose mailbox is shown: show it again.
+      if (mailboxOf && m.events.some((e) => e.kind === "message" && e.agent === mailboxOf && e.data.via === "mail")) void showMailbox(live, mailboxOf);
+      return;
     case "screen":
       return views.get(m.session)?.picture(m.rows, m.cols, m.data);
     case "out":

@@ -142,7 +142,16 @@ describe("web dashboard", { skip }, () => {
     const status = page.locator('#agents li.agent[data-agent="fa"] .status');
     await until("fa shown working", async () => (await status.getAttribute("data-status")) === "working");
     assert.match((await page.locator('#agents li.agent[data-agent="fa"] .detail').textContent()) ?? "", /esc to interrupt/);
+    // While fa works, a second message waits in the queue, shown as such, and goes once fa is idle.
+    await page.getByLabel("Message", { exact: true }).fill("second message");
+    await page.getByRole("button", { name: "Send" }).click();
+    await until("the second message shown queued", async () => (await page.locator('#message-result li[data-agent="fa"].queued').count()) === 1);
+    await until("the queue listing it", async () => (await page.locator("#queue").textContent())?.includes("second message"));
     await logHas(fakeLog, "done: hello from the page", 15_000);
+    await logHas(fakeLog, "accepted: second message", 15_000);
+    await until("the queue empty again", async () => (await page.locator("#queue").textContent())?.includes("Nothing queued"));
+    await logHas(fakeLog, "done: second message", 15_000);
+    assert.ok(!logLines(fakeLog).some((l) => l.startsWith("ignored:")), logLines(fakeLog).join(" | "));
     await until("fa shown idle again", async () => (await status.getAttribute("data-status")) === "idle");
     await until("the message event in the feed", async () => (await page.locator('#events li[data-kind="message"][data-agent="fa"]').count()) > 0);
     // The events feed filters by kind.
@@ -150,6 +159,15 @@ describe("web dashboard", { skip }, () => {
     assert.equal(await page.locator('#events li[data-kind="message"]').count(), 0);
     assert.ok((await page.locator('#events li[data-kind="status"]').count()) > 0);
     await page.locator("#filter-kind").selectOption("");
+    // And by agent and team.
+    await page.locator("#filter-team").selectOption("alpha");
+    const rows = await page.locator("#events li").evaluateAll((els) => els.map((e) => e.getAttribute("data-agent")));
+    assert.ok(rows.length > 0 && rows.every((a) => a === "fa"), JSON.stringify(rows));
+    await page.locator("#filter-team").selectOption("");
+    await page.locator("#filter-agent").selectOption("fa");
+    assert.ok((await page.locator("#events li").count()) > 0);
+    assert.equal(await page.locator('#events li:not([data-agent="fa"])').count(), 0);
+    await page.locator("#filter-agent").selectOption("");
   });
 
   test("the safety gate's refusal is shown and nothing reaches the agent", async () => {
@@ -162,6 +180,17 @@ describe("web dashboard", { skip }, () => {
     });
     assert.match(refused, /safety gate/);
     assert.ok(!logLines(fakeLog).some((l) => l.includes("rm -rf")), logLines(fakeLog).join(" | "));
+  });
+
+  test("clicking an agent shows its mailbox, and new mail shows as it arrives", async () => {
+    await ok("hive_mail", { to: "fa", text: "read the spec", from: "lead" });
+    await page.locator('#agents li.agent[data-agent="fa"]').click();
+    await until("the mailbox", async () => (await page.locator("#mailbox").textContent())?.includes("from lead: read the spec"));
+    assert.equal(await page.locator("#message-to").inputValue(), "agent:fa", "the Message box is addressed to the agent picked");
+    await ok("hive_mail", { to: "fa", text: "and the tests", from: "lead" });
+    await until("the new mail", async () => (await page.locator("#mailbox").textContent())?.includes("from lead: and the tests"));
+    // Shown, not read: the page peeks, so the agent's own inbox still has both unread.
+    assert.equal((await ok("hive_inbox", { agent: "fa", peek: true })).messages.length, 2);
   });
 
   test("typing reaches the pane only after Take over", async () => {
