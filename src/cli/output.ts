@@ -9,7 +9,7 @@ export function print(json: boolean | undefined, result: object, human: () => st
 }
 
 /** The one line an error is shown as (a multi-line message is folded, never a stack). */
-export function errorLine(error: unknown, session?: string): string {
+function errorLine(error: unknown, session?: string): string {
   const message = error instanceof Error ? error.message : String(error);
   return cliSpeak(message, session).replace(/\s*\n\s*/g, " ").trim();
 }

@@ -20,7 +20,7 @@ export const readInput = {
   reduce: z.boolean().optional().describe("Apply a per-command reducer (default false for reads)."),
 };
 
-export function formatRead(r: { output: string; mode: string; tui: boolean; cursor?: { row: number; col: number }; line_count: number; tokens: number; note?: string; alive: boolean; exit_code?: number | null }): string {
+function formatRead(r: { output: string; mode: string; tui: boolean; cursor?: { row: number; col: number }; line_count: number; tokens: number; note?: string; alive: boolean; exit_code?: number | null }): string {
   const facts = [`mode ${r.mode}`, r.tui ? "full-screen app" : undefined, r.cursor ? `cursor ${r.cursor.row + 1}:${r.cursor.col + 1}` : undefined, `${r.line_count} lines`, `${r.tokens} tokens`, r.alive ? undefined : `exited (${r.exit_code})`]
     .filter(Boolean)
     .join(" · ");

@@ -17,7 +17,7 @@ export const runInput = {
   confirm: z.boolean().optional().describe("Run even though the safety gate flags the command."),
 };
 
-export function formatRun(r: {
+function formatRun(r: {
   output: string; exit_code: number | null; complete: boolean; reason: string; duration_ms: number; tokens: number; raw_tokens: number; hint?: string; prompt?: string;
   session_name?: string; session_closed?: boolean;
 }): string {

@@ -13,7 +13,7 @@ export const waitInput = {
   max_tokens: z.number().int().min(50).max(200_000).optional(),
 };
 
-export function formatWait(r: { matched: boolean; reason: string; output: string; match?: string; exit_code?: number | null; duration_ms: number; tui?: true }): string {
+function formatWait(r: { matched: boolean; reason: string; output: string; match?: string; exit_code?: number | null; duration_ms: number; tui?: true }): string {
   const screen = r.tui ? " · full-screen app: output is its screen" : "";
   const head = r.matched ? `[${r.reason}${r.match !== undefined ? `: ${JSON.stringify(r.match)}` : ""}${r.exit_code !== undefined ? ` · exit ${r.exit_code}` : ""} · ${r.duration_ms} ms${screen}]` : `[timeout after ${r.duration_ms} ms: not matched${screen}]`;
   return [r.output, head].filter(Boolean).join("\n");
