@@ -37,7 +37,8 @@ const noHive = (): never => {
 
 function registerVerb(program: Command, verb: AnyVerb): void {
   const cli = verb.cli!;
-  const command = program.command(cli.usage).description(cli.description);
+  const command = program.command(cli.command).description(cli.description);
+  for (const [syntax, description] of cli.args ?? []) command.argument(syntax, description);
   for (const option of cli.options ?? []) addOption(command, option);
   command.option("--json", "print JSON");
   if (cli.help) command.addHelpText("after", cli.help);

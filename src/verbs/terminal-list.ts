@@ -15,7 +15,7 @@ export default defineVerb({
       : "no sessions; open one with terminal_open",
   grpc: "List",
   cli: {
-    usage: "ls",
+    command: "ls",
     description: "list sessions",
     input: () => ({}),
     // Tab-separated: one session a line for cut and awk.

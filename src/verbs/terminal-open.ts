@@ -24,7 +24,8 @@ export default defineVerb({
     `opened ${r.name} (${r.session}) · ${r.backend} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
   grpc: "Open",
   cli: {
-    usage: "open [command...]",
+    command: "open",
+    args: [["[command...]", "program to run instead of your shell"]],
     description: "open a session (your shell, or the given program)",
     options: [["-n, --name <name>", "session name"], ["--cwd <dir>", "working directory"], ["--rows <n>", "rows", int], ["--cols <n>", "columns", int]],
     input: ([command]: string[][], o) => ({

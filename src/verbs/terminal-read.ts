@@ -38,7 +38,8 @@ export default defineVerb({
   text: formatRead,
   grpc: "Read",
   cli: {
-    usage: "read <session>",
+    command: "read",
+    args: [["<session>", "session id or name"]],
     description: "read a session: new output, the screen, or a line range",
     options: [
       new Option("-m, --mode <mode>", "what to read").choices(MODES).default("auto"),

@@ -38,7 +38,8 @@ export default defineVerb({
   text: formatRun,
   grpc: "Run",
   cli: {
-    usage: "run <session> <command...>",
+    command: "run",
+    args: [["<session>", "session id or name"], ["<command...>", "command line"]],
     description: "run a command in a session and wait for it (exit status: the command's; 124 if still running)",
     options: [
       ["-t, --timeout <s>", "seconds to wait", seconds],

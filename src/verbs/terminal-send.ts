@@ -24,7 +24,8 @@ export default defineVerb({
   text: (r) => `sent ${r.sent_bytes} bytes${r.keys ? ` and ${r.keys} keys` : ""}`,
   grpc: "Send",
   cli: {
-    usage: "send <session> [text...]",
+    command: "send",
+    args: [["<session>", "session id or name"], ["[text...]", "text to type"]],
     description: "type text and/or named keys into a session, without waiting",
     options: [
       ["-k, --keys <keys>", "comma-separated named keys (C-c, Escape, Enter, Up, Tab, F1…), sent after the text"],

@@ -30,7 +30,8 @@ export default defineVerb({
   text: formatWait,
   grpc: "Wait",
   cli: {
-    usage: "wait <session>",
+    command: "wait",
+    args: [["<session>", "session id or name"]],
     description: "wait until the running command completes, output goes idle, the program exits, or a pattern shows (exit status 124 on timeout)",
     options: [
       new Option("--for <what>", "what to wait for (default: pattern with --pattern, else completion)").choices(["completion", "idle", "exit", "pattern"]),

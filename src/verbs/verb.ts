@@ -22,13 +22,15 @@ export interface Services {
 export type CliOption = readonly [flags: string, description: string, parse?: (value: string) => unknown] | Option;
 
 export interface CliForm<S extends Shape, R> {
-  /** Command name and arguments in commander's syntax, e.g. "run <session> <command...>". */
-  usage: string;
+  /** The command's name: termhive <command>. */
+  command: string;
+  /** Its arguments in commander's syntax ("<session>", "[text...]") with their help. */
+  args?: readonly (readonly [syntax: string, description: string])[];
   description: string;
   options?: readonly CliOption[];
   /** Shown after the options in --help. */
   help?: string;
-  /** The command's arguments (in usage order) and options → the verb's input. */
+  /** The command's arguments (in order) and options → the verb's input. */
   input(args: never, options: Record<string, unknown>): z.input<z.ZodObject<S>>;
   /** The human text when it differs from the verb's. */
   text?(result: NoInfer<R>): string;

@@ -11,7 +11,7 @@ test("tool names, gRPC methods and CLI commands are unique", () => {
   const unique = (values: string[]) => assert.equal(new Set(values).size, values.length, values.join(", "));
   unique(VERBS.map((v) => v.name));
   unique(VERBS.map((v) => v.grpc));
-  unique(VERBS.flatMap((v) => (v.cli ? [v.cli.usage.split(" ")[0]!] : [])));
+  unique(VERBS.flatMap((v) => (v.cli ? [v.cli.command] : [])));
 });
 
 test("every verb has its unary rpc in the proto, and every unary rpc is a verb", () => {
