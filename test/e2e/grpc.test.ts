@@ -67,6 +67,13 @@ describe("gRPC API", () => {
     assert.equal((await c.list()).sessions.some((x) => x.name === "g1"), false);
   });
 
+  test("Run without a session runs in a throwaway shell in cwd", async () => {
+    const r = await c.run({ command: "pwd", cwd: "/tmp" });
+    assert.equal(r.output, "/tmp");
+    assert.equal(r.session_closed, true);
+    assert.match(r.session_name ?? "", /./);
+  });
+
   test("an unknown session → NOT_FOUND with the message (ToolError not_found)", async () => {
     await assert.rejects(c.run({ session: "missing", command: "true" }), (e: unknown) => {
       assert.ok(e instanceof ToolError);
