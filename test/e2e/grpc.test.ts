@@ -72,6 +72,7 @@ describe("gRPC API", () => {
     assert.equal(r.output, "/tmp");
     assert.equal(r.session_closed, true);
     assert.match(r.session_name ?? "", /./);
+    assert.match(r.session ?? "", /^th-/);
   });
 
   test("an unknown session → NOT_FOUND with the message (ToolError not_found)", async () => {
