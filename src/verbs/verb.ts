@@ -63,5 +63,4 @@ export function defineVerb<S extends Shape, R extends object>(verb: Verb<S, R>):
 }
 
 // The table holds verbs of different input and result types; each door treats them alike.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyVerb = Verb<any, any>;
