@@ -97,9 +97,20 @@ function renderQueue(queue: QueuedView[]): void {
   byId("queue").replaceChildren(...(items.length ? items : [el("li", { class: "empty" }, "Nothing queued.")]));
 }
 
+/** The row keyboard focus is on, to put it back on the row's successor after a re-render. */
+function focusedRow(): string | undefined {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement)) return undefined;
+  if (active.dataset.agent) return `#agents li.agent[data-agent="${CSS.escape(active.dataset.agent)}"]`;
+  if (active.dataset.session && active.closest("#sessions")) return `#sessions tr[data-session="${CSS.escape(active.dataset.session)}"]`;
+  return undefined;
+}
+
 export function renderOverview(s: Snapshot, current: string | undefined, actions: OverviewActions): void {
+  const focused = focusedRow();
   renderAgents(s, actions);
   renderSessions(s.sessions, current, actions);
+  if (focused) document.querySelector<HTMLElement>(focused)?.focus();
   renderQueue(s.queue);
   const busy = s.agents.filter((a) => a.status === "working").length;
   byId("counts").textContent = `${s.sessions.length} sessions · ${s.agents.length} agents (${busy} working) · ${s.teams.length} teams · ${s.queue.length} queued` + (s.error ? ` · error: ${s.error}` : "");
