@@ -5,14 +5,15 @@
 // files a typed command creates.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import WebSocket from "ws";
 import { logHas, logLines } from "./fake-agent-log.js";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
 import { CLI } from "./harness.js";
 import { destroyHome, newHome, serve, testEnv, type Served } from "./serve-process.js";
 
@@ -285,6 +286,27 @@ describe("web dashboard", { skip }, () => {
     assert.ok(received < floodBytes / 2, `the page was sent ${received} bytes of a ${floodBytes}-byte flood: not coalesced`);
     assert.ok(frames.filter((f) => f.t === "screen").length >= 2, "no fresh picture after falling behind");
     ws.close();
+  });
+
+  test("serve's banner gives the dashboard's URL with the token", async () => {
+    const home = newHome();
+    const proc = spawn(process.execPath, [CLI, "serve", "--port", "0", "--no-grpc-tcp"], { env: testEnv(home), stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const lines = createInterface({ input: proc.stdout! });
+      const banner: string[] = [];
+      for await (const line of lines) {
+        banner.push(line);
+        if (line.startsWith("Ctrl-C")) break;
+      }
+      const token = readFileSync(join(home, "token"), "utf8").trim();
+      const port = /127\.0\.0\.1:(\d+)\/mcp/.exec(banner[0]!)?.[1];
+      assert.ok(banner.includes(`Dashboard: http://127.0.0.1:${port}/?token=${encodeURIComponent(token)}`), banner.join("\n"));
+    } finally {
+      const exited = new Promise((r) => proc.once("exit", r));
+      proc.kill("SIGTERM");
+      await exited;
+      destroyHome(home);
+    }
   });
 
   test("termhive dashboard prints the running serve's URL, and starts serve when none runs", async () => {
