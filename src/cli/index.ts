@@ -5,6 +5,7 @@ import { registerCleanupVerbs } from "./cleanup-verbs.js";
 import { registerDoctor } from "./doctor.js";
 import { registerServe } from "./serve.js";
 import { registerSessionVerbs } from "./session-verbs.js";
+import { registerHook } from "./hook.js";
 
 export function registerCliVerbs(program: Command): void {
   registerServe(program);
@@ -12,4 +13,5 @@ export function registerCliVerbs(program: Command): void {
   registerCleanupVerbs(program);
   registerAttach(program);
   registerDoctor(program);
+  registerHook(program);
 }
