@@ -10,7 +10,8 @@
 //  - a detection without a matching rule ("output is changing", "quiet for …") never replaces it;
 //  - a rule-matched waiting_for_input or error replaces it (a person must look);
 //  - a hook's waiting_for_input is replaced by the rule-matched screen: no hook reports that a
-//    permission dialog was answered;
+//    permission dialog was answered. At once when the screen has shown the dialog since the
+//    hook and no longer does (`dialogSeen`), else after HOOK_FRESH_MS;
 //  - after HOOK_HOLD_MS without a hook, a rule-matched screen replaces it: a missed hook
 //    (settings overridden, hook failed) must not freeze the status for ever. With hooks that
 //    work, the screen agrees with them by then (Claude's spinner during a long turn), so this
@@ -26,16 +27,20 @@ export const SELF_HOLD_MS = 5000;
 
 const needsPerson = (s: string) => s === "waiting_for_input" || s === "error";
 
-/** Whether a screen detection may replace the agent's stored status. */
+/**
+ * Whether a screen detection may replace the agent's stored status. `dialogSeen`: the screen
+ * showed waiting_for_input after the hook reported it (the caller keeps that per agent).
+ */
 export function screenMayReplace(
   agent: Pick<AgentRecord, "status" | "statusSource" | "updatedAt">,
   detected: DetectedStatus,
-  now = Date.now(),
+  options: { now?: number; dialogSeen?: boolean } = {},
 ): boolean {
-  const age = now - agent.updatedAt;
+  const age = (options.now ?? Date.now()) - agent.updatedAt;
   if (agent.statusSource === "hook") {
-    if (detected.status === agent.status) return false;
-    if (age < HOOK_FRESH_MS || detected.by !== "rule") return false;
+    if (detected.status === agent.status || detected.by !== "rule") return false;
+    if (agent.status === "waiting_for_input" && options.dialogSeen) return true;
+    if (age < HOOK_FRESH_MS) return false;
     if (needsPerson(detected.status) || agent.status === "waiting_for_input") return true;
     return age >= HOOK_HOLD_MS;
   }

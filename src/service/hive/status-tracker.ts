@@ -51,6 +51,8 @@ export class StatusTracker {
   /** Per agent, the status+time this process last announced: a followed event it made itself is not news. */
   private readonly announced = new Map<string, string>();
   private indicatorsInstance: HiveIndicators | undefined;
+  /** Per agent, the hook status time (updatedAt) whose waiting_for_input the screen confirmed. */
+  private readonly dialogSeen = new Map<string, number>();
 
   constructor(
     private readonly hive: Hive,
@@ -205,7 +207,12 @@ export class StatusTracker {
       if (!entry.ready && isReady(profile, { screenLines, quietMs })) entry.ready = true;
       const detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
       if (detected.status === "exited") continue;
-      if (!screenMayReplace(agent, detected)) continue;
+      // A hook said "waiting": remember that the screen showed the dialog too, so the moment it
+      // is gone (answered) the screen may say so (precedence.ts).
+      if (agent.statusSource === "hook" && agent.status === "waiting_for_input" && detected.status === "waiting_for_input") {
+        this.dialogSeen.set(agent.name, agent.updatedAt);
+      }
+      if (!screenMayReplace(agent, detected, { dialogSeen: this.dialogSeen.get(agent.name) === agent.updatedAt })) continue;
       this.record(() => this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile" }), session);
     }
   }
