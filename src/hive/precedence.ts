@@ -10,8 +10,8 @@
 //  - a detection without a matching rule ("output is changing", "quiet for …") never replaces it;
 //  - a rule-matched waiting_for_input or error replaces it (a person must look);
 //  - a hook's waiting_for_input is replaced by the rule-matched screen: no hook reports that a
-//    permission dialog was answered. At once when the screen has shown the dialog since the
-//    hook and no longer does (`dialogSeen`), else after HOOK_FRESH_MS;
+//    permission dialog was answered. At once when the screen showed the dialog (from shortly
+//    before the hook on) and no longer does (`dialogSeen`), else after HOOK_FRESH_MS;
 //  - after HOOK_HOLD_MS without a hook, a rule-matched screen replaces it: a missed hook
 //    (settings overridden, hook failed) must not freeze the status for ever. With hooks that
 //    work, the screen agrees with them by then (Claude's spinner during a long turn), so this
@@ -29,7 +29,8 @@ const needsPerson = (s: string) => s === "waiting_for_input" || s === "error";
 
 /**
  * Whether a screen detection may replace the agent's stored status. `dialogSeen`: the screen
- * showed waiting_for_input after the hook reported it (the caller keeps that per agent).
+ * showed a waiting_for_input dialog since HOOK_FRESH_MS before the hook reported it (the
+ * caller keeps that per agent).
  */
 export function screenMayReplace(
   agent: Pick<AgentRecord, "status" | "statusSource" | "updatedAt">,

@@ -87,5 +87,10 @@ describe("hive indicators in tmux", () => {
     await logHas(logs.righty, "exit: prompt_input_exit");
     await borderIs(pane.righty, "colour244");
     await summaryIs(pane.lefty, "1 idle · 1 exited");
+
+    // No longer an agent: its pane stops being coloured and counted.
+    await h.ok("agent_remove", { name: "righty" });
+    await until("righty's border options unset", () => (option("-p", pane.righty, "pane-border-style") === "" && option("-p", pane.righty, "@termhive_status") === "" ? true : undefined));
+    await summaryIs(pane.lefty, "1 idle");
   });
 });

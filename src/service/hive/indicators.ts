@@ -69,13 +69,23 @@ export class HiveIndicators {
     const status = paneStatus(agents);
     if (!tmux || status === null) return;
     const previous = this.shown.get(paneId);
+    // A detail change (most changes) leaves colour and summary as they are: no tmux traffic.
+    if (previous === status) return;
     this.shown.set(paneId, status);
     const pane = tmuxQuote(paneId);
     const colour = STATUS_COLOURS[status];
-    await tmux(`set -p -t ${pane} @termhive_status ${status}`);
-    await tmux(`set -p -t ${pane} pane-border-style fg=${colour}`);
-    await tmux(`set -p -t ${pane} pane-active-border-style fg=${colour},bold`);
-    await this.summary(tmux, paneId);
+    try {
+      // Pipelined on the control client; the summary reads them back after.
+      await Promise.all([
+        tmux(`set -p -t ${pane} @termhive_status ${status}`),
+        tmux(`set -p -t ${pane} pane-border-style fg=${colour}`),
+        tmux(`set -p -t ${pane} pane-active-border-style fg=${colour},bold`),
+      ]);
+      await this.summary(tmux, paneId);
+    } catch (error) {
+      this.shown.delete(paneId); // not shown: the next change tries again
+      throw error;
+    }
     if (status === "waiting_for_input" && previous !== "waiting_for_input") {
       const who = agents.filter((a) => a.status === "waiting_for_input");
       const text = `termhive: ${who.map((a) => a.name).join(", ")} needs input${who[0]?.statusDetail ? `: ${who[0].statusDetail}` : ""}`;
@@ -83,9 +93,19 @@ export class HiveIndicators {
     }
   }
 
-  /** Forgets a pane (closed or no longer an agent's). */
+  /** Forgets a pane (no longer followed; tmux reuses pane ids after its server restarts). */
   forget(paneId: string): void {
     this.shown.delete(paneId);
+  }
+
+  /** The pane is no agent's any more: its border and the window's summary stop counting it. */
+  async clear(paneId: string): Promise<void> {
+    this.shown.delete(paneId);
+    const tmux = tmuxOf(this.backend);
+    if (!tmux) return;
+    const pane = tmuxQuote(paneId);
+    await Promise.all(["@termhive_status", "pane-border-style", "pane-active-border-style"].map((o) => tmux(`set -p -u -t ${pane} ${o}`)));
+    await this.summary(tmux, paneId);
   }
 
   private async summary(tmux: TmuxRunner, paneId: string): Promise<void> {

@@ -10,7 +10,7 @@
 // hive_wait wakes at once.
 import { EventEmitter } from "node:events";
 import type { Hive, AgentRecord, AgentProfile } from "../../hive/index.js";
-import { isReady, parseStatusOsc, screenMayReplace } from "../../hive/index.js";
+import { HOOK_FRESH_MS, isReady, parseStatusOsc, screenMayReplace } from "../../hive/index.js";
 import { HiveIndicators } from "./indicators.js";
 import type { Backend } from "../../backends/backend.js";
 import type { TerminalSession } from "../../terminal/session.js";
@@ -51,8 +51,8 @@ export class StatusTracker {
   /** Per agent, the status+time this process last announced: a followed event it made itself is not news. */
   private readonly announced = new Map<string, string>();
   private indicatorsInstance: HiveIndicators | undefined;
-  /** Per agent, the hook status time (updatedAt) whose waiting_for_input the screen confirmed. */
-  private readonly dialogSeen = new Map<string, number>();
+  /** Per agent, when the screen last showed a rule-matched dialog (waiting_for_input). */
+  private readonly dialogShownAt = new Map<string, number>();
 
   constructor(
     private readonly hive: Hive,
@@ -98,7 +98,13 @@ export class StatusTracker {
   }
 
   untrack(sessionId: string): void {
-    this.tracked.get(sessionId)?.detach();
+    const entry = this.tracked.get(sessionId);
+    if (entry) {
+      // Rebinding keeps the pane an agent's; removing the last agent takes its colours away.
+      if (this.agentsOf(entry).length === 0) void this.indicators.clear(entry.session.paneId).catch(() => {});
+      else this.indicatorsInstance?.forget(entry.session.paneId);
+    }
+    entry?.detach();
   }
 
   stop(): void {
@@ -207,12 +213,12 @@ export class StatusTracker {
       if (!entry.ready && isReady(profile, { screenLines, quietMs })) entry.ready = true;
       const detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
       if (detected.status === "exited") continue;
-      // A hook said "waiting": remember that the screen showed the dialog too, so the moment it
-      // is gone (answered) the screen may say so (precedence.ts).
-      if (agent.statusSource === "hook" && agent.status === "waiting_for_input" && detected.status === "waiting_for_input") {
-        this.dialogSeen.set(agent.name, agent.updatedAt);
-      }
-      if (!screenMayReplace(agent, detected, { dialogSeen: this.dialogSeen.get(agent.name) === agent.updatedAt })) continue;
+      // Remember when the screen last showed a dialog: once a hook's waiting_for_input has been
+      // seen on screen (shortly before the hook, the hook process takes a moment, or after it),
+      // the dialog leaving the screen means it was answered (precedence.ts).
+      if (detected.status === "waiting_for_input" && detected.by === "rule") this.dialogShownAt.set(agent.name, Date.now());
+      const dialogSeen = (this.dialogShownAt.get(agent.name) ?? 0) >= agent.updatedAt - HOOK_FRESH_MS;
+      if (!screenMayReplace(agent, detected, { dialogSeen })) continue;
       this.record(() => this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile" }), session);
     }
   }
