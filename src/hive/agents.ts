@@ -294,7 +294,13 @@ export class Agents {
       const changed: AgentRecord[] = [];
       const now = Date.now();
       for (const agent of this.bySession(sessionId)) {
-        if (agent.status === "exited") continue;
+        if (agent.status === "exited") {
+          // Its SessionEnd hook said so first; the exit code arrives only now.
+          if (agent.exitCode === null && options.exitCode != null) {
+            this.store.db.prepare("UPDATE agents SET exit_code = ? WHERE name = ?").run(options.exitCode, agent.name);
+          }
+          continue;
+        }
         const detail = clipDetail(options.reason ?? (options.exitCode != null ? `exit code ${options.exitCode}` : "session ended"));
         this.store.db
           .prepare(

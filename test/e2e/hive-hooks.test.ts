@@ -112,6 +112,10 @@ describe("hive hooks: status from the agent's own hooks", () => {
     assert.match(gone.detail ?? "", /prompt_input_exit/);
     const exits = (await statusEvents(cursor, "leaver")).filter((e) => e.data.status === "exited");
     assert.deepEqual(exits.map((e) => e.data.source), ["hook"], JSON.stringify(exits));
+    // The pane's end brings the exit code, without a second exited event.
+    await until("leaver's exit code", async () => ((await agent(h, "leaver")) as Agent & { exit_code: number | null }).exit_code === 0 ? true : undefined);
+    const after = (await statusEvents(cursor, "leaver")).filter((e) => e.data.status === "exited");
+    assert.deepEqual(after.map((e) => e.data.source), ["hook"], JSON.stringify(after));
   });
 
   test("§10 agent_spawn sends progress notifications while it waits for the program to be ready", async () => {

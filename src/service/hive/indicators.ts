@@ -56,41 +56,44 @@ function tmuxOf(backend: Backend): TmuxRunner | null {
   return backend.tmuxCommand ? backend.tmuxCommand.bind(backend) : null;
 }
 
+/**
+ * Changes are shown in batches this long: a cascade flips 32 agents at once, and their
+ * colours and one summary per window should not queue ~160 tmux commands between the
+ * keystrokes the cascade is typing.
+ */
+const FLUSH_MS = 100;
+
+interface PaneRef {
+  paneId: string;
+  windowId: string;
+}
+
 export class HiveIndicators {
   /** Last status shown per pane by this process: an alert rings on the change to waiting only. */
   private readonly shown = new Map<string, AgentStatus>();
+  /** Panes to update at the next flush: the status to show (null: clear) and the ring text. */
+  private readonly pending = new Map<string, { windowId: string; status: AgentStatus | null; ring: string | null }>();
+  /** Windows whose session's status line shows the summary already. */
   private readonly statusLineSet = new Set<string>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly backend: Backend) {}
 
   /** Colours the pane, recounts its window's summary, and rings attached clients when it starts waiting. */
-  async show(paneId: string, agents: readonly AgentRecord[]): Promise<void> {
-    const tmux = tmuxOf(this.backend);
+  show(pane: PaneRef, agents: readonly AgentRecord[]): void {
     const status = paneStatus(agents);
-    if (!tmux || status === null) return;
-    const previous = this.shown.get(paneId);
+    if (!tmuxOf(this.backend) || status === null) return;
     // A detail change (most changes) leaves colour and summary as they are: no tmux traffic.
-    if (previous === status) return;
-    this.shown.set(paneId, status);
-    const pane = tmuxQuote(paneId);
-    const colour = STATUS_COLOURS[status];
-    try {
-      // Pipelined on the control client; the summary reads them back after.
-      await Promise.all([
-        tmux(`set -p -t ${pane} @termhive_status ${status}`),
-        tmux(`set -p -t ${pane} pane-border-style fg=${colour}`),
-        tmux(`set -p -t ${pane} pane-active-border-style fg=${colour},bold`),
-      ]);
-      await this.summary(tmux, paneId);
-    } catch (error) {
-      this.shown.delete(paneId); // not shown: the next change tries again
-      throw error;
-    }
-    if (status === "waiting_for_input" && previous !== "waiting_for_input") {
+    if (this.shown.get(pane.paneId) === status) return;
+    this.shown.set(pane.paneId, status);
+    let ring: string | null = null;
+    if (status === "waiting_for_input") {
       const who = agents.filter((a) => a.status === "waiting_for_input");
-      const text = `termhive: ${who.map((a) => a.name).join(", ")} needs input${who[0]?.statusDetail ? `: ${who[0].statusDetail}` : ""}`;
-      await this.ring(tmux, paneId, text);
+      ring = `termhive: ${who.map((a) => a.name).join(", ")} needs input${who[0]?.statusDetail ? `: ${who[0].statusDetail}` : ""}`;
     }
+    this.pending.set(pane.paneId, { windowId: pane.windowId, status, ring });
+    this.schedule();
   }
 
   /** Forgets a pane (no longer followed; tmux reuses pane ids after its server restarts). */
@@ -99,26 +102,58 @@ export class HiveIndicators {
   }
 
   /** The pane is no agent's any more: its border and the window's summary stop counting it. */
-  async clear(paneId: string): Promise<void> {
-    this.shown.delete(paneId);
-    const tmux = tmuxOf(this.backend);
-    if (!tmux) return;
-    const pane = tmuxQuote(paneId);
-    await Promise.all(["@termhive_status", "pane-border-style", "pane-active-border-style"].map((o) => tmux(`set -p -u -t ${pane} ${o}`)));
-    await this.summary(tmux, paneId);
+  clear(pane: PaneRef): void {
+    this.shown.delete(pane.paneId);
+    if (!tmuxOf(this.backend)) return;
+    this.pending.set(pane.paneId, { windowId: pane.windowId, status: null, ring: null });
+    this.schedule();
   }
 
-  private async summary(tmux: TmuxRunner, paneId: string): Promise<void> {
-    const pane = tmuxQuote(paneId);
-    const statuses = await tmux(`list-panes -t ${pane} -F '#{@termhive_status}'`);
-    await tmux(`set -w -t ${pane} @termhive_summary ${tmuxQuote(summarize(statuses))}`);
-    const [session] = await tmux(`display-message -p -t ${pane} '#{session_id}'`);
-    if (session && !this.statusLineSet.has(session)) {
-      // Stored literally (no -F): the status line expands it for whichever window is current.
-      await tmux(`set -t ${tmuxQuote(session)} status-right ${tmuxQuote("#{?@termhive_summary,#{@termhive_summary} │ ,}%H:%M")}`);
-      await tmux(`set -t ${tmuxQuote(session)} status-right-length 80`);
-      this.statusLineSet.add(session);
-    }
+  private schedule(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flushing = this.flushing.then(() => this.flush()).catch(() => {});
+    }, FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  private async flush(): Promise<void> {
+    const tmux = tmuxOf(this.backend);
+    const batch = [...this.pending];
+    this.pending.clear();
+    if (!tmux) return;
+    const windows = new Set<string>();
+    await Promise.all(batch.map(async ([paneId, p]) => {
+      const pane = tmuxQuote(paneId);
+      const options: [string, string][] = p.status === null ? [["@termhive_status", ""], ["pane-border-style", ""], ["pane-active-border-style", ""]] : [
+        ["@termhive_status", p.status],
+        ["pane-border-style", `fg=${STATUS_COLOURS[p.status]}`],
+        ["pane-active-border-style", `fg=${STATUS_COLOURS[p.status]},bold`],
+      ];
+      try {
+        // Pipelined on the control client; the summary reads them back after.
+        await Promise.all(options.map(([name, value]) => tmux(value === "" ? `set -p -u -t ${pane} ${name}` : `set -p -t ${pane} ${name} ${value}`)));
+        windows.add(p.windowId);
+      } catch {
+        if (this.shown.get(paneId) === p.status) this.shown.delete(paneId); // not shown: the next change tries again
+      }
+    }));
+    await Promise.all([...windows].map((w) => this.summary(tmux, w).catch(() => {})));
+    await Promise.all(batch.map(([paneId, p]) => (p.ring ? this.ring(tmux, paneId, p.ring).catch(() => {}) : undefined)));
+  }
+
+  private async summary(tmux: TmuxRunner, windowId: string): Promise<void> {
+    const window = tmuxQuote(windowId);
+    const statuses = await tmux(`list-panes -t ${window} -F '#{@termhive_status}'`);
+    await tmux(`set -w -t ${window} @termhive_summary ${tmuxQuote(summarize(statuses))}`);
+    if (this.statusLineSet.has(windowId)) return;
+    const [session] = await tmux(`display-message -p -t ${window} '#{session_id}'`);
+    if (!session) return;
+    // Stored literally (no -F): the status line expands it for whichever window is current.
+    await tmux(`set -t ${tmuxQuote(session)} status-right ${tmuxQuote("#{?@termhive_summary,#{@termhive_summary} │ ,}%H:%M")}`);
+    await tmux(`set -t ${tmuxQuote(session)} status-right-length 80`);
+    this.statusLineSet.add(windowId);
   }
 
   private async ring(tmux: TmuxRunner, paneId: string, text: string): Promise<void> {

@@ -101,7 +101,7 @@ export class StatusTracker {
     const entry = this.tracked.get(sessionId);
     if (entry) {
       // Rebinding keeps the pane an agent's; removing the last agent takes its colours away.
-      if (this.agentsOf(entry).length === 0) void this.indicators.clear(entry.session.paneId).catch(() => {});
+      if (this.agentsOf(entry).length === 0) this.indicators.clear(entry.session.pane);
       else this.indicatorsInstance?.forget(entry.session.paneId);
     }
     entry?.detach();
@@ -265,6 +265,6 @@ export class StatusTracker {
     if (agents.length === 0) return;
     const text = agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} · ${a.status}${a.statusDetail ? `: ${a.statusDetail}` : ""}`).join(" | ");
     await this.backend.setTitle(session.paneId, text).catch(() => {});
-    await this.indicators.show(session.paneId, agents).catch(() => {});
+    this.indicators.show(session.pane, agents);
   }
 }
