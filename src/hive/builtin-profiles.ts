@@ -33,7 +33,8 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
       { status: "working", pattern: String.raw`esc to interrupt`, flags: "i", lines: 12 },
       { status: "error", pattern: String.raw`API Error|Credit balance is too low|OAuth token has expired|Invalid API key|Request timed out`, lines: 12 },
       // "Interrupted · What should Claude do instead?" after Esc: the turn ended, input is open.
-      { status: "idle", pattern: String.raw`Interrupted .*What should Claude do instead`, lines: 12, detail: "interrupted" },
+      // No Stop hook runs for an interrupt, so this replaces the hook's "working".
+      { status: "idle", pattern: String.raw`Interrupted .*What should Claude do instead`, lines: 12, detail: "interrupted", overridesHooks: true },
       // The input box: a line that starts with ">" (older "│ > " box, newer "> " between rules).
       { status: "idle", pattern: String.raw`^[\s│]*[>❯](?:\s|$)`, lines: 10, minQuietMs: 300, detail: "input prompt" },
     ],

@@ -26,6 +26,8 @@ export interface DetectedStatus {
   detail: string;
   /** What decided it: a profile rule (a known string on screen), or only quiet time / readiness. */
   by: "rule" | "quiet" | "exit";
+  /** The matching rule is marked overridesHooks (set only then). */
+  overridesHooks?: true;
 }
 
 const MAX_DETAIL = 120;
@@ -55,7 +57,7 @@ export function detectStatus(profile: AgentProfile, screen: ScreenState): Detect
     if (screen.quietMs < rule.minQuietMs) continue;
     const text = bottom(screen.screenLines, rule.lines).join("\n");
     const m = rule.pattern.exec(text);
-    if (m) return { status: rule.status, detail: rule.detail ?? lineAt(text, m.index), by: "rule" };
+    if (m) return { status: rule.status, detail: rule.detail ?? lineAt(text, m.index), by: "rule", ...(rule.overridesHooks ? { overridesHooks: true as const } : {}) };
   }
   if (screen.ready === false) return { status: "starting", detail: "waiting for the program to be ready", by: "quiet" };
   if (screen.quietMs < profile.quietIdleMs) return { status: "working", detail: "output is changing", by: "quiet" };

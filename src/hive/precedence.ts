@@ -12,6 +12,8 @@
 //  - a hook's waiting_for_input is replaced by the rule-matched screen: no hook reports that a
 //    permission dialog was answered. At once when the screen showed the dialog (from shortly
 //    before the hook on) and no longer does (`dialogSeen`), else after HOOK_FRESH_MS;
+//  - a rule marked overridesHooks replaces it: a state the hooks never report (Claude Code
+//    runs no Stop hook when a person interrupts the turn);
 //  - after HOOK_HOLD_MS without a hook, a rule-matched screen replaces it: a missed hook
 //    (settings overridden, hook failed) must not freeze the status for ever. With hooks that
 //    work, the screen agrees with them by then (Claude's spinner during a long turn), so this
@@ -42,7 +44,7 @@ export function screenMayReplace(
     if (detected.status === agent.status || detected.by !== "rule") return false;
     if (agent.status === "waiting_for_input" && options.dialogSeen) return true;
     if (age < HOOK_FRESH_MS) return false;
-    if (needsPerson(detected.status) || agent.status === "waiting_for_input") return true;
+    if (needsPerson(detected.status) || agent.status === "waiting_for_input" || detected.overridesHooks) return true;
     return age >= HOOK_HOLD_MS;
   }
   if (agent.statusSource === "self") return age >= SELF_HOLD_MS || needsPerson(detected.status);

@@ -17,7 +17,9 @@
 //                      "pattern": "regex", "flags": "i",   // flags: i, s, u (m is always on)
 //                      "lines": 10,         // scan only the bottom N non-blank lines (0: whole screen)
 //                      "minQuietMs": 0,     // match only once output has been quiet this long
-//                      "detail": "…" } ],   // status detail (default: the matching line)
+//                      "detail": "…",       // status detail (default: the matching line)
+//                      "overridesHooks": false } ],  // a state the hooks never report: it
+//                                        //   replaces a hook's status (precedence.ts)
 //         "hooks": { "via": "claude-settings" | "codex-notify",   // optional: status from the
 //                    "events": [ { "event": "Stop", "matcher": "…", "status": "idle" } ] }
 //                                        //   program's own hooks (hooks.ts); inherited by `extends`
@@ -42,6 +44,7 @@ const RuleSchema = z
     lines: z.number().int().min(0).max(500).optional(),
     minQuietMs: z.number().int().min(0).optional(),
     detail: z.string().max(200).optional(),
+    overridesHooks: z.boolean().optional(),
   })
   .strict();
 
@@ -74,6 +77,8 @@ export interface StatusRule {
   lines: number;
   minQuietMs: number;
   detail: string | null;
+  /** A transition the program's hooks do not report (e.g. Claude interrupted: no Stop hook): it replaces a hook status. */
+  overridesHooks: boolean;
 }
 
 export interface AgentProfile {
@@ -121,6 +126,7 @@ function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet
       lines: r.lines ?? 0,
       minQuietMs: r.minQuietMs ?? 0,
       detail: r.detail ?? null,
+      overridesHooks: r.overridesHooks ?? false,
     }));
     const profile: AgentProfile = {
       name,

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  HOOK_FRESH_MS, HOOK_HOLD_MS, HiveError, ProfileRegistry, SELF_HOLD_MS, hookLaunch, hookOutcome, parseHookPayload,
+  HOOK_FRESH_MS, HOOK_HOLD_MS, HiveError, ProfileRegistry, SELF_HOLD_MS, detectStatus, hookLaunch, hookOutcome, parseHookPayload,
   parseProfilesConfig, screenMayReplace, type DetectedStatus,
 } from "../../../src/hive/index.js";
 import { alertBytes, paneStatus, summarize } from "../../../src/service/hive/indicators.js";
@@ -11,6 +11,8 @@ import { alertBytes, paneStatus, summarize } from "../../../src/service/hive/ind
 const builtins = new ProfileRegistry();
 
 test("the claude and codex built-ins declare their hooks; the others have none", () => {
+  const interrupted = detectStatus(builtins.get("claude"), { screenLines: ["⎿  Interrupted · What should Claude do instead?", "> "], quietMs: 2000 });
+  assert.deepEqual(interrupted, { status: "idle", detail: "interrupted", by: "rule", overridesHooks: true });
   const claude = builtins.get("claude").hooks!;
   assert.equal(claude.via, "claude-settings");
   assert.deepEqual(claude.events.map((e) => `${e.event}${e.matcher ? `:${e.matcher}` : ""}=${e.status}`), [
@@ -94,6 +96,9 @@ test("precedence: a hook status holds against the screen, except where the scree
   assert.equal(may(hook("waiting_for_input", 100), seen("working"), true), true);
   assert.equal(may(hook("waiting_for_input", 100), seen("working")), false);
   assert.equal(may(hook("waiting_for_input", HOOK_FRESH_MS), seen("working")), true);
+  // A rule for a state hooks never report (an interrupted turn) replaces it once not fresh.
+  assert.equal(may(hook("working", HOOK_FRESH_MS), { ...seen("idle"), overridesHooks: true }), true);
+  assert.equal(may(hook("working", HOOK_FRESH_MS - 1), { ...seen("idle"), overridesHooks: true }), false);
   // Working/idle disagreements wait for HOOK_HOLD_MS without a hook (a missed hook must not freeze it).
   assert.equal(may(hook("working", HOOK_HOLD_MS - 1), seen("idle")), false);
   assert.equal(may(hook("working", HOOK_HOLD_MS), seen("idle")), true);
