@@ -6,6 +6,7 @@ import { registerDoctor } from "./doctor.js";
 import { registerDashboard } from "../dashboard/command.js";
 import { registerServe } from "./serve.js";
 import { registerSessionVerbs } from "./session-verbs.js";
+import { registerHook } from "./hook.js";
 
 export function registerCliVerbs(program: Command): void {
   registerServe(program);
@@ -13,5 +14,6 @@ export function registerCliVerbs(program: Command): void {
   registerCleanupVerbs(program);
   registerAttach(program);
   registerDoctor(program);
+  registerHook(program);
   registerDashboard(program);
 }
