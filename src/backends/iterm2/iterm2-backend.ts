@@ -124,10 +124,10 @@ export class Iterm2Backend implements Backend {
       this.windowId = tab.windowId;
       sessionId = tab.sessionId;
       windowId = `tab-${tab.tabId}`;
-      if (options.rows > 0 && options.cols > 0) await this.api.setGridSize(sessionId, options.rows, options.cols);
     }
     // Followed before anything else is awaited, so none of its first notifications is missed.
     const pane = await this.adopt(sessionId, windowId, options.meta, true);
+    if (!options.splitFrom && options.rows > 0 && options.cols > 0) await this.api.setGridSize(sessionId, options.rows, options.cols);
     await this.api.setVariables({ session: sessionId }, { [META_VARIABLE]: options.meta });
     return { ...(await this.refreshed(pane)) };
   }
@@ -154,7 +154,7 @@ export class Iterm2Backend implements Backend {
       await api.subscribe("NOTIFY_ON_SCREEN_UPDATE", sessionId, mine(() => this.queueUpdate(pane))),
       // iTerm2 consumes OSC 7 into the "path" variable: each change goes back into the stream where it happened.
       await api.watchVariable(sessionId, "path", (path) => {
-        if (typeof path === "string" && path.startsWith("/")) {
+        if (typeof path === "string" && path.startsWith("/") && this.streaming(pane)) {
           void this.enqueue(pane, (b) => pane.stream.custom(b, cwdOsc(path), pane.marksPending > 0)).catch(() => undefined);
         }
       }),
@@ -203,7 +203,7 @@ export class Iterm2Backend implements Backend {
   }
 
   private queueUpdate(pane: Iterm2Pane): void {
-    if (pane.updateQueued || !pane.stream.primed && !this.isFresh(pane)) return;
+    if (pane.updateQueued || !this.streaming(pane)) return;
     pane.updateQueued = true;
     void this.enqueue(pane, (b) => {
       pane.updateQueued = false;
@@ -212,12 +212,12 @@ export class Iterm2Backend implements Backend {
   }
 
   /** An adopted pane waits for its snapshot before it streams (the snapshot holds the screen so far). */
-  private isFresh(pane: Iterm2Pane): boolean {
-    return !pane.info.meta.__adopted;
+  private streaming(pane: Iterm2Pane): boolean {
+    return pane.stream.primed || !pane.info.meta.__adopted;
   }
 
   private onPrompt(pane: Iterm2Pane, e: Record<string, any>): void {
-    if (!pane.stream.primed && !this.isFresh(pane)) return;
+    if (!this.streaming(pane)) return;
     const mark = (job: (b: BufferContents) => string, withCwd = false) => {
       // Counted from arrival: a screen read answered after this notification must not send
       // the cursor's line past the mark (iTerm2 answers in the order it parsed the output).
@@ -243,6 +243,7 @@ export class Iterm2Backend implements Backend {
   }
 
   private onCustom(pane: Iterm2Pane, identity: string, payload: string): void {
+    if (!this.streaming(pane)) return;
     if (identity === EXIT_IDENTITY) {
       const code = Number(payload);
       // A shell reports death by signal n as 128+n.
