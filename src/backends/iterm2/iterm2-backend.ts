@@ -205,10 +205,12 @@ export class Iterm2Backend implements Backend {
   private queueUpdate(pane: Iterm2Pane): void {
     if (pane.updateQueued || !this.streaming(pane)) return;
     pane.updateQueued = true;
-    void this.enqueue(pane, (b) => {
+    // Cleared before the screen is read, so a change after this read queues the next one.
+    const start = async () => {
       pane.updateQueued = false;
-      return pane.stream.update(b, pane.marksPending > 0);
-    }).catch(() => (pane.updateQueued = false));
+      return "";
+    };
+    void this.enqueue(pane, (b) => pane.stream.update(b, pane.marksPending > 0), { start }).catch(() => (pane.updateQueued = false));
   }
 
   /** An adopted pane waits for its snapshot before it streams (the snapshot holds the screen so far). */
