@@ -68,11 +68,12 @@ function homeCheck(home: string): Check[] {
 }
 
 /** What of the iTerm2 support works here: tab status and the iterm2 backend need its API. */
-async function iterm2Check(config: TermhiveConfig): Promise<Check> {
+async function iterm2Check(config: TermhiveConfig, tmuxOk: boolean): Promise<Check> {
   const probe = await probeIterm2();
   const needed = config.backend === "iterm2";
+  const attach = tmuxOk ? "attach --iterm2 is ready" : "attach --iterm2 needs tmux (see above)";
   if (probe.reachable) {
-    return { check: "iTerm2", ok: true, required: needed, detail: `${probe.detail}: agent status on tabs is on; TERMHIVE_BACKEND=iterm2 is available` };
+    return { check: "iTerm2", ok: true, required: needed, detail: `${probe.detail}: agent status on tabs is on; TERMHIVE_BACKEND=iterm2 is available; ${attach}` };
   }
   if (probe.detail === "not macOS") {
     return { check: "iTerm2", ok: !needed, required: needed, detail: "not macOS: tab status and TERMHIVE_BACKEND=iterm2 are off (attach --iterm2 --print still prints the command)" };
@@ -81,7 +82,7 @@ async function iterm2Check(config: TermhiveConfig): Promise<Check> {
     check: "iTerm2",
     ok: false,
     required: needed,
-    detail: `${probe.detail}: tab status${needed ? " and TERMHIVE_BACKEND=iterm2 are" : " is"} off`,
+    detail: `${probe.detail}: tab status${needed ? " and TERMHIVE_BACKEND=iterm2 are" : " is"} off; ${attach}`,
     fix: "turn on iTerm2 > Settings > General > Magic > Enable Python API, then allow termhive when iTerm2 asks",
   };
 }
@@ -115,7 +116,7 @@ export function registerDoctor(program: Command): void {
       const checks: Check[] = [tmuxCheck(config.tmuxPath), ...["bash", "zsh", "fish"].map(shellCheck), ...homeCheck(config.home)];
       const socket = grpcSocketPath(config.home);
       const live = existsSync(socket) && (await socketIsLive(socket, 500));
-      checks.push(await iterm2Check(config));
+      checks.push(await iterm2Check(config, checks[0]!.ok));
       checks.push({ check: "server", ok: true, required: false, detail: live ? `termhive serve is running (${socket})` : "no termhive serve running (the CLI works directly against tmux)" });
       if (checks[0]!.ok) checks.push(await roundTrip());
       const ok = checks.every((c) => c.ok || !c.required);

@@ -117,7 +117,10 @@ for (const subject of [tmuxSubject(), ptySubject(), iterm2Subject()]) {
         return exits.get(short.paneId);
       });
       assert.deepEqual(exit, { status: 7, signal: null });
-      assert.match(output.get(short.paneId) ?? "", /last-words/);
+      // Readable after the exit: streamed, or (tmux, when the program ended before its output
+      // was streamed) in the pane's kept screen.
+      const readable = (output.get(short.paneId) ?? "") + (await backend.snapshot(short.paneId)).history;
+      assert.match(readable, /last-words/);
       const info = await backend.paneInfo(short.paneId);
       assert.equal(info?.dead, true);
       assert.equal(info?.exitStatus, 7);

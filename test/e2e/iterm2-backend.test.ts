@@ -30,4 +30,19 @@ describe("iterm2 backend (simulated iTerm2)", () => {
     assert.equal(f.exit_code, 3);
     assert.equal(f.output, "");
   });
+
+  test("a restarted server adopts the iTerm2 sessions by name and goes on", async () => {
+    await h.close();
+    await h.connect();
+    const list = await h.ok("terminal_list");
+    const it = list.sessions.find((s: { name: string }) => s.name === "it");
+    assert.equal(it?.backend, "iterm2");
+    const read = await h.ok("terminal_read", { session: "it", mode: "all" });
+    assert.match(read.output, /hello-42/, "the adopted session's history comes from iTerm2's buffer");
+    const r = await h.ok("terminal_run", { session: "it", command: "echo after-$((2+2))" });
+    assert.equal(r.output, "after-4", JSON.stringify(r));
+    assert.equal(r.exit_code, 0);
+    await h.ok("terminal_close", { session: "it" });
+    assert.equal(sim.sessions.size, 0, "closing the session closed its iTerm2 tab");
+  });
 });

@@ -75,6 +75,11 @@ export class ScreenStream {
   /** The command line was run (OSC 133 C): its line ends, its output starts. */
   commandStart(buffer: BufferContents, marksPending = false): string {
     let out = "";
+    // No prompt mark seen (a pane adopted at its prompt): the line in progress is the command line.
+    if (this.phase === "free" && this.partial && this.sentThrough !== null) {
+      this.phase = "input";
+      this.promptLine = this.sentThrough;
+    }
     if (this.phase === "input") {
       const end = this.commandLineEnd(buffer);
       out += end < buffer.cursor.y ? this.sendUpTo(buffer, end + 1, false) : this.sendUpTo(buffer, end, true);

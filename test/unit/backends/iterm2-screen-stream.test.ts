@@ -70,10 +70,11 @@ test("lines dropped from history before they were read are counted, and the stre
   assert.equal(s.lostLines, 9);
 });
 
-test("an adopted pane's stream starts where its snapshot ends", () => {
+test("an adopted pane's stream starts where its snapshot ends; its line in progress is the command line", () => {
   const s = new ScreenStream();
   s.prime(screen(["old", "$ "], 1));
   assert.equal(s.update(screen(["old", "$ ls"], 1)), "ls");
+  assert.equal(s.commandStart(screen(["old", "$ ls", "a", ""])), `\r\n${C}a\r\n`);
 });
 
 test("at the end, everything left on screen goes out, below the cursor too", () => {
