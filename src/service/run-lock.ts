@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { Backend } from "../backends/backend.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { ToolError } from "./errors.js";
-import { decodeShared, encodeShared, ownerAlive } from "./shared-codec.js";
+import { decodeShared, encodeShared, ownerAlive } from "../terminal/shared-codec.js";
 
 const LOCK_KEY = "lock";
 /** Beyond the run's timeout: the time to type the command and render its result. */

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { EventEmitter } from "node:events";
 import type { AgentRecord, Hive, QueuedMessage } from "../../hive/index.js";
 import type { TerminalSession } from "../../terminal/session.js";
-import type { SessionRegistry } from "../registry.js";
+import type { SessionRegistry } from "../../terminal/registry.js";
 import type { DeliveryResult } from "./deliver.js";
 import { recordQueued } from "./message-events.js";
 

@@ -10,7 +10,7 @@ import { livenessProbe } from "../../terminal/watch.js";
 import type { Hive, ResolvedTarget, AgentRecord } from "../../hive/index.js";
 import { detectStatus } from "../../hive/index.js";
 import type { TerminalSession } from "../../terminal/session.js";
-import type { SessionRegistry } from "../registry.js";
+import type { SessionRegistry } from "../../terminal/registry.js";
 import type { StatusTracker } from "./status-tracker.js";
 import { stripAnsi } from "../../util/ansi.js";
 

@@ -5,7 +5,7 @@
 import type { SafeRegex } from "../../util/regex.js";
 import type { Hive, WatcherRecord } from "../../hive/index.js";
 import { compileWatchPattern } from "../../hive/index.js";
-import type { SessionRegistry } from "../registry.js";
+import type { SessionRegistry } from "../../terminal/registry.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { stripAnsi } from "../../util/ansi.js";
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ShellSession, shellPath, SHELLS } from "./helpers.js";
-import { resolveRun } from "../../../src/service/run-state.js";
+import { resolveRun } from "../../../src/terminal/run-state.js";
 
 const only = process.env.TERMHIVE_TEST_SHELLS?.split(",");
 

@@ -3,7 +3,7 @@
 // prompt never sees (capture-pane carries no modes): without this, a fresh process typed a
 // multi-line command as keystrokes, the shell ran its first line alone and the run ended there.
 import type { Backend } from "../backends/backend.js";
-import type { TerminalSession } from "../terminal/session.js";
+import type { TerminalSession } from "./session.js";
 
 const PASTE_KEY = "paste";
 

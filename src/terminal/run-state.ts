@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Backend } from "../backends/backend.js";
-import type { CommandRecord, TerminalSession } from "../terminal/session.js";
+import type { CommandRecord, TerminalSession } from "./session.js";
 import { decodeShared, encodeShared } from "./shared-codec.js";
 
 export interface RunState {
