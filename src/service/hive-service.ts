@@ -230,7 +230,7 @@ export class HiveService {
       const info = await this.service.backend.paneInfo(s.paneId);
       if (!info) return;
       if (info.rows !== s.screen.rows || info.cols !== s.screen.cols) s.screen.resize(info.rows, info.cols);
-      s.pane = info;
+      s.updatePane(info);
     }));
   }
 

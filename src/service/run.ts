@@ -61,7 +61,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const mode = await chooseMode(session, config);
   const started = Date.now();
   const startOffset = session.transcript.end;
-  if (mode === "shell") session.expectedCommand = request.command;
+  if (mode === "shell") session.expectCommand(request.command);
   await typeText(session, request.command, true);
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.

@@ -9,7 +9,8 @@ const PASTE_KEY = "paste";
 
 /** Records, once per pane, that its program asked for bracketed paste. */
 export function publishPasteMode(session: TerminalSession, backend: Backend): void {
-  session.once("bracketed-paste", () => {
+  // The session fires this once (the first ESC[?2004h), and lives no longer than its pane.
+  session.onBracketedPaste(() => {
     void backend.writeShared(session.paneId, PASTE_KEY, "1").catch(() => {});
   });
 }
