@@ -12,7 +12,7 @@ import {
 import type { TerminalSession } from "../terminal/session.js";
 import { ToolError } from "./errors.js";
 import type { CallContext, TermhiveService } from "./service.js";
-import { deliverText, type DeliveryResult } from "./hive/deliver.js";
+import { deliverText, type DeliveryResult } from "../terminal/delivery.js";
 import { waitReady } from "./hive/ready.js";
 import { StatusTracker } from "./hive/status-tracker.js";
 import { recordCascade, recordQueued } from "./hive/message-events.js";

@@ -6,11 +6,11 @@ import { createBackend } from "../backends/select.js";
 import { AuditLog } from "../audit.js";
 import type { TermhiveConfig } from "../config.js";
 import { checkCommand, loadSafetyConfig, redactSecrets, type SafetyConfig } from "../safety/index.js";
-import { watchSession } from "../terminal/watch.js";
+import { waitUntilReady } from "../terminal/ready.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
-import { submission, typeIntoSession, typeText } from "./input.js";
+import { submission, typeIntoSession, typeText } from "../terminal/typing.js";
 import { readSession, type ReadResult } from "./read.js";
 import { SessionRegistry } from "../terminal/registry.js";
 import { deadError, runCommand, type RunResult } from "./run.js";
@@ -139,18 +139,7 @@ export class TermhiveService {
 
   /** A shell is ready at its first prompt; another program once it has printed and gone quiet. */
   private async waitReady(session: TerminalSession): Promise<void> {
-    const shell = session.meta.shell !== "other";
-    await watchSession(
-      session,
-      () => {
-        if (!session.alive) return true;
-        if (shell) return session.phase !== "starting" ? true : undefined;
-        // Without output, lastOutputAt is when the session was made: quiet since the start.
-        const quiet = Date.now() - session.lastOutputAt;
-        return quiet >= (session.transcript.end > 0 ? OPEN_QUIET_MS : OPEN_SILENT_MS) ? true : undefined;
-      },
-      { timeoutMs: OPEN_READY_MS, quietMs: shell ? undefined : [OPEN_QUIET_MS, OPEN_SILENT_MS] },
-    ).catch(() => undefined);
+    await waitUntilReady(session, { timeoutMs: OPEN_READY_MS, quietMs: OPEN_QUIET_MS, silentMs: OPEN_SILENT_MS });
   }
 
   async run(input: Input<typeof runInput>, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {

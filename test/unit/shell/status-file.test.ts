@@ -1,6 +1,6 @@
 // Each integrated shell keeps "<pid> <count> <status>" in $TERMHIVE_HOME/shell/status.<session>,
 // rewritten at every command's end: how a termhive process that was not watching learns that a
-// command ended, and its exit status (src/service/run-state.ts).
+// command ended, and its exit status (src/terminal/run-state.ts).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
