@@ -11,7 +11,7 @@ import { DisposableStore, Emitter } from "./events.js";
 import { TerminalSession, type CommandFinished, type CommandRecord, type SessionExit, type SessionMeta } from "./session.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import type { AuditLog } from "../audit.js";
-import { ToolError } from "../service/errors.js";
+import { ToolError } from "../util/tool-error.js";
 import { newSessionId, validateName } from "./names.js";
 import { paneCliEnv } from "./pane-cli.js";
 import { RUN_KEY, decodeRun, publishRuns, readStatusLine, resolveRun, statusFilePath } from "./run-state.js";
