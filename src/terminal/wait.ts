@@ -1,13 +1,13 @@
 // terminal_wait: block until a pattern shows, the running command completes, output goes
 // idle, or the program exits. Output printed before the call but not yet read counts.
 import type { TermhiveConfig } from "../config.js";
-import type { TerminalSession } from "../terminal/session.js";
-import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "../terminal/watch.js";
+import type { TerminalSession } from "./session.js";
+import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 import { stripAnsi } from "../util/ansi.js";
 import type { SafeRegex } from "../util/regex.js";
-import { ToolError } from "./errors.js";
+import { ToolError } from "../util/tool-error.js";
 import { renderFullscreen } from "./fullscreen.js";
-import { completedSince, onAlternateScreen } from "../terminal/completion.js";
+import { completedSince, onAlternateScreen } from "./completion.js";
 import { renderSlice } from "./render.js";
 
 export type WaitFor = "pattern" | "completion" | "idle" | "exit";

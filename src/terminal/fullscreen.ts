@@ -3,7 +3,7 @@
 // TUI is cursor moves and partial redraws (status-line fragments when flattened), so callers get
 // the rendered screen, row by row, and a hint to carry on with terminal_send / terminal_read.
 import { renderOutput, type Rendered } from "../output/index.js";
-import type { TerminalSession } from "../terminal/session.js";
+import type { TerminalSession } from "./session.js";
 import { textForModel } from "./render.js";
 
 /** The visible screen as text, one screen row per line (trailing blank rows dropped). */

@@ -6,9 +6,9 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Backend } from "../backends/backend.js";
-import type { TerminalSession } from "../terminal/session.js";
-import { ToolError } from "./errors.js";
-import { decodeShared, encodeShared, ownerAlive } from "../terminal/shared-codec.js";
+import type { TerminalSession } from "./session.js";
+import { ToolError } from "../util/tool-error.js";
+import { decodeShared, encodeShared, ownerAlive } from "./shared-codec.js";
 
 const LOCK_KEY = "lock";
 /** Beyond the run's timeout: the time to type the command and render its result. */

@@ -1,17 +1,17 @@
 // terminal_run: type a command, know exactly when it finished and how, return its own output.
 import type { TermhiveConfig } from "../config.js";
-import { matchNestedPrompt } from "../terminal/prompts.js";
-import type { CommandRecord, TerminalSession } from "../terminal/session.js";
-import { awaitCompletion, type CompletionReason, type RunMode } from "../terminal/completion.js";
-import { waitUntilReady } from "../terminal/ready.js";
-import { watchSession } from "../terminal/watch.js";
+import { matchNestedPrompt } from "./prompts.js";
+import type { CommandRecord, TerminalSession } from "./session.js";
+import { awaitCompletion, type CompletionReason, type RunMode } from "./completion.js";
+import { waitUntilReady } from "./ready.js";
+import { watchSession } from "./watch.js";
 import type { SafeRegex } from "../util/regex.js";
-import { ToolError } from "./errors.js";
+import { ToolError } from "../util/tool-error.js";
 import { fullscreenHint, renderFullscreen } from "./fullscreen.js";
-import { typeText } from "../terminal/typing.js";
+import { typeText } from "./typing.js";
 import { renderSlice } from "./render.js";
 
-export type { CompletionReason } from "../terminal/completion.js";
+export type { CompletionReason } from "./completion.js";
 
 export interface RunRequest {
   command: string;
