@@ -226,7 +226,7 @@ export class TermhiveService {
     let sent = 0;
     if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
     if (input.secret !== undefined) {
-      if (input.secret && !session.secrets.includes(input.secret)) session.secrets.push(input.secret);
+      session.addSecret(input.secret);
       if (session.integrated && session.phase === "prompt") markSecretLine(this.config.home, session.id);
       sent += await typeText(session, input.secret, true);
     }

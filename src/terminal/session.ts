@@ -108,6 +108,7 @@ export class TerminalSession {
   private promptEnd = -1;
   private paneInfo: PaneInfo;
   private foregroundProgram: string;
+  /** Recent commands, oldest first (records are updated in place as a command ends). */
   readonly commands: CommandRecord[] = [];
   /** Command text announced by OSC 633 E, waiting for its OSC 133 C. */
   private announcedCommand: string | null = null;
@@ -117,8 +118,7 @@ export class TerminalSession {
   /** Per-client read positions ("new" mode) and last screens ("diff" mode). */
   readonly readCursors = new Map<string, number>();
   readonly lastScreens = new Map<string, string[]>();
-  /** Values typed as secrets: masked in everything this session returns or records. */
-  readonly secrets: string[] = [];
+  private readonly secretValues: string[] = [];
 
   constructor(
     readonly meta: SessionMeta,
@@ -194,6 +194,16 @@ export class TerminalSession {
   updatePane(pane: PaneInfo): void {
     this.paneInfo = pane;
     this.foregroundProgram = pane.foreground;
+  }
+
+  /** Values typed as secrets: masked in everything this session returns or records. */
+  get secrets(): readonly string[] {
+    return this.secretValues;
+  }
+
+  /** From now on `value` is masked in everything this session returns or records. */
+  addSecret(value: string): void {
+    if (value && !this.secretValues.includes(value)) this.secretValues.push(value);
   }
 
   /** The command line termhive is about to type: names the command if the shell does not announce it. */
