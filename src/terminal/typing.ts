@@ -40,14 +40,15 @@ export function submission(text: string, enter: boolean): { text: string; enter:
  * paste as one input, keystrokes may trigger its shortcuts).
  */
 export async function writeText(session: TerminalSession, text: string, paste: "multiline" | "always"): Promise<Typed> {
-  const outputBefore = session.lastOutputAt;
   if (paste === "multiline" && !text.includes("\n")) {
+    const outputBefore = session.lastOutputAt;
     const bytes = Buffer.from(text, "utf8");
     await session.write(bytes);
     return { method: "typed", bytes: bytes.length, outputBefore };
   }
   // The screen model knows whether the program asked for bracketed paste once it has parsed all output.
   await session.screen.settled();
+  const outputBefore = session.lastOutputAt;
   const body = text.replace(/\r?\n/g, "\r");
   const pasted = session.screen.bracketedPaste;
   const bytes = Buffer.from(pasted ? PASTE_START + body + PASTE_END : body, "utf8");
