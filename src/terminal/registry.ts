@@ -63,23 +63,26 @@ export class SessionRegistry {
   private lastDownReason: string | null = null;
   private nameCounter = 0;
 
-  private readonly openedEmitter = new Emitter<SessionEvent>();
-  private readonly outputEmitter = new Emitter<SessionOutputEvent>();
-  private readonly screenEmitter = new Emitter<SessionEvent>();
-  private readonly commandStartedEmitter = new Emitter<CommandStartedEvent>();
-  private readonly commandFinishedEmitter = new Emitter<CommandFinishedEvent>();
-  private readonly exitedEmitter = new Emitter<SessionExitedEvent>();
-  private readonly closedEmitter = new Emitter<SessionClosedEvent>();
+  /** One emitter per kind of session event; subscribers see only the on… events below. */
+  private readonly emit = {
+    opened: new Emitter<SessionEvent>(),
+    output: new Emitter<SessionOutputEvent>(),
+    screenChanged: new Emitter<SessionEvent>(),
+    commandStarted: new Emitter<CommandStartedEvent>(),
+    commandFinished: new Emitter<CommandFinishedEvent>(),
+    exited: new Emitter<SessionExitedEvent>(),
+    closed: new Emitter<SessionClosedEvent>(),
+  };
   /** A session joined this process: opened here, or adopted from the backend. */
-  readonly onOpened = this.openedEmitter.event;
-  readonly onOutput = this.outputEmitter.event;
-  readonly onScreenChanged = this.screenEmitter.event;
-  readonly onCommandStarted = this.commandStartedEmitter.event;
-  readonly onCommandFinished = this.commandFinishedEmitter.event;
+  readonly onOpened = this.emit.opened.event;
+  readonly onOutput = this.emit.output.event;
+  readonly onScreenChanged = this.emit.screenChanged.event;
+  readonly onCommandStarted = this.emit.commandStarted.event;
+  readonly onCommandFinished = this.emit.commandFinished.event;
   /** A session's program exited; the session stays (its output is still readable) until closed. */
-  readonly onExited = this.exitedEmitter.event;
+  readonly onExited = this.emit.exited.event;
   /** A session left this process for good (closed, pane vanished, backend gone); its last event. */
-  readonly onClosed = this.closedEmitter.event;
+  readonly onClosed = this.emit.closed.event;
 
   constructor(
     readonly backend: Backend,
@@ -249,22 +252,22 @@ export class SessionRegistry {
     publishRuns(session, this.backend, this.config.home);
     publishPasteMode(session, this.backend);
     this.forward(session);
-    this.openedEmitter.fire({ session });
+    this.emit.opened.fire({ session });
     return session;
   }
 
   /** Re-announces one session's events as the registry's, until it closes. */
   private forward(session: TerminalSession): void {
     const wiring = new DisposableStore();
-    wiring.add(session.onOutput((data) => this.outputEmitter.fire({ session, data })));
-    wiring.add(session.onScreenChanged(() => this.screenEmitter.fire({ session })));
-    wiring.add(session.onCommandStarted((record) => this.commandStartedEmitter.fire({ session, record })));
-    wiring.add(session.onCommandFinished((finished) => this.commandFinishedEmitter.fire({ session, ...finished })));
-    wiring.add(session.onExited((exit) => this.exitedEmitter.fire({ session, ...exit })));
+    wiring.add(session.onOutput((data) => this.emit.output.fire({ session, data })));
+    wiring.add(session.onScreenChanged(() => this.emit.screenChanged.fire({ session })));
+    wiring.add(session.onCommandStarted((record) => this.emit.commandStarted.fire({ session, record })));
+    wiring.add(session.onCommandFinished((finished) => this.emit.commandFinished.fire({ session, ...finished })));
+    wiring.add(session.onExited((exit) => this.emit.exited.fire({ session, ...exit })));
     wiring.add(
       session.onClosed((reason) => {
         wiring.dispose();
-        this.closedEmitter.fire({ session, reason });
+        this.emit.closed.fire({ session, reason });
       }),
     );
   }
