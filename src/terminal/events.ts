@@ -29,10 +29,6 @@ export class Emitter<T> {
   get listenerCount(): number {
     return this.listeners.size;
   }
-
-  dispose(): void {
-    this.listeners.clear();
-  }
 }
 
 /** One handle for several subscriptions (a subscriber's whole wiring). */

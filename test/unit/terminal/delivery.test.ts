@@ -2,40 +2,15 @@
 // one typing path, and `delivered` says only what was verified on screen or by the shell.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { AuditLog } from "../../../src/audit.js";
-import { PtyBackend } from "../../../src/backends/pty/pty-backend.js";
-import { loadConfig } from "../../../src/config.js";
 import { deliverText } from "../../../src/terminal/delivery.js";
 import { waitUntilReady } from "../../../src/terminal/ready.js";
-import { SessionRegistry } from "../../../src/terminal/registry.js";
+import type { SessionRegistry } from "../../../src/terminal/registry.js";
 import type { TerminalSession } from "../../../src/terminal/session.js";
 import { typeText } from "../../../src/terminal/typing.js";
 import { stripAnsi } from "../../../src/util/ansi.js";
-
-async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { ptyRegistry as setup, until } from "./pty-registry.js";
 
 const output = (session: TerminalSession) => stripAnsi(session.transcript.slice(session.transcript.start).text);
-
-async function setup(t: { after(fn: () => unknown): void }): Promise<SessionRegistry> {
-  const home = mkdtempSync(join(tmpdir(), "termhive-delivery-"));
-  const backend = new PtyBackend();
-  const registry = new SessionRegistry(backend, loadConfig({ TERMHIVE_HOME: home, TERMHIVE_SHELL: "/bin/bash", HOME: home, PATH: process.env.PATH }), new AuditLog(home));
-  t.after(async () => {
-    for (const s of registry.all()) await registry.close(s).catch(() => {});
-    await backend.stop().catch(() => {});
-    rmSync(home, { recursive: true, force: true });
-  });
-  return registry;
-}
 
 async function open(registry: SessionRegistry, command?: string): Promise<TerminalSession> {
   const session = await registry.open({ command, rows: 24, cols: 100 });

@@ -2,34 +2,13 @@
 // server to share with other tests), from open to close.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { AuditLog } from "../../../src/audit.js";
-import { PtyBackend } from "../../../src/backends/pty/pty-backend.js";
-import { loadConfig } from "../../../src/config.js";
 import { waitUntilReady } from "../../../src/terminal/ready.js";
-import { SessionRegistry, type SessionOutputEvent } from "../../../src/terminal/registry.js";
+import type { SessionOutputEvent } from "../../../src/terminal/registry.js";
 import { typeText } from "../../../src/terminal/typing.js";
-
-/** Polls `condition` until it holds or the deadline passes (then fails with `what`). */
-async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { ptyRegistry, until } from "./pty-registry.js";
 
 test("a session's life as the registry's typed events: opened, output, screen, command started/finished, exited, closed", async (t) => {
-  const home = mkdtempSync(join(tmpdir(), "termhive-registry-events-"));
-  const backend = new PtyBackend();
-  const config = loadConfig({ TERMHIVE_HOME: home, TERMHIVE_SHELL: "/bin/bash", HOME: home, PATH: process.env.PATH });
-  const registry = new SessionRegistry(backend, config, new AuditLog(home));
-  t.after(async () => {
-    await backend.stop().catch(() => {});
-    rmSync(home, { recursive: true, force: true });
-  });
+  const registry = ptyRegistry(t);
 
   const log: string[] = [];
   const outputs: SessionOutputEvent[] = [];
