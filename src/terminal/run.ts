@@ -1,7 +1,7 @@
 // terminal_run: type a command, know exactly when it finished and how, return its own output.
 import type { TermhiveConfig } from "../config.js";
 import { matchNestedPrompt } from "./prompts.js";
-import type { CommandRecord, TerminalSession } from "./session.js";
+import type { TerminalSession } from "./session.js";
 import { awaitCompletion, type CompletionReason, type RunMode } from "./completion.js";
 import { waitUntilReady } from "./ready.js";
 import { watchSession } from "./watch.js";
@@ -39,8 +39,6 @@ export interface RunResult {
   prompt?: string;
   hint?: string;
 }
-
-type Mode = RunMode;
 
 /** How long a fresh session may take to show its first prompt before a run is typed anyway. */
 const STARTUP_WAIT_MS = 10_000;
@@ -98,7 +96,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   };
 }
 
-function hintFor(reason: CompletionReason, session: TerminalSession, mode: Mode): string | undefined {
+function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMode): string | undefined {
   const ref = JSON.stringify(session.name);
   switch (reason) {
     case "timeout":
@@ -131,7 +129,7 @@ export function deadError(session: TerminalSession): ToolError {
   );
 }
 
-async function chooseMode(session: TerminalSession, config: TermhiveConfig): Promise<Mode> {
+async function chooseMode(session: TerminalSession, config: TermhiveConfig): Promise<RunMode> {
   if (session.meta.shell !== "other" && session.phase === "starting") {
     // A shell that has not shown its first prompt yet: typing now would race its rc files.
     if ((await waitUntilReady(session, { timeoutMs: STARTUP_WAIT_MS, quietMs: config.promptQuietMs })) === "exited") throw deadError(session);
