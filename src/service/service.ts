@@ -6,7 +6,7 @@ import { createBackend } from "../backends/select.js";
 import { AuditLog } from "../audit.js";
 import type { TermhiveConfig } from "../config.js";
 import { checkCommand, loadSafetyConfig, redactSecrets, type SafetyConfig } from "../safety/index.js";
-import { waitUntilReady } from "../terminal/ready.js";
+import { promptRedrawn, waitUntilReady } from "../terminal/ready.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
@@ -227,6 +227,9 @@ export class TermhiveService {
     if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
     if (input.secret !== undefined) {
       session.addSecret(input.secret);
+      // Right after a command ended the shell may still be drawing its prompt: the mark must
+      // be there before the shell's hooks read the line, so the prompt is waited for first.
+      await promptRedrawn(session);
       if (session.integrated && session.phase === "prompt") markSecretLine(this.config.home, session.id);
       sent += await typeText(session, input.secret, true);
     }

@@ -39,3 +39,16 @@ export async function waitUntilReady(session: TerminalSession, options: ReadyOpt
     { timeoutMs: options.timeoutMs, quietMs: windows },
   ).catch(() => "exited" as const);
 }
+
+/** How long a finished command's prompt may take to appear before input is typed anyway. */
+const PROMPT_REDRAW_WAIT_MS = 2_000;
+
+/**
+ * An integrated shell whose last command just ended is drawing its next prompt: input typed
+ * before the prompt is there would make the prompt look like a reply to it, and the shell
+ * would read it before its prompt hooks ran. Waits (bounded) until the prompt is drawn.
+ */
+export async function promptRedrawn(session: TerminalSession): Promise<void> {
+  if (!session.integrated || session.phase !== "redrawing") return;
+  await watchSession(session, () => (session.phase !== "redrawing" ? true : undefined), { timeoutMs: PROMPT_REDRAW_WAIT_MS }).catch(() => undefined);
+}

@@ -3,7 +3,7 @@ import type { TermhiveConfig } from "../config.js";
 import { matchNestedPrompt } from "./prompts.js";
 import type { TerminalSession } from "./session.js";
 import { awaitCompletion, type CompletionReason, type RunMode } from "./completion.js";
-import { waitUntilReady } from "./ready.js";
+import { promptRedrawn, waitUntilReady } from "./ready.js";
 import { watchSession } from "./watch.js";
 import type { SafeRegex } from "../util/regex.js";
 import { ToolError } from "../util/tool-error.js";
@@ -42,8 +42,6 @@ export interface RunResult {
 
 /** How long a fresh session may take to show its first prompt before a run is typed anyway. */
 const STARTUP_WAIT_MS = 10_000;
-/** How long a finished command's prompt may take to appear before the next run is typed anyway. */
-const PROMPT_REDRAW_WAIT_MS = 2_000;
 
 export async function runCommand(session: TerminalSession, request: RunRequest, config: TermhiveConfig): Promise<RunResult> {
   if (!session.alive) throw deadError(session);
@@ -134,11 +132,7 @@ async function chooseMode(session: TerminalSession, config: TermhiveConfig): Pro
     // A shell that has not shown its first prompt yet: typing now would race its rc files.
     if ((await waitUntilReady(session, { timeoutMs: STARTUP_WAIT_MS, quietMs: config.promptQuietMs })) === "exited") throw deadError(session);
   }
-  if (session.integrated && session.phase === "redrawing") {
-    // The last command just ended; its prompt is being drawn. Typing before it is there would
-    // make the prompt's arrival look like a reply to the new command.
-    await watchSession(session, () => (session.phase !== "redrawing" ? true : undefined), { timeoutMs: PROMPT_REDRAW_WAIT_MS });
-  }
+  await promptRedrawn(session);
   if (session.integrated && (session.phase === "prompt" || session.phase === "redrawing")) return "shell";
   await session.screen.settled();
   const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
