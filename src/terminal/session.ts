@@ -249,7 +249,8 @@ export class TerminalSession {
     else if (pane && pane.cursorCol > 0) void this.screen.write(`\r\x1b[${pane.cursorCol}C`);
     this.currentPhase = atPrompt ? "prompt" : "running";
     if (integrated) this.integratedShell = true;
-    if (history) this.outputEmitter.fire(Buffer.from(history, "utf8"));
+    // No output event: the history is not new output (watchers must not match it again);
+    // subscribers that replay a session read it from the transcript.
   }
 
   /**
