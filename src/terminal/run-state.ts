@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Backend } from "../backends/backend.js";
-import type { CommandRecord, TerminalSession } from "../terminal/session.js";
+import type { CommandRecord, TerminalSession } from "./session.js";
 import { decodeShared, encodeShared } from "./shared-codec.js";
 
 export interface RunState {
@@ -106,10 +106,10 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   // command's start instead, it may already be this command's own end (a quick command whose
   // start this process handles late), and the next process would think it runs for ever.
   let statusAtPrompt = readStatusLine(home, session.id);
-  session.on("prompt", () => {
+  session.onPrompt(() => {
     statusAtPrompt = readStatusLine(home, session.id);
   });
-  session.on("command-start", (record: CommandRecord) => {
+  session.onCommandStarted((record: CommandRecord) => {
     write({
       command: cut(session.redact(record.command)),
       startedAt: record.startedAt,
@@ -117,7 +117,7 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
       previousExitCode: session.lastExitCode,
     });
   });
-  session.on("command-end", (record: CommandRecord) => {
+  session.onCommandFinished(({ record }) => {
     write({
       command: cut(session.redact(record.command)),
       startedAt: record.startedAt,
