@@ -77,7 +77,7 @@ export interface Backend {
   paneInfo(paneId: string): Promise<PaneInfo | undefined>;
   /** Writes raw bytes to the pane's input, byte-exact, in order, chunked as the backend needs. */
   writeInput(paneId: string, data: Buffer): Promise<void>;
-  /** Sends named keys (termhive vocabulary, see terminal/keys.ts), honouring the pane's keyboard modes. */
+  /** Sends named keys (termhive vocabulary, see backends/keys.ts), honouring the pane's keyboard modes. */
   sendKeys(paneId: string, keys: readonly string[]): Promise<void>;
   resize(paneId: string, rows: number, cols: number): Promise<void>;
   setMeta(paneId: string, key: string, value: string): Promise<void>;

@@ -7,7 +7,7 @@ import { buildHandlers } from "./handlers.js";
 import { buildHiveHandlers } from "./hive-handlers.js";
 import { loadTermhiveProto } from "./proto.js";
 import { claimSocket } from "./socket.js";
-import { tokenMatches } from "../serve/token.js";
+import { tokenMatches } from "../auth/token.js";
 
 export interface GrpcServeOptions {
   socketPath: string;

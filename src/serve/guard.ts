@@ -1,7 +1,7 @@
 // Checks every HTTP request passes before it reaches MCP: Host/Origin against DNS
 // rebinding (403), the bearer token (401, no detail), the body size (413).
 import type { IncomingMessage } from "node:http";
-import { tokenMatches } from "./token.js";
+import { tokenMatches } from "../auth/token.js";
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 

@@ -7,7 +7,7 @@ import { TermhiveService } from "../service/service.js";
 import { installCrashPolicy } from "../util/crash-policy.js";
 import { isLoopbackHost } from "./guard.js";
 import { startHttp } from "./http.js";
-import { loadOrCreateToken, tokenPath } from "./token.js";
+import { loadOrCreateToken, tokenPath } from "../auth/token.js";
 
 export interface ServeOptions {
   host: string;

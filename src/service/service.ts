@@ -20,7 +20,7 @@ import type { closeInput, Input, openInput, readInput, resizeInput, runInput, se
 import { waitSession, type WaitResult } from "./wait.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { matchNestedPrompt } from "../terminal/prompts.js";
-import { resolveKey } from "../terminal/keys.js";
+import { resolveKey } from "../backends/keys.js";
 
 /** Who is calling: read cursors ("new", "diff") are per client; progress goes back to it. */
 /** Where a run without session ran (see runThrowaway). */

@@ -8,7 +8,7 @@ import type * as nodePty from "@lydell/node-pty";
 import { UnsupportedByBackend, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { MemoryShared } from "../shared-memory.js";
-import { resolveKey } from "../../terminal/keys.js";
+import { resolveKey } from "../keys.js";
 import { CursorModeTracker } from "./cursor-mode.js";
 import { writeToPty } from "./write.js";
 

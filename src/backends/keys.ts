@@ -1,4 +1,5 @@
 // The named-key vocabulary of terminal_send, and how each key is spelled for tmux and as bytes.
+// Part of the backend contract (Backend.sendKeys), so the backends own it and terminal/ never has to.
 
 /** Keys with a fixed meaning; the tmux name and the bytes a VT-style terminal sends. */
 const NAMED: Record<string, { tmux: string; bytes: string; appCursor?: string }> = {
