@@ -24,6 +24,7 @@
 // Rule patterns are matched against the chosen lines joined with "\n", with the m flag on.
 // The file's patterns (ready and rules) are RE2 syntax, matched in linear time like every
 // user regex (util/regex.ts): lookarounds and backreferences are refused when the file loads.
+import { NAME_RULE, isValidName } from "../util/names.js";
 import { SafeRegex } from "../util/regex.js";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
@@ -58,7 +59,7 @@ const ProfileSchema = z
 
 const ProfilesFileSchema = z
   .object({
-    profiles: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "invalid profile name"), ProfileSchema),
+    profiles: z.record(z.string().refine(isValidName, `invalid profile name: ${NAME_RULE}`), ProfileSchema),
   })
   .strict();
 
