@@ -8,6 +8,7 @@
 // its bytes over its own first-to-last-byte time. Target: WatchOutput ≥ 85 % of the bare
 // reader, and every flooded byte delivered.
 import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TermhiveClient } from "../src/grpc/client.js";
 import { benchHome, loadavg, median, round, rssMb, startServe, type Emit } from "./common.js";
@@ -112,6 +113,12 @@ async function withDeadline<T>(work: Promise<T>, giveUp: () => void): Promise<T>
   }
 }
 
+/** CPU time (user + system) a process has used, in seconds, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rate(r: Reading): number {
   return r.bytes / MB / ((r.last - r.first) / 1000);
 }
@@ -129,7 +136,7 @@ export async function benchWatchRatio(emit: Emit): Promise<void> {
     const made = spawnSync("tmux", ["-S", socket, "new-session", "-d", "-s", "bench-bare", "-x", "120", "-y", "40", "-P", "-F", "#{pane_id}", "--", "bash", "--norc", "--noprofile"], { encoding: "utf8" });
     const barePane = made.stdout.trim();
     if (made.status !== 0 || !barePane) throw new Error(`tmux new-session failed: ${made.stderr}`);
-    const rows: { bare: number; watch: number; ratio: number; lost: number; bytes: number }[] = [];
+    const rows: { bare: number; watch: number; ratio: number; lost: number; bytes: number; cpu: number }[] = [];
     for (let round_ = 0; round_ < ROUNDS; round_++) {
       const bare = bareReader(socket, "bench-bare", barePane);
       await bare.attached;
@@ -138,6 +145,7 @@ export async function benchWatchRatio(emit: Emit): Promise<void> {
       const b = await withDeadline(bare.counter.done, () => bare.stop());
       bare.stop();
 
+      const cpuBefore = cpuSeconds(serve.proc.pid!);
       const watch = new MarkerCounter();
       const stream = c.watchOutput({ sessions: ["flood"] });
       const streamed = (async () => {
@@ -149,7 +157,7 @@ export async function benchWatchRatio(emit: Emit): Promise<void> {
       const w = await withDeadline(watch.done, () => stream.cancel());
       stream.cancel();
       await streamed.catch(() => {});
-      rows.push({ bare: rate(b), watch: rate(w), ratio: rate(w) / rate(b), lost: Math.max(FLOOD_BYTES - w.flood, b.flood - w.flood), bytes: w.bytes });
+      rows.push({ bare: rate(b), watch: rate(w), ratio: rate(w) / rate(b), lost: Math.max(FLOOD_BYTES - w.flood, b.flood - w.flood), bytes: w.bytes, cpu: cpuSeconds(serve.proc.pid!) - cpuBefore });
       // The prompt is back before the next round, so rounds don't overlap.
       await c.run({ session: "flood", command: "true" });
     }
@@ -157,7 +165,9 @@ export async function benchWatchRatio(emit: Emit): Promise<void> {
     emit({
       bench: "gRPC WatchOutput vs a bare tmux -C reader (same flood)", unit: "ratio", value: round(ratio), target: ">= 0.85",
       watch_mb_per_s: round(median(rows.map((r) => r.watch))), bare_mb_per_s: round(median(rows.map((r) => r.bare))),
-      bytes_lost: Math.max(...rows.map((r) => r.lost)), bytes_per_round: rows[0]?.bytes, rounds: rows.length,
+      bytes_lost: Math.max(...rows.map((r) => r.lost)),
+      // What a loaded machine does not blur: the server's own CPU time per flooded MB.
+      server_cpu_ms_per_mb: round((median(rows.map((r) => r.cpu)) * 1000) / (FLOOD_BYTES / MB)), bytes_per_round: rows[0]?.bytes, rounds: rows.length,
       per_round: rows.map((r) => ({ watch: round(r.watch), bare: round(r.bare), ratio: round(r.ratio), lost: r.lost })),
       method: `${ROUNDS} rounds; each floods ${FLOOD_BYTES / MB} MB of ~ (head -c /dev/zero | tr | fold -w 99: 100-byte lines) then a marker, first into a tmux session of its own on termhive's socket read by a bare tmux -C attach (decoded %output bytes), then into a termhive bash session read by gRPC WatchOutput; MB/s = bytes up to the marker / that reader's first-to-last byte; value = median of per-round ratios; bytes_lost = max over rounds of flooded ~ bytes missing from the stream`,
       server_rss: rssMb(serve.proc.pid!), loadavg: loadavg(),

@@ -47,6 +47,7 @@ export class Screen {
   private waiting: Waiting[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushImmediate: NodeJS.Immediate | undefined;
+  private lastFlushAt = -Infinity;
   /** Writes handed to xterm and not yet parsed that may hold escape sequences. */
   private unparsedSequences = 0;
 
@@ -101,6 +102,7 @@ export class Screen {
     if (this.flushImmediate) clearImmediate(this.flushImmediate);
     this.flushTimer = this.flushImmediate = undefined;
     if (this.plain.length === 0) return;
+    this.lastFlushAt = performance.now();
     let text = this.plain.length === 1 ? this.plain[0]! : this.plain.join("");
     if (this.plainLineFeeds > this.linesThatCount()) text = this.visibleTail(text);
     const waiting = this.waiting;
@@ -145,8 +147,11 @@ export class Screen {
 
   private scheduleFlush(): void {
     if (this.flushTimer) return;
-    // A flood waits a frame so many chunks are cut at once; a few lines are shown at once.
-    if (this.plainLineFeeds > this.linesThatCount()) {
+    // Output that keeps coming (a flood: the last flush was under a frame ago, or more lines
+    // wait than can stay) is flushed once a frame, so many chunks are cut at once; a burst
+    // after a pause is shown at once.
+    const sinceFlush = performance.now() - this.lastFlushAt;
+    if (sinceFlush < FLOOD_FLUSH_MS || this.plainLineFeeds > this.linesThatCount()) {
       if (this.flushImmediate) clearImmediate(this.flushImmediate);
       this.flushImmediate = undefined;
       this.flushTimer = setTimeout(() => this.flush(), FLOOD_FLUSH_MS);
