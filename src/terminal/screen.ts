@@ -24,6 +24,9 @@ export interface ScreenSnapshot {
 const WRITE_SLICE = 64 * 1024;
 /** How often a flooded screen is brought up to date when nobody reads it (a person's refresh rate). */
 const FLOOD_FLUSH_MS = 16;
+/** Output faster than this (64 KB in 100 ms) is a flood. */
+const FLOOD_BYTES = 64 * 1024;
+const FLOOD_WINDOW_MS = 100;
 
 /**
  * Text that only prints and moves down: no ESC, no C0 control but BS, TAB, LF, CR, no C1.
@@ -47,7 +50,9 @@ export class Screen {
   private waiting: Waiting[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushImmediate: NodeJS.Immediate | undefined;
-  private lastFlushAt = -Infinity;
+  /** Plain text flushed since windowStart: how a flood is told from a spinner. */
+  private windowStart = -Infinity;
+  private windowBytes = 0;
   /** Writes handed to xterm and not yet parsed that may hold escape sequences. */
   private unparsedSequences = 0;
 
@@ -102,8 +107,13 @@ export class Screen {
     if (this.flushImmediate) clearImmediate(this.flushImmediate);
     this.flushTimer = this.flushImmediate = undefined;
     if (this.plain.length === 0) return;
-    this.lastFlushAt = performance.now();
     let text = this.plain.length === 1 ? this.plain[0]! : this.plain.join("");
+    const now = performance.now();
+    if (now - this.windowStart >= FLOOD_WINDOW_MS) {
+      this.windowStart = now;
+      this.windowBytes = 0;
+    }
+    this.windowBytes += text.length;
     if (this.plainLineFeeds > this.linesThatCount()) text = this.visibleTail(text);
     const waiting = this.waiting;
     this.plain = [];
@@ -147,11 +157,12 @@ export class Screen {
 
   private scheduleFlush(): void {
     if (this.flushTimer) return;
-    // Output that keeps coming (a flood: the last flush was under a frame ago, or more lines
-    // wait than can stay) is flushed once a frame, so many chunks are cut at once; a burst
-    // after a pause is shown at once.
-    const sinceFlush = performance.now() - this.lastFlushAt;
-    if (sinceFlush < FLOOD_FLUSH_MS || this.plainLineFeeds > this.linesThatCount()) {
+    // A flood (more than FLOOD_BYTES flushed within FLOOD_WINDOW_MS, or more lines waiting than
+    // can stay) is flushed once a frame, so many chunks are cut at once. Anything slower — a
+    // spinner, a prompt, a burst after a pause — is handed to xterm in this turn of the event
+    // loop, as before, so status detection on the screen sees it as early as ever.
+    const flooding = this.windowBytes > FLOOD_BYTES && performance.now() - this.windowStart < FLOOD_WINDOW_MS;
+    if (flooding || this.plainLineFeeds > this.linesThatCount()) {
       if (this.flushImmediate) clearImmediate(this.flushImmediate);
       this.flushImmediate = undefined;
       this.flushTimer = setTimeout(() => this.flush(), FLOOD_FLUSH_MS);
