@@ -13,7 +13,7 @@ import {
 import type { TerminalSession } from "../terminal/session.js";
 import { ToolError } from "./errors.js";
 import type { CallContext, TermhiveService } from "./service.js";
-import { deliverText, type DeliveryResult } from "./hive/deliver.js";
+import { deliverText, type DeliveryResult } from "../terminal/delivery.js";
 import { waitReady } from "./hive/ready.js";
 import { StatusTracker } from "./hive/status-tracker.js";
 import { recordCascade, recordQueued } from "./hive/message-events.js";
@@ -22,6 +22,7 @@ import { hiveWait, type HiveWaitResult, type WaitFor } from "./hive/wait.js";
 import { WatchScanner } from "./hive/watch-scanner.js";
 import { addWorktree } from "./hive/worktree.js";
 import { withProgress } from "./hive/progress.js";
+import { commandWithHooks } from "./hive/hook-launch.js";
 
 /** Default size of a layout window: room for four panes of useful width. */
 const LAYOUT_ROWS = 50;
@@ -179,13 +180,18 @@ export class HiveService {
       const agent = p.agent ?? (p.team || p.profile ? p.name : undefined);
       return agent ? { TERMHIVE_AGENT: agent, ...p.env } : p.env;
     };
-    sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: paneEnv(first), rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
+    // An agent pane running its profile's program gets the profile's hooks (hive/hooks.ts).
+    const paneCommand = (p: PaneSpec) => {
+      const agent = p.agent ?? (p.team || p.profile ? p.name : undefined);
+      return agent ? commandWithHooks(p.command, this.profileFor(p.profile, p.command), agent, this.service.config.home) : p.command;
+    };
+    sessions.push(await this.registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
     const backend = this.service.backend;
     try {
       for (const step of plan.steps) {
         const p = spec.panes[step.creates]!;
         const open = () => this.registry.open({
-          name: p.name, command: p.command, cwd: p.cwd, env: paneEnv(p), rows: 0, cols: 0,
+          name: p.name, command: paneCommand(p), cwd: p.cwd, env: paneEnv(p), rows: 0, cols: 0,
           splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
         });
         try {
@@ -231,7 +237,7 @@ export class HiveService {
       const info = await this.service.backend.paneInfo(s.paneId);
       if (!info) return;
       if (info.rows !== s.screen.rows || info.cols !== s.screen.cols) s.screen.resize(info.rows, info.cols);
-      s.pane = info;
+      s.updatePane(info);
     }));
   }
 
@@ -276,7 +282,7 @@ export class HiveService {
       throw new HiveError("duplicate", `agent '${input.name}' is already registered; pass replace: true or pick another name`);
     }
     const profile = this.profileFor(input.profile, input.command);
-    const command = input.command ?? (profile.command || undefined);
+    const command = commandWithHooks(input.command ?? (profile.command || undefined), profile, input.name, this.service.config.home);
     const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
     const session = await this.registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, rows: input.rows ?? 40, cols: input.cols ?? 120 });
     const started = Date.now();

@@ -57,7 +57,7 @@ function cycles(graph: Map<string, Map<string, Edge>>): Edge[][] {
     for (const edge of graph.get(node)?.values() ?? []) {
       if (edge.to === start) {
         const loop = [...path, edge];
-        const key = loop.map((e) => e.from).sort().join(" ");
+        const key = cycleKey(loop);
         if (!found.has(key)) found.set(key, loop);
       } else if (!seen.has(edge.to) && edge.to > start) {
         seen.add(edge.to);
@@ -91,8 +91,25 @@ test("the cycle finder reports a cycle it is given", () => {
   assert.deepEqual(found[0]!.map((e) => e.from), ["a/", "b/", "c/"]);
 });
 
+/**
+ * Cycles known and owned by work in progress, each with why it is still here. Only these may
+ * remain; one that is gone must leave this list too (the next test says so).
+ */
+const PENDING: Record<string, string> = {
+  // service.ts takes its verbs' input types from src/verbs/ (type-only) while the verbs call
+  // the service: the types move below both when service/ becomes wiring only (issue 10 §4).
+  "service/ verbs/": "service ↔ verbs over the verb input types",
+};
+
+const cycleKey = (loop: Edge[]) => loop.map((e) => e.from).sort().join(" ");
+
+test("every pending cycle is still there (a fixed one leaves PENDING)", () => {
+  const found = new Set(cycles(folderGraph()).map(cycleKey));
+  for (const key of Object.keys(PENDING)) assert.ok(found.has(key), `cycle ${key} is gone: remove it from PENDING`);
+});
+
 test("no folder of src/ imports, directly or through others, a folder that imports it", () => {
-  const found = cycles(folderGraph());
+  const found = cycles(folderGraph()).filter((loop) => !(cycleKey(loop) in PENDING));
   const report = found.map((loop) =>
     loop.map((e) => `  ${e.from} → ${e.to}  (${e.where.slice(0, 3).join("; ")}${e.where.length > 3 ? "; …" : ""})`).join("\n"));
   assert.equal(found.length, 0, `folder cycles in src/:\n${report.join("\n\n")}`);

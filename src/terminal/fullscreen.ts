@@ -1,0 +1,25 @@
+// Full-screen programs (vim, less, htop, any TUI): once one has switched to the alternate screen
+// and drawn it, its output is a screen to look at, not a stream to wait on. The transcript of a
+// TUI is cursor moves and partial redraws (status-line fragments when flattened), so callers get
+// the rendered screen, row by row, and a hint to carry on with terminal_send / terminal_read.
+import { renderOutput, type Rendered } from "../output/index.js";
+import type { TerminalSession } from "./session.js";
+import { textForModel } from "./render.js";
+
+/** The visible screen as text, one screen row per line (trailing blank rows dropped). */
+export function renderFullscreen(session: TerminalSession, maxTokens: number): Rendered {
+  const snap = session.screen.snapshot();
+  const lines = snap.lines.map((line) => line.trimEnd());
+  let end = lines.length;
+  while (end > 0 && lines[end - 1] === "") end--;
+  const rendered = renderOutput(lines.slice(0, end).join("\n"), { maxTokens, raw: true, reduce: false, firstLine: 1, session: session.name, secrets: session.secrets });
+  return { ...rendered, text: textForModel(session, rendered.text, false) };
+}
+
+export function fullscreenHint(session: TerminalSession): string {
+  const ref = JSON.stringify(session.name);
+  return (
+    `a full-screen program is showing (output above is its screen); it keeps running. ` +
+    `Type into it with terminal_send {"session":${ref},"text":"…"} or {"keys":[…]}, look again with terminal_read {"session":${ref},"mode":"screen"}.`
+  );
+}

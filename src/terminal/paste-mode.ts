@@ -1,0 +1,21 @@
+// Whether a session's shell takes bracketed paste, kept with its pane. The screen model learns
+// it only from the shell's own `ESC[?2004h`, which a process that adopts a session at its
+// prompt never sees (capture-pane carries no modes): without this, a fresh process typed a
+// multi-line command as keystrokes, the shell ran its first line alone and the run ended there.
+import type { Backend } from "../backends/backend.js";
+import type { TerminalSession } from "./session.js";
+
+const PASTE_KEY = "paste";
+
+/** Records, once per pane, that its program asked for bracketed paste. */
+export function publishPasteMode(session: TerminalSession, backend: Backend): void {
+  // The session fires this once (the first ESC[?2004h), and lives no longer than its pane.
+  session.onBracketedPaste(() => {
+    void backend.writeShared(session.paneId, PASTE_KEY, "1").catch(() => {});
+  });
+}
+
+/** For a session adopted at its shell's prompt: the shell reads input with bracketed paste on. */
+export async function adoptPasteMode(session: TerminalSession, backend: Backend): Promise<void> {
+  if ((await backend.readShared(session.paneId, PASTE_KEY).catch(() => "")) === "1") session.assumeBracketedPaste();
+}

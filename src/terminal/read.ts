@@ -1,0 +1,131 @@
+// terminal_read: what a model should see of a session right now.
+import type { LineMatcher } from "../output/filter.js";
+import type { TerminalSession } from "./session.js";
+import { renderSlice, textForModel } from "./render.js";
+import { ToolError } from "../util/tool-error.js";
+import { renderOutput, renderOutputYielding } from "../output/index.js";
+
+export type ReadMode = "auto" | "new" | "screen" | "diff" | "lines" | "all";
+
+export interface ReadRequest {
+  mode: ReadMode;
+  clientId: string;
+  fromLine?: number;
+  toLine?: number;
+  raw?: boolean;
+  filter?: LineMatcher;
+  context?: number;
+  maxTokens: number;
+  reduce?: boolean;
+}
+
+export interface ReadResult {
+  output: string;
+  mode: Exclude<ReadMode, "auto">;
+  tui: boolean;
+  cursor?: { row: number; col: number };
+  line_count: number;
+  /** For "lines": the range actually returned. */
+  from_line?: number;
+  to_line?: number;
+  tokens: number;
+  raw_tokens: number;
+  folded_lines: number;
+  alive: boolean;
+  exit_code?: number | null;
+  note?: string;
+}
+
+/** Lines returned by "lines" when no range is given: the tail. */
+const DEFAULT_LINES = 100;
+
+export async function readSession(session: TerminalSession, request: ReadRequest): Promise<ReadResult> {
+  await session.screen.settled();
+  const tui = session.screen.snapshot().alternate;
+  const mode: Exclude<ReadMode, "auto"> = request.mode === "auto" ? (tui ? "screen" : "new") : request.mode;
+  const base = {
+    mode,
+    tui,
+    line_count: session.transcript.lineCount,
+    alive: session.alive,
+    ...(session.alive ? {} : { exit_code: session.exitStatus }),
+  };
+  switch (mode) {
+    case "screen":
+    case "diff":
+      return { ...base, ...renderScreen(session, request, mode) };
+    case "new": {
+      const from = session.readCursors.get(request.clientId) ?? session.transcript.start;
+      const end = session.transcript.end;
+      const rendered = await renderSlice(session, { from, to: end, ...renderOptions(request) });
+      session.readCursors.set(request.clientId, end);
+      const note =
+        rendered.dropped_chars > 0
+          ? `${rendered.dropped_chars} characters of output were dropped from memory before this read (TERMHIVE_TRANSCRIPT_MAX_CHARS); the recording at ${session.recorder.path} has them`
+          : from === end
+            ? "no new output since the last read"
+            : undefined;
+      return { ...base, output: rendered.text, tokens: rendered.tokens, raw_tokens: rendered.raw_tokens, folded_lines: rendered.folded_lines, note };
+    }
+    case "all": {
+      const rendered = await renderSlice(session, { from: session.transcript.start, ...renderOptions(request) });
+      session.readCursors.set(request.clientId, session.transcript.end);
+      return { ...base, output: rendered.text, tokens: rendered.tokens, raw_tokens: rendered.raw_tokens, folded_lines: rendered.folded_lines };
+    }
+    case "lines": {
+      const last = session.transcript.lineCount;
+      const to = Math.min(request.toLine ?? (request.fromLine !== undefined ? request.fromLine + DEFAULT_LINES - 1 : last), last);
+      const from = Math.max(1, request.fromLine ?? to - DEFAULT_LINES + 1);
+      if (from > to) throw new ToolError(`from_line ${from} is after to_line ${to} (the session has ${last} lines)`);
+      const slice = session.transcript.lines(from, to);
+      const rendered = await renderOutputYielding(slice.text, {
+        ...renderOptions(request),
+        reduce: false,
+        firstLine: slice.firstLine,
+        session: session.name,
+        secrets: session.secrets,
+      });
+      const text = textForModel(session, rendered.text, request.raw);
+      const note = slice.droppedBefore
+        ? `lines ${from}–${from + slice.droppedBefore - 1} were dropped from memory; the recording at ${session.recorder.path} has them`
+        : undefined;
+      return { ...base, output: text, from_line: Math.max(from, slice.firstLine), to_line: to, tokens: rendered.tokens, raw_tokens: rendered.raw_tokens, folded_lines: rendered.folded_lines, note };
+    }
+  }
+}
+
+function renderOptions(request: ReadRequest) {
+  return { maxTokens: request.maxTokens, raw: request.raw, reduce: request.reduce ?? false, filter: request.filter, context: request.context };
+}
+
+function renderScreen(session: TerminalSession, request: ReadRequest, mode: "screen" | "diff") {
+  const snap = session.screen.snapshot();
+  const lines = snap.lines.map((line) => session.redact(line));
+  const previous = session.lastScreens.get(request.clientId);
+  session.lastScreens.set(request.clientId, lines);
+  let text: string;
+  let note: string | undefined;
+  if (mode === "diff" && previous) {
+    const changed: string[] = [];
+    for (let row = 0; row < lines.length; row++) {
+      if (lines[row] !== previous[row]) changed.push(`${String(row + 1).padStart(3)}| ${lines[row]}`);
+    }
+    text = changed.join("\n");
+    note = changed.length ? `${changed.length} of ${lines.length} screen lines changed (row| text)` : "the screen has not changed since the last read";
+  } else {
+    // Trailing empty rows carry nothing.
+    let end = lines.length;
+    while (end > 0 && lines[end - 1] === "" && end - 1 > snap.cursor.row) end--;
+    text = lines.slice(0, end).join("\n");
+    if (mode === "diff") note = "first screen read of this client: the whole screen";
+  }
+  const rendered = renderOutput(text, { maxTokens: request.maxTokens, raw: true, reduce: false, firstLine: 1, session: session.name, secrets: session.secrets });
+  return {
+    output: textForModel(session, rendered.text, request.raw),
+    cursor: snap.cursor,
+    tokens: rendered.tokens,
+    raw_tokens: rendered.raw_tokens,
+    folded_lines: rendered.folded_lines,
+    note,
+  };
+}

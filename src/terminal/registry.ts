@@ -1,0 +1,430 @@
+// Live sessions of this process: created here or adopted from the backend (another termhive
+// process, or this one before a restart), resolved by id or name, kept in step with the panes.
+// Every session's lifecycle is announced here as typed events (opened, output, screen changed,
+// command started/finished, exited, closed): subscribers follow sessions through these only.
+import { closeSync, openSync, rmSync, statSync } from "node:fs";
+import { basename, isAbsolute, join, resolve } from "node:path";
+import type { Backend, PaneInfo } from "../backends/backend.js";
+import type { TermhiveConfig } from "../config.js";
+import { detectShell, integrationLaunch } from "../shell/integration.js";
+import { DisposableStore, Emitter } from "./events.js";
+import { TerminalSession, type CommandFinished, type CommandRecord, type SessionExit, type SessionMeta } from "./session.js";
+import { ensurePrivateDir } from "../util/paths.js";
+import type { AuditLog } from "../audit.js";
+import { ToolError } from "../util/tool-error.js";
+import { newSessionId, validateName } from "./names.js";
+import { paneCliEnv } from "./pane-cli.js";
+import { RUN_KEY, decodeRun, publishRuns, readStatusLine, resolveRun, statusFilePath } from "./run-state.js";
+import { encodeShared } from "./shared-codec.js";
+import { claimName, releaseName } from "./name-claim.js";
+import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
+import { removeSecretLineMark } from "../shell/secret-line.js";
+
+export interface OpenOptions {
+  name?: string;
+  command?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  rows: number;
+  cols: number;
+  /** Split this session's pane instead of opening a new window (layouts). */
+  splitFrom?: { session: TerminalSession; direction: "left" | "right" | "above" | "below"; percent?: number };
+}
+
+export interface SessionEvent {
+  session: TerminalSession;
+}
+export interface SessionOutputEvent extends SessionEvent {
+  /** The pane's bytes, already taken in by the session (transcript, screen model, commands). */
+  data: Buffer;
+}
+export interface CommandStartedEvent extends SessionEvent {
+  record: CommandRecord;
+}
+export type CommandFinishedEvent = SessionEvent & CommandFinished;
+export type SessionExitedEvent = SessionEvent & SessionExit;
+export interface SessionClosedEvent extends SessionEvent {
+  reason: string;
+}
+
+/** Output for panes not registered yet (a new pane prints before createPane returns), bounded. */
+const ORPHAN_LIMIT = 256 * 1024;
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, TerminalSession>();
+  /** The same sessions by pane id: every output chunk is routed through it. */
+  private readonly panes = new Map<string, TerminalSession>();
+  private readonly orphans = new Map<string, Buffer[]>();
+  /** Output of panes being adopted, held until their snapshot is in (see adopt). */
+  private readonly seeding = new Map<string, Buffer[]>();
+  private refreshing: Promise<void> | null = null;
+  /** Ids of sessions this process is creating: a concurrent refresh must not adopt them. */
+  private readonly opening = new Set<string>();
+  private lastDownReason: string | null = null;
+  private nameCounter = 0;
+
+  /** One emitter per kind of session event; subscribers see only the on… events below. */
+  private readonly emit = {
+    opened: new Emitter<SessionEvent>(),
+    output: new Emitter<SessionOutputEvent>(),
+    screenChanged: new Emitter<SessionEvent>(),
+    commandStarted: new Emitter<CommandStartedEvent>(),
+    commandFinished: new Emitter<CommandFinishedEvent>(),
+    exited: new Emitter<SessionExitedEvent>(),
+    closed: new Emitter<SessionClosedEvent>(),
+  };
+  /** A session joined this process: opened here, or adopted from the backend. */
+  readonly onOpened = this.emit.opened.event;
+  readonly onOutput = this.emit.output.event;
+  readonly onScreenChanged = this.emit.screenChanged.event;
+  readonly onCommandStarted = this.emit.commandStarted.event;
+  readonly onCommandFinished = this.emit.commandFinished.event;
+  /** A session's program exited; the session stays (its output is still readable) until closed. */
+  readonly onExited = this.emit.exited.event;
+  /** A session left this process for good (closed, pane vanished, backend gone); its last event. */
+  readonly onClosed = this.emit.closed.event;
+
+  constructor(
+    readonly backend: Backend,
+    private readonly config: TermhiveConfig,
+    private readonly audit: AuditLog,
+  ) {
+    backend.on("output", (paneId, data) => this.route(paneId, data));
+    backend.on("exit", (paneId, status, signal) => {
+      const session = this.byPane(paneId);
+      if (!session) return;
+      session.markExited(status, signal);
+      this.audit.write({ event: "exit", session: session.id, name: session.name, status, signal });
+    });
+    backend.on("closed", (paneId) => {
+      const session = this.byPane(paneId);
+      if (!session) return;
+      this.forget(session);
+      void releaseName(this.backend, session.name, session.id);
+      session.markGone("its pane was closed");
+      this.audit.write({ event: "closed", session: session.id, name: session.name });
+    });
+    backend.on("down", (reason) => {
+      this.lastDownReason = reason;
+      for (const session of this.sessions.values()) session.markGone(`the ${backend.kind} server went away (${reason})`);
+      this.sessions.clear();
+      this.panes.clear();
+      this.orphans.clear();
+      this.audit.write({ event: "backend-down", reason });
+    });
+  }
+
+  private route(paneId: string, data: Buffer): void {
+    const seeding = this.seeding.get(paneId);
+    if (seeding) {
+      seeding.push(Buffer.from(data));
+      return;
+    }
+    const session = this.byPane(paneId);
+    if (session) {
+      session.ingest(data);
+      return;
+    }
+    const held = this.orphans.get(paneId) ?? [];
+    // A copy: the backend's chunk may share its memory with a much larger read.
+    if (held.reduce((n, b) => n + b.length, 0) < ORPHAN_LIMIT) held.push(Buffer.from(data));
+    this.orphans.set(paneId, held);
+  }
+
+  /** The live session showing this pane, if this process has one. */
+  byPane(paneId: string): TerminalSession | undefined {
+    return this.panes.get(paneId);
+  }
+
+  private forget(session: TerminalSession): void {
+    this.sessions.delete(session.id);
+    if (this.panes.get(session.paneId) === session) this.panes.delete(session.paneId);
+  }
+
+  /** Starts the backend if needed and adopts every termhive pane it has. */
+  async ensureStarted(): Promise<void> {
+    if (!this.backend.connected) {
+      try {
+        await this.backend.start();
+      } catch (error) {
+        throw new ToolError(`cannot start the ${this.backend.kind} backend: ${(error as Error).message}`, "unavailable");
+      }
+      await this.refresh();
+    }
+  }
+
+  /** Re-reads the backend's panes: adopts new termhive panes, drops vanished ones. */
+  refresh(): Promise<void> {
+    if (!this.refreshing) {
+      this.refreshing = this.doRefresh().finally(() => (this.refreshing = null));
+    }
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<void> {
+    const panes = await this.backend.listPanes();
+    const seen = new Set<string>();
+    for (const pane of panes) {
+      const id = pane.meta.id;
+      if (!id || this.opening.has(id)) continue; // being opened by this process right now
+      seen.add(id);
+      const existing = this.sessions.get(id);
+      if (existing) {
+        if (existing.paneId !== pane.paneId && this.panes.get(existing.paneId) === existing) this.panes.delete(existing.paneId);
+        existing.updatePane(pane);
+        this.panes.set(pane.paneId, existing);
+        // verifyAlive, not the listing's status: tmux can list a pane dead before it has reaped
+        // the program, and a status taken then is null (`exit 3` read as exit_code null).
+        if (pane.dead) await existing.verifyAlive(true);
+        continue;
+      }
+      await this.adopt(pane);
+    }
+    for (const [id, session] of this.sessions) {
+      if (!seen.has(id)) {
+        this.forget(session);
+        void releaseName(this.backend, session.name, session.id);
+        session.markGone("its pane was closed");
+      }
+    }
+  }
+
+  private async adopt(pane: PaneInfo): Promise<void> {
+    const meta = metaFromPane(pane);
+    const session = this.createSession(meta, pane);
+    this.orphans.delete(pane.paneId); // the snapshot below already holds that output
+    // Live output is held back while the snapshot is taken: what the snapshot holds is
+    // dropped, the rest is fed after it, so no line is there twice or out of order.
+    const held: Buffer[] = [];
+    this.seeding.set(pane.paneId, held);
+    try {
+      const snap = await this.backend.snapshot(pane.paneId);
+      const atPrompt = meta.shell !== "other" && basename(pane.foreground) === basename(meta.command.split(" ")[0] ?? "");
+      session.seed(snap.history, atPrompt, snap, meta.shell !== "other");
+      // Before the held output: an end (OSC 133 D) in it must find the running command.
+      if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);
+      if (atPrompt && !pane.dead) await adoptPasteMode(session, this.backend);
+      this.seeding.delete(pane.paneId);
+      for (const chunk of held.slice(snap.outputsIncluded)) session.ingest(chunk);
+    } catch {
+      // The pane vanished while we looked; the next refresh drops it.
+    } finally {
+      if (this.seeding.get(pane.paneId) === held) {
+        this.seeding.delete(pane.paneId);
+        for (const chunk of held) session.ingest(chunk);
+      }
+    }
+    if (pane.dead) await session.verifyAlive(true);
+    this.audit.write({ event: "adopt", session: meta.id, name: meta.name, pane: pane.paneId });
+  }
+
+  /** What the pane's shared state (and the shell's status file) says the session is running. */
+  private async adoptRun(session: TerminalSession, pane: PaneInfo, atPrompt: boolean): Promise<void> {
+    // Read now, not from the pane listing: a command may have started since.
+    const token = await this.backend.readShared(pane.paneId, RUN_KEY);
+    const recorded = decodeRun(token);
+    const run = resolveRun(recorded, readStatusLine(this.config.home, session.id));
+    if (!run) return;
+    // No status line to tell its end by (a shell from before termhive wrote one): the shell in
+    // the foreground is the better witness than a record nobody can confirm.
+    if (run.endedAt === undefined && !run.status && atPrompt) {
+      session.restoreLastExitCode(run.previousExitCode ?? null);
+      return;
+    }
+    session.adoptRun(run);
+    // It ended while no process watched: record that, so nobody has to work it out again.
+    if (recorded?.endedAt === undefined && run.endedAt !== undefined) {
+      await this.backend.writeShared(pane.paneId, RUN_KEY, encodeShared({ ...run, status: "" })).catch(() => {});
+    }
+  }
+
+  private createSession(meta: SessionMeta, pane: PaneInfo): TerminalSession {
+    const dir = ensurePrivateDir(join(this.config.home, "sessions", meta.id));
+    const session = new TerminalSession(
+      meta,
+      pane,
+      this.backend,
+      { transcriptMaxChars: this.config.transcriptMaxChars, scrollback: this.config.scrollback },
+      dir,
+    );
+    this.sessions.set(meta.id, session);
+    this.panes.set(pane.paneId, session);
+    publishRuns(session, this.backend, this.config.home);
+    publishPasteMode(session, this.backend);
+    this.forward(session);
+    this.emit.opened.fire({ session });
+    return session;
+  }
+
+  /** Re-announces one session's events as the registry's, until it closes. */
+  private forward(session: TerminalSession): void {
+    const wiring = new DisposableStore();
+    wiring.add(session.onOutput((data) => this.emit.output.fire({ session, data })));
+    wiring.add(session.onScreenChanged(() => this.emit.screenChanged.fire({ session })));
+    wiring.add(session.onCommandStarted((record) => this.emit.commandStarted.fire({ session, record })));
+    wiring.add(session.onCommandFinished((finished) => this.emit.commandFinished.fire({ session, ...finished })));
+    wiring.add(session.onExited((exit) => this.emit.exited.fire({ session, ...exit })));
+    wiring.add(
+      session.onClosed((reason) => {
+        wiring.dispose();
+        this.emit.closed.fire({ session, reason });
+      }),
+    );
+  }
+
+  all(): TerminalSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Finds a session by id or name; unknown → an error listing the live ones. */
+  async get(ref: string): Promise<TerminalSession> {
+    await this.ensureStarted();
+    const found = this.find(ref);
+    if (found) return found;
+    await this.refresh();
+    const again = this.find(ref);
+    if (again) return again;
+    const live = this.all().map((s) => `${s.name} (${s.id})`);
+    const why = this.lastDownReason ? ` (the ${this.backend.kind} server was restarted after: ${this.lastDownReason})` : "";
+    throw new ToolError(
+      `unknown session ${JSON.stringify(ref)}${why}; ` + (live.length ? `live sessions: ${live.join(", ")}` : "no sessions are open — use terminal_open"),
+      "not_found",
+    );
+  }
+
+  private find(ref: string): TerminalSession | undefined {
+    return this.sessions.get(ref) ?? this.all().find((s) => s.name === ref);
+  }
+
+  async open(options: OpenOptions): Promise<TerminalSession> {
+    await this.ensureStarted();
+    await this.refresh();
+    const given = options.name === undefined ? undefined : validateName(options.name, "session name");
+    const cwd = resolveCwd(options.cwd);
+    const id = newSessionId();
+    const { name, release } = await this.claim(given, options.command, id);
+    const program = options.command?.trim() || this.config.shell;
+    const single = !/\s/.test(program);
+    const shellKind = single ? detectShell(program) : "other";
+    const launch =
+      shellKind === "other"
+        ? { argv: single ? [program] : ["/bin/sh", "-c", program], env: {} as Record<string, string> }
+        : integrationLaunch(program, { stateDir: ensurePrivateDir(join(this.config.home, "shell")) });
+    // The shell rewrites its status file with `>|`, which keeps the mode of a file that
+    // exists: made owner-only here, it never takes the user's umask.
+    if (shellKind !== "other") closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
+    const env: Record<string, string> = {
+      LANG: process.env.LANG || "C.UTF-8",
+      ...launch.env,
+      TERMHIVE_HOME: this.config.home,
+      TERMHIVE_SESSION: id,
+      TERMHIVE_SESSION_NAME: name,
+      ...paneCliEnv(this.config.home),
+      ...options.env,
+    };
+    const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind };
+    this.opening.add(id);
+    try {
+      return await this.createOpened(meta, launch, env, { ...options, cwd });
+    } catch (error) {
+      await release();
+      throw error;
+    } finally {
+      this.opening.delete(id);
+    }
+  }
+
+  /**
+   * Reserves the session's name for every termhive process (see name-claim.ts). A generated
+   * name that another process took meanwhile moves on to the next number.
+   */
+  private async claim(given: string | undefined, command: string | undefined, id: string): Promise<{ name: string; release: () => Promise<void> }> {
+    for (let attempt = 0; ; attempt++) {
+      const name = given ?? this.generateName(command);
+      const clash = this.all().find((s) => s.name === name);
+      try {
+        if (clash) throw new ToolError(`a session named ${JSON.stringify(name)} already exists (${clash.id}); pick another name or close it first`);
+        const release = await claimName(this.backend, name, id, new Set(this.sessions.keys()));
+        return { name, release };
+      } catch (error) {
+        if (given !== undefined || attempt >= 20) throw error;
+      }
+    }
+  }
+
+  private async createOpened(
+    meta: SessionMeta,
+    launch: { argv: string[] },
+    env: Record<string, string>,
+    options: OpenOptions,
+  ): Promise<TerminalSession> {
+    const { id, name } = meta;
+    const program = meta.command;
+    const shellKind = meta.shell;
+    const pane = await this.backend.createPane({
+      argv: launch.argv,
+      cwd: options.cwd,
+      env,
+      rows: options.rows,
+      cols: options.cols,
+      meta: { id, name, created: String(meta.created), command: program, shell: shellKind },
+      splitFrom: options.splitFrom
+        ? { paneId: options.splitFrom.session.paneId, direction: options.splitFrom.direction, percent: options.splitFrom.percent }
+        : undefined,
+    });
+    const session = this.createSession(meta, pane);
+    for (const chunk of this.orphans.get(pane.paneId) ?? []) session.ingest(chunk);
+    this.orphans.delete(pane.paneId);
+    this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId });
+    return session;
+  }
+
+  private generateName(command: string | undefined): string {
+    const base = basename((command?.trim() || this.config.shell).split(/\s+/)[0] ?? "term").replace(/[^A-Za-z0-9._-]/g, "") || "term";
+    for (;;) {
+      const name = `${base}-${++this.nameCounter}`;
+      if (!this.all().some((s) => s.name === name)) return name;
+    }
+  }
+
+  async close(session: TerminalSession): Promise<void> {
+    this.forget(session);
+    try {
+      await this.backend.kill(session.paneId);
+      await releaseName(this.backend, session.name, session.id);
+      rmSync(statusFilePath(this.config.home, session.id), { force: true });
+      removeSecretLineMark(this.config.home, session.id);
+    } finally {
+      session.markGone("closed");
+      this.audit.write({ event: "close", session: session.id, name: session.name });
+    }
+  }
+}
+
+/**
+ * The folder a new session starts in: the caller's (this process's cwd) unless given; a
+ * relative one is taken from there too. Checked before any pane exists, so a typo leaves
+ * nothing behind — not a pane whose shell exits 126 at once.
+ */
+function resolveCwd(cwd: string | undefined): string {
+  const folder = resolve(process.cwd(), cwd ?? ".");
+  let stat;
+  try {
+    stat = statSync(folder);
+  } catch {
+    throw new ToolError(`cwd ${JSON.stringify(cwd ?? folder)} does not exist${cwd !== undefined && !isAbsolute(cwd) ? ` (resolved against ${process.cwd()} to ${folder})` : ""}; nothing was opened`);
+  }
+  if (!stat.isDirectory()) throw new ToolError(`cwd ${JSON.stringify(cwd ?? folder)} is not a folder; nothing was opened`);
+  return folder;
+}
+
+function metaFromPane(pane: PaneInfo): SessionMeta {
+  const shell = pane.meta.shell;
+  return {
+    id: pane.meta.id!,
+    name: pane.meta.name ?? pane.meta.id!,
+    created: Number(pane.meta.created) || Date.now(),
+    command: pane.meta.command ?? "",
+    shell: shell === "bash" || shell === "zsh" || shell === "fish" ? shell : "other",
+  };
+}

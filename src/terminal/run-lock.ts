@@ -1,0 +1,70 @@
+// One command at a time per session, across every termhive process: terminal_run holds a
+// lock kept with the pane (shared state "lock") from before it types until it returns. A
+// second run — from this process or another — is refused naming what runs. A holder that
+// died (kill -9) frees it at once on this host (its pid is gone), and in any case when it
+// expires: the run's own timeout plus a margin, so it cannot stay held for ever.
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Backend } from "../backends/backend.js";
+import type { TerminalSession } from "./session.js";
+import { ToolError } from "../util/tool-error.js";
+import { decodeShared, encodeShared, ownerAlive } from "./shared-codec.js";
+
+const LOCK_KEY = "lock";
+/** Beyond the run's timeout: the time to type the command and render its result. */
+const EXPIRY_MARGIN_MS = 60_000;
+/** A holder swapped the value between our read and our swap this many times: give up (busy). */
+const ATTEMPTS = 3;
+
+interface Lock {
+  token: string;
+  host: string;
+  pid: number;
+  expires: number;
+  command: string;
+  startedAt: number;
+}
+
+export type Release = () => Promise<void>;
+
+/** Takes the session's run lock or throws a "busy" ToolError naming the run that holds it. */
+export async function acquireRunLock(backend: Backend, session: TerminalSession, command: string, timeoutMs: number): Promise<Release> {
+  const host = hostname();
+  const now = Date.now();
+  const mine = encodeShared({
+    token: randomBytes(6).toString("hex"),
+    host,
+    pid: process.pid,
+    expires: now + timeoutMs + EXPIRY_MARGIN_MS,
+    command: command.length > 200 ? command.slice(0, 200) + "…" : command,
+    startedAt: now,
+  } satisfies Lock);
+  let current = await backend.readShared(session.paneId, LOCK_KEY);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const held = decodeShared<Lock>(current);
+    if (held && !stale(held, host)) throw busy(session, held);
+    current = await backend.swapShared(session.paneId, LOCK_KEY, current, mine);
+    if (current === mine) {
+      return async () => {
+        // Only our own value is removed: an expired lock may have been taken over since.
+        await backend.swapShared(session.paneId, LOCK_KEY, mine, "").catch(() => {});
+      };
+    }
+  }
+  throw busy(session, decodeShared<Lock>(current) ?? {});
+}
+
+function stale(lock: Partial<Lock>, host: string): boolean {
+  return typeof lock.expires !== "number" || lock.expires < Date.now() || !ownerAlive(lock.host, lock.pid, host);
+}
+
+function busy(session: TerminalSession, held: Partial<Lock>): ToolError {
+  const what = held.command ? `\`${held.command}\`` : "another terminal_run";
+  const since = typeof held.startedAt === "number" ? ` for ${Math.round((Date.now() - held.startedAt) / 1000)} s` : "";
+  const ref = JSON.stringify(session.name);
+  return new ToolError(
+    `session ${session.name} is busy: ${what} has been running${since} (typed by another terminal_run${held.pid === process.pid ? "" : ", in another termhive process"}). ` +
+      `Wait with terminal_wait {"session":${ref},"for":"completion"}, or interrupt with terminal_send {"session":${ref},"keys":["C-c"]}.`,
+    "busy",
+  );
+}

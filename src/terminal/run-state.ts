@@ -1,0 +1,129 @@
+// What a session is running, kept with its pane (shared state "run") so every termhive
+// process — and the next one after a restart — tells the same story: the command, when it
+// started, and how the last one ended.
+//
+// Any process that sees a command start or end (OSC 133 C / D in the pane's output) writes
+// it. When none is connected while a command ends, the shell integration's status file
+// ("<pid> <count> <status>", rewritten at every D, see src/shell/) tells the next process
+// that it ended and with which status: the count moved on since the one recorded at start.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Backend } from "../backends/backend.js";
+import type { CommandRecord, TerminalSession } from "./session.js";
+import { decodeShared, encodeShared } from "./shared-codec.js";
+
+export interface RunState {
+  /** The running (or last) command line. */
+  command: string;
+  startedAt: number;
+  /** The status file's line when the command started ("" when the shell writes none). */
+  status: string;
+  /** The exit code of the command before it (what last_exit_code says while this one runs). */
+  previousExitCode?: number | null;
+  /** Set once it ended. */
+  endedAt?: number;
+  exitCode?: number | null;
+}
+
+export const RUN_KEY = "run";
+/** The command text kept with the pane is cut here: it names the command, it is not a copy of it. */
+const COMMAND_CHARS = 500;
+
+function cut(command: string): string {
+  return command.length > COMMAND_CHARS ? command.slice(0, COMMAND_CHARS) + "…" : command;
+}
+
+export function statusFilePath(home: string, sessionId: string): string {
+  return join(home, "shell", `status.${sessionId}`);
+}
+
+export function readStatusLine(home: string, sessionId: string): string {
+  try {
+    return readFileSync(statusFilePath(home, sessionId), "utf8").trim();
+  } catch {
+    return "";
+  }
+}
+
+interface StatusLine {
+  pid: string;
+  exitCode: number | null;
+}
+
+function parseStatus(line: string): StatusLine | undefined {
+  const match = /^(\d+) (\d+) (-?\d+|-)$/.exec(line);
+  if (!match) return undefined;
+  return { pid: match[1]!, exitCode: match[3] === "-" ? null : Number(match[3]) };
+}
+
+/**
+ * The recorded run as it stands now: a run recorded as still going has ended when the same
+ * shell (same pid) has rewritten its status line since. A line from another pid is a nested
+ * shell's, which says nothing about the outer command; no line at start means no evidence.
+ */
+export function resolveRun(state: Partial<RunState> | undefined, statusNow: string): RunState | undefined {
+  if (!state || typeof state.command !== "string" || typeof state.startedAt !== "number") return undefined;
+  const run: RunState = {
+    command: state.command,
+    startedAt: state.startedAt,
+    status: state.status ?? "",
+    previousExitCode: state.previousExitCode ?? null,
+  };
+  if (typeof state.endedAt === "number") return { ...run, endedAt: state.endedAt, exitCode: state.exitCode ?? null };
+  const before = parseStatus(run.status);
+  const now = parseStatus(statusNow);
+  if (before && now && now.pid === before.pid && statusNow !== run.status) {
+    return { ...run, endedAt: Date.now(), exitCode: now.exitCode };
+  }
+  return run;
+}
+
+export function decodeRun(token: string): Partial<RunState> | undefined {
+  return decodeShared<RunState>(token);
+}
+
+/** Shared-state writes still on their way to tmux: a process that shuts down lets them land first. */
+const pendingWrites = new Set<Promise<void>>();
+
+/** Waits (at most `timeoutMs`) for the run states this process is still writing. */
+export async function settleRunWrites(timeoutMs = 1000): Promise<void> {
+  if (pendingWrites.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  await Promise.race([Promise.allSettled([...pendingWrites]), limit]);
+  clearTimeout(timer);
+}
+
+/** Mirrors a live session's command starts and ends into the pane's shared state. */
+export function publishRuns(session: TerminalSession, backend: Backend, home: string): void {
+  const write = (state: RunState) => {
+    // Best effort: a pane closing under us is reported through the backend's events.
+    const pending = backend.writeShared(session.paneId, RUN_KEY, encodeShared(state)).catch(() => {});
+    pendingWrites.add(pending);
+    void pending.finally(() => pendingWrites.delete(pending));
+  };
+  // The status line as it stood at the prompt, before the command was typed. Read at the
+  // command's start instead, it may already be this command's own end (a quick command whose
+  // start this process handles late), and the next process would think it runs for ever.
+  let statusAtPrompt = readStatusLine(home, session.id);
+  session.onPrompt(() => {
+    statusAtPrompt = readStatusLine(home, session.id);
+  });
+  session.onCommandStarted((record: CommandRecord) => {
+    write({
+      command: cut(session.redact(record.command)),
+      startedAt: record.startedAt,
+      status: statusAtPrompt,
+      previousExitCode: session.lastExitCode,
+    });
+  });
+  session.onCommandFinished(({ record }) => {
+    write({
+      command: cut(session.redact(record.command)),
+      startedAt: record.startedAt,
+      status: "",
+      endedAt: record.endedAt ?? Date.now(),
+      exitCode: record.exitCode,
+    });
+  });
+}

@@ -1,0 +1,175 @@
+// terminal_run: type a command, know exactly when it finished and how, return its own output.
+import type { TermhiveConfig } from "../config.js";
+import { matchNestedPrompt } from "./prompts.js";
+import type { TerminalSession } from "./session.js";
+import { awaitCompletion, type CompletionReason, type RunMode } from "./completion.js";
+import { promptRedrawn, waitUntilReady } from "./ready.js";
+import { watchSession } from "./watch.js";
+import type { SafeRegex } from "../util/regex.js";
+import { ToolError } from "../util/tool-error.js";
+import { fullscreenHint, renderFullscreen } from "./fullscreen.js";
+import { typeText } from "./typing.js";
+import { renderSlice } from "./render.js";
+
+export type { CompletionReason } from "./completion.js";
+
+export interface RunRequest {
+  command: string;
+  timeoutMs: number;
+  until?: SafeRegex;
+  maxTokens: number;
+  raw?: boolean;
+  reduce?: boolean;
+  onProgress?: (elapsedMs: number) => void;
+}
+
+export interface RunResult {
+  output: string;
+  exit_code: number | null;
+  complete: boolean;
+  reason: CompletionReason;
+  /** The command (or the program it started) is still running in the session. */
+  running: boolean;
+  duration_ms: number;
+  tokens: number;
+  raw_tokens: number;
+  folded_lines: number;
+  reducer?: string;
+  /** Which prompt a nested-prompt completion saw (python, psql, shell…). */
+  prompt?: string;
+  hint?: string;
+}
+
+/** How long a fresh session may take to show its first prompt before a run is typed anyway. */
+const STARTUP_WAIT_MS = 10_000;
+
+export async function runCommand(session: TerminalSession, request: RunRequest, config: TermhiveConfig): Promise<RunResult> {
+  if (!session.alive) throw deadError(session);
+  const mode = await chooseMode(session, config);
+  const started = Date.now();
+  const startOffset = session.transcript.end;
+  if (mode === "shell") session.expectCommand(request.command);
+  await typeText(session, request.command, true);
+
+  // In a REPL started from the shell: the shell's record of that program ends when it exits.
+  const outer = mode === "nested" ? session.running : undefined;
+  const completion = await awaitCompletion(
+    session,
+    { mode, startOffset, outer, until: request.until, timeoutMs: request.timeoutMs, onProgress: request.onProgress },
+    config,
+  ).catch((error: Error) => {
+    throw new ToolError(error.message, "dead");
+  });
+  const { reason, record } = completion;
+
+  // fish keeps a rejected line in its editor; clear it so the next command is typed on an empty line.
+  if (reason === "rejected" && session.meta.shell === "fish") await session.keys(["C-e", "C-u"]);
+  const fromOuter = record !== undefined && record === outer;
+  const from = fromOuter ? startOffset : (record?.outputStart ?? startOffset);
+  const to = reason === "osc133" && record?.outputEnd != null ? record.outputEnd : undefined;
+  const rendered = reason === "fullscreen" ? renderFullscreen(session, request.maxTokens) : await renderSlice(session, {
+    from,
+    command: request.command,
+    maxTokens: request.maxTokens,
+    raw: request.raw,
+    reduce: request.reduce,
+    // Without shell integration the slice starts with the echo of the command and ends with the next prompt.
+    to: reason === "rejected" ? session.lastPromptEnd : to,
+    trimEchoAndPrompt: fromOuter || (!record && (reason === "nested-prompt" || reason === "idle" || reason === "rejected")),
+  });
+  const running = session.alive && (reason === "timeout" || reason === "until" || reason === "fullscreen" || (reason === "nested-prompt" && mode === "shell"));
+  return {
+    output: rendered.text,
+    exit_code: completion.exitCode,
+    complete: reason !== "timeout",
+    reason,
+    running,
+    duration_ms: Date.now() - started,
+    tokens: rendered.tokens,
+    raw_tokens: rendered.raw_tokens,
+    folded_lines: rendered.folded_lines,
+    reducer: rendered.reducer,
+    prompt: completion.prompt,
+    hint: hintFor(reason, session, mode),
+  };
+}
+
+function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMode): string | undefined {
+  const ref = JSON.stringify(session.name);
+  switch (reason) {
+    case "timeout":
+      return `still running after the timeout; it keeps running. Wait more with terminal_wait {"session":${ref},"for":"completion"}, read with terminal_read {"session":${ref}}, or interrupt with terminal_send {"session":${ref},"keys":["C-c"]}.`;
+    case "until":
+      return `the until pattern matched; the command may still be running (terminal_wait {"session":${ref},"for":"completion"}).`;
+    case "nested-prompt":
+      return mode === "shell"
+        ? `the command is now waiting at a prompt; further terminal_run calls type into it.`
+        : undefined;
+    case "fullscreen":
+      return fullscreenHint(session);
+    case "rejected":
+      return `the shell returned to its prompt without running the command (a syntax error?); nothing ran.`;
+    case "exit":
+      return `the session's program exited; read its output with terminal_read, remove it with terminal_close.`;
+    case "idle":
+      return `no shell integration or known prompt here: completion was judged by ${"quiet"} output.`;
+    default:
+      return undefined;
+  }
+}
+
+export function deadError(session: TerminalSession): ToolError {
+  if (session.goneReason) return new ToolError(`session ${session.name} is gone: ${session.goneReason}`, "dead");
+  const how = session.exitSignal !== null ? `killed by signal ${session.exitSignal}` : `exit status ${session.exitStatus}`;
+  return new ToolError(
+    `session ${session.name} has exited (${how}); its output is still readable with terminal_read, and terminal_close removes it`,
+    "dead",
+  );
+}
+
+async function chooseMode(session: TerminalSession, config: TermhiveConfig): Promise<RunMode> {
+  if (session.meta.shell !== "other" && session.phase === "starting") {
+    // A shell that has not shown its first prompt yet: typing now would race its rc files.
+    if ((await waitUntilReady(session, { timeoutMs: STARTUP_WAIT_MS, quietMs: config.promptQuietMs })) === "exited") throw deadError(session);
+  }
+  await promptRedrawn(session);
+  if (session.integrated && (session.phase === "prompt" || session.phase === "redrawing")) return "shell";
+  await session.screen.settled();
+  const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
+  if (session.integrated && session.phase === "running") {
+    if (await nestedPromptShows(session, config)) return "nested";
+    const running = session.running;
+    const what = running?.command ? `\`${running.command}\`` : "a command";
+    const since = running ? ` for ${Math.round((Date.now() - running.startedAt) / 1000)} s` : "";
+    const ref = JSON.stringify(session.name);
+    throw new ToolError(
+      `session ${session.name} is busy: ${what} has been running${since}. Wait with terminal_wait {"session":${ref},"for":"completion"}, ` +
+        `interrupt with terminal_send {"session":${ref},"keys":["C-c"]}, or type into it with terminal_send.`,
+      "busy",
+    );
+  }
+  return prompt ? "nested" : session.integrated ? "shell" : "quiet";
+}
+
+/** How long a program that is still starting (or was just adopted) may take to show its REPL prompt. */
+const NESTED_PROMPT_WAIT_MS = 3_000;
+
+/**
+ * Whether a command running in the shell is a REPL waiting at its prompt (python3, node typed
+ * with terminal_send). One just started may not have drawn its prompt yet, and a process that
+ * just adopted the pane counts its capture as fresh output: while the session has been active
+ * in the last NESTED_PROMPT_WAIT_MS, give the prompt that long to show and go quiet. A
+ * command quiet for longer without a prompt is busy at once.
+ */
+async function nestedPromptShows(session: TerminalSession, config: TermhiveConfig): Promise<boolean> {
+  const atPrompt = async (): Promise<true | undefined> => {
+    await session.screen.settled();
+    const quiet = Date.now() - session.lastOutputAt >= config.promptQuietMs;
+    return quiet && matchNestedPrompt(session.screen.cursorLinePrefix()) ? true : undefined;
+  };
+  if (await atPrompt()) return true;
+  const lastActivity = Math.max(session.lastOutputAt, session.running?.startedAt ?? 0);
+  if (Date.now() - lastActivity >= NESTED_PROMPT_WAIT_MS) return false;
+  const shown = await watchSession(session, atPrompt, { timeoutMs: NESTED_PROMPT_WAIT_MS, quietMs: config.promptQuietMs });
+  return shown === true;
+}

@@ -1,0 +1,105 @@
+// terminal_wait: block until a pattern shows, the running command completes, output goes
+// idle, or the program exits. Output printed before the call but not yet read counts.
+import type { TermhiveConfig } from "../config.js";
+import type { TerminalSession } from "./session.js";
+import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
+import { stripAnsi } from "../util/ansi.js";
+import type { SafeRegex } from "../util/regex.js";
+import { ToolError } from "../util/tool-error.js";
+import { renderFullscreen } from "./fullscreen.js";
+import { completedSince, onAlternateScreen } from "./completion.js";
+import { renderSlice } from "./render.js";
+
+export type WaitFor = "pattern" | "completion" | "idle" | "exit";
+
+
+export interface WaitRequest {
+  for: WaitFor;
+  pattern?: SafeRegex;
+  timeoutMs: number;
+  idleMs: number;
+  clientId: string;
+  maxTokens: number;
+  onProgress?: (elapsedMs: number) => void;
+}
+
+export interface WaitResult {
+  matched: boolean;
+  reason: WaitFor | "timeout";
+  output: string;
+  match?: string;
+  exit_code?: number | null;
+  tokens: number;
+  duration_ms: number;
+  /** A full-screen program holds the alternate screen: output is that screen, row by row. */
+  tui?: true;
+}
+
+export async function waitSession(session: TerminalSession, request: WaitRequest, config: TermhiveConfig): Promise<WaitResult> {
+  if (request.for === "pattern" && !request.pattern) throw new ToolError(`for: "pattern" needs a pattern`);
+  const started = Date.now();
+  const from = Math.max(session.readCursors.get(request.clientId) ?? session.transcript.start, session.transcript.start);
+  const completed = completedSince(session, from, request.idleMs);
+  let match: string | undefined;
+  let exitCode: number | null | undefined;
+
+  const probeLiveness = livenessProbe(session);
+  const outcome = await watchSession<true>(
+    session,
+    async () => {
+      // A lost exit notification must not turn into a timeout.
+      if (request.for === "exit" || request.for === "completion") await probeLiveness();
+      switch (request.for) {
+        case "pattern": {
+          const found = request.pattern!.exec(stripAnsi(session.transcript.slice(from).text));
+          if (found) {
+            match = found.text;
+            return true;
+          }
+          return session.alive ? undefined : failDead(session);
+        }
+        case "completion": {
+          // A command finished since this client last read (or the one running now finishes).
+          const done = completed();
+          if (!done) return undefined;
+          exitCode = done.exitCode;
+          return true;
+        }
+        case "idle":
+          return Date.now() - session.lastOutputAt >= request.idleMs ? true : undefined;
+        case "exit":
+          if (!session.alive) {
+            exitCode = session.exitStatus;
+            return true;
+          }
+          return undefined;
+      }
+    },
+    {
+      timeoutMs: request.timeoutMs,
+      quietMs: [...(request.for === "idle" || !session.integrated ? [request.idleMs] : []), ...LIVENESS_QUIET_MS],
+      onProgress: request.onProgress,
+    },
+  ).catch((error: Error) => {
+    throw new ToolError(error.message, "dead");
+  });
+
+  // In a full-screen program the transcript is cursor moves and partial redraws; its screen is what to read.
+  const tui = await onAlternateScreen(session);
+  const rendered = tui ? renderFullscreen(session, request.maxTokens) : await renderSlice(session, { from, maxTokens: request.maxTokens });
+  session.readCursors.set(request.clientId, session.transcript.end);
+  return {
+    matched: outcome === true,
+    reason: outcome === true ? request.for : "timeout",
+    output: rendered.text,
+    ...(match !== undefined ? { match: session.redact(match) } : {}),
+    ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
+    tokens: rendered.tokens,
+    duration_ms: Date.now() - started,
+    ...(tui ? { tui: true as const } : {}),
+  };
+}
+
+function failDead(session: TerminalSession): never {
+  throw new ToolError(`session ${session.name} exited (status ${session.exitStatus}) before the pattern appeared`, "dead");
+}
