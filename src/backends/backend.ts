@@ -60,6 +60,13 @@ export interface PaneSnapshot {
   outputsIncluded: number;
 }
 
+/** A pane's status for a person watching: a name other processes read back, and a colour. */
+export interface PaneMark {
+  name: string;
+  /** A colour name the backend understands (tmux: `yellow`, `colour244`…). */
+  colour: string;
+}
+
 export interface BackendEvents {
   /** Bytes the pane's program wrote, in order, exactly once per process that listens. */
   output(paneId: string, data: Buffer): void;
@@ -123,8 +130,16 @@ export interface Backend {
    * under load and leave a dead pane without its exit status). Optional.
    */
   reapExited?(): Promise<void>;
-  /** tmux only: runs one tmux command (the hive's status indicators use it), returning its output lines. */
-  tmuxCommand?(command: string): Promise<string[]>;
+  /**
+   * Status at a glance for a person watching (optional; absent where nobody can watch): marks a
+   * pane (its border takes `mark.colour`; `null` clears), reads the marks of a window's panes
+   * as the backend holds them (whichever process set them; "" unmarked), shows a one-line
+   * summary for a window, and rings the terminals attached to the pane (bytes written to each).
+   */
+  markPane?(paneId: string, mark: PaneMark | null): Promise<void>;
+  windowMarks?(windowId: string): Promise<string[]>;
+  showWindowSummary?(windowId: string, text: string): Promise<void>;
+  alertAttached?(paneId: string, bytes: string): Promise<void>;
   /** Detaches from (never kills) the panes. */
   stop(): Promise<void>;
 }

@@ -1,12 +1,13 @@
 import { EventEmitter } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot, type WindowLayout } from "../backend.js";
+import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneMark, type PaneSnapshot, type WindowLayout } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../keys.js";
 import { ControlClient, TmuxError, TmuxGoneError } from "./control.js";
 import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
+import { alertAttached, markPane, showWindowSummary, windowMarks } from "./pane-marks.js";
 import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
 import { shellWord } from "../../util/shell-word.js";
 import { isValidName } from "../../util/names.js";
@@ -407,8 +408,22 @@ export class TmuxBackend implements Backend {
     await this.cmd(`set -p -t ${tmuxQuote(paneId)} @termhive_title ${tmuxQuoteFormat(clean)}`);
   }
 
-  tmuxCommand(command: string): Promise<string[]> {
-    return this.cmd(command);
+  private readonly tmux = (command: string) => this.cmd(command);
+
+  markPane(paneId: string, mark: PaneMark | null): Promise<void> {
+    return markPane(this.tmux, paneId, mark);
+  }
+
+  windowMarks(windowId: string): Promise<string[]> {
+    return windowMarks(this.tmux, windowId);
+  }
+
+  showWindowSummary(windowId: string, text: string): Promise<void> {
+    return showWindowSummary(this.tmux, windowId, text);
+  }
+
+  alertAttached(paneId: string, bytes: string): Promise<void> {
+    return alertAttached(this.tmux, paneId, bytes);
   }
 
   async reapExited(): Promise<void> {
