@@ -7,7 +7,7 @@ import { findTmux, tmuxMissingMessage } from "../backends/select.js";
 import { loadConfig, type TermhiveConfig } from "../config.js";
 import { probeIterm2 } from "../iterm2/availability.js";
 import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";
-import { tokenPath } from "../serve/token.js";
+import { tokenPath } from "../auth/token.js";
 import { connectEngine } from "./connect.js";
 import { print } from "./output.js";
 

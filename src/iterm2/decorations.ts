@@ -3,16 +3,37 @@
 // tab and sets its badge, hive_focus brings its pane to the front, and an agent that starts
 // waiting for input raises a macOS notification. Off (and silent) where iTerm2 is not reachable;
 // `termhive doctor` says why.
-import type { AgentRecord, AgentStatus } from "../hive/agents.js";
-import type { HiveService } from "../service/hive-service.js";
-import type { TermhiveService } from "../service/service.js";
 import type { Iterm2Client } from "./client.js";
 import { iterm2Unavailable } from "./endpoint.js";
+
+/**
+ * What this module needs of termhive's service and hive, described here rather than imported:
+ * service/ starts this module and backends/ uses its client, so importing service/ or hive/
+ * would make the folders a cycle.
+ */
+export interface AgentStatusView {
+  name: string;
+  sessionId: string;
+  /** starting | working | idle | waiting_for_input | error | exited */
+  status: string;
+  statusDetail: string | null;
+}
+
+export interface DecoratedService {
+  readonly backend: { readonly kind: string };
+  readonly registry: { all(): readonly { readonly id: string; readonly paneId: string }[] };
+}
+
+/** The hive's status changes ("change", agent) and the service they belong to. */
+export interface StatusSource {
+  readonly service: DecoratedService;
+  readonly changes: { on(event: "change", listener: (agent: AgentStatusView) => void): unknown; off(event: "change", listener: (agent: AgentStatusView) => void): unknown };
+}
 
 type Rgb = [number, number, number];
 
 /** Tab colours by status: calm for idle, loud for what needs a person. */
-const STATUS_COLOURS: Record<AgentStatus, Rgb> = {
+const STATUS_COLOURS: Record<string, Rgb> = {
   starting: [0.6, 0.6, 0.6],
   working: [0.2, 0.45, 0.9],
   idle: [0.2, 0.7, 0.3],
@@ -29,10 +50,10 @@ export class Iterm2Decorations {
   private client: Promise<Iterm2Client> | null = null;
   /** termhive pane id ("%12") → iTerm2 session id; rebuilt when iTerm2's sessions change. */
   private panes: Promise<Map<string, string>> | null = null;
-  private readonly lastStatus = new Map<string, AgentStatus>();
+  private readonly lastStatus = new Map<string, string>();
   private stopped = false;
 
-  constructor(private readonly service: TermhiveService) {}
+  constructor(private readonly service: DecoratedService) {}
 
   private connect(): Promise<Iterm2Client> {
     if (!this.client) {
@@ -71,7 +92,7 @@ export class Iterm2Decorations {
   }
 
   /** An agent's status changed: colour and badge its tab, notify when it starts waiting. */
-  async show(agent: AgentRecord): Promise<void> {
+  async show(agent: AgentStatusView): Promise<void> {
     if (this.stopped) return;
     const paneId = this.service.registry.all().find((s) => s.id === agent.sessionId)?.paneId;
     if (!paneId) return;
@@ -79,7 +100,7 @@ export class Iterm2Decorations {
     if (!session) return;
     const client = await this.connect();
     const badge = `${agent.name}: ${agent.status.replace(/_/g, " ")}${agent.statusDetail ? `\n${agent.statusDetail}` : ""}`;
-    await client.setProfileProperties(session, { "Use Tab Color": true, "Tab Color": tabColour(STATUS_COLOURS[agent.status]), "Badge Text": badge });
+    await client.setProfileProperties(session, { "Use Tab Color": true, "Tab Color": tabColour(STATUS_COLOURS[agent.status] ?? STATUS_COLOURS.starting!), "Badge Text": badge });
     const before = this.lastStatus.get(agent.name);
     this.lastStatus.set(agent.name, agent.status);
     if (agent.status === "waiting_for_input" && before !== "waiting_for_input") {
@@ -102,19 +123,19 @@ export class Iterm2Decorations {
   }
 }
 
-const decorations = new WeakMap<TermhiveService, Iterm2Decorations>();
+const decorations = new WeakMap<DecoratedService, Iterm2Decorations>();
 
 /**
  * Follows the hive's status changes for as long as the service runs; returns the stop. Does
  * nothing where iTerm2 cannot be there (not macOS and no TERMHIVE_ITERM2_SOCKET).
  */
-export function startIterm2Status(hive: HiveService): () => void {
+export function startIterm2Status(hive: StatusSource): () => void {
   if (iterm2Unavailable() !== null) return () => {};
   const d = new Iterm2Decorations(hive.service);
   decorations.set(hive.service, d);
   // Each change after the one before, so a tab never ends on an older status.
   let chain = Promise.resolve();
-  const onChange = (agent: AgentRecord) => {
+  const onChange = (agent: AgentStatusView) => {
     chain = chain.then(() => d.show(agent)).catch(() => undefined);
   };
   hive.changes.on("change", onChange);
@@ -125,6 +146,6 @@ export function startIterm2Status(hive: HiveService): () => void {
 }
 
 /** hive_focus's hook: also activates the pane in iTerm2 when it is shown there. Never fails the focus. */
-export async function focusInIterm2(service: TermhiveService, paneId: string): Promise<void> {
+export async function focusInIterm2(service: DecoratedService, paneId: string): Promise<void> {
   await decorations.get(service)?.focus(paneId).catch(() => undefined);
 }

@@ -109,6 +109,18 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   session.onPrompt(() => {
     statusAtPrompt = readStatusLine(home, session.id);
   });
+  // tmux dropped output while this process lagged: the running command's D may be among it.
+  // The shell's status line tells whether it ended meanwhile. Checked again shortly after, for
+  // a command that ended between tmux's pause and this process's resume.
+  session.onOutputLost(() => {
+    for (const ms of [0, 250, 1_000]) {
+      setTimeout(() => {
+        if (!session.running) return;
+        const ended = resolveRun({ command: "", startedAt: 0, status: statusAtPrompt }, readStatusLine(home, session.id));
+        if (ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
+      }, ms).unref();
+    }
+  });
   session.onCommandStarted((record: CommandRecord) => {
     write({
       command: cut(session.redact(record.command)),

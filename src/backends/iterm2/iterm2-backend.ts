@@ -7,9 +7,10 @@
 // `termhive attach --iterm2` to see its panes as native iTerm2 tabs.
 import { EventEmitter } from "node:events";
 import { hostname } from "node:os";
-import { type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
-import { launchArgv, shellQuote } from "../launch.js";
-import { resolveKey } from "../../terminal/keys.js";
+import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
+import { resolveKey } from "../keys.js";
+import { launchArgv } from "../launch.js";
+import { shellWord } from "../../util/shell-word.js";
 import type { BufferContents, ConnectOptions, Iterm2Client } from "../../iterm2/client.js";
 import { Iterm2Error } from "../../iterm2/errors.js";
 import { ScreenStream } from "./screen-stream.js";
@@ -113,7 +114,10 @@ export class Iterm2Backend implements Backend {
     if (options.splitFrom) {
       const source = this.pane(options.splitFrom.paneId);
       const { direction } = options.splitFrom;
-      sessionId = await this.api.splitPane(source.info.paneId, { vertical: direction === "left" || direction === "right", before: direction === "left" || direction === "above" }, profile);
+      sessionId = await this.api.splitPane(source.info.paneId, { vertical: direction === "left" || direction === "right", before: direction === "left" || direction === "above" }, profile).catch((error: Error) => {
+        // iTerm2's "the pane is too small to split": the hive evens out the panes and tries again.
+        throw /CANNOT_SPLIT/.test(error.message) ? new NoSpaceForPane(error.message) : error;
+      });
       windowId = source.info.windowId;
     } else {
       const tab = await this.api.createTab(profile, this.windowId).catch((error: Error) => {
@@ -443,7 +447,7 @@ export class Iterm2Backend implements Backend {
 /** Runs the pane's program, then prints its exit status as an escape sequence iTerm2 reports to us. */
 function wrappedCommand(argv: string[]): string {
   const report = `s=$?; printf '\\033]1337;Custom=id=${EXIT_IDENTITY}:%s\\007' "$s"; exit "$s"`;
-  return `/bin/sh -c ${shellQuote(`${argv.map(shellQuote).join(" ")}; ${report}`)}`;
+  return `/bin/sh -c ${shellWord(`${argv.map(shellWord).join(" ")}; ${report}`)}`;
 }
 
 function cwdOsc(path: string): string {
