@@ -60,6 +60,24 @@ export interface BackendEvents {
   gap(paneId: string, reason: string): void;
   /** The backend itself died (tmux server killed). Every pane is gone for this process. */
   down(reason: string): void;
+  /** The connection to a remote host dropped: only that host's panes are gone, until the next call reconnects. */
+  hostDown(host: string, reason: string): void;
+}
+
+/** A remote host made ready for sessions (see src/remote/): where its termhive files are. */
+export interface HostFacts {
+  /** The ssh destination, as given. */
+  host: string;
+  /** The remote user's HOME. */
+  home: string;
+  /** ~/.local/state/termhive on the host: the tmux socket, its config and the shells' state. */
+  stateDir: string;
+  /** Where the shell-integration scripts were written on the host. */
+  shellDir: string;
+  /** tmux on the host, as its PATH finds it. */
+  tmuxPath: string;
+  /** The remote user's login shell (sessions opened without a command run it). */
+  shell: string;
 }
 
 export interface Backend {
@@ -114,6 +132,11 @@ export interface Backend {
   reapExited?(): Promise<void>;
   /** Detaches from (never kills) the panes. */
   stop(): Promise<void>;
+  /**
+   * Connects to (and sets up) a remote host for panes whose meta has `host`. Absent where the
+   * backend reaches no other hosts.
+   */
+  prepareHost?(host: string): Promise<HostFacts>;
 }
 
 /** Error thrown for operations a backend cannot do, e.g. attach on the pty backend. */

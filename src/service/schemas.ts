@@ -6,8 +6,9 @@ const session = z.string().min(1).max(200).describe("Session id or name (see ter
 export const openInput = {
   name: z.string().max(64).optional().describe("Name for the session (letters, digits, . _ -). Default: derived from the command."),
   command: z.string().max(10_000).optional().describe("Program to run instead of your shell, e.g. \"python3\" or \"ssh host\". bash/zsh/fish get shell integration."),
-  cwd: z.string().max(4096).optional().describe("Working directory."),
+  cwd: z.string().max(4096).optional().describe("Working directory (on host: relative to the remote HOME, default HOME)."),
   env: z.record(z.string(), z.string()).optional().describe("Extra environment variables."),
+  host: z.string().max(512).optional().describe("Run the session on another machine: an ssh destination (ssh config alias, user@host, ssh://user@host:port), in that host's tmux."),
   rows: z.number().int().min(2).max(500).default(40).describe("Terminal rows (default 40)."),
   cols: z.number().int().min(10).max(1000).default(120).describe("Terminal columns (default 120)."),
 };

@@ -40,6 +40,8 @@ export interface SessionSummary {
   session: string;
   name: string;
   backend: string;
+  /** ssh destination of a session on another host. */
+  host?: string;
   alive: boolean;
   exit_code?: number | null;
   foreground: string;
@@ -99,6 +101,7 @@ export class TermhiveService {
       session: session.id,
       name: session.name,
       backend: this.backend.kind,
+      ...(session.meta.host ? { host: session.meta.host } : {}),
       pid: session.pane.pid,
       pane: session.paneId,
       shell: session.meta.shell,
@@ -297,6 +300,7 @@ export class TermhiveService {
       session: s.id,
       name: s.name,
       backend: this.backend.kind,
+      ...(s.meta.host ? { host: s.meta.host } : {}),
       alive: s.alive,
       ...(s.alive ? {} : { exit_code: s.exitStatus }),
       foreground: s.pane.foreground,

@@ -17,6 +17,11 @@ export interface TmuxBackendOptions {
   historyLimit?: number;
   /** Seconds a pane may fall behind before tmux pauses it instead of disconnecting us. */
   pauseAfterSeconds?: number;
+  /**
+   * A tmux server on another host: its socket and config paths are the host's (the config is
+   * written there by whoever prepared the host) and `launch` runs the control client there.
+   */
+  onHost?: { socketPath: string; configPath: string; launch: (tmuxArgv: string[]) => string[] };
 }
 
 const FIELDS = [
@@ -46,8 +51,8 @@ export class TmuxBackend implements Backend {
   private readonly outputCounts = new Map<string, number>();
 
   constructor(private readonly options: TmuxBackendOptions) {
-    this.socketPath = join(options.home, "tmux.sock");
-    this.configPath = join(options.home, "tmux.conf");
+    this.socketPath = options.onHost?.socketPath ?? join(options.home, "tmux.sock");
+    this.configPath = options.onHost?.configPath ?? join(options.home, "tmux.conf");
     this.sessionName = options.sessionName ?? "termhive";
     this.events.setMaxListeners(0);
   }
@@ -79,7 +84,7 @@ export class TmuxBackend implements Backend {
 
   private async connect(): Promise<void> {
     const configOptions = { historyLimit: this.options.historyLimit ?? 50000 };
-    writeFileSync(this.configPath, tmuxConfig(configOptions), { mode: 0o600 });
+    if (!this.options.onHost) writeFileSync(this.configPath, tmuxConfig(configOptions), { mode: 0o600 });
     const env = { ...process.env };
     delete env.TMUX; // we may be started from inside a tmux pane; our server is our own
     delete env.TMUX_PANE;
@@ -105,6 +110,7 @@ export class TmuxBackend implements Backend {
         sessionName: this.sessionName,
         firstWindow: { name: SIGNAL_WINDOW, argv: SIGNAL_PANE_ARGV },
         env,
+        launch: this.options.onHost?.launch,
       });
       client.on("notification", (n: Notification) => this.onNotification(n));
       this.client = client;
