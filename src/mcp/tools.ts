@@ -35,7 +35,7 @@ export function registerTerminalTools(server: McpServer, service: TermhiveServic
     },
     (input) => guard(async () => {
       const r = await service.open(input);
-      return ok(r, `opened ${r.name} (${r.session}) · ${r.backend} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`);
+      return ok(r, `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`);
     }),
   );
   server.registerTool(
@@ -94,13 +94,13 @@ export function registerTerminalTools(server: McpServer, service: TermhiveServic
     "terminal_list",
     {
       title: "List sessions",
-      description: "List every session: name, id, alive, foreground program, cwd, running command, last exit code, idle seconds, and whether a full-screen app is active.",
+      description: "List every session: name, id, host (remote sessions), alive, foreground program, cwd, running command, last exit code, idle seconds, and whether a full-screen app is active.",
       inputSchema: strictInput(schemas.listInput),
     },
     () => guard(async () => {
       const r = await service.list();
       const lines = r.sessions.map(
-        (s) => `${s.name} (${s.session}) ${s.alive ? "alive" : `exited ${s.exit_code}`} · ${s.foreground}${s.running ? ` · running: ${s.running}` : ""}${s.last_exit_code !== null ? ` · last exit ${s.last_exit_code}` : ""} · idle ${s.idle_s}s${s.tui ? " · full-screen" : ""}${s.cwd ? ` · ${s.cwd}` : ""}`,
+        (s) => `${s.name} (${s.session})${s.host ? ` on ${s.host}` : ""} ${s.alive ? "alive" : `exited ${s.exit_code}`} · ${s.foreground}${s.running ? ` · running: ${s.running}` : ""}${s.last_exit_code !== null ? ` · last exit ${s.last_exit_code}` : ""} · idle ${s.idle_s}s${s.tui ? " · full-screen" : ""}${s.cwd ? ` · ${s.cwd}` : ""}`,
       );
       return ok(r, lines.length ? lines.join("\n") : "no sessions; open one with terminal_open");
     }),

@@ -28,6 +28,7 @@ export const paneSpec = z.object({
   agent: name.optional().describe("Register the pane as this agent."),
   team: name.optional().describe("Team of the agent (created if missing)."),
   profile: name.optional().describe("Status profile: claude, codex, aider, shell or a custom one (default: by command)."),
+  host: z.string().max(512).optional().describe("ssh destination the layout runs on (one host per layout: its panes share a tmux window)."),
 });
 
 export const layoutInput = {
@@ -41,6 +42,7 @@ export const layoutInput = {
 export const splitInput = {
   session: z.string(), direction: z.enum(["left", "right", "above", "below"]), name: name.optional(), command: z.string().optional(), cwd: z.string().optional(),
   percent: z.number().min(5).max(95).optional(), agent: name.optional(), team: name.optional(), profile: name.optional(),
+  host: z.string().max(512).optional().describe("Must be the split session's host (the default)."),
 };
 
 export const agentRegisterInput = { name, session: z.string(), team: name.optional(), profile: name.optional(), replace: z.boolean().optional() };
@@ -48,6 +50,7 @@ export const agentRegisterInput = { name, session: z.string(), team: name.option
 export const agentSpawnInput = {
   name, command: z.string().optional(), team: name.optional(), cwd: z.string().optional(), env: z.record(z.string(), z.string()).optional(), profile: name.optional(),
   worktree: z.object({ repo: z.string(), branch: z.string().min(1) }).optional(), replace: z.boolean().optional(), ready_timeout_s: z.number().min(0.1).max(600).optional(),
+  host: z.string().max(512).optional().describe("Run the agent on another machine: an ssh destination, in that host's tmux."),
 };
 
 export const agentListInput = { team: name.optional(), recursive: z.boolean().optional() };

@@ -178,13 +178,13 @@ export class HiveService {
       const agent = p.agent ?? (p.team || p.profile ? p.name : undefined);
       return agent ? { TERMHIVE_AGENT: agent, ...p.env } : p.env;
     };
-    sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: paneEnv(first), rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
+    sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
     const backend = this.service.backend;
     try {
       for (const step of plan.steps) {
         const p = spec.panes[step.creates]!;
         const open = () => this.registry.open({
-          name: p.name, command: p.command, cwd: p.cwd, env: paneEnv(p), rows: 0, cols: 0,
+          name: p.name, command: p.command, cwd: p.cwd, env: paneEnv(p), host: p.host, rows: 0, cols: 0,
           splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
         });
         try {
@@ -234,11 +234,11 @@ export class HiveService {
     }));
   }
 
-  async split(input: { session: string; direction: "left" | "right" | "above" | "below"; name?: string; command?: string; cwd?: string; percent?: number; agent?: string; team?: string; profile?: string }) {
+  async split(input: { session: string; direction: "left" | "right" | "above" | "below"; name?: string; command?: string; cwd?: string; percent?: number; agent?: string; team?: string; profile?: string; host?: string }) {
     await this.sync();
     const from = await this.registry.get(input.session);
     if (input.agent && this.hive.agents.find(input.agent)) throw new HiveError("duplicate", `agent '${input.agent}' is already registered`);
-    const session = await this.registry.open({ name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
+    const session = await this.registry.open({ name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, host: input.host, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
     await this.syncSizes([from, session]);
     const profile = this.profileFor(input.profile, input.command);
     const ready = await waitReady(session, input.agent ? profile : undefined, READY_TIMEOUT_MS);
@@ -265,19 +265,20 @@ export class HiveService {
     return { agent: this.agentView(agent), replaced: existing ? existing.sessionId : null };
   }
 
-  spawn(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number }, ctx?: CallContext) {
+  spawn(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number; host?: string }, ctx?: CallContext) {
     return withProgress(ctx, `starting agent ${input.name} and waiting until it is ready`, this.spawnWork(input));
   }
 
-  private async spawnWork(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number }) {
+  private async spawnWork(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number; host?: string }) {
     await this.sync();
     if (this.hive.agents.find(input.name) && !input.replace) {
       throw new HiveError("duplicate", `agent '${input.name}' is already registered; pass replace: true or pick another name`);
     }
     const profile = this.profileFor(input.profile, input.command);
     const command = input.command ?? (profile.command || undefined);
+    if (input.worktree && input.host) throw new HiveError("invalid", "worktree makes a local git worktree; it cannot be combined with host");
     const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
-    const session = await this.registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, rows: input.rows ?? 40, cols: input.cols ?? 120 });
+    const session = await this.registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: input.rows ?? 40, cols: input.cols ?? 120 });
     const started = Date.now();
     const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
     const agent = this.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });

@@ -254,7 +254,13 @@ export class SessionRegistry {
     await this.ensureStarted();
     await this.refresh();
     const given = options.name === undefined ? undefined : validateName(options.name, "session name");
-    const host = options.host === undefined ? null : await this.prepareHost(options.host);
+    // A split pane lives in its session's tmux window, so on its host.
+    const splitHost = options.splitFrom?.session.meta.host;
+    if (options.splitFrom && options.host !== undefined && options.host !== splitHost) {
+      throw new ToolError(`a split pane runs on the host of ${options.splitFrom.session.name} (${splitHost ?? "this machine"}), not ${options.host}; nothing was opened`);
+    }
+    const hostName = options.host ?? splitHost;
+    const host = hostName === undefined ? null : await this.prepareHost(hostName);
     const cwd = host ? remoteCwd(host, options.cwd) : resolveCwd(options.cwd);
     const id = newSessionId();
     const { name, release } = await this.claim(given, options.command, id);
