@@ -11,6 +11,7 @@ import { benchTokens } from "./tokens.js";
 import { benchHive } from "./hive.js";
 import { benchDoors } from "./doors.js";
 import { benchOpen } from "./open.js";
+import { benchRemote } from "./remote.js";
 import { benchFlood, benchHostile, benchSoak } from "./load.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 
@@ -163,6 +164,7 @@ async function main(): Promise<void> {
   if (!only || only === "flood") await benchFlood();
   if (!only || only === "hostile") await benchHostile();
   if (!only || only === "soak") await benchSoak();
+  if (!only || only === "remote") await benchRemote(emit);
 }
 
 main().catch((error: unknown) => {
