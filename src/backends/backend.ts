@@ -137,6 +137,11 @@ export interface Backend {
    * backend reaches no other hosts.
    */
   prepareHost?(host: string): Promise<HostFacts>;
+  /**
+   * A small file of termhive's on the host of a remote pane (`path` relative to the host's
+   * termhive folder), "" when it is missing. Absent where every pane is local.
+   */
+  readHostFile?(paneId: string, path: string): Promise<string>;
 }
 
 /** Error thrown for operations a backend cannot do, e.g. attach on the pty backend. */

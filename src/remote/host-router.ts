@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { Backend, BackendEvents, CreatePaneOptions, HostFacts, PaneInfo, PaneSnapshot } from "../backends/backend.js";
 import { checkDestination } from "./destination.js";
 import { RemoteHost } from "./remote-host.js";
+import type { TmuxBackend } from "../backends/tmux/tmux-backend.js";
 
 export interface HostRouterOptions {
   /** TERMHIVE_SSH, split into words. */
@@ -81,7 +82,7 @@ export class HostRouter implements Backend {
   }
 
   /** A remote host's backend, connected, with its events forwarded under remote pane ids. */
-  private async hostBackend(host: string): Promise<Backend> {
+  private async hostBackend(host: string): Promise<TmuxBackend> {
     const backend = await this.remote(host).ensure();
     if (!this.subscribed.has(backend)) {
       this.subscribed.add(backend);
@@ -200,6 +201,14 @@ export class HostRouter implements Backend {
   async snapshot(paneId: string): Promise<PaneSnapshot> {
     const { backend, paneId: own } = await this.route(paneId);
     return backend.snapshot(own);
+  }
+
+  async readHostFile(paneId: string, path: string): Promise<string> {
+    const remote = splitPaneId(paneId);
+    if (!remote) throw new Error(`pane ${paneId} is local`);
+    const backend = await this.hostBackend(remote.host);
+    const facts = this.remote(remote.host).facts!;
+    return backend.readFile(`${facts.stateDir}/${path}`);
   }
 
   async kill(paneId: string): Promise<void> {

@@ -11,7 +11,7 @@ import type { AuditLog } from "../audit.js";
 import { ToolError } from "./errors.js";
 import { newSessionId, validateName } from "./names.js";
 import { paneCliEnv } from "./pane-cli.js";
-import { RUN_KEY, decodeRun, publishRuns, readStatusLine, resolveRun, statusFilePath } from "./run-state.js";
+import { RUN_KEY, decodeRun, publishRuns, readStatusLine, remoteStatusReader, resolveRun, statusFilePath } from "./run-state.js";
 import { encodeShared } from "./shared-codec.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
@@ -195,7 +195,8 @@ export class SessionRegistry {
     // Read now, not from the pane listing: a command may have started since.
     const token = await this.backend.readShared(pane.paneId, RUN_KEY);
     const recorded = decodeRun(token);
-    const run = resolveRun(recorded, readStatusLine(this.config.home, session.id));
+    const remote = remoteStatusReader(session, this.backend);
+    const run = resolveRun(recorded, remote ? await remote() : readStatusLine(this.config.home, session.id));
     if (!run) return;
     // No status line to tell its end by (a shell from before termhive wrote one): the shell in
     // the foreground is the better witness than a record nobody can confirm.

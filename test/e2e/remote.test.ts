@@ -137,12 +137,14 @@ describe("remote hosts over ssh", { skip }, () => {
     assert.equal(r.reason, "osc133");
   });
 
-  test("a dropped connection is made again on the next call; output made meanwhile is read from the host", async () => {
+  test("a dropped connection is made again on the next call; output and exit code made meanwhile are read from the host", async () => {
     await h.ok("terminal_open", { name: "dropped", host: host.alias });
     await h.ok("terminal_run", { session: "dropped", command: "echo connected" });
     const before = host.connectionPids();
     assert.ok(before.length >= 1, "termhive holds an ssh connection to the host");
-    await h.ok("terminal_send", { session: "dropped", text: "sleep 1; echo while-away-$((6*7))\n" });
+    await h.ok("terminal_send", { session: "dropped", text: "sleep 1; echo while-away-$((6*7)); (exit 7)\n" });
+    // The command has started (its start is recorded with the pane) before the drop.
+    await until("the command to start", async () => ((await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "dropped")?.running ? true : undefined));
     // Kill the server side of every connection: what a network drop or sshd restart does.
     for (const pid of before) process.kill(pid, "SIGKILL");
     await until("the connections to close", () => (host.connectionPids().some((pid) => before.includes(pid)) ? undefined : true));
@@ -153,6 +155,10 @@ describe("remote hosts over ssh", { skip }, () => {
     });
     const read = await h.ok("terminal_read", { session: "dropped", mode: "all" });
     assert.match(read.output, /while-away-42/);
+    // Its end was in the lost stream; the shell's status file on the host still has the code.
+    const listed = (await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "dropped");
+    assert.equal(listed.running, null);
+    assert.equal(listed.last_exit_code, 7);
     const r = await h.ok("terminal_run", { session: "dropped", command: "echo back-$((1+1))" });
     assert.equal(r.output, "back-2");
     assert.equal(r.exit_code, 0);

@@ -377,6 +377,22 @@ export class TmuxBackend implements Backend {
     }
   }
 
+  private bufferCount = 0;
+
+  /**
+   * A small file on the tmux server's host, read by the server itself (for a server on another
+   * host: a file there), "" when it cannot be read. The three commands run in order, so the
+   * buffer is always this call's own.
+   */
+  async readFile(path: string): Promise<string> {
+    const buffer = `termhive-read-${process.pid}-${++this.bufferCount}`;
+    const load = this.cmd(`load-buffer -b ${buffer} ${tmuxQuote(path)}`);
+    const show = this.cmd(`show-buffer -b ${buffer}`);
+    const drop = this.cmd(`delete-buffer -b ${buffer}`);
+    const [, lines] = await Promise.allSettled([load, show, drop]).then((r) => r.map((x) => (x.status === "fulfilled" ? x.value : null)));
+    return lines ? lines.join("\n") : "";
+  }
+
   async kill(paneId: string): Promise<void> {
     await this.cmd(`kill-pane -t ${tmuxQuote(paneId)}`);
     this.known.delete(paneId);
