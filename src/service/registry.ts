@@ -15,6 +15,7 @@ import { RUN_KEY, decodeRun, publishRuns, readStatusLine, remoteStatusReader, re
 import { encodeShared } from "./shared-codec.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
+import { removeSecretLineMark } from "../shell/secret-line.js";
 
 export interface OpenOptions {
   name?: string;
@@ -368,6 +369,7 @@ export class SessionRegistry {
       await this.backend.kill(session.paneId);
       await releaseName(this.backend, session.name, session.id);
       rmSync(statusFilePath(this.config.home, session.id), { force: true });
+      removeSecretLineMark(this.config.home, session.id);
     } finally {
       session.markGone("closed");
       this.audit.write({ event: "close", session: session.id, name: session.name });

@@ -21,6 +21,7 @@ import { waitSession, type WaitResult } from "./wait.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { matchNestedPrompt } from "../terminal/prompts.js";
 import { resolveKey } from "../terminal/keys.js";
+import { markSecretLine } from "../shell/secret-line.js";
 
 /** Who is calling: read cursors ("new", "diff") are per client; progress goes back to it. */
 /** Where a run without session ran (see runThrowaway). */
@@ -240,6 +241,7 @@ export class TermhiveService {
     if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
     if (input.secret !== undefined) {
       if (input.secret && !session.secrets.includes(input.secret)) session.secrets.push(input.secret);
+      if (session.integrated && session.phase === "prompt") markSecretLine(this.config.home, session.id);
       sent += await typeText(session, input.secret, true);
     }
     if (keys.length) await session.keys(keys);

@@ -186,7 +186,7 @@ describe("nothing under TERMHIVE_HOME leaks", () => {
     await h.ok("terminal_run", { session: "perm", command: "echo two-$X" });
     await h.ok("agent_register", { name: "p1", session: "perm" });
     await h.ok("hive_mail", { to: "p1", text: "hello" });
-    // A secret typed at the shell prompt: bash runs it (command not found) and keeps it in its history.
+    // A secret typed at the shell prompt: bash runs it (command not found); no file may hold it.
     await h.ok("terminal_send", { session: "perm", secret });
     // Back at the prompt: the moment a command-line file would still hold it.
     await h.ok("terminal_wait", { session: "perm", for: "completion", timeout_s: 10 });
@@ -211,6 +211,40 @@ describe("nothing under TERMHIVE_HOME leaks", () => {
     await h.ok("terminal_open", { name: "perm2", command: "bash" });
     assert.ok(!cmdlines().includes(before[0]!), `${before[0]} is removed: ${cmdlines()}`);
   });
+});
+
+describe("a secret typed at a shell prompt leaves no trace in the shell", () => {
+  let h: Harness;
+  before(async () => (h = await Harness.start()));
+  after(async () => h.destroy());
+
+  // The history listing per shell; a pattern like `hunte[r]2-…` cannot match its own command line.
+  // fish keeps one history per HOME across runs: each run's secret is its own.
+  const secret = `hunter2-${Math.random().toString(36).slice(2, 8)}`;
+  const histories: Record<string, string> = {
+    bash: "history | grep -c 'PATTERN'",
+    zsh: "fc -l 1 | grep -c 'PATTERN'",
+    fish: "history | grep -c 'PATTERN'",
+  };
+  for (const [shell, count] of Object.entries(histories)) {
+    test(`${shell}: the line runs, and is in no history and no command-line report`, async () => {
+      const session = `sec-${shell}`;
+      await h.ok("terminal_open", { name: session, command: shell });
+      await h.ok("terminal_run", { session, command: "echo before" });
+      await h.ok("terminal_send", { session, secret: shell === "fish" ? `set -gx TOK ${secret}` : `export TOK=${secret}` });
+      await h.ok("terminal_wait", { session, for: "completion", timeout_s: 10 });
+      // It ran: the variable holds the secret's value (its length, so the value is not printed).
+      const ran = await h.ok("terminal_run", { session, command: shell === "fish" ? "string length -- $TOK" : "echo ${#TOK}" });
+      assert.equal(String(ran.output).trim(), String(secret.length));
+      const listed = await h.ok("terminal_run", { session, command: count.replace("PATTERN", `hunte[r]${secret.slice(6)}`) });
+      assert.equal(String(listed.output).trim(), "0", `${shell} history holds the secret line`);
+      // The command before it is still in the history: only the secret's line was taken out.
+      const kept = await h.ok("terminal_run", { session, command: count.replace("PATTERN", "ech[o] before") });
+      assert.notEqual(String(kept.output).trim(), "0");
+      const files = readdirSync(join(h.home, "shell")).map((n) => join(h.home, "shell", n));
+      assert.deepEqual(files.filter((f) => readFileSync(f).includes(secret)), []);
+    });
+  }
 });
 
 describe("HTTP: MCP sessions of clients that vanish without DELETE", () => {

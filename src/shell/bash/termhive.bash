@@ -145,6 +145,10 @@ if [[ -n ${TERMHIVE_HOME-} && -n ${TERMHIVE_SESSION-} && -d $TERMHIVE_HOME/shell
   __termhive_statusfile=$TERMHIVE_HOME/shell/status.$TERMHIVE_SESSION
 fi
 __termhive_seq=0
+# termhive writes to this file just before it types a `secret` at the prompt (see
+# src/shell/secret-line.ts); the next precmd empties it. `-s` is a test, not a fork.
+__termhive_secretfile=
+[[ -n $__termhive_statusfile ]] && __termhive_secretfile=$TERMHIVE_HOME/shell/secret.$TERMHIVE_SESSION
 __termhive_status() {
   [[ -n $__termhive_statusfile ]] || return 0
   builtin printf '%s %s %s\n' "$$" "$__termhive_seq" "$1" 2>/dev/null >|"$__termhive_statusfile"
@@ -155,7 +159,12 @@ __termhive_precmd() {
   local s=$?
   if [[ -n $__termhive_ran ]]; then
     __termhive_ran=
-    if (( __termhive_added )); then __termhive_cmdline; fi
+    if [[ -n $__termhive_secretfile && -s $__termhive_secretfile ]]; then
+      # termhive typed a secret at this prompt: the line leaves no trace (no E, no file,
+      # no history entry, so it never reaches HISTFILE either).
+      : >|"$__termhive_secretfile"
+      if (( __termhive_added )); then builtin history -d $(( HISTCMD - 1 )) 2>/dev/null; fi
+    elif (( __termhive_added )); then __termhive_cmdline; fi
     (( __termhive_seq++ ))
     __termhive_status "$s"
     builtin printf '\e]133;D;%s\a' "$s"

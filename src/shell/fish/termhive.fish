@@ -58,8 +58,20 @@ function __termhive_status
 end
 __termhive_status -
 
+# termhive writes to this file just before it types a `secret` at the prompt (see
+# src/shell/secret-line.ts): that line gets no E and is deleted from the history.
+set -g __termhive_secretfile
+test -n "$__termhive_statusfile"; and set __termhive_secretfile "$TERMHIVE_HOME/shell/secret.$TERMHIVE_SESSION"
+
 function __termhive_preexec --on-event fish_preexec
     set -g __termhive_started 1
+    if test -n "$__termhive_secretfile"; and test -s "$__termhive_secretfile"
+        true >$__termhive_secretfile
+        # fish adds the line to its history after the preexec handlers: postexec deletes it.
+        set -g __termhive_secret_line $argv[1]
+        printf '\e]133;C\a'
+        return
+    end
     __termhive_start_command $argv[1]
 end
 
@@ -71,6 +83,10 @@ function __termhive_postexec --on-event fish_postexec
     # is before it, not between C and D).
     set -q __termhive_started; or __termhive_start_command $argv[1]
     set -e __termhive_started
+    if set -q __termhive_secret_line
+        builtin history delete --exact --case-sensitive -- $__termhive_secret_line >/dev/null 2>&1
+        set -e __termhive_secret_line
+    end
     set __termhive_seq (math $__termhive_seq + 1)
     __termhive_status $s
     printf '\e]133;D;%s\a' $s

@@ -89,18 +89,35 @@ __termhive_prompt() {
   return s
 }
 
+# termhive writes to this file just before it types a `secret` at the prompt (see
+# src/shell/secret-line.ts): that line is kept out of the history and out of E.
+typeset -g __termhive_secretfile= __termhive_secret_line=
+[[ -n $__termhive_statusfile ]] && __termhive_secretfile=$TERMHIVE_HOME/shell/secret.$TERMHIVE_SESSION
+__termhive_addhistory() {
+  [[ -n $__termhive_secretfile && -s $__termhive_secretfile ]] || return 0
+  : >|$__termhive_secretfile
+  __termhive_secret_line=1
+  return 1
+}
+
 # Last preexec hook: E then C, right before the command runs.
 __termhive_preexec() {
   __termhive_ran=1
+  if [[ -n $__termhive_secret_line ]]; then
+    __termhive_secret_line=
+    builtin print -rn -- $'\e]133;C\a'
+    return
+  fi
   local REPLY
   __termhive_escape "$1"
   builtin print -rn -- $'\e]633;E;'"$REPLY"$'\a\e]133;C\a'
 }
 
 # zsh's documented hook arrays (what add-zsh-hook edits): ours first/last as needed.
-typeset -ga precmd_functions preexec_functions
+typeset -ga precmd_functions preexec_functions zshaddhistory_functions
 precmd_functions=(__termhive_precmd ${precmd_functions:#__termhive_*} __termhive_prompt)
 preexec_functions=(${preexec_functions:#__termhive_*} __termhive_preexec)
+zshaddhistory_functions=(${zshaddhistory_functions:#__termhive_*} __termhive_addhistory)
 
 # This shell replaced an integrated one through `exec zsh` (see bin/launch.sh): close
 # the `exec` command line the old shell opened with C.
