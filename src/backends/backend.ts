@@ -142,6 +142,8 @@ export interface Backend {
    * termhive folder), "" when it is missing. Absent where every pane is local.
    */
   readHostFile?(paneId: string, path: string): Promise<string>;
+  /** Writes such a file (short text) on the pane's host, before any input sent after this call. */
+  writeHostFile?(paneId: string, path: string, text: string): Promise<void>;
 }
 
 /** Error thrown for operations a backend cannot do, e.g. attach on the pty backend. */

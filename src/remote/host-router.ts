@@ -211,6 +211,13 @@ export class HostRouter implements Backend {
     return backend.readFile(`${facts.stateDir}/${path}`);
   }
 
+  async writeHostFile(paneId: string, path: string, text: string): Promise<void> {
+    const remote = splitPaneId(paneId);
+    if (!remote) throw new Error(`pane ${paneId} is local`);
+    const backend = await this.hostBackend(remote.host);
+    await backend.writeFile(`${this.remote(remote.host).facts!.stateDir}/${path}`, text);
+  }
+
   async kill(paneId: string): Promise<void> {
     const { backend, paneId: own } = await this.route(paneId);
     await backend.kill(own);

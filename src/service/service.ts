@@ -241,7 +241,11 @@ export class TermhiveService {
     if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
     if (input.secret !== undefined) {
       if (input.secret && !session.secrets.includes(input.secret)) session.secrets.push(input.secret);
-      if (session.integrated && session.phase === "prompt") markSecretLine(this.config.home, session.id);
+      if (session.integrated && session.phase === "prompt") {
+        // A remote shell looks for the mark on its own host.
+        if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, `shell/secret.${session.id}`, "1").catch(() => {});
+        else markSecretLine(this.config.home, session.id);
+      }
       sent += await typeText(session, input.secret, true);
     }
     if (keys.length) await session.keys(keys);

@@ -104,6 +104,22 @@ describe("remote hosts over ssh", { skip }, () => {
     assert.ok(!left.stdout.split("\n").includes(pane.split("@")[0]!), left.stdout);
   });
 
+  test("a secret typed at the remote shell's prompt runs and stays out of its history", async () => {
+    const secret = `hunter2-${Math.random().toString(36).slice(2, 8)}`;
+    await h.ok("terminal_open", { name: "sec", host: host.alias });
+    await h.ok("terminal_run", { session: "sec", command: "echo before" });
+    await h.ok("terminal_send", { session: "sec", secret: `export TOK=${secret}` });
+    await h.ok("terminal_wait", { session: "sec", for: "completion", timeout_s: 10 });
+    const ran = await h.ok("terminal_run", { session: "sec", command: "echo ${#TOK}" });
+    assert.equal(ran.output, String(secret.length));
+    const listed = await h.ok("terminal_run", { session: "sec", command: `history | grep -c 'hunte[r]${secret.slice(6)}'` });
+    assert.equal(listed.output, "0", "the remote bash history holds the secret line");
+    const kept = await h.ok("terminal_run", { session: "sec", command: "history | grep -c 'ech[o] before'" });
+    assert.notEqual(kept.output, "0");
+    const files = spawnSync("grep", ["-rl", secret, join(host.remoteHome, ".local/state/termhive")], { encoding: "utf8" });
+    assert.equal(files.stdout, "", "a file on the host holds the secret");
+  });
+
   test("a hive split and an agent spawned on the host run there", async () => {
     await h.ok("terminal_open", { name: "lead", host: host.alias });
     const split = await h.ok("hive_split", { session: "lead", direction: "right", name: "side" });

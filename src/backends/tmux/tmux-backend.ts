@@ -393,6 +393,16 @@ export class TmuxBackend implements Backend {
     return lines ? lines.join("\n") : "";
   }
 
+  /** Writes a short text file on the tmux server's host; input sent after this call reaches panes after it is written. */
+  async writeFile(path: string, text: string): Promise<void> {
+    const buffer = `termhive-write-${process.pid}-${++this.bufferCount}`;
+    await Promise.all([
+      this.cmd(`set-buffer -b ${buffer} ${tmuxQuote(text)}`),
+      this.cmd(`save-buffer -b ${buffer} ${tmuxQuote(path)}`),
+      this.cmd(`delete-buffer -b ${buffer}`),
+    ]);
+  }
+
   async kill(paneId: string): Promise<void> {
     await this.cmd(`kill-pane -t ${tmuxQuote(paneId)}`);
     this.known.delete(paneId);
