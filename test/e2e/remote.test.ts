@@ -84,8 +84,7 @@ describe("remote hosts over ssh", { skip }, () => {
     const fresh = await h.ok("terminal_read", { session: "modes", mode: "new" });
     assert.doesNotMatch(fresh.output, /line-1/);
     await h.ok("terminal_read", { session: "modes", mode: "diff" });
-    await h.ok("terminal_send", { session: "modes", text: "echo diffed\n" });
-    await h.ok("terminal_wait", { session: "modes", for: "completion", timeout_s: 15 });
+    await h.ok("terminal_run", { session: "modes", command: "echo diffed" });
     const diff = await h.ok("terminal_read", { session: "modes", mode: "diff" });
     assert.match(diff.output, /diffed/);
 
@@ -94,6 +93,7 @@ describe("remote hosts over ssh", { skip }, () => {
     assert.equal(size.output, "30 100");
 
     await h.ok("terminal_send", { session: "modes", text: "sleep 30\n" });
+    await until("sleep to run", async () => ((await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "modes")?.running === "sleep 30" ? true : undefined));
     await h.ok("terminal_send", { session: "modes", keys: ["C-c"] });
     const interrupted = await h.ok("terminal_wait", { session: "modes", for: "completion", timeout_s: 15 });
     assert.equal(interrupted.exit_code, 130);
@@ -130,6 +130,11 @@ describe("remote hosts over ssh", { skip }, () => {
     assert.equal(spawned.agent.name, "worker");
     const worker = await h.ok("terminal_run", { session: "worker", command: "echo $HOME" });
     assert.equal(worker.output, host.remoteHome);
+    const layout = await h.ok("hive_layout", { layout: "horizontal", panes: [{ name: "la", host: host.alias }, { name: "lb", host: host.alias }] });
+    assert.equal(layout.panes.length, 2);
+    for (const pane of layout.panes) assert.match(pane.pane, /@loopback$/);
+    const lb = await h.ok("terminal_run", { session: "lb", command: "echo $HOME" });
+    assert.equal(lb.output, host.remoteHome);
     const refused = await h.call("hive_split", { session: "lead", direction: "below", host: "elsewhere" });
     assert.equal(refused.isError, true);
     assert.match(refused.text, /runs on the host of lead \(loopback\)/);
