@@ -8,9 +8,9 @@ export const openInput = {
   command: z.string().max(10_000).optional().describe("Program to run instead of your shell, e.g. \"python3\" or \"ssh host\". bash/zsh/fish get shell integration."),
   cwd: z.string().max(4096).optional().describe("Working directory (on host: relative to the remote HOME, default HOME)."),
   env: z.record(z.string(), z.string()).optional().describe("Extra environment variables."),
-  host: z.string().max(512).optional().describe("Run the session on another machine: an ssh destination (ssh config alias, user@host, ssh://user@host:port), in that host's tmux."),
   rows: z.number().int().min(2).max(500).default(40).describe("Terminal rows (default 40)."),
   cols: z.number().int().min(10).max(1000).default(120).describe("Terminal columns (default 120)."),
+  host: z.string().max(512).optional().describe("Run the session on another machine: an ssh destination (ssh config alias, user@host, ssh://user@host:port), in that host's tmux."),
 };
 
 export const runInput = {
