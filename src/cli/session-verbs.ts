@@ -56,6 +56,7 @@ export function registerSessionVerbs(program: Command): void {
     .argument("[command...]", "program to run instead of your shell")
     .option("-n, --name <name>", "session name")
     .option("--cwd <dir>", "working directory")
+    .option("--host <destination>", "run it on another machine (ssh destination: alias, user@host, ssh://user@host:port)")
     .option("--rows <n>", "rows", int)
     .option("--cols <n>", "columns", int)
     .option("--json", "print JSON")
@@ -67,9 +68,10 @@ export function registerSessionVerbs(program: Command): void {
           cwd: o.cwd as string | undefined,
           rows: o.rows as number | undefined,
           cols: o.cols as number | undefined,
+          host: o.host as string | undefined,
         }),
       );
-      print(o.json, r, () => `opened ${r.name} (${r.session}) · ${r.backend} · pid ${r.pid}\nwatch it: ${r.attach ?? "(not attachable)"}`);
+      print(o.json, r, () => `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}\nwatch it: ${r.attach ?? "(not attachable)"}`);
     });
 
   program

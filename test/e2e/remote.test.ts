@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Harness } from "./harness.js";
+import { CLI, Harness } from "./harness.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
 
 const skip = sshdAvailable() ? false : "sshd (openssh-server) is not installed: apt-get install -y openssh-server";
@@ -185,6 +185,14 @@ describe("remote hosts over ssh", { skip }, () => {
     assert.equal(r.exit_code, 0);
     assert.equal(r.reason, "osc133");
     assert.ok(host.connectionPids().some((pid) => !before.includes(pid)), "a new connection was made");
+  });
+
+  test("the CLI opens on a host too, and the MCP server's process adopts that session", async () => {
+    const cli = spawnSync(process.execPath, [CLI, "open", "--host", host.alias, "--name", "by-cli", "--json"], { env: h.serverEnv(), encoding: "utf8" });
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.equal(JSON.parse(cli.stdout).host, host.alias);
+    const r = await h.ok("terminal_run", { session: "by-cli", command: "echo $HOME" });
+    assert.equal(r.output, host.remoteHome);
   });
 
   test("a host nobody answers on is a clear error naming it, within 15 s", async () => {
