@@ -157,7 +157,9 @@ function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatu
     pendingWrites.add(pending);
     void pending.finally(() => pendingWrites.delete(pending));
   };
-  let statusAtPrompt = readStatus();
+  // Only a shell at its prompt has written the file (reading a missing one makes tmux print
+  // an error line of its own); a fresh one reads it at its first prompt.
+  let statusAtPrompt = session.phase === "prompt" ? readStatus() : Promise.resolve("");
   session.on("prompt", () => {
     statusAtPrompt = readStatus();
   });

@@ -241,6 +241,11 @@ export class TermhiveService {
     if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
     if (input.secret !== undefined) {
       if (input.secret && !session.secrets.includes(input.secret)) session.secrets.push(input.secret);
+      // Right after a command's end its prompt is still being drawn (on a remote host that
+      // takes a round trip): the secret then goes in at that prompt, so it is marked too.
+      if (session.integrated && session.phase === "redrawing" && input.text === undefined) {
+        await watchSession(session, () => (session.phase !== "redrawing" ? true : undefined), { timeoutMs: 2000 });
+      }
       if (session.integrated && session.phase === "prompt") {
         // A remote shell looks for the mark on its own host.
         if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, `shell/secret.${session.id}`, "1").catch(() => {});
