@@ -146,6 +146,15 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
  * command's input, so it still sees the line from before that command; writes are chained so
  * a quick command's end never lands before its start.
  */
+/** A status read the host does not answer in time is no evidence; the writes after it must not wait for ever. */
+const STATUS_READ_MS = 5000;
+
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatus: () => Promise<string>): void {
   let chain: Promise<void> = Promise.resolve();
   const write = (state: () => Promise<RunState>) => {
@@ -166,7 +175,7 @@ function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatu
   session.on("command-start", (record: CommandRecord) => {
     const previousExitCode = session.lastExitCode;
     const atStart = statusAtPrompt;
-    write(async () => ({ command: cut(session.redact(record.command)), startedAt: record.startedAt, status: await atStart, previousExitCode }));
+    write(async () => ({ command: cut(session.redact(record.command)), startedAt: record.startedAt, status: await within(atStart, STATUS_READ_MS, ""), previousExitCode }));
   });
   session.on("command-end", (record: CommandRecord) => {
     const ended = { command: cut(session.redact(record.command)), startedAt: record.startedAt, status: "", endedAt: record.endedAt ?? Date.now(), exitCode: record.exitCode };
