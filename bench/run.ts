@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { benchTokens } from "./tokens.js";
 import { benchHive } from "./hive.js";
 import { benchDoors } from "./doors.js";
+import { benchDashboard } from "./dashboard.js";
 import { benchOpen } from "./open.js";
 import { benchRemote } from "./remote.js";
 import { benchFlood, benchHostile, benchSoak } from "./load.js";
@@ -161,6 +162,7 @@ async function main(): Promise<void> {
   if (!only || only === "idle") await benchIdle();
   if (!only || only === "hive") await benchHive(emit);
   if (!only || only === "doors") await benchDoors(emit);
+  if (!only || only === "dashboard") await benchDashboard(emit);
   if (!only || only === "flood") await benchFlood();
   if (!only || only === "hostile") await benchHostile();
   if (!only || only === "soak") await benchSoak();

@@ -8,7 +8,7 @@
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist", "bundle");
@@ -61,3 +61,20 @@ const result = await build({
 // started during a rebuild never finds its files missing.
 const written = new Set(Object.keys(result.metafile.outputs).map((file) => join(root, file)));
 for (const file of readdirSync(outdir)) if (!written.has(join(outdir, file))) rmSync(join(outdir, file));
+
+// The dashboard's page (web/): one script and one stylesheet with xterm.js in them, served
+// by `termhive serve` from dist/dashboard-web (nothing from a CDN: it works offline).
+const webOut = join(root, "dist", "dashboard-web");
+mkdirSync(webOut, { recursive: true });
+await build({
+  entryPoints: { app: join(root, "web", "main.ts") },
+  outdir: webOut,
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: "chrome110",
+  minify: true,
+  logLevel: "warning",
+  absWorkingDir: root,
+});
+copyFileSync(join(root, "web", "index.html"), join(webOut, "index.html"));

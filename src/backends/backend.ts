@@ -130,6 +130,8 @@ export interface Backend {
    * under load and leave a dead pane without its exit status). Optional.
    */
   reapExited?(): Promise<void>;
+  /** tmux only: runs one tmux command (the hive's status indicators use it), returning its output lines. */
+  tmuxCommand?(command: string): Promise<string[]>;
   /** Detaches from (never kills) the panes. */
   stop(): Promise<void>;
   /**

@@ -8,6 +8,7 @@
 import type { Command } from "commander";
 import { Hive, HiveError, encodeStatusOsc, parseStatusArgs } from "../hive/index.js";
 import { loadConfig } from "../config.js";
+import { cliFailure } from "../verbs/errors.js";
 
 /** The agent bound to the pane this command runs in (TERMHIVE_AGENT, else by TERMHIVE_SESSION). */
 function ownAgent(hive: Hive): string | null {
@@ -27,8 +28,9 @@ function withHive<T>(work: (hive: Hive) => T): T {
 
 /** One line; exit 2 for a bad argument (usage), 1 for an answer such as an unknown agent. */
 function fail(error: unknown): never {
-  process.stderr.write(`termhive: ${(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ")}\n`);
-  process.exit(error instanceof HiveError && (error.code === "invalid" || error.code === "cycle") ? 2 : 1);
+  const { message, exit } = cliFailure(error);
+  process.stderr.write(`termhive: ${message.replace(/\s*\n\s*/g, " ")}\n`);
+  process.exit(exit);
 }
 
 export function registerHiveCommands(program: Command): void {

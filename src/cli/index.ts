@@ -3,8 +3,10 @@ import type { Command } from "commander";
 import { registerAttach } from "./attach.js";
 import { registerCleanupVerbs } from "./cleanup-verbs.js";
 import { registerDoctor } from "./doctor.js";
+import { registerDashboard } from "../dashboard/command.js";
 import { registerServe } from "./serve.js";
 import { registerSessionVerbs } from "./session-verbs.js";
+import { registerHook } from "./hook.js";
 
 export function registerCliVerbs(program: Command): void {
   registerServe(program);
@@ -12,4 +14,6 @@ export function registerCliVerbs(program: Command): void {
   registerCleanupVerbs(program);
   registerAttach(program);
   registerDoctor(program);
+  registerHook(program);
+  registerDashboard(program);
 }

@@ -1,7 +1,7 @@
 // How verbs print: --json gives the service's result object (one JSON document on stdout);
 // otherwise the same human text the MCP tools return. Either way, hints and errors are
 // rewritten to name CLI commands (speak.ts), not MCP tool calls.
-import { ToolError } from "../service/errors.js";
+import { cliFailure } from "../verbs/errors.js";
 import { cliSpeak } from "./speak.js";
 
 export function print(json: boolean | undefined, result: object, human: () => string): void {
@@ -9,16 +9,16 @@ export function print(json: boolean | undefined, result: object, human: () => st
 }
 
 /** The one line an error is shown as (a multi-line message is folded, never a stack). */
-export function errorLine(error: unknown, session?: string): string {
+function errorLine(error: unknown, session?: string): string {
   const message = error instanceof Error ? error.message : String(error);
   return cliSpeak(message, session).replace(/\s*\n\s*/g, " ").trim();
 }
 
-/** Errors: a ToolError's message (or {"error","code"} with --json) and exit status 1. */
+/** Errors: the message (or {"error","code"} with --json) and the exit status of verbs/errors.ts. */
 export function fail(json: boolean | undefined, error: unknown, session?: string): never {
   const message = errorLine(error, session);
-  const code = error instanceof ToolError ? error.code : "internal";
+  const { code, exit } = cliFailure(error);
   if (json) process.stdout.write(JSON.stringify({ error: message, code }) + "\n");
   else process.stderr.write(`termhive: ${message}\n`);
-  process.exit(1);
+  process.exit(exit);
 }

@@ -3,19 +3,19 @@
 // move between in-process and remote use without change; errors come back as ToolError.
 import * as grpc from "@grpc/grpc-js";
 import type { z } from "zod";
-import type * as schemas from "../service/schemas.js";
-import type * as hs from "../service/hive-schemas.js";
-import type { HiveService } from "../service/hive-service.js";
-import type { SessionSummary, TermhiveService } from "../service/service.js";
+import type { VERB } from "../verbs/index.js";
+import type { SessionSummary } from "../service/service.js";
 import { defaultHome } from "../util/paths.js";
 import { loadTermhiveProto } from "./proto.js";
 import { grpcSocketPath } from "./socket.js";
 import { fromGrpcError } from "./status.js";
 import { requestToWire, responseFromWire } from "./hive-codec.js";
 
-type In<S extends Record<string, z.ZodType>> = z.input<z.ZodObject<S>>;
-type Out<K extends keyof TermhiveService> = TermhiveService[K] extends (...a: never[]) => Promise<infer R> ? R : never;
-type HiveOut<K extends keyof HiveService> = HiveService[K] extends (...a: never[]) => infer R ? Awaited<R> : never;
+type Verbs = typeof VERB;
+/** A verb's input as a caller writes it (defaults optional). */
+type In<K extends keyof Verbs> = z.input<z.ZodObject<Verbs[K]["input"]>>;
+/** A verb's result, as the service returns it. */
+type Out<K extends keyof Verbs> = Awaited<ReturnType<Verbs[K]["run"]>>;
 
 export interface TermhiveClientOptions {
   /** `host:port` of a TCP listener; default: the unix socket of TERMHIVE_HOME. */
@@ -86,29 +86,29 @@ export class TermhiveClient {
     });
   }
 
-  async open(input: In<typeof schemas.openInput> = {}): Promise<Out<"open">> {
+  async open(input: In<"terminalOpen"> = {}): Promise<Out<"terminalOpen">> {
     return nulls(await this.call<Row>("Open", input), []);
   }
-  async run(input: In<typeof schemas.runInput>): Promise<Out<"run">> {
+  async run(input: In<"terminalRun">): Promise<Out<"terminalRun">> {
     return nulls(await this.call<Row>("Run", input), ["exit_code"]);
   }
-  async send(input: In<typeof schemas.sendInput>): Promise<Out<"send">> {
+  async send(input: In<"terminalSend">): Promise<Out<"terminalSend">> {
     return this.call("Send", input);
   }
-  async read(input: In<typeof schemas.readInput>): Promise<Out<"read">> {
+  async read(input: In<"terminalRead">): Promise<Out<"terminalRead">> {
     return this.call("Read", input);
   }
-  async wait(input: In<typeof schemas.waitInput>): Promise<Out<"wait">> {
+  async wait(input: In<"terminalWait">): Promise<Out<"terminalWait">> {
     return this.call("Wait", input);
   }
-  async list(): Promise<{ sessions: SessionSummary[] }> {
+  async list(): Promise<Out<"terminalList">> {
     const r = await this.call<{ sessions: Row[] }>("List", {});
     return { sessions: r.sessions.map((s) => nulls<SessionSummary>(s, ["cwd", "running", "last_exit_code"])) };
   }
-  async close(input: In<typeof schemas.closeInput>): Promise<Out<"close">> {
+  async close(input: In<"terminalClose">): Promise<Out<"terminalClose">> {
     return this.call("Close", input);
   }
-  async resize(input: In<typeof schemas.resizeInput>): Promise<Out<"resize">> {
+  async resize(input: In<"terminalResize">): Promise<Out<"terminalResize">> {
     return this.call("Resize", input);
   }
 
@@ -116,64 +116,67 @@ export class TermhiveClient {
   private async hive<R>(method: string, input: object): Promise<R> {
     return responseFromWire(method, await this.call<Row>(method, requestToWire(method, input as Row))) as R;
   }
-  async hiveLayout(input: In<typeof hs.layoutInput> = {}): Promise<HiveOut<"layout">> {
+  async hiveLayout(input: In<"hiveLayout"> = {}): Promise<Out<"hiveLayout">> {
     return this.hive("HiveLayout", input);
   }
-  async hiveSplit(input: In<typeof hs.splitInput>): Promise<HiveOut<"split">> {
+  async hiveSplit(input: In<"hiveSplit">): Promise<Out<"hiveSplit">> {
     return this.hive("HiveSplit", input);
   }
-  async hiveSend(input: In<typeof hs.sendInput>): Promise<HiveOut<"send">> {
+  async hiveSend(input: In<"hiveSend">): Promise<Out<"hiveSend">> {
     return this.hive("HiveSend", input);
   }
-  async hiveRead(input: In<typeof hs.readInput>): Promise<HiveOut<"read">> {
+  async hiveRead(input: In<"hiveRead">): Promise<Out<"hiveRead">> {
     return this.hive("HiveRead", input);
   }
-  async hiveMessage(input: In<typeof hs.messageInput>): Promise<HiveOut<"message">> {
+  async hiveMessage(input: In<"hiveMessage">): Promise<Out<"hiveMessage">> {
     return this.hive("HiveMessage", input);
   }
-  async hiveStatus(input: In<typeof hs.statusInput>): Promise<HiveOut<"setStatus">> {
+  async hiveQueue(input: In<"hiveQueue"> = {}): Promise<Out<"hiveQueue">> {
+    return this.hive("HiveQueue", input);
+  }
+  async hiveStatus(input: In<"hiveStatus">): Promise<Out<"hiveStatus">> {
     return this.hive("HiveStatus", input);
   }
-  async hiveEvents(input: In<typeof hs.eventsInput> = {}): Promise<HiveOut<"events">> {
+  async hiveEvents(input: In<"hiveEvents"> = {}): Promise<Out<"hiveEvents">> {
     return this.hive("HiveEvents", input);
   }
-  async hiveWait(input: In<typeof hs.waitInput>): Promise<HiveOut<"wait">> {
+  async hiveWait(input: In<"hiveWait">): Promise<Out<"hiveWait">> {
     return this.hive("HiveWait", input);
   }
-  async hiveWatch(input: In<typeof hs.watchInput>): Promise<HiveOut<"watch">> {
+  async hiveWatch(input: In<"hiveWatch">): Promise<Out<"hiveWatch">> {
     return this.hive("HiveWatch", input);
   }
-  async hiveMail(input: In<typeof hs.mailInput>): Promise<HiveOut<"mail">> {
+  async hiveMail(input: In<"hiveMail">): Promise<Out<"hiveMail">> {
     return this.hive("HiveMail", input);
   }
-  async hiveInbox(input: In<typeof hs.inboxInput>): Promise<HiveOut<"inbox">> {
+  async hiveInbox(input: In<"hiveInbox">): Promise<Out<"hiveInbox">> {
     return this.hive("HiveInbox", input);
   }
-  async hiveFocus(input: In<typeof hs.focusInput>): Promise<HiveOut<"focus">> {
+  async hiveFocus(input: In<"hiveFocus">): Promise<Out<"hiveFocus">> {
     return this.hive("HiveFocus", input);
   }
-  async agentSpawn(input: In<typeof hs.agentSpawnInput>): Promise<HiveOut<"spawn">> {
+  async agentSpawn(input: In<"agentSpawn">): Promise<Out<"agentSpawn">> {
     return this.hive("AgentSpawn", input);
   }
-  async agentRegister(input: In<typeof hs.agentRegisterInput>): Promise<HiveOut<"registerAgent">> {
+  async agentRegister(input: In<"agentRegister">): Promise<Out<"agentRegister">> {
     return this.hive("AgentRegister", input);
   }
-  async agentList(input: In<typeof hs.agentListInput> = {}): Promise<HiveOut<"listAgents">> {
+  async agentList(input: In<"agentList"> = {}): Promise<Out<"agentList">> {
     return this.hive("AgentList", input);
   }
-  async agentRemove(input: In<typeof hs.agentRemoveInput>): Promise<HiveOut<"removeAgent">> {
+  async agentRemove(input: In<"agentRemove">): Promise<Out<"agentRemove">> {
     return this.hive("AgentRemove", input);
   }
-  async teamCreate(input: In<typeof hs.teamCreateInput>): Promise<HiveOut<"createTeam">> {
+  async teamCreate(input: In<"teamCreate">): Promise<Out<"teamCreate">> {
     return this.hive("TeamCreate", input);
   }
-  async teamAssign(input: In<typeof hs.teamAssignInput>): Promise<HiveOut<"assign">> {
+  async teamAssign(input: In<"teamAssign">): Promise<Out<"teamAssign">> {
     return this.hive("TeamAssign", input);
   }
-  async teamList(): Promise<HiveOut<"listTeams">> {
+  async teamList(): Promise<Out<"teamList">> {
     return this.hive("TeamList", {});
   }
-  async teamRemove(input: In<typeof hs.teamRemoveInput>): Promise<HiveOut<"removeTeam">> {
+  async teamRemove(input: In<"teamRemove">): Promise<Out<"teamRemove">> {
     return this.hive("TeamRemove", input);
   }
 

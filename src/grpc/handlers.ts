@@ -1,19 +1,23 @@
-// The gRPC door: each RPC validates its request with the service's zod schema and calls the
-// service. No behaviour lives here.
+// The gRPC door: one unary method per verb of the table (its request validated with the verb's
+// schema, its operation, errors as status codes) and the two watch streams. No behaviour lives here.
 import * as grpc from "@grpc/grpc-js";
 import { z } from "zod";
-import * as schemas from "../service/schemas.js";
-import type { CallContext, TermhiveService } from "../service/service.js";
-import { CODE_KEY, toGrpcError } from "./status.js";
+import { hiveServiceFor } from "../service/hive-instance.js";
+import type { TermhiveService } from "../service/service.js";
+import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
+import { grpcFailure } from "../verbs/errors.js";
+import { requestFromWire, responseToWire } from "./hive-codec.js";
+import { CODE_KEY } from "./status.js";
 import { watchEvents, watchOutput } from "./watch.js";
 
 type Unary = grpc.handleUnaryCall<Record<string, unknown>, object>;
+type Row = Record<string, unknown>;
 
 /** Checks the bearer token of a call (TCP listener only; the unix socket is protected by its mode). */
 export type Authorize = (metadata: grpc.Metadata) => boolean;
 
 export function replyError(error: unknown): Partial<grpc.StatusObject> {
-  const { code, details, toolCode } = toGrpcError(error);
+  const { code, details, toolCode } = grpcFailure(error);
   const metadata = new grpc.Metadata();
   if (toolCode) metadata.set(CODE_KEY, toolCode);
   return { code, details, metadata };
@@ -25,36 +29,22 @@ function clientId(metadata: grpc.Metadata): string {
 }
 
 /** Proto3 decodes an absent repeated field as []; the schemas mean "not given" by undefined. */
-function dropEmptyArrays(request: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function dropEmptyArrays(request: Row): Row {
+  const out: Row = {};
   for (const [key, value] of Object.entries(request)) if (!(Array.isArray(value) && value.length === 0)) out[key] = value;
   return out;
 }
 
-type Shape = Record<string, z.ZodType>;
-
-export interface UnaryOptions {
-  authorize?: Authorize;
-  /** Wire request → the shape's input (proto3 conventions differ per service). */
-  decode?: (request: Record<string, unknown>) => Record<string, unknown>;
-  /** The operation's result → the wire response. */
-  encode?: (result: object) => object;
-  /** An operation's own error → the service's errors (ToolError), before the status mapping. */
-  mapError?: (error: unknown) => unknown;
+/** Wire request → the verb's input, and its result → the wire response. */
+function wire(verb: AnyVerb): { decode(request: Row): Row; encode(result: Row): object } {
+  if (verb.family === "terminal") return { decode: dropEmptyArrays, encode: (result) => result };
+  return { decode: (request) => requestFromWire(verb.grpc, request), encode: (result) => responseToWire(verb.grpc, result) };
 }
 
-/**
- * One unary RPC: the token (TCP), the request validated with the service's zod shape, the
- * operation, and errors as status codes. Every unary RPC of every gRPC service goes through here.
- */
-export function unaryHandler<S extends Shape>(
-  shape: S,
-  op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => object | Promise<object>,
-  options: UnaryOptions = {},
-): Unary {
-  const { authorize, decode = (request) => request, encode = (result) => result, mapError = (error) => error } = options;
-  // Built once per RPC: a schema made per call costs ~0.2 ms (zod compiles a parser for each new one).
-  const schema = z.object(shape);
+function unaryHandler(verb: AnyVerb, services: Services, authorize: Authorize | undefined): Unary {
+  const { decode, encode } = wire(verb);
+  // Built once per method: a schema made per call costs ~0.2 ms (zod compiles a parser for each new one).
+  const schema = z.object(verb.input);
   return (call, callback) => {
     if (authorize && !authorize(call.metadata)) {
       callback({ code: grpc.status.UNAUTHENTICATED, details: "unauthenticated" });
@@ -62,34 +52,24 @@ export function unaryHandler<S extends Shape>(
     }
     const ctx = { clientId: clientId(call.metadata) };
     Promise.resolve()
-      .then(() => op(schema.parse(decode(call.request)), ctx))
+      .then(() => verb.run(services, schema.parse(decode(call.request)), ctx))
       .then(
-        (result) => callback(null, encode(result)),
-        (error: unknown) => callback(replyError(mapError(error))),
+        (result: Row) => callback(null, encode(result)),
+        (error: unknown) => callback(replyError(error)),
       );
   };
 }
 
 export function buildHandlers(service: TermhiveService, authorize?: Authorize): grpc.UntypedServiceImplementation {
-  const unary = <S extends Shape>(shape: S, op: (input: z.infer<z.ZodObject<S>>, ctx: CallContext) => Promise<object>): Unary =>
-    unaryHandler(shape, op, { authorize, decode: dropEmptyArrays });
-
+  // The hive is resolved on its first call, so its store still opens on first use.
+  const services: Services = { terminal: service, hive: () => hiveServiceFor(service) };
+  const stream = (watch: typeof watchOutput) => (call: grpc.ServerWritableStream<Row, object>) => {
+    if (authorize && !authorize(call.metadata)) return call.destroy({ name: "auth", message: "unauthenticated", code: grpc.status.UNAUTHENTICATED } as grpc.ServiceError);
+    void watch(service, call);
+  };
   return {
-    Open: unary(schemas.openInput, (i) => service.open(i)),
-    Run: unary(schemas.runInput, (i, ctx) => service.run(i, ctx)),
-    Send: unary(schemas.sendInput, (i, ctx) => service.send(i, ctx)),
-    Read: unary(schemas.readInput, (i, ctx) => service.read(i, ctx)),
-    Wait: unary(schemas.waitInput, (i, ctx) => service.wait(i, ctx)),
-    List: unary(schemas.listInput, () => service.list()),
-    Close: unary(schemas.closeInput, (i) => service.close(i)),
-    Resize: unary(schemas.resizeInput, (i) => service.resize(i)),
-    WatchOutput: (call: grpc.ServerWritableStream<Record<string, unknown>, object>) => {
-      if (authorize && !authorize(call.metadata)) return call.destroy({ name: "auth", message: "unauthenticated", code: grpc.status.UNAUTHENTICATED } as grpc.ServiceError);
-      void watchOutput(service, call);
-    },
-    WatchEvents: (call: grpc.ServerWritableStream<Record<string, unknown>, object>) => {
-      if (authorize && !authorize(call.metadata)) return call.destroy({ name: "auth", message: "unauthenticated", code: grpc.status.UNAUTHENTICATED } as grpc.ServiceError);
-      void watchEvents(service, call);
-    },
+    ...Object.fromEntries(VERBS.map((verb) => [verb.grpc, unaryHandler(verb, services, authorize)])),
+    WatchOutput: stream(watchOutput),
+    WatchEvents: stream(watchEvents),
   };
 }

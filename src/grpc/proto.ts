@@ -8,8 +8,6 @@ import { packageRoot } from "../util/paths.js";
 
 export const PROTO_PATH = join(packageRoot(), "proto", "termhive.proto");
 
-export type TermhiveServiceDefinition = grpc.ServiceDefinition;
-
 interface Loaded {
   service: grpc.ServiceDefinition;
   Client: grpc.ServiceClientConstructor;

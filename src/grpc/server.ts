@@ -4,7 +4,6 @@ import * as grpc from "@grpc/grpc-js";
 import { chmodSync, existsSync, unlinkSync } from "node:fs";
 import type { TermhiveService } from "../service/service.js";
 import { buildHandlers } from "./handlers.js";
-import { buildHiveHandlers } from "./hive-handlers.js";
 import { loadTermhiveProto } from "./proto.js";
 import { claimSocket } from "./socket.js";
 import { tokenMatches } from "../serve/token.js";
@@ -38,7 +37,7 @@ export async function startGrpc(service: TermhiveService, options: GrpcServeOpti
   const { service: definition } = loadTermhiveProto("server");
   await claimSocket(options.socketPath);
   const local = new grpc.Server(SERVER_OPTIONS);
-  local.addService(definition, { ...buildHandlers(service), ...buildHiveHandlers(service) });
+  local.addService(definition, buildHandlers(service));
   await bind(local, `unix:${options.socketPath}`);
   chmodSync(options.socketPath, 0o600);
 
@@ -51,7 +50,7 @@ export async function startGrpc(service: TermhiveService, options: GrpcServeOpti
       const value = md.get("authorization")[0];
       return typeof value === "string" && tokenMatches(value.replace(/^Bearer\s+/i, ""), token);
     };
-    remote.addService(definition, { ...buildHandlers(service, authorize), ...buildHiveHandlers(service, authorize) });
+    remote.addService(definition, buildHandlers(service, authorize));
     const host = options.tcp.host.includes(":") ? `[${options.tcp.host}]` : options.tcp.host;
     try {
       tcpPort = await bind(remote, `${host}:${options.tcp.port}`);

@@ -1,32 +1,12 @@
-// ToolError codes → gRPC status codes, and back (the client rebuilds a ToolError so a
-// caller handles a remote error exactly like an in-process one).
+// gRPC status codes back into the service's errors: the client rebuilds a ToolError so a caller
+// handles a remote error exactly like an in-process one. (Errors → status: verbs/errors.ts.)
 import { status as Status, type ServiceError } from "@grpc/grpc-js";
-import { ZodError } from "zod";
 import { ToolError } from "../service/errors.js";
 
 type Code = ToolError["code"];
 
-const TO_GRPC: Record<Code, Status> = {
-  not_found: Status.NOT_FOUND,
-  invalid: Status.INVALID_ARGUMENT,
-  busy: Status.FAILED_PRECONDITION,
-  dead: Status.FAILED_PRECONDITION,
-  refused: Status.PERMISSION_DENIED,
-  unavailable: Status.UNAVAILABLE,
-  unsupported: Status.UNIMPLEMENTED,
-};
-
 /** The code travels in metadata too, since busy and dead share FAILED_PRECONDITION. */
 export const CODE_KEY = "termhive-code";
-
-export function toGrpcError(error: unknown): { code: Status; details: string; toolCode?: Code } {
-  if (error instanceof ToolError) return { code: TO_GRPC[error.code], details: error.message, toolCode: error.code };
-  if (error instanceof ZodError) {
-    const details = error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
-    return { code: Status.INVALID_ARGUMENT, details, toolCode: "invalid" };
-  }
-  return { code: Status.INTERNAL, details: `internal error: ${(error as Error)?.message ?? String(error)}` };
-}
 
 const FROM_GRPC: Partial<Record<Status, Code>> = {
   [Status.NOT_FOUND]: "not_found",
@@ -37,11 +17,13 @@ const FROM_GRPC: Partial<Record<Status, Code>> = {
   [Status.UNIMPLEMENTED]: "unsupported",
 };
 
+const CODES = new Set<string>(Object.values(FROM_GRPC).concat("dead"));
+
 /** A gRPC error as a ToolError when it carries a service error code; otherwise unchanged. */
 export function fromGrpcError(error: ServiceError): Error {
   const sent = error.metadata?.get(CODE_KEY)[0];
   const code = (typeof sent === "string" ? sent : FROM_GRPC[error.code]) as Code | undefined;
-  if (code && code in TO_GRPC && error.code !== Status.UNAVAILABLE) return new ToolError(error.details, code);
-  if (code === "unavailable" && sent) return new ToolError(error.details, code);
+  // UNAVAILABLE without our code is grpc-js's own (no server on the socket), not an answer.
+  if (code && CODES.has(code) && (error.code !== Status.UNAVAILABLE || sent)) return new ToolError(error.details, code);
   return error;
 }

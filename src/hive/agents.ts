@@ -12,8 +12,11 @@ import { HiveError, checkName, unknownName } from "./errors.js";
 export const AGENT_STATUSES = ["starting", "working", "idle", "waiting_for_input", "error", "exited"] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
-/** Who decided a status: screen detection by profile, the agent itself (CLI/OSC), or the service. */
-export type StatusSource = "profile" | "self" | "service";
+/**
+ * Who decided a status: screen detection by profile, the agent itself (CLI/OSC), the agent's
+ * hooks (hooks.ts), or the service. Which one wins over which: precedence.ts.
+ */
+export type StatusSource = "profile" | "self" | "hook" | "service";
 
 /** A detail-only change (same status) is an event at most this often per agent. */
 export const DETAIL_EVENT_MS = 5000;
@@ -241,7 +244,7 @@ export class Agents {
 
   /**
    * Records a status. The row always takes the new detail (agent_list shows it), but an event
-   * is appended only when the status changes, when the agent reports itself (source "self"),
+   * is appended only when the status changes, when the agent reports itself (source "self" or "hook"),
    * or — a detected detail alone changed — when this agent's last status event is at least
    * DETAIL_EVENT_MS old: a spinner redraws its detail many times
    * a second and would otherwise drown the log. An exited agent stays exited: only
@@ -264,8 +267,8 @@ export class Agents {
         .prepare("UPDATE agents SET status = ?, status_detail = ?, status_source = ?, updated_at = ? WHERE name = ?")
         .run(status, detail, source, now, name);
       advanceTurn(this.store, name, status, now);
-      // An agent's own report is deliberate, never spinner noise: always an event.
-      if (agent.status !== status || source === "self" || now - this.lastStatusEventAt(agent) >= DETAIL_EVENT_MS) {
+      // An agent's own report or hook is deliberate, never spinner noise: always an event.
+      if (agent.status !== status || source === "self" || source === "hook" || now - this.lastStatusEventAt(agent) >= DETAIL_EVENT_MS) {
         this.events.append({
           kind: "status",
           agent: name,
@@ -291,7 +294,13 @@ export class Agents {
       const changed: AgentRecord[] = [];
       const now = Date.now();
       for (const agent of this.bySession(sessionId)) {
-        if (agent.status === "exited") continue;
+        if (agent.status === "exited") {
+          // Its SessionEnd hook said so first; the exit code arrives only now.
+          if (agent.exitCode === null && options.exitCode != null) {
+            this.store.db.prepare("UPDATE agents SET exit_code = ? WHERE name = ?").run(options.exitCode, agent.name);
+          }
+          continue;
+        }
         const detail = clipDetail(options.reason ?? (options.exitCode != null ? `exit code ${options.exitCode}` : "session ended"));
         this.store.db
           .prepare(

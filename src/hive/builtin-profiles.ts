@@ -33,10 +33,23 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
       { status: "working", pattern: String.raw`esc to interrupt`, flags: "i", lines: 12 },
       { status: "error", pattern: String.raw`API Error|Credit balance is too low|OAuth token has expired|Invalid API key|Request timed out`, lines: 12 },
       // "Interrupted · What should Claude do instead?" after Esc: the turn ended, input is open.
-      { status: "idle", pattern: String.raw`Interrupted .*What should Claude do instead`, lines: 12, detail: "interrupted" },
+      // No Stop hook runs for an interrupt, so this replaces the hook's "working".
+      { status: "idle", pattern: String.raw`Interrupted .*What should Claude do instead`, lines: 12, detail: "interrupted", overridesHooks: true },
       // The input box: a line that starts with ">" (older "│ > " box, newer "> " between rules).
       { status: "idle", pattern: String.raw`^[\s│]*[>❯](?:\s|$)`, lines: 10, minQuietMs: 300, detail: "input prompt" },
     ],
+    // Exact status from Claude Code's own hooks (passed with --settings, merged with the
+    // user's settings); the screen rules above still see what hooks do not report.
+    hooks: {
+      via: "claude-settings",
+      events: [
+        { event: "UserPromptSubmit", status: "working" },
+        { event: "Stop", status: "idle" },
+        { event: "Notification", matcher: "permission_prompt", status: "waiting_for_input" },
+        { event: "Notification", matcher: "idle_prompt", status: "idle" },
+        { event: "SessionEnd", status: "exited" },
+      ],
+    },
   },
   codex: {
     description: "OpenAI Codex CLI",
@@ -55,6 +68,8 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
       // The composer prompt "›" (older builds: "▌" or ">").
       { status: "idle", pattern: String.raw`^\s*[›▌>](?:\s|$)`, lines: 10, minQuietMs: 300, detail: "input prompt" },
     ],
+    // Codex runs its `notify` program after each turn: turn complete → idle.
+    hooks: { via: "codex-notify", events: [{ event: "agent-turn-complete", status: "idle" }] },
   },
   aider: {
     description: "Aider (AI pair programming in the terminal)",

@@ -24,6 +24,10 @@ export interface ScreenState {
 export interface DetectedStatus {
   status: DetectableStatus | "exited";
   detail: string;
+  /** What decided it: a profile rule (a known string on screen), or only quiet time / readiness. */
+  by: "rule" | "quiet" | "exit";
+  /** The matching rule is marked overridesHooks (set only then). */
+  overridesHooks?: true;
 }
 
 const MAX_DETAIL = 120;
@@ -47,17 +51,17 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;
 
 export function detectStatus(profile: AgentProfile, screen: ScreenState): DetectedStatus {
   if (screen.exited) {
-    return { status: "exited", detail: screen.exitCode != null ? `exit code ${screen.exitCode}` : "program ended" };
+    return { status: "exited", detail: screen.exitCode != null ? `exit code ${screen.exitCode}` : "program ended", by: "exit" };
   }
   for (const rule of profile.rules) {
     if (screen.quietMs < rule.minQuietMs) continue;
     const text = bottom(screen.screenLines, rule.lines).join("\n");
     const m = rule.pattern.exec(text);
-    if (m) return { status: rule.status, detail: rule.detail ?? lineAt(text, m.index) };
+    if (m) return { status: rule.status, detail: rule.detail ?? lineAt(text, m.index), by: "rule", ...(rule.overridesHooks ? { overridesHooks: true as const } : {}) };
   }
-  if (screen.ready === false) return { status: "starting", detail: "waiting for the program to be ready" };
-  if (screen.quietMs < profile.quietIdleMs) return { status: "working", detail: "output is changing" };
-  return { status: profile.quietStatus, detail: `quiet for ${seconds(screen.quietMs)}, no known prompt on screen` };
+  if (screen.ready === false) return { status: "starting", detail: "waiting for the program to be ready", by: "quiet" };
+  if (screen.quietMs < profile.quietIdleMs) return { status: "working", detail: "output is changing", by: "quiet" };
+  return { status: profile.quietStatus, detail: `quiet for ${seconds(screen.quietMs)}, no known prompt on screen`, by: "quiet" };
 }
 
 /**

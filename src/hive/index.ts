@@ -126,5 +126,7 @@ export * from "./layouts.js";
 export * from "./profiles.js";
 export * from "./detect.js";
 export * from "./status.js";
+export * from "./hooks.js";
+export * from "./precedence.js";
 export * from "./turns.js";
 export * from "./outbox.js";

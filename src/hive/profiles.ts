@@ -17,7 +17,12 @@
 //                      "pattern": "regex", "flags": "i",   // flags: i, s, u (m is always on)
 //                      "lines": 10,         // scan only the bottom N non-blank lines (0: whole screen)
 //                      "minQuietMs": 0,     // match only once output has been quiet this long
-//                      "detail": "…" } ]    // status detail (default: the matching line)
+//                      "detail": "…",       // status detail (default: the matching line)
+//                      "overridesHooks": false } ],  // a state the hooks never report: it
+//                                        //   replaces a hook's status (precedence.ts)
+//         "hooks": { "via": "claude-settings" | "codex-notify",   // optional: status from the
+//                    "events": [ { "event": "Stop", "matcher": "…", "status": "idle" } ] }
+//                                        //   program's own hooks (hooks.ts); inherited by `extends`
 //   } } }
 //
 // A profile in the file with a built-in's name replaces that built-in (extend it to refine it).
@@ -26,6 +31,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { HiveError, nameList } from "./errors.js";
 import { BUILTIN_PROFILES } from "./builtin-profiles.js";
+import { HooksSchema, type ProfileHooks } from "./hooks.js";
 
 export const DETECTABLE_STATUSES = ["starting", "working", "idle", "waiting_for_input", "error"] as const;
 export type DetectableStatus = (typeof DETECTABLE_STATUSES)[number];
@@ -38,6 +44,7 @@ const RuleSchema = z
     lines: z.number().int().min(0).max(500).optional(),
     minQuietMs: z.number().int().min(0).optional(),
     detail: z.string().max(200).optional(),
+    overridesHooks: z.boolean().optional(),
   })
   .strict();
 
@@ -50,6 +57,7 @@ const ProfileSchema = z
     quietIdleMs: z.number().int().min(0).optional(),
     quietStatus: z.enum(["idle", "working", "waiting_for_input"]).optional(),
     rules: z.array(RuleSchema).optional(),
+    hooks: HooksSchema.optional(),
   })
   .strict();
 
@@ -69,6 +77,8 @@ export interface StatusRule {
   lines: number;
   minQuietMs: number;
   detail: string | null;
+  /** A transition the program's hooks do not report (e.g. Claude interrupted: no Stop hook): it replaces a hook status. */
+  overridesHooks: boolean;
 }
 
 export interface AgentProfile {
@@ -80,6 +90,8 @@ export interface AgentProfile {
   quietIdleMs: number;
   quietStatus: "idle" | "working" | "waiting_for_input";
   rules: StatusRule[];
+  /** The program's own hooks that report status (agent_spawn passes them to it), or null. */
+  hooks: ProfileHooks | null;
   builtin: boolean;
 }
 
@@ -114,6 +126,7 @@ function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet
       lines: r.lines ?? 0,
       minQuietMs: r.minQuietMs ?? 0,
       detail: r.detail ?? null,
+      overridesHooks: r.overridesHooks ?? false,
     }));
     const profile: AgentProfile = {
       name,
@@ -123,6 +136,7 @@ function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet
       quietIdleMs: config.quietIdleMs ?? parent?.quietIdleMs ?? DEFAULT_QUIET_IDLE_MS,
       quietStatus: config.quietStatus ?? parent?.quietStatus ?? "idle",
       rules: [...own, ...(parent?.rules ?? [])],
+      hooks: config.hooks ?? parent?.hooks ?? null,
       builtin: builtinNames.has(name),
     };
     out.set(name, profile);

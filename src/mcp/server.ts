@@ -1,8 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { TermhiveService } from "../service/service.js";
-import { registerTerminalTools } from "./tools.js";
-import { registerHiveTools } from "./hive-tools.js";
+import { registerTools } from "./tools.js";
 import { registerResources } from "./resources.js";
 import { registerPrompts } from "./prompts.js";
 import { hiveServiceFor } from "../service/hive-instance.js";
@@ -18,11 +17,10 @@ export function createMcpServer(service: TermhiveService, clientId?: string): Mc
         "termhive gives you persistent terminal sessions. Open one with terminal_open, run commands with terminal_run (exact completion and exit codes, also in REPLs and ssh), type into interactive programs with terminal_send, read screens with terminal_read.",
     },
   );
-  registerTerminalTools(server, service, clientId);
   // The hive store opens on first use: a database that cannot be opened (locked, corrupt)
   // fails the hive calls with its reason and never takes the terminal tools down.
   const hive = hiveServiceFor(service);
-  registerHiveTools(server, service, hive, clientId);
+  registerTools(server, { terminal: service, hive: () => hive }, clientId);
   registerResources(server, service, hive);
   registerPrompts(server);
   return server;

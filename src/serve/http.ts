@@ -8,6 +8,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createMcpServer } from "../mcp/server.js";
 import type { TermhiveService } from "../service/service.js";
+import type { Dashboard } from "../dashboard/dashboard.js";
 import { BoundedEventStore } from "./event-store.js";
 import { bearerOk, BodyTooLarge, discardRestOfBody, hostAndOriginAllowed, readBody } from "./guard.js";
 
@@ -21,6 +22,8 @@ export interface HttpOptions {
   maxSessions: number;
   /** A session with no request for this long is closed (a client that vanished without DELETE). */
   sessionTtlMs: number;
+  /** The web dashboard: every path but /mcp, and the WebSocket upgrade. */
+  dashboard?: Dashboard;
 }
 
 export interface HttpServer {
@@ -105,6 +108,7 @@ export async function startHttp(service: TermhiveService, options: HttpOptions):
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!hostAndOriginAllowed(req, options.host)) return plain(res, 403);
+    if (options.dashboard && (req.url ?? "/").split("?")[0] !== "/mcp") return options.dashboard.handle(req, res);
     if (!bearerOk(req, options.token)) return plain(res, 401, { "www-authenticate": "Bearer" });
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/mcp") return plain(res, 404);
@@ -154,6 +158,7 @@ export async function startHttp(service: TermhiveService, options: HttpOptions):
       rpcError(res, 500, -32603, "internal error");
     });
   });
+  http.on("upgrade", (req, socket, head) => (options.dashboard ? options.dashboard.upgrade(req, socket, head) : socket.destroy()));
   // Long waits keep a request open; do not let node's defaults cut them.
   http.requestTimeout = 0;
   http.headersTimeout = 30_000;

@@ -1,6 +1,8 @@
 // `termhive serve`: one process serving MCP over Streamable HTTP and the gRPC API (unix
 // socket, optional loopback TCP) over one TermhiveService.
 import { loadConfig } from "../config.js";
+import { createDashboard } from "../dashboard/dashboard.js";
+import { dashboardUrl, writeServeRecord } from "../dashboard/serve-record.js";
 import { startGrpc } from "../grpc/server.js";
 import { grpcSocketPath } from "../grpc/socket.js";
 import { TermhiveService } from "../service/service.js";
@@ -26,6 +28,8 @@ export interface Serving {
   grpcPort?: number;
   tokenPath: string | null;
   token: string | null;
+  /** The web dashboard's URL, with the token when auth is on. */
+  dashboardUrl: string;
   stop(): Promise<void>;
 }
 
@@ -51,21 +55,27 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
     token,
   });
   let http;
+  const dashboard = createDashboard(service, { token, host: options.host });
   try {
-    http = await startHttp(service, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, ...httpSessionLimits() });
+    http = await startHttp(service, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, ...httpSessionLimits(), dashboard });
   } catch (error) {
+    dashboard.close();
     await grpc.close();
     await service.shutdown().catch(() => {});
     throw error;
   }
+  const forgetRecord = writeServeRecord(config.home, { pid: process.pid, host: options.host, port: http.port, auth: token !== null });
   return {
     url: http.url,
+    dashboardUrl: dashboardUrl(options.host, http.port, token, loopback),
     port: http.port,
     grpcSocket: grpc.socketPath,
     grpcPort: grpc.tcpPort,
     tokenPath: token === null ? null : tokenPath(config.home),
     token,
     async stop() {
+      forgetRecord();
+      dashboard.close();
       await http.close();
       await grpc.close();
       await service.shutdown().catch(() => {});
@@ -85,6 +95,7 @@ export function banner(s: Serving, host: string): string {
   } else {
     lines.push(`Authentication is OFF (loopback only). Do not leave it like this.`);
   }
+  lines.push(`Dashboard: ${s.dashboardUrl}`);
   lines.push(`gRPC: unix:${s.grpcSocket}${s.grpcPort !== undefined ? ` and 127.0.0.1:${s.grpcPort} (metadata authorization: Bearer <token>)` : ""}`);
   lines.push(`Ctrl-C to stop (sessions keep running in tmux).`);
   return lines.join("\n") + "\n";
@@ -98,7 +109,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const serving = await startServe(options);
   if (options.json) {
     process.stdout.write(
-      JSON.stringify({ url: serving.url, port: serving.port, grpc_socket: serving.grpcSocket, grpc_port: serving.grpcPort ?? null, token_path: serving.tokenPath }) + "\n",
+      JSON.stringify({ url: serving.url, port: serving.port, grpc_socket: serving.grpcSocket, grpc_port: serving.grpcPort ?? null, token_path: serving.tokenPath, dashboard: serving.dashboardUrl.split("?")[0] }) + "\n",
     );
   } else {
     process.stdout.write(banner(serving, options.host));

@@ -21,6 +21,7 @@ import { hiveWait, type HiveWaitResult, type WaitFor } from "./hive/wait.js";
 import { WatchScanner } from "./hive/watch-scanner.js";
 import { addWorktree } from "./hive/worktree.js";
 import { withProgress } from "./hive/progress.js";
+import { commandWithHooks } from "./hive/hook-launch.js";
 
 /** Default size of a layout window: room for four panes of useful width. */
 const LAYOUT_ROWS = 50;
@@ -178,13 +179,19 @@ export class HiveService {
       const agent = p.agent ?? (p.team || p.profile ? p.name : undefined);
       return agent ? { TERMHIVE_AGENT: agent, ...p.env } : p.env;
     };
-    sessions.push(await this.registry.open({ name: first.name, command: first.command, cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
+    // An agent pane running its profile's program gets the profile's hooks (hive/hooks.ts);
+    // their settings are files of this machine, so a pane on another host runs it plain.
+    const paneCommand = (p: PaneSpec) => {
+      const agent = p.agent ?? (p.team || p.profile ? p.name : undefined);
+      return agent && !(p.host ?? first.host) ? commandWithHooks(p.command, this.profileFor(p.profile, p.command), agent, this.service.config.home) : p.command;
+    };
+    sessions.push(await this.registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
     const backend = this.service.backend;
     try {
       for (const step of plan.steps) {
         const p = spec.panes[step.creates]!;
         const open = () => this.registry.open({
-          name: p.name, command: p.command, cwd: p.cwd, env: paneEnv(p), host: p.host, rows: 0, cols: 0,
+          name: p.name, command: paneCommand(p), cwd: p.cwd, env: paneEnv(p), host: p.host, rows: 0, cols: 0,
           splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
         });
         try {
@@ -275,8 +282,10 @@ export class HiveService {
       throw new HiveError("duplicate", `agent '${input.name}' is already registered; pass replace: true or pick another name`);
     }
     const profile = this.profileFor(input.profile, input.command);
-    const command = input.command ?? (profile.command || undefined);
     if (input.worktree && input.host) throw new HiveError("invalid", "worktree makes a local git worktree; it cannot be combined with host");
+    // Hook settings are files of this machine: an agent on another host runs its program plain.
+    const plain = input.command ?? (profile.command || undefined);
+    const command = input.host ? plain : commandWithHooks(plain, profile, input.name, this.service.config.home);
     const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
     const session = await this.registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: input.rows ?? 40, cols: input.cols ?? 120 });
     const started = Date.now();

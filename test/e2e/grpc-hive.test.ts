@@ -1,6 +1,6 @@
 // The hive over gRPC: every hive RPC through TermhiveClient against a real `termhive serve` and
 // real tmux — layouts, agents, teams, parallel send/read, cascades through the safety gate,
-// status, events, waits, watchers, mail, focus, split, removal — and errors as status codes.
+// queue, status, events, waits, watchers, mail, focus, split, removal — and errors as status codes.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -146,6 +146,14 @@ describe("gRPC hive API", () => {
     assert.equal((await c.wait({ session: "b1", pattern: "^CAST-2-BROAD$", timeout_s: 10 })).matched, true);
     // Bad input: an unknown team is named in the error.
     await assert.rejects(c.hiveMessage({ teams: { nope: "x" } }), isCode("not_found", /unknown team 'nope'/));
+  });
+
+  test("HiveQueue lists the queue and refuses an id it does not hold or an unknown agent", async () => {
+    const listed = await c.hiveQueue({});
+    assert.ok(Array.isArray(listed.queued));
+    assert.equal(listed.cancelled, undefined);
+    await assert.rejects(c.hiveQueue({ cancel: 99_999 }), isCode("invalid", /no queued message #99999/));
+    await assert.rejects(c.hiveQueue({ agent: "nobody-here" }), isCode("not_found", /nobody-here/));
   });
 
   test("HiveStatus and HiveEvents with a cursor, kinds and targets", async () => {

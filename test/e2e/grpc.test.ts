@@ -2,6 +2,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { TermhiveClient, ToolError } from "../../src/index.js";
 import { serve, type Served } from "./serve-process.js";
 
@@ -63,6 +65,14 @@ describe("gRPC API", () => {
     const closed = await c.close({ session: "g1" });
     assert.equal(closed.closed, true);
     assert.equal((await c.list()).sessions.some((x) => x.name === "g1"), false);
+  });
+
+  test("Run without a session runs in a throwaway shell in cwd", async () => {
+    const r = await c.run({ command: "pwd", cwd: "/tmp" });
+    assert.equal(r.output, "/tmp");
+    assert.equal(r.session_closed, true);
+    assert.match(r.session_name ?? "", /./);
+    assert.match(r.session ?? "", /^th-/);
   });
 
   test("an unknown session → NOT_FOUND with the message (ToolError not_found)", async () => {
@@ -169,5 +179,44 @@ describe("gRPC API", () => {
     const authed = new TermhiveClient({ address: `127.0.0.1:${s.grpcPort}`, token: s.token! });
     assert.ok(Array.isArray((await authed.list()).sessions));
     authed.closeConnection();
+  });
+});
+
+describe("gRPC API when tmux dies underneath", () => {
+  let s: Served;
+  let c: TermhiveClient;
+  before(async () => {
+    s = await serve(["--no-grpc-tcp"]);
+    c = new TermhiveClient({ socketPath: s.grpcSocket, clientName: "grpc-gone" });
+    await c.ready();
+  });
+  after(async () => {
+    c?.closeConnection();
+    await s?.stop();
+  });
+
+  test("a call in flight when the tmux server is killed → UNAVAILABLE with tmux's reason, not INTERNAL; the next call reconnects", async () => {
+    await c.open({ name: "doomed", command: "bash" });
+    const tmux = (...args: string[]) => spawnSync("tmux", ["-S", join(s.home, "tmux.sock"), ...args], { encoding: "utf8" });
+    const serverPid = Number(tmux("display-message", "-p", "#{pid}").stdout.trim());
+    assert.ok(serverPid > 0);
+    // Stopped, the server reads no command: the keys below wait in tmux's queue.
+    process.kill(serverPid, "SIGSTOP");
+    const inFlight = c.send({ session: "doomed", keys: ["C-l"] }).then(
+      () => assert.fail("the send answered although tmux was stopped"),
+      (e: unknown) => e,
+    );
+    // Sent after the send on the same connection and refused by validation alone: once its answer
+    // is back, the server has handled the send up to its write to tmux (no I/O comes before it).
+    await assert.rejects(c.read({ session: "" }), (e: unknown) => e instanceof ToolError && e.code === "invalid");
+    process.kill(serverPid, "SIGKILL");
+    const error = await inFlight;
+    assert.ok(error instanceof ToolError, `a plain gRPC error: ${String(error)} (code ${(error as { code?: number }).code}, INTERNAL is ${status.INTERNAL})`);
+    assert.equal(error.code, "unavailable");
+    assert.match(error.message, /tmux is not running \(.+\); the call was not carried out/);
+
+    const reborn = await c.open({ name: "reborn", command: "bash" });
+    assert.equal(reborn.name, "reborn");
+    assert.equal((await c.run({ session: "reborn", command: "echo alive" })).output, "alive");
   });
 });

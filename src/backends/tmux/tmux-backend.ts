@@ -433,6 +433,10 @@ export class TmuxBackend implements Backend {
     await this.cmd(`set -p -t ${tmuxQuote(paneId)} @termhive_title ${tmuxQuoteFormat(clean)}`);
   }
 
+  tmuxCommand(command: string): Promise<string[]> {
+    return this.cmd(command);
+  }
+
   async reapExited(): Promise<void> {
     // tmux reaps every finished child whenever one SIGCHLD arrives; a short-lived child of
     // the server provides one.

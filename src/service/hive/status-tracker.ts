@@ -2,21 +2,27 @@
 //   screen change → (debounced) profile detection → agents.setStatus when it changed;
 //   OSC 1337;Custom=id=termhive:… from the pane → the agent's own report;
 //   the pane's program exits / the pane vanishes → exited.
-// Each change is written to the store (an event for every process) and shown in the tmux pane
-// border title, and announced in-process on `changes` so hive_wait wakes at once.
+//   the agent's hooks (`termhive hook`, another process) → a status event in the store, which
+//   this process follows (FOLLOW_MS) to show it.
+// Which source wins over which: hive/precedence.ts. Each change is written to the store (an
+// event for every process), shown in the tmux pane border (title, colour, window summary, a
+// ring when input is needed: indicators.ts), and announced in-process on `changes` so
+// hive_wait wakes at once.
 import { EventEmitter } from "node:events";
 import type { Hive, AgentRecord, AgentProfile } from "../../hive/index.js";
-import { isReady, parseStatusOsc } from "../../hive/index.js";
+import { HOOK_FRESH_MS, isReady, parseStatusOsc, screenMayReplace } from "../../hive/index.js";
+import { HiveIndicators } from "./indicators.js";
 import type { Backend } from "../../backends/backend.js";
 import type { TerminalSession } from "../../terminal/session.js";
 
 /** Screen events come in bursts (one per parsed chunk); detect once the burst pauses this long. */
 const DEBOUNCE_MS = 20;
 /**
- * An agent's own report (`termhive status`, OSC) outranks screen guesses for this long; only
- * waiting_for_input and error (a person must look) and exited override it sooner.
+ * Statuses written by another process (`termhive hook`, `termhive status`, a second server)
+ * have no in-process event: the store's newest event id is read this often while sessions are
+ * tracked (one indexed read), so borders and waiters follow them.
  */
-export const SELF_HOLD_MS = 5000;
+const FOLLOW_MS = 250;
 
 interface Tracked {
   session: TerminalSession;
@@ -40,6 +46,13 @@ export class StatusTracker {
   /** "change" (agent: AgentRecord) after every status change this process records. */
   readonly changes = new EventEmitter();
   private readonly tracked = new Map<string, Tracked>();
+  private follower: NodeJS.Timeout | null = null;
+  private followedCursor = 0;
+  /** Per agent, the status+time this process last announced: a followed event it made itself is not news. */
+  private readonly announced = new Map<string, string>();
+  private indicatorsInstance: HiveIndicators | undefined;
+  /** Per agent, when the screen last showed a rule-matched dialog (waiting_for_input). */
+  private readonly dialogShownAt = new Map<string, number>();
 
   constructor(
     private readonly hive: Hive,
@@ -85,11 +98,63 @@ export class StatusTracker {
   }
 
   untrack(sessionId: string): void {
-    this.tracked.get(sessionId)?.detach();
+    const entry = this.tracked.get(sessionId);
+    if (entry) {
+      // Rebinding keeps the pane an agent's; removing the last agent takes its colours away.
+      if (this.agentsOf(entry).length === 0) this.indicators.clear(entry.session.pane);
+      else this.indicatorsInstance?.forget(entry.session.paneId);
+    }
+    entry?.detach();
   }
 
   stop(): void {
     for (const entry of [...this.tracked.values()]) entry.detach();
+    if (this.follower) clearInterval(this.follower);
+    this.follower = null;
+  }
+
+  private get indicators(): HiveIndicators {
+    return (this.indicatorsInstance ??= new HiveIndicators(this.backend));
+  }
+
+  /** Starts following statuses other processes write (once, while this process tracks sessions). */
+  private ensureFollowing(): void {
+    if (this.follower) return;
+    try {
+      this.followedCursor = this.hive.events.latestCursor();
+    } catch {
+      return; // store unavailable: the next schedule retries
+    }
+    this.follower = setInterval(() => this.followStore(), FOLLOW_MS);
+    this.follower.unref();
+  }
+
+  private followStore(): void {
+    if (this.tracked.size === 0) return;
+    let events;
+    try {
+      if (this.hive.events.latestCursor() === this.followedCursor) return;
+      const r = this.hive.events.since(this.followedCursor, { kinds: ["status"], sessionIds: [...this.tracked.keys()], limit: 1000 });
+      this.followedCursor = r.cursor;
+      events = r.events;
+    } catch {
+      return;
+    }
+    const sessions = new Set(events.map((e) => e.sessionId).filter((id): id is string => id !== null && id !== undefined));
+    for (const id of sessions) {
+      const entry = this.tracked.get(id);
+      if (!entry) continue;
+      const fresh = this.agentsOf(entry).filter((a) => this.announced.get(a.name) !== `${a.status}@${a.updatedAt}`);
+      if (fresh.length === 0) continue;
+      void this.title(entry.session).finally(() => {
+        for (const a of fresh) this.announce(a);
+      });
+    }
+  }
+
+  private announce(agent: AgentRecord): void {
+    this.announced.set(agent.name, `${agent.status}@${agent.updatedAt}`);
+    this.changes.emit("change", agent);
   }
 
   private agentsOf(entry: Tracked): AgentRecord[] {
@@ -105,6 +170,7 @@ export class StatusTracker {
     for (const t of entry.timers) clearTimeout(t);
     const agents = this.agentsOf(entry);
     if (agents.length === 0) return;
+    this.ensureFollowing();
     // The quiet thresholds have no event ("nothing printed for 1.5 s"): these timers are that event.
     const thresholds = new Set<number>([DEBOUNCE_MS]);
     for (const a of agents) {
@@ -147,12 +213,12 @@ export class StatusTracker {
       if (!entry.ready && isReady(profile, { screenLines, quietMs })) entry.ready = true;
       const detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
       if (detected.status === "exited") continue;
-      const selfHeld =
-        agent.statusSource === "self" &&
-        Date.now() - agent.updatedAt < SELF_HOLD_MS &&
-        detected.status !== "waiting_for_input" &&
-        detected.status !== "error";
-      if (selfHeld) continue;
+      // Remember when the screen last showed a dialog: once a hook's waiting_for_input has been
+      // seen on screen (shortly before the hook, the hook process takes a moment, or after it),
+      // the dialog leaving the screen means it was answered (precedence.ts).
+      if (detected.status === "waiting_for_input" && detected.by === "rule") this.dialogShownAt.set(agent.name, Date.now());
+      const dialogSeen = (this.dialogShownAt.get(agent.name) ?? 0) >= agent.updatedAt - HOOK_FRESH_MS;
+      if (!screenMayReplace(agent, detected, { dialogSeen })) continue;
       this.record(() => this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile" }), session);
     }
   }
@@ -170,7 +236,7 @@ export class StatusTracker {
     for (const t of entry.timers) clearTimeout(t);
     try {
       const changed = this.hive.agents.markSessionExited(entry.session.id, { exitCode, reason });
-      for (const agent of changed) this.changes.emit("change", agent);
+      for (const agent of changed) this.announce(agent);
       if (changed.length && !entry.session.goneReason) void this.title(entry.session);
     } catch {
       // store unavailable: the next sync marks it
@@ -187,7 +253,7 @@ export class StatusTracker {
     }
     if (result.changed) {
       // The border title is updated first, so whoever hears of the change sees it on screen too.
-      void this.title(session).finally(() => this.changes.emit("change", result.agent));
+      void this.title(session).finally(() => this.announce(result.agent));
     }
     return result.agent;
   }
@@ -199,5 +265,6 @@ export class StatusTracker {
     if (agents.length === 0) return;
     const text = agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} · ${a.status}${a.statusDetail ? `: ${a.statusDetail}` : ""}`).join(" | ");
     await this.backend.setTitle(session.paneId, text).catch(() => {});
+    this.indicators.show(session.pane, agents);
   }
 }

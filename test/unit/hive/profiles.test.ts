@@ -12,8 +12,11 @@ const screen = (text: string, rows = 30) => {
   while (lines.length < rows) lines.push(""); // a real screen has blank rows below the content
   return lines;
 };
-const detect = (profile: string, text: string, quietMs = 2000, extra: { ready?: boolean } = {}) =>
-  detectStatus(profiles.get(profile), { screenLines: screen(text), quietMs, ...extra });
+// Status and detail; what decided it (`by`) is checked where it matters (hooks.test.ts: precedence).
+const detect = (profile: string, text: string, quietMs = 2000, extra: { ready?: boolean } = {}) => {
+  const { status, detail } = detectStatus(profiles.get(profile), { screenLines: screen(text), quietMs, ...extra });
+  return { status, detail };
+};
 
 const CLAUDE_BOX = `
 ╭──────────────────────────────────────────────────────────────╮
@@ -164,7 +167,7 @@ test("shell: prompt is idle, a silent command is working, questions wait for inp
   assert.equal(detect("shell", "me@box:~$ ssh new-host\nAre you sure you want to continue connecting (yes/no/[fingerprint])? ").status, "waiting_for_input");
   assert.equal(detect("shell", "me@box:~$ sudo apt update\n[sudo] password for me: ").status, "waiting_for_input");
   assert.equal(detect("shell", "me@box:~$ rm -i x\nProceed? [y/N] ").status, "waiting_for_input");
-  assert.deepEqual(detectStatus(profiles.get("shell"), { screenLines: [], quietMs: 0, exited: true, exitCode: 2 }), { status: "exited", detail: "exit code 2" });
+  assert.deepEqual(detectStatus(profiles.get("shell"), { screenLines: [], quietMs: 0, exited: true, exitCode: 2 }), { status: "exited", detail: "exit code 2", by: "exit" });
   assert.equal(detectStatus(profiles.get("claude"), { screenLines: screen(CLAUDE_BOX), quietMs: 0, exited: true }).status, "exited");
 });
 

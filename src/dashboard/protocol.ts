@@ -1,0 +1,80 @@
+// What travels on the dashboard's WebSocket (/live), as JSON text frames. Types only: the
+// page (web/) imports them too. The server checks what it receives in client-messages.ts.
+
+export interface SessionView {
+  session: string;
+  name: string;
+  alive: boolean;
+  /** The command running (integrated shells) or the pane's program; null at a prompt. */
+  running: string | null;
+  foreground: string;
+  idle_s: number;
+  tui: boolean;
+  pane: string;
+  /** Panes of one layout share it (grid mode). */
+  window: string;
+  rows: number;
+  cols: number;
+}
+
+export interface AgentView {
+  name: string;
+  session: string;
+  session_name: string | null;
+  team: string | null;
+  profile: string | null;
+  status: string;
+  detail: string | null;
+  source: string | null;
+  updated_at: number;
+  alive: boolean;
+}
+
+export interface TeamView {
+  name: string;
+  parent: string | null;
+  description: string | null;
+  members: string[];
+  children: string[];
+}
+
+export interface QueuedView {
+  id: number;
+  agents: string[];
+  session: string;
+  level: string;
+  source: string;
+  text: string;
+  queued_at: string;
+  expires_at: string;
+  typing: boolean;
+}
+
+export interface EventView {
+  id: number;
+  at: number;
+  kind: string;
+  agent: string | null;
+  team: string | null;
+  data: Record<string, unknown>;
+}
+
+export type ServerMessage =
+  | { t: "hive"; at: number; sessions: SessionView[]; agents: AgentView[]; teams: TeamView[]; queue: QueuedView[]; error?: string }
+  | { t: "events"; events: EventView[] }
+  /** A fresh picture of a session's terminal: the page resets its xterm and writes data. */
+  | { t: "screen"; session: string; rows: number; cols: number; data: string }
+  /** Output since the last frame (coalesced: one frame may hold many of tmux's chunks). */
+  | { t: "out"; session: string; data: string }
+  | { t: "closed"; session: string; reason: string }
+  | { t: "reply"; id: number; ok: boolean; result?: unknown; error?: string }
+  | { t: "error"; message: string };
+
+export type MessageTarget = { kind: "everyone" } | { kind: "team"; name: string } | { kind: "agent"; name: string };
+
+export type ClientMessage =
+  | { t: "watch"; sessions: string[] }
+  | { t: "takeover"; session: string; on: boolean }
+  | { t: "input"; session: string; data: string }
+  | { t: "message"; id: number; to: MessageTarget; text: string; confirm?: boolean }
+  | { t: "mailbox"; id: number; agent: string };

@@ -1,0 +1,141 @@
+// Status from the agents' own hooks: the program tells termhive what it is doing at the
+// moments it knows exactly (a prompt was submitted, the turn ended, a permission dialog is
+// open), instead of termhive guessing from the screen.
+//
+// A profile declares them (JSON format, see profiles.ts):
+//
+//   "hooks": {
+//     "via": "claude-settings",           // how the program is told: see below
+//     "events": [ { "event": "UserPromptSubmit", "status": "working" },
+//                 { "event": "Notification", "matcher": "permission_prompt", "status": "waiting_for_input" } ]
+//   }
+//
+// via "claude-settings" (Claude Code): agent_spawn writes a settings file
+//   { "hooks": { "<event>": [ { "matcher": "…", "hooks": [ { "type": "command", "command": "…" } ] } ] } }
+//   and appends `--settings <file>` to the command; Claude Code merges it with the user's own
+//   settings. Each hook runs `termhive hook <event> --status <s> --agent <name>` with the
+//   hook's JSON payload on stdin.
+// via "codex-notify" (OpenAI Codex CLI): appends `-c notify=[…]`; Codex runs that program
+//   after each turn with its JSON payload ({"type": "agent-turn-complete", …}) as the last
+//   argument. Codex calls one notify program, so this style takes exactly one event.
+//
+// `termhive hook` must never stand in the agent's way: it exits 0 when it has nothing to do
+// and never exits 2 (a Claude Code hook exiting 2 blocks the prompt or the stop).
+import { z } from "zod";
+import { AGENT_STATUSES, MAX_STATUS_DETAIL, type AgentStatus } from "./agents.js";
+import { HiveError } from "./errors.js";
+
+export const HOOK_STYLES = ["claude-settings", "codex-notify"] as const;
+export type HookStyle = (typeof HOOK_STYLES)[number];
+
+const HOOK_STATUSES = AGENT_STATUSES.filter((s) => s !== "starting") as [AgentStatus, ...AgentStatus[]];
+
+export const HooksSchema = z
+  .object({
+    via: z.enum(HOOK_STYLES),
+    events: z
+      .array(
+        z
+          .object({
+            event: z.string().regex(/^[A-Za-z][A-Za-z0-9._-]{0,63}$/, "an event name: letters, digits, . _ -"),
+            matcher: z.string().min(1).max(200).optional(),
+            status: z.enum(HOOK_STATUSES),
+          })
+          .strict(),
+      )
+      .min(1),
+  })
+  .strict()
+  .superRefine((h, ctx) => {
+    if (h.via === "codex-notify" && h.events.length !== 1) {
+      ctx.addIssue({ code: "custom", message: "via codex-notify takes exactly one event (Codex runs one notify program)" });
+    }
+    if (h.via === "codex-notify" && h.events[0]?.matcher !== undefined) {
+      ctx.addIssue({ code: "custom", message: "via codex-notify has no matchers" });
+    }
+  });
+
+export type ProfileHooks = z.infer<typeof HooksSchema>;
+
+/** What to add to an agent's command line, and the files that must exist before it starts. */
+export interface HookLaunch {
+  /** Extra arguments, appended to the command (shell-quote them). */
+  args: string[];
+  files: { path: string; content: string }[];
+}
+
+const quote = (s: string) => (/^[\w.@%+=:,/-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** Claude Code hooks time out after this (seconds): a stuck termhive must not stall a turn for a minute. */
+const CLAUDE_HOOK_TIMEOUT_S = 10;
+
+/**
+ * The arguments and files that make the program run `termhive hook …` at its hook moments.
+ * `termhive`: the command that runs termhive from the pane (the shim's absolute path).
+ * `settingsFile`: where a claude-settings file goes (one per agent).
+ */
+export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; agent: string; settingsFile: string }): HookLaunch {
+  const command = (event: string, status: string) =>
+    [options.termhive, "hook", event, "--status", status, "--agent", options.agent].map(quote).join(" ");
+  if (hooks.via === "codex-notify") {
+    const e = hooks.events[0]!;
+    const argv = [options.termhive, "hook", e.event, "--status", e.status, "--agent", options.agent];
+    // A TOML array of basic strings; JSON's string escapes are valid TOML.
+    return { args: ["-c", `notify=${JSON.stringify(argv)}`], files: [] };
+  }
+  const byEvent: Record<string, { matcher?: string; hooks: { type: "command"; command: string; timeout: number }[] }[]> = {};
+  for (const e of hooks.events) {
+    (byEvent[e.event] ??= []).push({
+      ...(e.matcher !== undefined ? { matcher: e.matcher } : {}),
+      hooks: [{ type: "command", command: command(e.event, e.status), timeout: CLAUDE_HOOK_TIMEOUT_S }],
+    });
+  }
+  return {
+    args: ["--settings", options.settingsFile],
+    files: [{ path: options.settingsFile, content: JSON.stringify({ hooks: byEvent }, null, 2) + "\n" }],
+  };
+}
+
+export type HookOutcome = { status: AgentStatus; detail: string } | { ignored: string };
+
+const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
+
+function clip(s: string): string {
+  const flat = s.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  return flat.length > MAX_STATUS_DETAIL ? flat.slice(0, MAX_STATUS_DETAIL - 1) + "…" : flat;
+}
+
+/** Parses a hook payload (Claude Code: stdin; Codex: last argument). Empty → {}; bad JSON → an error. */
+export function parseHookPayload(raw: string): Record<string, unknown> {
+  if (raw.trim() === "") return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (err) {
+    throw new HiveError("invalid", `hook payload is not JSON: ${(err as Error).message}`);
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) throw new HiveError("invalid", "hook payload is not a JSON object");
+  return json as Record<string, unknown>;
+}
+
+/**
+ * The status a hook reports. `status` is what the profile declared for `event`; the payload
+ * refines it: a payload naming another event is ignored (a shared notify program), and
+ * Claude Code's SessionEnd for `/clear` is not the end of the program (a new session follows).
+ */
+export function hookOutcome(event: string, status: string, payload: Record<string, unknown>): HookOutcome {
+  if (!(HOOK_STATUSES as readonly string[]).includes(status)) {
+    throw new HiveError("invalid", `hook status ${JSON.stringify(status)}; valid: ${HOOK_STATUSES.join(", ")}`);
+  }
+  const named = text(payload.hook_event_name) ?? text(payload.type);
+  if (named !== undefined && named !== event) return { ignored: `payload is for ${named}, not ${event}` };
+  const reason = text(payload.reason);
+  if (event === "SessionEnd" && reason === "clear") return { status: "idle", detail: "SessionEnd hook: session cleared" };
+  const detail =
+    text(payload.message) ??
+    (event === "SessionEnd" ? `session ended${reason ? ` (${reason})` : ""}` : undefined) ??
+    (event === "Stop" || event === "agent-turn-complete" ? "turn ended" : undefined) ??
+    (event === "UserPromptSubmit" ? "prompt submitted" : undefined) ??
+    "reported";
+  return { status: status as AgentStatus, detail: clip(`${event} hook: ${detail}`) };
+}

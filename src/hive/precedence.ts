@@ -1,0 +1,52 @@
+// Which status source wins. Three sources write an agent's status: the screen (profile
+// detection, a guess re-made on every screen change), the agent itself (`termhive status`,
+// OSC 1337) and the agent's hooks (exact, at the moments the program reports). A guess must
+// not overwrite an exact report while that report is fresh; it may when the report says
+// nothing about what happened since.
+//
+// Hooks (source "hook"):
+//  - while the screen agrees on the status, the hook's record (and source) stays: no churn;
+//  - for HOOK_FRESH_MS nothing on screen replaces it (the screen may lag the hook);
+//  - a detection without a matching rule ("output is changing", "quiet for …") never replaces it;
+//  - a rule-matched waiting_for_input or error replaces it (a person must look);
+//  - a hook's waiting_for_input is replaced by the rule-matched screen: no hook reports that a
+//    permission dialog was answered. At once when the screen showed the dialog (from shortly
+//    before the hook on) and no longer does (`dialogSeen`), else after HOOK_FRESH_MS;
+//  - a rule marked overridesHooks replaces it: a state the hooks never report (Claude Code
+//    runs no Stop hook when a person interrupts the turn);
+//  - after HOOK_HOLD_MS without a hook, a rule-matched screen replaces it: a missed hook
+//    (settings overridden, hook failed) must not freeze the status for ever. With hooks that
+//    work, the screen agrees with them by then (Claude's spinner during a long turn), so this
+//    changes nothing.
+// Self reports (source "self"): held SELF_HOLD_MS against the screen, except for
+// waiting_for_input and error.
+import type { AgentRecord } from "./agents.js";
+import type { DetectedStatus } from "./detect.js";
+
+export const HOOK_FRESH_MS = 2000;
+export const HOOK_HOLD_MS = 30_000;
+export const SELF_HOLD_MS = 5000;
+
+const needsPerson = (s: string) => s === "waiting_for_input" || s === "error";
+
+/**
+ * Whether a screen detection may replace the agent's stored status. `dialogSeen`: the screen
+ * showed a waiting_for_input dialog since HOOK_FRESH_MS before the hook reported it (the
+ * caller keeps that per agent).
+ */
+export function screenMayReplace(
+  agent: Pick<AgentRecord, "status" | "statusSource" | "updatedAt">,
+  detected: DetectedStatus,
+  options: { now?: number; dialogSeen?: boolean } = {},
+): boolean {
+  const age = (options.now ?? Date.now()) - agent.updatedAt;
+  if (agent.statusSource === "hook") {
+    if (detected.status === agent.status || detected.by !== "rule") return false;
+    if (agent.status === "waiting_for_input" && options.dialogSeen) return true;
+    if (age < HOOK_FRESH_MS) return false;
+    if (needsPerson(detected.status) || agent.status === "waiting_for_input" || detected.overridesHooks) return true;
+    return age >= HOOK_HOLD_MS;
+  }
+  if (agent.statusSource === "self") return age >= SELF_HOLD_MS || needsPerson(detected.status);
+  return true;
+}

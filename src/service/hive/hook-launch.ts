@@ -1,0 +1,29 @@
+// agent_spawn / hive_layout: the command line that makes an agent program report its status
+// through its own hooks (hive/hooks.ts). The hooks call the pane's `termhive` shim by its
+// absolute path (the program may run hooks with another PATH), naming the agent.
+import { writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { hookLaunch, type AgentProfile } from "../../hive/index.js";
+import { ensurePrivateDir } from "../../util/paths.js";
+import { shellWord } from "../../util/shell-word.js";
+import { ensureShim } from "../pane-cli.js";
+
+const program = (command: string) => basename(command.trim().split(/\s+/)[0] ?? "");
+
+/**
+ * `command` with the profile's hook arguments appended, when the profile declares hooks and
+ * the command runs the profile's own program (a `bash` started under the claude profile must
+ * not get `--settings`). Writes the settings file the arguments name.
+ */
+export function commandWithHooks(command: string | undefined, profile: AgentProfile, agent: string, home: string): string | undefined {
+  if (!profile.hooks || !command?.trim() || !profile.command.trim()) return command;
+  if (program(command) !== program(profile.command)) return command;
+  const shim = ensureShim(home);
+  const launch = hookLaunch(profile.hooks, {
+    termhive: shim ? join(shim, "termhive") : "termhive",
+    agent,
+    settingsFile: join(ensurePrivateDir(join(home, "hooks")), `${agent}.${profile.name}.json`),
+  });
+  for (const f of launch.files) writeFileSync(f.path, f.content, { mode: 0o600 });
+  return `${command} ${launch.args.map(shellWord).join(" ")}`;
+}

@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { name } from "./schemas/hive.js";
+import { defineVerb } from "./verb.js";
+
+export default defineVerb({
+  name: "agent_list",
+  title: "List agents",
+  description: "Every agent (or a team's, with child teams): session, team, profile, status and detail, alive.",
+  input: { team: name.optional(), recursive: z.boolean().optional() },
+  family: "hive",
+  run: (s, input) => s.hive().listAgents(input),
+  text: (r) =>
+    r.agents.length
+      ? r.agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} ${a.status}${a.detail ? ` (${a.detail})` : ""} · ${a.session_name ?? a.session}${a.alive ? "" : " · gone"}`).join("\n")
+      : "no agents",
+  grpc: "AgentList",
+});

@@ -1,0 +1,15 @@
+// Option parsers of the CLI forms: InvalidArgumentError makes commander report a usage error
+// (one line, exit 2).
+import { InvalidArgumentError } from "commander";
+
+export const int = (v: string) => {
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isInteger(n)) throw new InvalidArgumentError("not a whole number.");
+  return n;
+};
+
+export const seconds = (v: string) => {
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("not a positive number of seconds.");
+  return n;
+};

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { LAYOUT_KINDS } from "../hive/index.js";
+import { name } from "./schemas/hive.js";
+import { defineVerb } from "./verb.js";
+
+const paneSpec = z.object({
+  name: name.optional().describe("Session name of the pane."),
+  command: z.string().optional().describe("Program to run (default: your shell)."),
+  cwd: z.string().optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  agent: name.optional().describe("Register the pane as this agent."),
+  team: name.optional().describe("Team of the agent (created if missing)."),
+  profile: name.optional().describe("Status profile: claude, codex, aider, shell or a custom one (default: by command)."),
+  host: z.string().max(512).optional().describe("ssh destination the layout runs on (one host per layout: its panes share a tmux window)."),
+});
+
+export default defineVerb({
+  name: "hive_layout",
+  title: "Open several panes side by side",
+  description:
+    "Create a tmux window with several named panes side by side (a person can attach and watch them all), optionally registering each pane as an agent in a team. Layouts: single, horizontal, vertical, quad (4), main-vertical, main-horizontal, tiled. save_as stores the arrangement; {restore: name} recreates it.",
+  input: {
+    layout: z.enum(LAYOUT_KINDS).optional(),
+    panes: z.array(paneSpec).max(32).optional().describe("One entry per pane, in order (quad: top-left, top-right, bottom-left, bottom-right)."),
+    count: z.number().int().min(1).max(32).optional().describe("Pane count when panes is not given (plain shells)."),
+    save_as: name.optional(), restore: name.optional(), replace: z.boolean().optional().describe("Rebind agent names / overwrite a saved layout."),
+    rows: z.number().int().min(10).max(500).optional(), cols: z.number().int().min(20).max(1000).optional(),
+  },
+  family: "hive",
+  run: (s, input, ctx) => s.hive().layout(input, ctx),
+  text: (r) =>
+    `${r.layout} window ${r.window}: ${r.panes.map((p) => `${p.name}${p.agent ? ` (agent ${p.agent}${p.team ? `, team ${p.team}` : ""})` : ""} ${p.cols}x${p.rows} ${p.ready}`).join("; ")}\nwatch: ${r.attach}`,
+  grpc: "HiveLayout",
+});

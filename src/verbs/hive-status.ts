@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { name } from "./schemas/hive.js";
+import { defineVerb } from "./verb.js";
+
+export default defineVerb({
+  name: "hive_status",
+  title: "Set an agent's status",
+  description: "Record an agent's own status (starting, working, idle, waiting_for_input/waiting, error) with an optional detail; shown in its pane border.",
+  input: { agent: name, status: z.string(), detail: z.string().max(500).optional() },
+  family: "hive",
+  run: (s, input) => s.hive().setStatus(input),
+  text: (r) => `${r.agent.name}: ${r.agent.status}${r.agent.detail ? ` (${r.agent.detail})` : ""}`,
+  grpc: "HiveStatus",
+});

@@ -1,0 +1,13 @@
+import { name } from "./schemas/hive.js";
+import { defineVerb } from "./verb.js";
+
+export default defineVerb({
+  name: "team_assign",
+  title: "Put an agent in a team, or a team under a parent",
+  description: "With agent: the agent joins team (null: leaves its team). Without agent: team moves under parent (null: top level); cycles are refused.",
+  input: { agent: name.optional(), team: name.nullable(), parent: name.nullable().optional() },
+  family: "hive",
+  run: (s, input) => s.hive().assign(input),
+  text: (r) => JSON.stringify(r, null, 1),
+  grpc: "TeamAssign",
+});

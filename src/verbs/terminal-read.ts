@@ -1,0 +1,63 @@
+import { Option } from "commander";
+import { z } from "zod";
+import { int } from "./cli-args.js";
+import { session } from "./schemas/terminal.js";
+import { defineVerb } from "./verb.js";
+
+const MODES = ["auto", "new", "screen", "diff", "lines", "all"] as const;
+
+export const readInput = {
+  session,
+  mode: z.enum(MODES).default("auto").describe(
+    "new: output since your last read; screen: the visible screen; diff: screen lines changed since your last screen read; lines: a line range; all: everything held; auto: screen for full-screen apps, else new.",
+  ),
+  from_line: z.number().int().min(1).optional().describe("First line (1-based) for mode lines."),
+  to_line: z.number().int().min(1).optional().describe("Last line (inclusive) for mode lines."),
+  raw: z.boolean().optional().describe("Keep escape codes."),
+  filter: z.string().max(2000).optional().describe("Regex: keep only matching lines (with context)."),
+  context: z.number().int().min(0).max(50).optional().describe("Lines of context around filter matches (default 0)."),
+  max_tokens: z.number().int().min(50).max(200_000).optional().describe("Token budget (default 2000)."),
+  reduce: z.boolean().optional().describe("Apply a per-command reducer (default false for reads)."),
+};
+
+function formatRead(r: { output: string; mode: string; tui: boolean; cursor?: { row: number; col: number }; line_count: number; tokens: number; note?: string; alive: boolean; exit_code?: number | null }): string {
+  const facts = [`mode ${r.mode}`, r.tui ? "full-screen app" : undefined, r.cursor ? `cursor ${r.cursor.row + 1}:${r.cursor.col + 1}` : undefined, `${r.line_count} lines`, `${r.tokens} tokens`, r.alive ? undefined : `exited (${r.exit_code})`]
+    .filter(Boolean)
+    .join(" · ");
+  return [r.output, `[${facts}]`, r.note].filter((part) => part !== undefined && part !== "").join("\n");
+}
+
+export default defineVerb({
+  name: "terminal_read",
+  title: "Read a session",
+  description:
+    "Read a session: new output since your last read, the rendered screen (for vim/less/htop), a screen diff, a range of lines, or everything. Long output is folded; fold markers give the exact terminal_read call for the hidden lines.",
+  input: readInput,
+  family: "terminal",
+  run: (s, input, ctx) => s.terminal.read(input, ctx),
+  text: formatRead,
+  grpc: "Read",
+  cli: {
+    command: "read",
+    args: [["<session>", "session id or name"]],
+    description: "read a session: new output, the screen, or a line range",
+    options: [
+      new Option("-m, --mode <mode>", "what to read").choices(MODES).default("auto"),
+      ["--from <line>", "first line (mode lines)", int],
+      ["--to <line>", "last line (mode lines)", int],
+      ["--filter <regex>", "keep matching lines"],
+      ["--raw", "keep escape codes"],
+      ["--max-tokens <n>", "token budget", int],
+    ],
+    input: ([session]: [string], o) => ({
+      session,
+      mode: o.mode as (typeof MODES)[number],
+      from_line: o.from as number | undefined,
+      to_line: o.to as number | undefined,
+      filter: o.filter as string | undefined,
+      raw: o.raw as boolean | undefined,
+      max_tokens: o.maxTokens as number | undefined,
+    }),
+    speak: true,
+  },
+});

@@ -1,0 +1,66 @@
+// A verb is one tool of termhive as every door sees it: the MCP tool, the gRPC method and, where
+// it has one, the CLI command. A door is a loop over the table in ./index.ts.
+import type { Option } from "commander";
+import type { z } from "zod";
+import type { HiveService } from "../service/hive-service.js";
+import type { CallContext, TermhiveService } from "../service/service.js";
+
+export type Shape = Record<string, z.ZodType>;
+/** A verb's input after validation (defaults applied). */
+export type Input<S extends Shape> = z.infer<z.ZodObject<S>>;
+
+/** The terminal operations; the CLI's engine (in-process service or gRPC client) has them too. */
+export type TerminalOps = Pick<TermhiveService, "open" | "run" | "send" | "read" | "wait" | "list" | "close" | "resize">;
+
+/** What an operation calls: the terminal service, and the hive (its store opens on first use). */
+export interface Services {
+  terminal: TerminalOps;
+  hive(): HiveService;
+}
+
+/** A commander option: flags, description and an optional parser, or a ready Option (choices, default). */
+export type CliOption = readonly [flags: string, description: string, parse?: (value: string) => unknown] | Option;
+
+export interface CliForm<S extends Shape, R> {
+  /** The command's name: termhive <command>. */
+  command: string;
+  /** Its arguments in commander's syntax ("<session>", "[text...]") with their help. */
+  args?: readonly (readonly [syntax: string, description: string])[];
+  description: string;
+  options?: readonly CliOption[];
+  /** Shown after the options in --help. */
+  help?: string;
+  /** The command's arguments (in order) and options → the verb's input. */
+  input(args: never, options: Record<string, unknown>): z.input<z.ZodObject<S>>;
+  /** The human text when it differs from the verb's. */
+  text?(result: NoInfer<R>): string;
+  /** Exit status from the result (default 0). */
+  exitCode?(result: NoInfer<R>): number;
+  /** The result carries hints and fold markers that name MCP calls: rewrite them for the CLI. */
+  speak?: boolean;
+}
+
+export interface Verb<S extends Shape = Shape, R extends object = object> {
+  /** The MCP tool name (terminal_run); the model sees it. */
+  name: string;
+  title: string;
+  /** Written for a model: what the tool does and when to use it. */
+  description: string;
+  input: S;
+  /** Which wire conventions its gRPC messages follow (see grpc/hive-codec.ts). */
+  family: "terminal" | "hive";
+  run(services: Services, input: Input<S>, ctx: CallContext): R | Promise<R>;
+  /** How the result reads as text (structuredContent carries the same facts). */
+  text(result: NoInfer<R>): string;
+  /** The rpc of proto/termhive.proto. */
+  grpc: string;
+  cli?: CliForm<S, R>;
+}
+
+/** Infers a verb's input and result types from its schema and operation. */
+export function defineVerb<S extends Shape, R extends object>(verb: Verb<S, R>): Verb<S, R> {
+  return verb;
+}
+
+// The table holds verbs of different input and result types; each door treats them alike.
+export type AnyVerb = Verb<any, any>;

@@ -1,0 +1,33 @@
+// A profiles file (TERMHIVE_PROFILES, the JSON format) with "fakeclaude": the claude
+// built-in's screen rules and the same hooks, running the fake assistant TUI
+// (test/fixtures/fake-agent.mjs) since the real `claude` is not here.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const FAKE_AGENT = resolve("test/fixtures/fake-agent.mjs");
+
+/** A profiles file with "fakeclaude": the claude built-in's rules and hooks, running the fake. */
+export function writeFakeClaudeProfile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), "termhive-profiles-")), "profiles.json");
+  writeFileSync(file, JSON.stringify({
+    profiles: {
+      fakeclaude: {
+        extends: "claude",
+        command: `${process.execPath} ${FAKE_AGENT}`,
+        hooks: {
+          via: "claude-settings",
+          events: [
+            { event: "UserPromptSubmit", status: "working" },
+            { event: "Stop", status: "idle" },
+            { event: "Notification", matcher: "permission_prompt", status: "waiting_for_input" },
+            { event: "Notification", matcher: "idle_prompt", status: "idle" },
+            { event: "SessionEnd", status: "exited" },
+          ],
+        },
+      },
+    },
+  }));
+  return file;
+}
+

@@ -1,0 +1,128 @@
+// Issue 11 §6: exact status from the agents' own hooks. A profile in the JSON format that
+// mirrors the claude built-in (hooks via claude-settings) starts the fake assistant TUI, which,
+// given --settings like Claude Code, runs the configured hook commands with a JSON payload on
+// stdin and logs each run. Judged by the fake's log (it accepted the settings, it ran the
+// hook) and then by what termhive recorded (source "hook"), in this and a second process.
+// §10: agent_spawn sends progress notifications while it waits for the program.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Harness } from "./harness.js";
+import { type HiveEvent, logHas, logLines } from "./fake-agent-log.js";
+import { writeFakeClaudeProfile } from "./fake-claude-profile.js";
+
+type Agent = { name: string; status: string; source: string; detail: string | null };
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    const value = await probe().catch((e) => ((last = e), undefined));
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("hive hooks: status from the agent's own hooks", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.startField({ TERMHIVE_PROFILES: writeFakeClaudeProfile() });
+  });
+  after(async () => h.destroy());
+
+  const agent = async (via: Harness, name: string): Promise<Agent> =>
+    (await via.ok("agent_list", {})).agents.find((a: Agent) => a.name === name);
+  const agentIs = (name: string, status: string, source: string) =>
+    until(`${name} ${status} from ${source}`, async () => {
+      const a = await agent(h, name);
+      return a.status === status && a.source === source ? a : undefined;
+    });
+  const statusEvents = async (since: number, name: string): Promise<HiveEvent[]> =>
+    (await h.ok("hive_events", { since, targets: name, kinds: ["status"], limit: 1000 })).events;
+
+  test("§6 UserPromptSubmit → working and Stop → idle arrive from the hooks the fake ran, with source hook, seen by a second process", async () => {
+    const log = join(h.home, "hooked.log");
+    const spawned = await h.ok("agent_spawn", { name: "hooked", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "3000" } });
+    assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
+    await logHas(log, "ready");
+    // The fake was started with --settings and read these hook events from it.
+    assert.ok(logLines(log).includes("settings: Notification,SessionEnd,Stop,UserPromptSubmit"), logLines(log).join(" | "));
+    assert.equal((await h.ok("hive_wait", { targets: "hooked", for: "idle", timeout_s: 10 })).matched, true);
+    const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
+
+    assert.equal((await h.ok("hive_message", { agents: { hooked: "first task" } })).delivered, 1);
+    await logHas(log, "hook: UserPromptSubmit exit 0");
+    await logHas(log, "done: first task");
+    await logHas(log, "hook: Stop exit 0");
+    const idle = await agentIs("hooked", "idle", "hook");
+    assert.match(idle.detail ?? "", /Stop hook/);
+
+    const events = await statusEvents(cursor, "hooked");
+    const fromHooks = events.filter((e) => e.data.source === "hook").map((e) => e.data.status);
+    assert.deepEqual(fromHooks, ["working", "idle"], JSON.stringify(events.map((e) => e.data)));
+    // Each hook ran once per turn, in order, after the fake accepted the text.
+    const seq = logLines(log).filter((l) => l !== "ready" && !l.startsWith("settings"));
+    assert.deepEqual(seq, ["accepted: first task", "hook: UserPromptSubmit exit 0", "done: first task", "hook: Stop exit 0"]);
+
+    // Another termhive process, which never saw the pane's output, reports the hook's status.
+    const other = await h.callOnce("agent_list", {});
+    assert.equal(other.isError, false, other.text);
+    const seen = other.data.agents.find((a: Agent) => a.name === "hooked");
+    assert.equal(seen.status, "idle", other.text);
+    assert.equal(seen.source, "hook", other.text);
+  });
+
+  test("§6 a permission dialog: Notification permission_prompt → waiting_for_input from the hook; answered → working, then Stop → idle", async () => {
+    const log = join(h.home, "asker.log");
+    await h.ok("agent_spawn", { name: "asker", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "2000" } });
+    await logHas(log, "ready");
+    assert.equal((await h.ok("hive_wait", { targets: "asker", for: "idle", timeout_s: 10 })).matched, true);
+    const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
+    await h.ok("hive_message", { agents: { asker: "ask: run the tests" } });
+    await logHas(log, "hook: Notification permission_prompt exit 0");
+    const waiting = await agentIs("asker", "waiting_for_input", "hook");
+    assert.match(waiting.detail ?? "", /permission/);
+    assert.ok(!logLines(log).includes("hook: Notification idle_prompt exit 0"), "the idle_prompt matcher ran for a permission prompt");
+
+    await h.ok("hive_send", { targets: "asker", text: "1", enter: false });
+    await logHas(log, "answered: yes");
+    const w = await h.ok("hive_wait", { targets: "asker", for: "idle", timeout_s: 20 });
+    assert.equal(w.matched, true, JSON.stringify(w));
+    await logHas(log, "hook: Stop exit 0");
+    await agentIs("asker", "idle", "hook");
+    const statuses = (await statusEvents(cursor, "asker")).map((e) => `${e.data.status}:${e.data.source}`);
+    assert.ok(statuses.includes("waiting_for_input:hook"), statuses.join(" "));
+    // No hook reports an answered dialog: the screen (spinner) said working between the two.
+    const waitAt = statuses.indexOf("waiting_for_input:hook");
+    assert.ok(statuses.slice(waitAt).some((s) => s.startsWith("working:")), statuses.join(" "));
+    assert.equal(statuses.at(-1), "idle:hook", statuses.join(" "));
+  });
+
+  test("§6 SessionEnd → exited from the hook, before the pane's end is noticed", async () => {
+    const log = join(h.home, "leaver.log");
+    await h.ok("agent_spawn", { name: "leaver", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "500" } });
+    await logHas(log, "ready");
+    assert.equal((await h.ok("hive_wait", { targets: "leaver", for: "idle", timeout_s: 10 })).matched, true);
+    const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
+    await h.ok("hive_send", { targets: "leaver", text: "/exit" });
+    await logHas(log, "hook: SessionEnd exit 0");
+    await logHas(log, "exit: prompt_input_exit");
+    const gone = await agentIs("leaver", "exited", "hook");
+    assert.match(gone.detail ?? "", /prompt_input_exit/);
+    const exits = (await statusEvents(cursor, "leaver")).filter((e) => e.data.status === "exited");
+    assert.deepEqual(exits.map((e) => e.data.source), ["hook"], JSON.stringify(exits));
+    // The pane's end brings the exit code, without a second exited event.
+    await until("leaver's exit code", async () => ((await agent(h, "leaver")) as Agent & { exit_code: number | null }).exit_code === 0 ? true : undefined);
+    const after = (await statusEvents(cursor, "leaver")).filter((e) => e.data.status === "exited");
+    assert.deepEqual(after.map((e) => e.data.source), ["hook"], JSON.stringify(after));
+  });
+
+  test("§10 agent_spawn sends progress notifications while it waits for the program to be ready", async () => {
+    h.progress = [];
+    const r = await h.ok("agent_spawn", { name: "slowstart", profile: "shell", command: "bash -c 'sleep 2.5; exec bash'" }, { progress: true });
+    assert.equal(r.ready, "ready", JSON.stringify(r));
+    assert.ok(h.progress.length >= 1, "no progress notification during a multi-second agent_spawn");
+    assert.match(h.progress[0]!.message ?? "", /starting agent slowstart/);
+  });
+});

@@ -1,0 +1,54 @@
+// The live channel: one WebSocket to /live (the login cookie goes with it), reconnected with
+// a growing delay when it drops. Requests with an id get their reply as a promise.
+import type { ClientMessage, ServerMessage } from "../src/dashboard/protocol.js";
+
+type Reply = Extract<ServerMessage, { t: "reply" }>;
+type WithoutId<T> = T extends { id: number } ? Omit<T, "id"> : never;
+
+export class Live {
+  private ws: WebSocket | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, (reply: Reply) => void>();
+  private failures = 0;
+
+  constructor(
+    private readonly onMessage: (m: ServerMessage) => void,
+    private readonly onState: (state: "open" | "closed", failures: number) => void,
+  ) {}
+
+  connect(): void {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/live`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.failures = 0;
+      this.onState("open", 0);
+    };
+    ws.onmessage = (e: MessageEvent<string>) => {
+      const m = JSON.parse(e.data) as ServerMessage;
+      if (m.t === "reply") {
+        this.pending.get(m.id)?.(m);
+        this.pending.delete(m.id);
+      } else this.onMessage(m);
+    };
+    ws.onclose = () => {
+      this.failures++;
+      for (const resolve of this.pending.values()) resolve({ t: "reply", id: 0, ok: false, error: "the connection to termhive dropped" });
+      this.pending.clear();
+      this.onState("closed", this.failures);
+      setTimeout(() => this.connect(), Math.min(10_000, 250 * 2 ** Math.min(this.failures, 6)));
+    };
+  }
+
+  send(m: ClientMessage): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(m));
+  }
+
+  request(m: WithoutId<ClientMessage>): Promise<Reply> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      if (this.ws?.readyState !== WebSocket.OPEN) return resolve({ t: "reply", id, ok: false, error: "not connected to termhive" });
+      this.pending.set(id, resolve);
+      this.ws.send(JSON.stringify({ ...m, id }));
+    });
+  }
+}
