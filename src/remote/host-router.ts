@@ -62,6 +62,7 @@ export class HostRouter implements Backend {
   }
 
   start(): Promise<void> {
+    for (const remote of this.hosts.values()) remote.resume();
     return this.local.start();
   }
 

@@ -24,6 +24,8 @@ export class RemoteHost {
   private failures = 0;
   private retryAt = 0;
   private lastError: Error | null = null;
+  /** Set by stop(), cleared by resume(): a late call (a background write) must not dial the host again. */
+  private stopped = false;
 
   constructor(
     readonly host: string,
@@ -37,6 +39,7 @@ export class RemoteHost {
   /** The connected backend, connecting (set-up included) when needed. */
   ensure(): Promise<TmuxBackend> {
     if (this.backend?.connected) return Promise.resolve(this.backend);
+    if (this.stopped) return Promise.reject(new HostError(`termhive detached from host ${this.host} (stopped)`));
     if (this.connecting) return this.connecting;
     const wait = this.retryAt - Date.now();
     if (wait > 0 && this.lastError) {
@@ -107,7 +110,12 @@ export class RemoteHost {
     return joinWords([...ssh, "-t", this.host, joinWords(["tmux", "-S", socket, "attach", "-t", paneId])]);
   }
 
+  resume(): void {
+    this.stopped = false;
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.backend?.stop();
   }
 }
