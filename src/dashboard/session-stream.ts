@@ -3,6 +3,7 @@
 // transcript offset. A page that cannot keep up is not sent each chunk: whatever piled up
 // goes as one frame when it can take it, and past RESYNC_CHARS it gets a fresh picture
 // instead, so the server never holds more than the transcript already holds.
+import { DisposableStore } from "../terminal/events.js";
 import type { TerminalSession } from "../terminal/session.js";
 import type { ServerMessage } from "./protocol.js";
 
@@ -17,14 +18,15 @@ export class SessionStream {
   /** The size the page's terminal was given: a resized pane is drawn afresh. */
   private size = "";
 
-  constructor(readonly session: TerminalSession, private readonly onActivity: () => void) {
-    session.on("output", onActivity);
-    session.on("gone", onActivity);
+  private readonly subscriptions = new DisposableStore();
+
+  constructor(readonly session: TerminalSession, onActivity: () => void) {
+    this.subscriptions.add(session.onOutput(() => onActivity()));
+    this.subscriptions.add(session.onClosed(() => onActivity()));
   }
 
   dispose(): void {
-    this.session.off("output", this.onActivity);
-    this.session.off("gone", this.onActivity);
+    this.subscriptions.dispose();
   }
 
   get goneReason(): string | null {

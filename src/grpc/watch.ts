@@ -1,8 +1,8 @@
-// Server-streaming RPCs. Both ride the backend's "output" event (registered after the
-// registry's own listener, so the session has already ingested the bytes): no polling.
+// Server-streaming RPCs. Both follow the registry's session events: no polling.
 import type * as grpc from "@grpc/grpc-js";
 import type { TermhiveService } from "../service/service.js";
-import type { CommandRecord, TerminalSession } from "../terminal/session.js";
+import type { Disposable } from "../terminal/events.js";
+import type { TerminalSession } from "../terminal/session.js";
 import { replyError } from "./handlers.js";
 import { OutputQueue } from "./output-queue.js";
 
@@ -25,15 +25,11 @@ async function resolve(service: TermhiveService, call: Stream): Promise<Set<stri
   }
 }
 
-/** Runs `onOutput` for every output event of a watched session until the call ends. */
-function follow(service: TermhiveService, call: Stream, wanted: Set<string> | null, onOutput: (s: TerminalSession, data: Buffer) => void): void {
-  const backend = service.backend;
-  const listener = (paneId: string, data: Buffer) => {
-    const session = service.registry.byPane(paneId);
-    if (session && (!wanted || wanted.has(session.id))) onOutput(session, data);
+/** Keeps `subscriptions` until the call ends, however it ends. */
+function holdUntilEnd(call: Stream, subscriptions: Disposable[]): void {
+  const stop = () => {
+    for (const subscription of subscriptions) subscription.dispose();
   };
-  backend.on("output", listener);
-  const stop = () => backend.off("output", listener);
   call.once("cancelled", stop);
   call.once("close", stop);
   call.once("finish", stop);
@@ -60,48 +56,29 @@ export async function watchOutput(service: TermhiveService, call: Stream): Promi
   }
   // Live bytes are the backend's own chunk, not a transcript slice: slicing joins the whole
   // transcript each time, which made a flood quadratic (measured 0.3 MB/s).
-  follow(service, call, wanted, (session, data) => {
-    if (!seen.has(session.id)) return backlog(session);
-    send(session, data);
-  });
+  const registry = service.registry;
+  holdUntilEnd(call, [
+    registry.onOutput(({ session, data }) => {
+      if (wanted && !wanted.has(session.id)) return;
+      if (!seen.has(session.id)) return backlog(session);
+      send(session, data);
+    }),
+  ]);
 }
 
 export async function watchEvents(service: TermhiveService, call: Stream): Promise<void> {
   const wanted = await resolve(service, call);
   if (wanted === undefined) return;
-  const watched = new Map<TerminalSession, () => void>();
-  const send = (s: TerminalSession, kind: string, extra: { exit_code?: number | null; command?: string } = {}) =>
-    call.write({ kind, session: s.id, name: s.name, time_ms: Date.now(), ...extra });
-  const attach = (s: TerminalSession) => {
-    if (watched.has(s)) return;
-    const onStart = (r: CommandRecord) => send(s, "command-start", { command: r.command });
-    const onEnd = (r: CommandRecord) => send(s, "command-end", { command: r.command, exit_code: r.exitCode });
-    const onExit = (status: number | null) => send(s, "exit", { exit_code: status });
-    const onGone = () => {
-      send(s, "closed");
-      detach();
-    };
-    const detach = () => {
-      s.off("command-start", onStart);
-      s.off("command-end", onEnd);
-      s.off("exit", onExit);
-      s.off("gone", onGone);
-      watched.delete(s);
-    };
-    s.on("command-start", onStart);
-    s.on("command-end", onEnd);
-    s.on("exit", onExit);
-    s.on("gone", onGone);
-    watched.set(s, detach);
+  const watching = (s: TerminalSession) => !wanted || wanted.has(s.id);
+  const send = (s: TerminalSession, kind: string, extra: { exit_code?: number | null; command?: string } = {}) => {
+    if (watching(s)) call.write({ kind, session: s.id, name: s.name, time_ms: Date.now(), ...extra });
   };
-  for (const s of service.registry.all()) if (!wanted || wanted.has(s.id)) attach(s);
-  // A session first seen through its output is announced as opened.
-  follow(service, call, wanted, (s) => {
-    if (watched.has(s)) return;
-    attach(s);
-    send(s, "opened");
-  });
-  const stop = () => [...watched.values()].forEach((detach) => detach());
-  call.once("cancelled", stop);
-  call.once("close", stop);
+  const registry = service.registry;
+  holdUntilEnd(call, [
+    registry.onOpened(({ session }) => send(session, "opened")),
+    registry.onCommandStarted(({ session, record }) => send(session, "command-start", { command: record.command })),
+    registry.onCommandFinished(({ session, record, exitCode }) => send(session, "command-end", { command: record.command, exit_code: exitCode })),
+    registry.onExited(({ session, status }) => send(session, "exit", { exit_code: status })),
+    registry.onClosed(({ session }) => send(session, "closed")),
+  ]);
 }

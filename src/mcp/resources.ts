@@ -4,9 +4,9 @@
 // set of subscribed URIs and its own listeners, removed when its transport closes.
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { BackendEvents } from "../backends/backend.js";
 import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
+import { DisposableStore } from "../terminal/events.js";
 import type { TerminalSession } from "../terminal/session.js";
 
 export const SESSIONS_URI = "termhive://sessions";
@@ -133,17 +133,13 @@ export function registerResources(server: McpServer, service: TermhiveService, h
   new Subscriptions(server, service, hive).install();
 }
 
-/** One client's subscriptions and the listeners that turn changes into notifications. */
+/** One client's subscriptions and the registry events that turn changes into notifications. */
 class Subscriptions {
   private readonly uris = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** Sessions we listen to, for subscribed screen/output URIs. */
-  private readonly attached = new Map<TerminalSession, () => void>();
-  /** Every live session's exit/gone listeners, for the session list. */
-  private readonly lifecycle = new Map<TerminalSession, () => void>();
   private sessionsKey = "";
   private closed = false;
-  private readonly detachAll: (() => void)[] = [];
+  private readonly wiring = new DisposableStore();
 
   constructor(
     private readonly server: McpServer,
@@ -157,7 +153,9 @@ class Subscriptions {
       // Any URI is accepted (the MCP conformance suite subscribes to test://watched-resource);
       // one that names nothing of ours is tracked but never updated.
       this.uris.add(request.params.uri);
-      await this.reconcile();
+      // Resolving the session adopts it when another process opened it, so its events reach us.
+      const ref = sessionRef(request.params.uri);
+      if (ref !== undefined) await this.service.session(ref).catch(() => undefined);
       return {};
     });
     mcp.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
@@ -165,7 +163,6 @@ class Subscriptions {
       const timer = this.timers.get(request.params.uri);
       if (timer) clearTimeout(timer);
       this.timers.delete(request.params.uri);
-      await this.reconcile();
       return {};
     });
     // Listeners start once the client is initialised, so a server that never connects leaks none.
@@ -183,25 +180,28 @@ class Subscriptions {
 
   private listen(): void {
     if (this.closed) return;
-    // The registry emits nothing itself: opens show up as backend output (a new pane prints its
-    // prompt), exits and outside closes as backend events, and our own closes only as the
-    // session's "gone" — so listen to both and compare the session set after each burst.
-    const backend = this.service.backend;
-    const onPane = () => this.checkSoon();
-    const events: (keyof BackendEvents)[] = ["output", "exit", "closed", "down"];
-    for (const e of events) backend.on(e, onPane);
-    this.detachAll.push(() => { for (const e of events) backend.off(e, onPane); });
-    this.detachAll.push(() => { for (const detach of this.lifecycle.values()) detach(); this.lifecycle.clear(); });
+    const registry = this.service.registry;
     this.sessionsKey = this.keyOf();
-    this.watchLifecycle();
+    const listChanged = () => this.checkSoon();
+    const sessionChanged = ({ session }: { session: TerminalSession }) => this.changed(session);
+    const sessionEnded = ({ session }: { session: TerminalSession }) => {
+      this.changed(session);
+      this.checkSoon();
+    };
+    this.wiring.add(registry.onOpened(listChanged));
+    this.wiring.add(registry.onOutput(sessionChanged));
+    this.wiring.add(registry.onScreenChanged(sessionChanged));
+    this.wiring.add(registry.onExited(sessionEnded));
+    this.wiring.add(registry.onClosed(sessionEnded));
     if (this.hive) {
+      const hive = this.hive;
       const onChange = () => {
         this.notify(AGENTS_URI);
         this.notify(TEAMS_URI);
         this.notify(EVENTS_URI);
       };
-      this.hive.changes.on("change", onChange);
-      this.detachAll.push(() => this.hive!.changes.off("change", onChange));
+      hive.changes.on("change", onChange);
+      this.wiring.add({ dispose: () => hive.changes.off("change", onChange) });
     }
   }
 
@@ -211,85 +211,25 @@ class Subscriptions {
   }
 
   private checkSoon(): void {
-    this.schedule("check:sessions", () => void this.checkSessions());
+    this.schedule("check:sessions", () => this.checkSessions());
   }
 
-  /** Follows every live session's exit/gone (terminal_close kills a pane the registry already forgot). */
-  private watchLifecycle(): void {
-    const live = new Set(this.service.registry.all());
-    for (const [session, detach] of this.lifecycle) {
-      if (!live.has(session)) {
-        detach();
-        this.lifecycle.delete(session);
-      }
-    }
-    if (this.closed) return;
-    for (const session of live) {
-      if (this.lifecycle.has(session)) continue;
-      const ended = () => this.checkSoon();
-      session.on("exit", ended);
-      session.on("gone", ended);
-      this.lifecycle.set(session, () => {
-        session.off("exit", ended);
-        session.off("gone", ended);
-      });
-    }
-  }
-
-  private async checkSessions(): Promise<void> {
-    this.watchLifecycle();
+  private checkSessions(): void {
     const key = this.keyOf();
     if (key === this.sessionsKey) return;
     this.sessionsKey = key;
     this.notify(SESSIONS_URI);
     // The screen/output templates list one instance per session: that list changed too.
     if (!this.closed) this.server.sendResourceListChanged();
-    await this.reconcile();
   }
 
-  /** Attaches to the sessions subscribed URIs name, detaches from the rest. */
-  private async reconcile(): Promise<void> {
-    const wanted = new Set<TerminalSession>();
+  /** Notifies the subscribed screen/output URIs that name this session (by id or name). */
+  private changed(session: TerminalSession): void {
+    if (this.uris.size === 0) return;
     for (const uri of this.uris) {
-      const m = SESSION_URI.exec(uri);
-      if (!m) continue;
-      const ref = decodeURIComponent(m[1]!);
-      const session = await this.service.session(ref).catch(() => undefined);
-      if (session && !session.goneReason) wanted.add(session);
+      const ref = sessionRef(uri);
+      if (ref === session.id || ref === session.name) this.notify(uri);
     }
-    for (const [session, detach] of this.attached) {
-      if (!wanted.has(session)) {
-        detach();
-        this.attached.delete(session);
-      }
-    }
-    if (this.closed) return;
-    for (const session of wanted) if (!this.attached.has(session)) this.attach(session);
-  }
-
-  private attach(session: TerminalSession): void {
-    const changed = () => {
-      for (const uri of this.uris) {
-        const m = SESSION_URI.exec(uri);
-        if (!m) continue;
-        const ref = decodeURIComponent(m[1]!);
-        if (ref === session.id || ref === session.name) this.notify(uri);
-      }
-    };
-    const ended = () => {
-      changed();
-      this.checkSoon();
-    };
-    session.on("output", changed);
-    session.on("screen", changed);
-    session.on("exit", ended);
-    session.on("gone", ended);
-    this.attached.set(session, () => {
-      session.off("output", changed);
-      session.off("screen", changed);
-      session.off("exit", ended);
-      session.off("gone", ended);
-    });
   }
 
   private notify(uri: string): void {
@@ -313,10 +253,13 @@ class Subscriptions {
     this.closed = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
-    for (const detach of this.attached.values()) detach();
-    this.attached.clear();
-    for (const detach of this.detachAll) detach();
-    this.detachAll.length = 0;
+    this.wiring.dispose();
     this.uris.clear();
   }
+}
+
+/** The session a screen/output URI names (id or name), if it is one. */
+function sessionRef(uri: string): string | undefined {
+  const m = SESSION_URI.exec(uri);
+  return m ? decodeURIComponent(m[1]!) : undefined;
 }

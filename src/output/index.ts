@@ -33,7 +33,7 @@ export interface RenderOptions {
   /** Session id or name, used in the fetch call written into fold markers. */
   session: string;
   /** Values that must never appear in the result. */
-  secrets?: string[];
+  secrets?: readonly string[];
 }
 
 export interface Rendered {

@@ -1,11 +1,3 @@
-// Errors a caller can act on. The MCP/gRPC/CLI doors turn them into error results verbatim.
-
-export class ToolError extends Error {
-  constructor(
-    message: string,
-    readonly code: "not_found" | "invalid" | "busy" | "dead" | "unavailable" | "refused" | "unsupported" = "invalid",
-  ) {
-    super(message);
-    this.name = "ToolError";
-  }
-}
+// ToolError lives with the other leaves in util/ (terminal/ throws it too, and may not import
+// service/); re-exported here for the doors that import it from the service.
+export { ToolError } from "../util/tool-error.js";

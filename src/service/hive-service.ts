@@ -12,7 +12,7 @@ import {
 import type { TerminalSession } from "../terminal/session.js";
 import { ToolError } from "./errors.js";
 import type { CallContext, TermhiveService } from "./service.js";
-import { deliverText, type DeliveryResult } from "./hive/deliver.js";
+import { deliverText, type DeliveryResult } from "../terminal/delivery.js";
 import { waitReady } from "./hive/ready.js";
 import { StatusTracker } from "./hive/status-tracker.js";
 import { recordCascade, recordQueued } from "./hive/message-events.js";
@@ -237,7 +237,7 @@ export class HiveService {
       const info = await this.service.backend.paneInfo(s.paneId);
       if (!info) return;
       if (info.rows !== s.screen.rows || info.cols !== s.screen.cols) s.screen.resize(info.rows, info.cols);
-      s.pane = info;
+      s.updatePane(info);
     }));
   }
 

@@ -6,16 +6,16 @@ import { createBackend } from "../backends/select.js";
 import { AuditLog } from "../audit.js";
 import type { TermhiveConfig } from "../config.js";
 import { checkCommand, loadSafetyConfig, redactSecrets, type SafetyConfig } from "../safety/index.js";
-import { watchSession } from "../terminal/watch.js";
+import { promptRedrawn, waitUntilReady } from "../terminal/ready.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
-import { submission, typeIntoSession, typeText } from "./input.js";
-import { readSession, type ReadResult } from "./read.js";
-import { SessionRegistry } from "./registry.js";
-import { deadError, runCommand, type RunResult } from "./run.js";
-import { acquireRunLock } from "./run-lock.js";
-import { settleRunWrites } from "./run-state.js";
+import { submission, typeIntoSession, typeText } from "../terminal/typing.js";
+import { readSession, type ReadResult } from "../terminal/read.js";
+import { SessionRegistry } from "../terminal/registry.js";
+import { deadError, runCommand, type RunResult } from "../terminal/run.js";
+import { acquireRunLock } from "../terminal/run-lock.js";
+import { settleRunWrites } from "../terminal/run-state.js";
 import type { Input } from "../verbs/verb.js";
 import type { closeInput } from "../verbs/terminal-close.js";
 import type { openInput } from "../verbs/terminal-open.js";
@@ -24,7 +24,7 @@ import type { resizeInput } from "../verbs/terminal-resize.js";
 import type { runInput } from "../verbs/terminal-run.js";
 import type { sendInput } from "../verbs/terminal-send.js";
 import type { waitInput } from "../verbs/terminal-wait.js";
-import { waitSession, type WaitResult } from "./wait.js";
+import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { matchNestedPrompt } from "../terminal/prompts.js";
 import { resolveKey } from "../terminal/keys.js";
@@ -150,18 +150,7 @@ export class TermhiveService {
 
   /** A shell is ready at its first prompt; another program once it has printed and gone quiet. */
   private async waitReady(session: TerminalSession): Promise<void> {
-    const shell = session.meta.shell !== "other";
-    await watchSession(
-      session,
-      () => {
-        if (!session.alive) return true;
-        if (shell) return session.phase !== "starting" ? true : undefined;
-        // Without output, lastOutputAt is when the session was made: quiet since the start.
-        const quiet = Date.now() - session.lastOutputAt;
-        return quiet >= (session.transcript.end > 0 ? OPEN_QUIET_MS : OPEN_SILENT_MS) ? true : undefined;
-      },
-      { timeoutMs: OPEN_READY_MS, quietMs: shell ? undefined : [OPEN_QUIET_MS, OPEN_SILENT_MS] },
-    ).catch(() => undefined);
+    await waitUntilReady(session, { timeoutMs: OPEN_READY_MS, quietMs: OPEN_QUIET_MS, silentMs: OPEN_SILENT_MS });
   }
 
   async run(input: Input<typeof runInput>, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
@@ -247,12 +236,10 @@ export class TermhiveService {
     let sent = 0;
     if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
     if (input.secret !== undefined) {
-      if (input.secret && !session.secrets.includes(input.secret)) session.secrets.push(input.secret);
-      // Right after a command's end its prompt is still being drawn (on a remote host that
-      // takes a round trip): the secret then goes in at that prompt, so it is marked too.
-      if (session.integrated && session.phase === "redrawing" && input.text === undefined) {
-        await watchSession(session, () => (session.phase !== "redrawing" ? true : undefined), { timeoutMs: 2000 });
-      }
+      session.addSecret(input.secret);
+      // Right after a command ended the shell may still be drawing its prompt: the mark must
+      // be there before the shell's hooks read the line, so the prompt is waited for first.
+      await promptRedrawn(session);
       if (session.integrated && session.phase === "prompt") {
         // A remote shell looks for the mark on its own host.
         if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, `shell/secret.${session.id}`, "1").catch(() => {});

@@ -1,11 +1,12 @@
 // A session: one backend pane, fed once into the OSC scanner, the virtual screen, the
-// transcript and the recording. It tracks where each command's output starts and ends.
-import { EventEmitter } from "node:events";
+// transcript and the recording. It tracks where each command's output starts and ends, and
+// tells what happened through typed events (the registry forwards them for every session).
 import { StringDecoder } from "node:string_decoder";
 import type { Backend, PaneInfo } from "../backends/backend.js";
 import type { ShellKind } from "../shell/integration.js";
 import { redactSecrets } from "../safety/redact.js";
 import { stripAnsi } from "../util/ansi.js";
+import { Emitter } from "./events.js";
 import { OscScanner, type OscEvent } from "./osc.js";
 import { CastRecorder } from "./recording.js";
 import { Screen } from "./screen.js";
@@ -29,6 +30,23 @@ export interface CommandRecord {
  */
 export type ShellPhase = "starting" | "running" | "redrawing" | "prompt";
 
+/**
+ * How a command's end was seen: its OSC 133 D (with the exit code), or the next prompt's
+ * OSC 133 A without a D (the shell was interrupted hard; no exit code).
+ */
+export type CommandEndReason = "osc133" | "prompt";
+
+export interface CommandFinished {
+  record: CommandRecord;
+  exitCode: number | null;
+  reason: CommandEndReason;
+}
+
+export interface SessionExit {
+  status: number | null;
+  signal: number | null;
+}
+
 export interface SessionMeta {
   id: string;
   name: string;
@@ -48,54 +66,156 @@ export interface SessionLimits {
 /** How much of the command history to keep (offsets only; the text is in the transcript). */
 const KEPT_COMMANDS = 200;
 
-export class TerminalSession extends EventEmitter {
+export class TerminalSession {
   readonly transcript: Transcript;
   readonly screen: Screen;
   private readonly scanner = new OscScanner();
   private readonly decoder = new StringDecoder("utf8");
   readonly recorder: CastRecorder;
 
-  phase: ShellPhase = "starting";
-  /** OSC 133 seen from this pane: completion is exact. */
-  integrated = false;
-  cwd: string | null = null;
-  lastExitCode: number | null = null;
-  lastOutputAt = Date.now();
-  alive = true;
-  exitStatus: number | null = null;
-  exitSignal: number | null = null;
-  /** Why the session can no longer be used, when it cannot (closed, tmux gone). */
-  goneReason: string | null = null;
+  private readonly outputEmitter = new Emitter<Buffer>();
+  private readonly screenEmitter = new Emitter<void>();
+  private readonly promptEmitter = new Emitter<void>();
+  private readonly commandStartedEmitter = new Emitter<CommandRecord>();
+  private readonly commandFinishedEmitter = new Emitter<CommandFinished>();
+  private readonly customEmitter = new Emitter<{ id: string; payload: string }>();
+  private readonly bracketedPasteEmitter = new Emitter<void>();
+  private readonly exitedEmitter = new Emitter<SessionExit>();
+  private readonly closedEmitter = new Emitter<string>();
+  /** Bytes from the pane, once screen model, transcript and command records have taken them in. */
+  readonly onOutput = this.outputEmitter.event;
+  /** The screen model has parsed more output. */
+  readonly onScreenChanged = this.screenEmitter.event;
+  /** The shell is at its prompt, waiting for input (OSC 133 B). */
+  readonly onPrompt = this.promptEmitter.event;
+  readonly onCommandStarted = this.commandStartedEmitter.event;
+  readonly onCommandFinished = this.commandFinishedEmitter.event;
+  /** OSC 1337;Custom=id=<id>:<payload> from the pane (agents report their status this way). */
+  readonly onCustom = this.customEmitter.event;
+  /** The program asked for bracketed paste for the first time. */
+  readonly onBracketedPaste = this.bracketedPasteEmitter.event;
+  /** The pane's program exited (the pane may stay, showing its last output). */
+  readonly onExited = this.exitedEmitter.event;
+  /** The session can no longer be used (closed, its pane vanished, the backend went away); fired once. */
+  readonly onClosed = this.closedEmitter.event;
+
+  private currentPhase: ShellPhase = "starting";
+  private integratedShell = false;
+  private currentCwd: string | null = null;
+  private exitCodeOfLast: number | null = null;
+  private outputAt = Date.now();
+  private living = true;
+  private exit: SessionExit = { status: null, signal: null };
+  private gone: string | null = null;
+  private promptEnd = -1;
+  private paneInfo: PaneInfo;
+  private foregroundProgram: string;
+  /** Recent commands, oldest first (records are updated in place as a command ends). */
   readonly commands: CommandRecord[] = [];
   /** Command text announced by OSC 633 E, waiting for its OSC 133 C. */
   private announcedCommand: string | null = null;
   /** Command text termhive itself typed, used when the shell does not announce it. */
-  expectedCommand: string | null = null;
+  private expectedCommand: string | null = null;
   private inputStart: number | null = null;
-  /** Absolute offset just past the latest OSC 133 B: the shell is waiting for input there. */
-  lastPromptEnd = -1;
   /** Per-client read positions ("new" mode) and last screens ("diff" mode). */
   readonly readCursors = new Map<string, number>();
   readonly lastScreens = new Map<string, string[]>();
-  /** Values typed as secrets: masked in everything this session returns or records. */
-  readonly secrets: string[] = [];
-  /** Foreground program name as last reported by the backend. */
-  foreground = "";
+  private readonly secretValues: string[] = [];
 
   constructor(
     readonly meta: SessionMeta,
-    public pane: PaneInfo,
+    pane: PaneInfo,
     private readonly backend: Backend,
     limits: SessionLimits,
     recordingDir: string,
   ) {
-    super();
-    this.setMaxListeners(0);
+    this.paneInfo = pane;
     this.transcript = new Transcript(limits.transcriptMaxChars);
     this.screen = new Screen(pane.rows, pane.cols, limits.scrollback);
     this.recorder = new CastRecorder(recordingDir, () => this.secrets);
     this.recorder.acquire({ cols: pane.cols, rows: pane.rows, command: meta.command, createdMs: meta.created });
-    this.foreground = pane.foreground;
+    this.foregroundProgram = pane.foreground;
+  }
+
+  /** Where the integrated shell is (see ShellPhase). */
+  get phase(): ShellPhase {
+    return this.currentPhase;
+  }
+
+  /** OSC 133 seen from this pane (or its shell is one termhive integrates): completion is exact. */
+  get integrated(): boolean {
+    return this.integratedShell;
+  }
+
+  /** The shell's working directory as it last reported it (OSC 7). */
+  get cwd(): string | null {
+    return this.currentCwd;
+  }
+
+  get lastExitCode(): number | null {
+    return this.exitCodeOfLast;
+  }
+
+  /** When output last arrived (ms since the epoch). */
+  get lastOutputAt(): number {
+    return this.outputAt;
+  }
+
+  get alive(): boolean {
+    return this.living;
+  }
+
+  get exitStatus(): number | null {
+    return this.exit.status;
+  }
+
+  get exitSignal(): number | null {
+    return this.exit.signal;
+  }
+
+  /** Why the session can no longer be used, when it cannot (closed, tmux gone). */
+  get goneReason(): string | null {
+    return this.gone;
+  }
+
+  /** Absolute offset just past the latest OSC 133 B: the shell is waiting for input there. */
+  get lastPromptEnd(): number {
+    return this.promptEnd;
+  }
+
+  get pane(): PaneInfo {
+    return this.paneInfo;
+  }
+
+  /** Foreground program name as last reported by the backend. */
+  get foreground(): string {
+    return this.foregroundProgram;
+  }
+
+  /** What the backend now says about the pane (after a refresh, split or re-layout). */
+  updatePane(pane: PaneInfo): void {
+    this.paneInfo = pane;
+    this.foregroundProgram = pane.foreground;
+  }
+
+  /** Values typed as secrets: masked in everything this session returns or records. */
+  get secrets(): readonly string[] {
+    return this.secretValues;
+  }
+
+  /** From now on `value` is masked in everything this session returns or records. */
+  addSecret(value: string): void {
+    if (value && !this.secretValues.includes(value)) this.secretValues.push(value);
+  }
+
+  /** The command line termhive is about to type: names the command if the shell does not announce it. */
+  expectCommand(command: string): void {
+    this.expectedCommand = command;
+  }
+
+  /** The last exit code as another process recorded it (adoption). */
+  restoreLastExitCode(code: number | null): void {
+    this.exitCodeOfLast = code;
   }
 
   get id(): string {
@@ -117,7 +237,7 @@ export class TerminalSession extends EventEmitter {
   }
 
   /** Seeds screen and transcript from what the backend still shows (adoption after a restart). */
-  seed(history: string, atPrompt: boolean, pane?: { cursorRow: number; cursorCol: number; alternateScreen: boolean }): void {
+  seed(history: string, atPrompt: boolean, pane?: { cursorRow: number; cursorCol: number; alternateScreen: boolean }, integrated = false): void {
     // A full-screen program holds the alternate screen: the capture is that screen, drawn in
     // place, with the cursor put where tmux has it.
     const alternate = pane?.alternateScreen === true;
@@ -129,7 +249,10 @@ export class TerminalSession extends EventEmitter {
     // Trailing blanks a program wrote but capture left out (a REPL's ">>> "): put the screen's
     // cursor where tmux has it.
     else if (pane && pane.cursorCol > 0) void this.screen.write(`\r\x1b[${pane.cursorCol}C`);
-    this.phase = atPrompt ? "prompt" : "running";
+    this.currentPhase = atPrompt ? "prompt" : "running";
+    if (integrated) this.integratedShell = true;
+    // No output event: the history is not new output (watchers must not match it again);
+    // subscribers that replay a session read it from the transcript.
   }
 
   /**
@@ -139,10 +262,10 @@ export class TerminalSession extends EventEmitter {
    */
   adoptRun(run: { command: string; startedAt: number; endedAt?: number; exitCode?: number | null; previousExitCode?: number | null }): void {
     if (run.endedAt !== undefined) {
-      this.lastExitCode = run.exitCode ?? null;
+      this.exitCodeOfLast = run.exitCode ?? null;
       return;
     }
-    this.lastExitCode = run.previousExitCode ?? null;
+    this.exitCodeOfLast = run.previousExitCode ?? null;
     if (this.running) return;
     this.commands.push({
       command: run.command,
@@ -152,12 +275,14 @@ export class TerminalSession extends EventEmitter {
       startedAt: run.startedAt,
       endedAt: null,
     });
-    this.phase = "running";
+    this.currentPhase = "running";
   }
 
+  /** Takes in a chunk of the pane's output (bytes; a character split across chunks waits for its rest). */
   ingest(data: Buffer): void {
     const text = this.decoder.write(data);
     if (text) this.ingestText(text);
+    this.outputEmitter.fire(data);
   }
 
   /** The program asked for bracketed paste at least once (`ESC[?2004h`). */
@@ -175,33 +300,32 @@ export class TerminalSession extends EventEmitter {
   private ingestText(text: string): void {
     if (!this.bracketedPasteSeen && text.includes("\x1b[?2004h")) {
       this.bracketedPasteSeen = true;
-      this.emit("bracketed-paste");
+      this.bracketedPasteEmitter.fire();
     }
     const events = this.scanner.feed(text);
     this.transcript.append(text);
-    this.lastOutputAt = Date.now();
+    this.outputAt = Date.now();
     for (const { event, start, end } of events) this.apply(event, start, end);
     this.recorder.output(text);
-    void this.screen.write(text).then(() => this.emit("screen"));
-    this.emit("output");
+    void this.screen.write(text).then(() => this.screenEmitter.fire());
   }
 
   private apply(event: OscEvent, start: number, end: number): void {
     switch (event.type) {
       case "prompt-start": {
-        this.integrated = true;
+        this.integratedShell = true;
         // A command that ended without D (the shell was interrupted hard) is over all the same.
         const running = this.running;
-        if (running) this.finishCommand(running, start, null);
-        this.phase = "redrawing";
+        if (running) this.finishCommand(running, start, null, "prompt");
+        this.currentPhase = "redrawing";
         break;
       }
       case "command-input":
-        this.integrated = true;
+        this.integratedShell = true;
         this.inputStart = end;
-        this.lastPromptEnd = end;
-        this.phase = "prompt";
-        this.emit("prompt");
+        this.promptEnd = end;
+        this.currentPhase = "prompt";
+        this.promptEmitter.fire();
         break;
       case "command-line": {
         // zsh and fish announce the line before C; bash after the command, just before D.
@@ -211,7 +335,7 @@ export class TerminalSession extends EventEmitter {
         break;
       }
       case "command-output": {
-        this.integrated = true;
+        this.integratedShell = true;
         const current = this.running;
         if (current) {
           // bash runs a multi-line input line by line (a C per line, one D at the end): one command.
@@ -234,50 +358,49 @@ export class TerminalSession extends EventEmitter {
         this.commands.push(record);
         this.transcript.pin(end);
         if (this.commands.length > KEPT_COMMANDS) this.commands.shift();
-        this.phase = "running";
-        this.emit("command-start", record);
+        this.currentPhase = "running";
+        this.commandStartedEmitter.fire(record);
         break;
       }
       case "command-end": {
         const running = this.running;
-        if (running) this.finishCommand(running, start, event.exitCode);
+        if (running) this.finishCommand(running, start, event.exitCode, "osc133");
         break;
       }
       case "cwd":
-        this.cwd = event.path;
+        this.currentCwd = event.path;
         break;
       case "custom":
-        this.emit("custom", event.id, event.payload);
+        this.customEmitter.fire({ id: event.id, payload: event.payload });
         break;
     }
   }
 
-  private finishCommand(record: CommandRecord, at: number, exitCode: number | null): void {
+  private finishCommand(record: CommandRecord, at: number, exitCode: number | null, reason: CommandEndReason): void {
     record.outputEnd = at;
     record.exitCode = exitCode;
     record.endedAt = Date.now();
-    this.lastExitCode = exitCode;
-    this.phase = "redrawing";
-    this.emit("command-end", record);
+    this.exitCodeOfLast = exitCode;
+    this.currentPhase = "redrawing";
+    this.commandFinishedEmitter.fire({ record, exitCode, reason });
   }
 
   markExited(status: number | null, signal: number | null): void {
-    if (!this.alive) return;
-    this.alive = false;
-    this.exitStatus = status;
-    this.exitSignal = signal;
+    if (!this.living) return;
+    this.living = false;
+    this.exit = { status, signal };
     const rest = this.decoder.end();
     if (rest) this.ingestText(rest);
-    this.emit("exit", status, signal);
+    this.exitedEmitter.fire({ status, signal });
   }
 
   markGone(reason: string): void {
-    if (this.goneReason) return;
-    this.goneReason = reason;
-    this.alive = false;
+    if (this.gone) return;
+    this.gone = reason;
+    this.living = false;
     this.recorder.close();
     this.screen.dispose();
-    this.emit("gone", reason);
+    this.closedEmitter.fire(reason);
   }
 
   /**
@@ -314,7 +437,7 @@ export class TerminalSession extends EventEmitter {
     await this.backend.resize(this.paneId, rows, cols);
     this.screen.resize(rows, cols);
     this.recorder.resize(cols, rows);
-    this.pane = { ...this.pane, rows, cols };
+    this.paneInfo = { ...this.paneInfo, rows, cols };
   }
 }
 

@@ -1,6 +1,7 @@
 // Waiting on a session without polling: a condition is re-evaluated when the session reports
 // something (output, screen parsed, command end, exit) or when its output has been quiet for
 // the one quiet window the condition cares about.
+import { DisposableStore } from "./events.js";
 import type { TerminalSession } from "./session.js";
 
 /**
@@ -39,8 +40,6 @@ export interface WatchOptions {
   progressMs?: number;
 }
 
-const EVENTS = ["output", "screen", "command-start", "command-end", "prompt", "exit"] as const;
-
 /**
  * Resolves with the first non-undefined value of `evaluate`, or "timeout".
  * Rejects with SessionGoneError when the session goes away.
@@ -52,6 +51,7 @@ export function watchSession<T>(
 ): Promise<T | "timeout"> {
   return new Promise((resolve, reject) => {
     let done = false;
+    const subscriptions = new DisposableStore();
     let running = false;
     let again = false;
     // One pending timer per quiet window (keyed by its length), at most.
@@ -65,8 +65,7 @@ export function watchSession<T>(
       clearTimeout(deadline);
       for (const timer of quietTimers.values()) clearTimeout(timer);
       clearInterval(progress);
-      for (const name of EVENTS) session.off(name, onEvent);
-      session.off("gone", onGone);
+      subscriptions.dispose();
       if (value instanceof Error) reject(value);
       else resolve(value);
     };
@@ -119,8 +118,13 @@ export function watchSession<T>(
     const progress =
       options.onProgress &&
       setInterval(() => options.onProgress!(Date.now() - started), options.progressMs ?? 1000);
-    for (const name of EVENTS) session.on(name, onEvent);
-    session.on("gone", onGone);
+    subscriptions.add(session.onOutput(onEvent));
+    subscriptions.add(session.onScreenChanged(onEvent));
+    subscriptions.add(session.onCommandStarted(onEvent));
+    subscriptions.add(session.onCommandFinished(onEvent));
+    subscriptions.add(session.onPrompt(onEvent));
+    subscriptions.add(session.onExited(onEvent));
+    subscriptions.add(session.onClosed(onGone));
     if (session.goneReason) return onGone(session.goneReason);
     armQuiet();
     void check();

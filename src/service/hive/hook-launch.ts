@@ -6,7 +6,7 @@ import { basename, join } from "node:path";
 import { hookLaunch, type AgentProfile } from "../../hive/index.js";
 import { ensurePrivateDir } from "../../util/paths.js";
 import { shellWord } from "../../util/shell-word.js";
-import { ensureShim } from "../pane-cli.js";
+import { ensureShim } from "../../terminal/pane-cli.js";
 
 const program = (command: string) => basename(command.trim().split(/\s+/)[0] ?? "");
 

@@ -6,7 +6,7 @@ import type { CascadeAssignment, CascadeLevel, EventLog, QueuedMessage } from ".
 
 /**
  * What became of one agent's text:
- *   delivered   the program visibly took it (see deliver.ts)
+ *   delivered   the program visibly took it (see terminal/delivery.ts)
  *   undelivered typed, but acceptance was not seen (busy program, error); `note` says why
  *   refused     not typed: the agent has exited, or the safety gate refused the cascade
  *   superseded  not typed: its session got a more specific text for another agent

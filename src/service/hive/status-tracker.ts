@@ -13,6 +13,7 @@ import type { Hive, AgentRecord, AgentProfile } from "../../hive/index.js";
 import { HOOK_FRESH_MS, isReady, parseStatusOsc, screenMayReplace } from "../../hive/index.js";
 import { HiveIndicators } from "./indicators.js";
 import type { Backend } from "../../backends/backend.js";
+import { DisposableStore } from "../../terminal/events.js";
 import type { TerminalSession } from "../../terminal/session.js";
 
 /** Screen events come in bursts (one per parsed chunk); detect once the burst pauses this long. */
@@ -76,20 +77,14 @@ export class StatusTracker {
     const entry: Tracked = {
       session, ready: options.ready ?? false, seededAt: options.adopted ? session.lastOutputAt : null, timers: [], detach: () => {},
     };
-    const onScreen = () => this.schedule(entry);
-    const onCustom = (id: string, payload: string) => this.onCustom(entry, id, payload);
-    const onExit = (status: number | null) => this.exited(entry, status, undefined);
-    const onGone = (reason: string) => this.exited(entry, entry.session.exitStatus, reason);
-    session.on("screen", onScreen);
-    session.on("custom", onCustom);
-    session.on("exit", onExit);
-    session.on("gone", onGone);
+    const wiring = new DisposableStore();
+    wiring.add(session.onScreenChanged(() => this.schedule(entry)));
+    wiring.add(session.onCustom(({ id, payload }) => this.onCustom(entry, id, payload)));
+    wiring.add(session.onExited(({ status }) => this.exited(entry, status, undefined)));
+    wiring.add(session.onClosed((reason) => this.exited(entry, entry.session.exitStatus, reason)));
     entry.detach = () => {
       for (const t of entry.timers) clearTimeout(t);
-      session.off("screen", onScreen);
-      session.off("custom", onCustom);
-      session.off("exit", onExit);
-      session.off("gone", onGone);
+      wiring.dispose();
       if (this.tracked.get(session.id) === entry) this.tracked.delete(session.id);
     };
     this.tracked.set(session.id, entry);

@@ -7,10 +7,11 @@
 // read of sqlite_sequence) — the one timer here, for that reason only.
 import type { SafeRegex } from "../../util/regex.js";
 import { livenessProbe } from "../../terminal/watch.js";
+import { DisposableStore } from "../../terminal/events.js";
 import type { Hive, ResolvedTarget, AgentRecord } from "../../hive/index.js";
 import { detectStatus } from "../../hive/index.js";
 import type { TerminalSession } from "../../terminal/session.js";
-import type { SessionRegistry } from "../registry.js";
+import type { SessionRegistry } from "../../terminal/registry.js";
 import type { StatusTracker } from "./status-tracker.js";
 import { stripAnsi } from "../../util/ansi.js";
 
@@ -140,9 +141,12 @@ export async function hiveWait(
     // own timers do that for agents; for plain sessions the screen events plus the poll suffice.
     for (const s of sessions.values()) {
       if (!s) continue;
-      const names = options.for === "pattern" ? ["screen", "output", "exit", "gone"] : ["screen", "exit", "gone"];
-      for (const n of names) s.on(n, onChange);
-      cleanups.push(() => { for (const n of names) s.off(n, onChange); });
+      const wiring = new DisposableStore();
+      wiring.add(s.onScreenChanged(onChange));
+      if (options.for === "pattern") wiring.add(s.onOutput(onChange));
+      wiring.add(s.onExited(onChange));
+      wiring.add(s.onClosed(onChange));
+      cleanups.push(() => wiring.dispose());
     }
     // A pane whose exit tmux has not reported (see livenessProbe) must still count as exited.
     const probes = options.for === "exited" ? [...sessions.values()].filter((s) => s !== undefined).map((s) => livenessProbe(s!)) : [];

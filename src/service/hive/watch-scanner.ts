@@ -1,11 +1,12 @@
 // Runs the hive's regex watchers over every session's new output, line by line, and records a
-// `watch` event per hit. Driven by the backend's output events (no polling); the watcher list
+// `watch` event per hit. Driven by the registry's output events (no polling); the watcher list
 // is re-read from the store at most once per WATCHERS_TTL_MS so watchers added by another
 // termhive process start matching here too.
 import type { SafeRegex } from "../../util/regex.js";
 import type { Hive, WatcherRecord } from "../../hive/index.js";
 import { compileWatchPattern } from "../../hive/index.js";
-import type { SessionRegistry } from "../registry.js";
+import type { Disposable } from "../../terminal/events.js";
+import type { SessionRegistry } from "../../terminal/registry.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { stripAnsi } from "../../util/ansi.js";
 
@@ -26,18 +27,17 @@ export class WatchScanner {
   private readonly disabled = new Set<number>();
   /** Per session: transcript offset scanned up to (start of the unfinished line). */
   private readonly offsets = new Map<string, number>();
-  private readonly listener = (paneId: string, data: Buffer) => this.onOutput(paneId, data);
+  private readonly subscription: Disposable;
 
   constructor(
     private readonly hive: Hive,
     private readonly registry: SessionRegistry,
   ) {
-    // Registered after the registry's own listener, so the session has ingested the bytes.
-    registry.backend.on("output", this.listener);
+    this.subscription = registry.onOutput(({ session, data }) => this.onOutput(session, data));
   }
 
   stop(): void {
-    this.registry.backend.off("output", this.listener);
+    this.subscription.dispose();
   }
 
   /** Forget the cache (a watcher was added or removed here). */
@@ -71,17 +71,14 @@ export class WatchScanner {
     this.compiled = out;
   }
 
-  private onOutput(paneId: string, data: Buffer): void {
-    let session: TerminalSession | undefined;
+  private onOutput(session: TerminalSession, data: Buffer): void {
     try {
       this.load();
       if (this.compiled.length === 0) return;
-      session = this.registry.byPane(paneId);
     } catch {
       return;
     }
-    if (!session) return;
-    const relevant = this.compiled.filter((c) => c.sessions.has(session!.id));
+    const relevant = this.compiled.filter((c) => c.sessions.has(session.id));
     const end = session.transcript.end;
     // First output seen from this session: start at this chunk (its decoded length, near enough).
     const from = Math.max(this.offsets.get(session.id) ?? end - data.toString("utf8").length, session.transcript.start);

@@ -1,12 +1,13 @@
 // terminal_wait: block until a pattern shows, the running command completes, output goes
 // idle, or the program exits. Output printed before the call but not yet read counts.
 import type { TermhiveConfig } from "../config.js";
-import type { TerminalSession } from "../terminal/session.js";
-import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "../terminal/watch.js";
+import type { TerminalSession } from "./session.js";
+import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 import { stripAnsi } from "../util/ansi.js";
 import type { SafeRegex } from "../util/regex.js";
-import { ToolError } from "./errors.js";
-import { onAlternateScreen, renderFullscreen } from "./fullscreen.js";
+import { ToolError } from "../util/tool-error.js";
+import { renderFullscreen } from "./fullscreen.js";
+import { completedSince, onAlternateScreen } from "./completion.js";
 import { renderSlice } from "./render.js";
 
 export type WaitFor = "pattern" | "completion" | "idle" | "exit";
@@ -38,11 +39,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   if (request.for === "pattern" && !request.pattern) throw new ToolError(`for: "pattern" needs a pattern`);
   const started = Date.now();
   const from = Math.max(session.readCursors.get(request.clientId) ?? session.transcript.start, session.transcript.start);
-  const commandsBefore = session.commands.filter((r) => r.outputEnd === null || r.outputEnd >= from);
-  // A session this process adopted while a command ran (another process, e.g. an earlier CLI
-  // call, started it) is "running" with no record of the command: its completion is the shell
-  // coming back to its prompt (the exit code went by before this process knew the command).
-  const unknownRunning = session.integrated && session.phase === "running" && !session.running;
+  const completed = completedSince(session, from, request.idleMs);
   let match: string | undefined;
   let exitCode: number | null | undefined;
 
@@ -63,21 +60,10 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
         }
         case "completion": {
           // A command finished since this client last read (or the one running now finishes).
-          const done = session.commands.find((r) => r.outputEnd !== null && r.outputEnd >= from && (commandsBefore.includes(r) || r.outputStart >= from));
-          if (done && !session.running) {
-            exitCode = done.exitCode;
-            return true;
-          }
-          if (unknownRunning && !session.running && session.phase === "prompt") {
-            exitCode = null;
-            return true;
-          }
-          if (!session.alive) {
-            exitCode = session.exitStatus;
-            return true;
-          }
-          if (!session.integrated && Date.now() - session.lastOutputAt >= request.idleMs) return true;
-          return undefined;
+          const done = completed();
+          if (!done) return undefined;
+          exitCode = done.exitCode;
+          return true;
         }
         case "idle":
           return Date.now() - session.lastOutputAt >= request.idleMs ? true : undefined;

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Backend } from "../backends/backend.js";
-import type { CommandRecord, TerminalSession } from "../terminal/session.js";
+import type { CommandRecord, TerminalSession } from "./session.js";
 import { decodeShared, encodeShared } from "./shared-codec.js";
 
 export interface RunState {
@@ -118,10 +118,10 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   // command's start instead, it may already be this command's own end (a quick command whose
   // start this process handles late), and the next process would think it runs for ever.
   let statusAtPrompt = readStatusLine(home, session.id);
-  session.on("prompt", () => {
+  session.onPrompt(() => {
     statusAtPrompt = readStatusLine(home, session.id);
   });
-  session.on("command-start", (record: CommandRecord) => {
+  session.onCommandStarted((record: CommandRecord) => {
     write({
       command: cut(session.redact(record.command)),
       startedAt: record.startedAt,
@@ -129,7 +129,7 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
       previousExitCode: session.lastExitCode,
     });
   });
-  session.on("command-end", (record: CommandRecord) => {
+  session.onCommandFinished(({ record }) => {
     write({
       command: cut(session.redact(record.command)),
       startedAt: record.startedAt,
@@ -140,12 +140,6 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   });
 }
 
-/**
- * publishRuns for a shell on another host: its status line is read through the backend, so
- * asynchronously. The read starts at the prompt, on the same ordered connection as the next
- * command's input, so it still sees the line from before that command; writes are chained so
- * a quick command's end never lands before its start.
- */
 /** A status read the host does not answer in time is no evidence; the writes after it must not wait for ever. */
 const STATUS_READ_MS = 5000;
 
@@ -155,6 +149,12 @@ function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * publishRuns for a shell on another host: its status line is read through the backend, so
+ * asynchronously. The read starts at the prompt, on the same ordered connection as the next
+ * command's input, so it still sees the line from before that command; writes are chained so
+ * a quick command's end never lands before its start.
+ */
 function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatus: () => Promise<string>): void {
   let chain: Promise<void> = Promise.resolve();
   const write = (state: () => Promise<RunState>) => {
@@ -169,15 +169,15 @@ function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatu
   // Only a shell at its prompt has written the file (reading a missing one makes tmux print
   // an error line of its own); a fresh one reads it at its first prompt.
   let statusAtPrompt = session.phase === "prompt" ? readStatus() : Promise.resolve("");
-  session.on("prompt", () => {
+  session.onPrompt(() => {
     statusAtPrompt = readStatus();
   });
-  session.on("command-start", (record: CommandRecord) => {
+  session.onCommandStarted((record: CommandRecord) => {
     const previousExitCode = session.lastExitCode;
     const atStart = statusAtPrompt;
     write(async () => ({ command: cut(session.redact(record.command)), startedAt: record.startedAt, status: await within(atStart, STATUS_READ_MS, ""), previousExitCode }));
   });
-  session.on("command-end", (record: CommandRecord) => {
+  session.onCommandFinished(({ record }) => {
     const ended = { command: cut(session.redact(record.command)), startedAt: record.startedAt, status: "", endedAt: record.endedAt ?? Date.now(), exitCode: record.exitCode };
     write(async () => ended);
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { ToolError } from "./errors.js";
+import { ToolError } from "../util/tool-error.js";
 
 /** Names reach tmux options, file paths and tool results: a small alphabet keeps them inert everywhere. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -3,13 +3,14 @@
 // prompt never sees (capture-pane carries no modes): without this, a fresh process typed a
 // multi-line command as keystrokes, the shell ran its first line alone and the run ended there.
 import type { Backend } from "../backends/backend.js";
-import type { TerminalSession } from "../terminal/session.js";
+import type { TerminalSession } from "./session.js";
 
 const PASTE_KEY = "paste";
 
 /** Records, once per pane, that its program asked for bracketed paste. */
 export function publishPasteMode(session: TerminalSession, backend: Backend): void {
-  session.once("bracketed-paste", () => {
+  // The session fires this once (the first ESC[?2004h), and lives no longer than its pane.
+  session.onBracketedPaste(() => {
     void backend.writeShared(session.paneId, PASTE_KEY, "1").catch(() => {});
   });
 }

@@ -1,8 +1,8 @@
 // terminal_read: what a model should see of a session right now.
 import type { LineMatcher } from "../output/filter.js";
-import type { TerminalSession } from "../terminal/session.js";
+import type { TerminalSession } from "./session.js";
 import { renderSlice, textForModel } from "./render.js";
-import { ToolError } from "./errors.js";
+import { ToolError } from "../util/tool-error.js";
 import { renderOutput, renderOutputYielding } from "../output/index.js";
 
 export type ReadMode = "auto" | "new" | "screen" | "diff" | "lines" | "all";

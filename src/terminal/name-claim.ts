@@ -3,7 +3,7 @@
 // before any pane exists, and released when the session closes or its opening fails.
 import { hostname } from "node:os";
 import type { Backend } from "../backends/backend.js";
-import { ToolError } from "./errors.js";
+import { ToolError } from "../util/tool-error.js";
 import { decodeShared, encodeShared, ownerAlive } from "./shared-codec.js";
 
 /**

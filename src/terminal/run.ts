@@ -1,16 +1,17 @@
 // terminal_run: type a command, know exactly when it finished and how, return its own output.
 import type { TermhiveConfig } from "../config.js";
-import { matchNestedPrompt } from "../terminal/prompts.js";
-import type { CommandRecord, TerminalSession } from "../terminal/session.js";
-import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "../terminal/watch.js";
-import { stripAnsi } from "../util/ansi.js";
+import { matchNestedPrompt } from "./prompts.js";
+import type { TerminalSession } from "./session.js";
+import { awaitCompletion, type CompletionReason, type RunMode } from "./completion.js";
+import { promptRedrawn, waitUntilReady } from "./ready.js";
+import { watchSession } from "./watch.js";
 import type { SafeRegex } from "../util/regex.js";
-import { ToolError } from "./errors.js";
-import { fullscreenHint, fullscreenSettled, renderFullscreen } from "./fullscreen.js";
-import { typeText } from "./input.js";
+import { ToolError } from "../util/tool-error.js";
+import { fullscreenHint, renderFullscreen } from "./fullscreen.js";
+import { typeText } from "./typing.js";
 import { renderSlice } from "./render.js";
 
-export type CompletionReason = "osc133" | "rejected" | "exit" | "until" | "nested-prompt" | "fullscreen" | "idle" | "timeout";
+export type { CompletionReason } from "./completion.js";
 
 export interface RunRequest {
   command: string;
@@ -39,89 +40,30 @@ export interface RunResult {
   hint?: string;
 }
 
-type Mode = "shell" | "nested" | "quiet";
-
-interface Outcome {
-  reason: Exclude<CompletionReason, "timeout">;
-  record?: CommandRecord;
-  prompt?: string;
-}
-
 /** How long a fresh session may take to show its first prompt before a run is typed anyway. */
 const STARTUP_WAIT_MS = 10_000;
-/** A program started from the shell that shows a prompt must then stay quiet this long to count as waiting. */
-const SHELL_PROMPT_QUIET_MS = 50;
-/** A prompt that came back without the command starting must stay quiet this long to count as a rejection. */
-const REJECT_QUIET_MS = 100;
-/** How long a finished command's prompt may take to appear before the next run is typed anyway. */
-const PROMPT_REDRAW_WAIT_MS = 2_000;
 
 export async function runCommand(session: TerminalSession, request: RunRequest, config: TermhiveConfig): Promise<RunResult> {
   if (!session.alive) throw deadError(session);
   const mode = await chooseMode(session, config);
   const started = Date.now();
   const startOffset = session.transcript.end;
-  if (mode === "shell") session.expectedCommand = request.command;
+  if (mode === "shell") session.expectCommand(request.command);
   await typeText(session, request.command, true);
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.
   const outer = mode === "nested" ? session.running : undefined;
-  const ownRecord = (): CommandRecord | undefined =>
-    session.commands.find((record) => record.outputStart >= startOffset);
-
-  const probeLiveness = livenessProbe(session);
-  const outcome = await watchSession<Outcome>(
+  const completion = await awaitCompletion(
     session,
-    async () => {
-      const record = ownRecord();
-      if (mode === "shell" && record && record.outputEnd !== null) return { reason: "osc133", record };
-      if (outer && outer.outputEnd !== null) return { reason: "osc133", record: outer };
-      // The shell came back to its prompt without starting the command: a syntax error (or blank line).
-      // (bash redraws its prompt during a multi-line paste, so the prompt must also stay quiet.)
-      if (mode === "shell" && !record && session.lastPromptEnd > startOffset && Date.now() - session.lastOutputAt >= REJECT_QUIET_MS) {
-        return { reason: "rejected" };
-      }
-      if (!session.alive) return { reason: "exit", record };
-      await probeLiveness();
-      if (!session.alive) return { reason: "exit", record };
-      const quietFor = Date.now() - session.lastOutputAt;
-      if (request.until) {
-        const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
-        if (request.until.test(text)) return { reason: "until", record };
-      }
-      if (await fullscreenSettled(session, startOffset, config)) return { reason: "fullscreen", record };
-      const producedOutput = session.transcript.end > startOffset;
-      if (mode === "quiet") {
-        return producedOutput && quietFor >= config.idleQuietMs ? { reason: "idle" } : undefined;
-      }
-      // A REPL's prompt (or a program now waiting for input, when a shell command started one).
-      if (producedOutput && quietFor >= config.promptQuietMs && (mode === "nested" || record)) {
-        await session.screen.settled();
-        const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
-        // The program echoed at least one line since the command was typed (cheap: no text copied).
-        const echoed = session.transcript.lineCount > session.transcript.lineAt(startOffset);
-        if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(config.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
-          return { reason: "nested-prompt", record, prompt };
-        }
-      }
-      return undefined;
-    },
-    {
-      timeoutMs: request.timeoutMs,
-      // idleQuietMs in every mode: a full-screen program's drawn screen is recognised by it.
-      quietMs: mode === "quiet" ? [config.idleQuietMs, ...LIVENESS_QUIET_MS] : [config.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, config.idleQuietMs, ...LIVENESS_QUIET_MS],
-      onProgress: request.onProgress,
-    },
+    { mode, startOffset, outer, until: request.until, timeoutMs: request.timeoutMs, onProgress: request.onProgress },
+    config,
   ).catch((error: Error) => {
     throw new ToolError(error.message, "dead");
   });
+  const { reason, record } = completion;
 
-  const reason: CompletionReason = outcome === "timeout" ? "timeout" : outcome.reason;
   // fish keeps a rejected line in its editor; clear it so the next command is typed on an empty line.
   if (reason === "rejected" && session.meta.shell === "fish") await session.keys(["C-e", "C-u"]);
-  const record = outcome === "timeout" ? ownRecord() : outcome.record;
-  const exitCode =
-    reason === "osc133" ? (record?.exitCode ?? null) : reason === "exit" ? session.exitStatus : null;
   const fromOuter = record !== undefined && record === outer;
   const from = fromOuter ? startOffset : (record?.outputStart ?? startOffset);
   const to = reason === "osc133" && record?.outputEnd != null ? record.outputEnd : undefined;
@@ -138,7 +80,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const running = session.alive && (reason === "timeout" || reason === "until" || reason === "fullscreen" || (reason === "nested-prompt" && mode === "shell"));
   return {
     output: rendered.text,
-    exit_code: exitCode,
+    exit_code: completion.exitCode,
     complete: reason !== "timeout",
     reason,
     running,
@@ -147,12 +89,12 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     raw_tokens: rendered.raw_tokens,
     folded_lines: rendered.folded_lines,
     reducer: rendered.reducer,
-    prompt: outcome !== "timeout" ? outcome.prompt : undefined,
+    prompt: completion.prompt,
     hint: hintFor(reason, session, mode),
   };
 }
 
-function hintFor(reason: CompletionReason, session: TerminalSession, mode: Mode): string | undefined {
+function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMode): string | undefined {
   const ref = JSON.stringify(session.name);
   switch (reason) {
     case "timeout":
@@ -185,16 +127,12 @@ export function deadError(session: TerminalSession): ToolError {
   );
 }
 
-async function chooseMode(session: TerminalSession, config: TermhiveConfig): Promise<Mode> {
+async function chooseMode(session: TerminalSession, config: TermhiveConfig): Promise<RunMode> {
   if (session.meta.shell !== "other" && session.phase === "starting") {
     // A shell that has not shown its first prompt yet: typing now would race its rc files.
-    await watchSession(session, () => (session.phase !== "starting" ? true : undefined), { timeoutMs: STARTUP_WAIT_MS });
+    if ((await waitUntilReady(session, { timeoutMs: STARTUP_WAIT_MS, quietMs: config.promptQuietMs })) === "exited") throw deadError(session);
   }
-  if (session.integrated && session.phase === "redrawing") {
-    // The last command just ended; its prompt is being drawn. Typing before it is there would
-    // make the prompt's arrival look like a reply to the new command.
-    await watchSession(session, () => (session.phase !== "redrawing" ? true : undefined), { timeoutMs: PROMPT_REDRAW_WAIT_MS });
-  }
+  await promptRedrawn(session);
   if (session.integrated && (session.phase === "prompt" || session.phase === "redrawing")) return "shell";
   await session.screen.settled();
   const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());

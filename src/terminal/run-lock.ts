@@ -6,8 +6,8 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Backend } from "../backends/backend.js";
-import type { TerminalSession } from "../terminal/session.js";
-import { ToolError } from "./errors.js";
+import type { TerminalSession } from "./session.js";
+import { ToolError } from "../util/tool-error.js";
 import { decodeShared, encodeShared, ownerAlive } from "./shared-codec.js";
 
 const LOCK_KEY = "lock";

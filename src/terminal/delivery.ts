@@ -4,15 +4,11 @@
 // a paste. So: bracketed paste (when the program asked for it), wait for the echo to settle,
 // Enter, then verify the program took it — the screen changed after the Enter and the text is
 // no longer sitting on the cursor line — and press Enter once more if not. `delivered` says
-// what was verified, never what was hoped.
-import type { TerminalSession } from "../../terminal/session.js";
-import { watchSession } from "../../terminal/watch.js";
-import { PASTE_END, PASTE_START, settleOutput } from "../input.js";
+// what was verified, never what was hoped. The typing itself is terminal_send's (typing.ts).
+import type { TerminalSession } from "./session.js";
+import { PASTE_SETTLE_MAX_MS, pressEnter, settleAfterPaste, shellTookLine, writeText, type TypingMethod } from "./typing.js";
+import { watchSession } from "./watch.js";
 
-/** The program's echo of a paste is over once output is quiet this long. */
-const SETTLE_QUIET_MS = 40;
-/** A program that never echoes (busy, or reads without echo) gets at most this long. */
-const SETTLE_MAX_MS = 1000;
 /** After Enter, a program that accepted the input reacts (clears/redraws) within this. */
 const ACCEPT_MAX_MS = 600;
 
@@ -20,7 +16,7 @@ export interface DeliveryResult {
   delivered: boolean;
   /** Enter presses it took (0 when not submitting). */
   attempts: number;
-  method: "paste" | "typed";
+  method: TypingMethod;
   note?: string;
   /** Not verified, but the screen changed after Enter and the text left the input line: retyping could duplicate it. */
   left?: boolean;
@@ -37,44 +33,22 @@ function tailOf(text: string): string {
   return last.trim().slice(-16);
 }
 
-function settle(session: TerminalSession, since: number, maxMs: number): Promise<boolean> {
-  return settleOutput(session, since, SETTLE_QUIET_MS, maxMs);
-}
-
-/**
- * An integrated shell at its prompt reads input in order and says when it starts a command
- * (OSC 133 C) or comes back to its prompt: no quiet windows needed to know it took the line.
- */
-async function shellTookLine(session: TerminalSession, mark: number, promptBefore: number): Promise<boolean> {
-  const r = await watchSession(
-    session,
-    () => (session.commands.some((c) => c.startedAt >= mark) || session.lastPromptEnd > promptBefore ? true : undefined),
-    { timeoutMs: ACCEPT_MAX_MS },
-  ).catch(() => "timeout" as const);
-  return r === true;
-}
-
 export async function deliverText(session: TerminalSession, text: string, submit: boolean): Promise<DeliveryResult> {
-  await session.screen.settled();
-  const paste = session.screen.bracketedPaste;
-  const body = text.replace(/\r?\n/g, "\r");
-  const before = Date.now();
   const shellAtPrompt = session.integrated && session.phase === "prompt";
-  await session.write(Buffer.from(paste ? PASTE_START + body + PASTE_END : body, "utf8"));
+  const { method, outputBefore } = await writeText(session, text, "always");
   // Echoed: the output settled after the write, or (a slow, loaded pane that never went quiet
   // in time) the text's tail is on the input line now anyway.
-  const echoed = shellAtPrompt && submit ? true : (await settle(session, before, SETTLE_MAX_MS)) || (tailOf(text) !== "" && cursorLine(session).includes(tailOf(text)));
-  const method = paste ? "paste" : "typed";
-  if (!submit) return { delivered: echoed, attempts: 0, method, ...(echoed ? {} : { note: "no echo of the text within 1 s" }) };
+  const echoed = shellAtPrompt && submit ? true : (await settleAfterPaste(session, outputBefore)) || (tailOf(text) !== "" && cursorLine(session).includes(tailOf(text)));
+  if (!submit) return { delivered: echoed, attempts: 0, method, ...(echoed ? {} : { note: `no echo of the text within ${PASTE_SETTLE_MAX_MS / 1000} s` }) };
 
   const tail = tailOf(text);
   let attempts = 0;
   for (; attempts < 2; ) {
     const mark = Date.now();
     const promptBefore = session.lastPromptEnd;
-    await session.write(Buffer.from("\r"));
+    await pressEnter(session);
     attempts++;
-    if (shellAtPrompt && (await shellTookLine(session, mark, promptBefore))) return { delivered: true, attempts, method };
+    if (shellAtPrompt && (await shellTookLine(session, promptBefore, ACCEPT_MAX_MS))) return { delivered: true, attempts, method };
     const took = await tookLine(session, mark, tail);
     if (!session.alive) return { delivered: false, attempts, method, note: "the program exited" };
     // Taken: the text was echoed where input goes, and after Enter it left the input line.

@@ -1,14 +1,17 @@
 // Live sessions of this process: created here or adopted from the backend (another termhive
 // process, or this one before a restart), resolved by id or name, kept in step with the panes.
+// Every session's lifecycle is announced here as typed events (opened, output, screen changed,
+// command started/finished, exited, closed): subscribers follow sessions through these only.
 import { closeSync, openSync, rmSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { Backend, HostFacts, PaneInfo } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
 import { detectShell, integrationLaunch } from "../shell/integration.js";
-import { TerminalSession, type SessionMeta } from "../terminal/session.js";
+import { DisposableStore, Emitter } from "./events.js";
+import { TerminalSession, type CommandFinished, type CommandRecord, type SessionExit, type SessionMeta } from "./session.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import type { AuditLog } from "../audit.js";
-import { ToolError } from "./errors.js";
+import { ToolError } from "../util/tool-error.js";
 import { newSessionId, validateName } from "./names.js";
 import { paneCliEnv } from "./pane-cli.js";
 import { RUN_KEY, decodeRun, publishRuns, readStatusLine, remoteStatusReader, resolveRun, statusFilePath } from "./run-state.js";
@@ -30,6 +33,22 @@ export interface OpenOptions {
   splitFrom?: { session: TerminalSession; direction: "left" | "right" | "above" | "below"; percent?: number };
 }
 
+export interface SessionEvent {
+  session: TerminalSession;
+}
+export interface SessionOutputEvent extends SessionEvent {
+  /** The pane's bytes, already taken in by the session (transcript, screen model, commands). */
+  data: Buffer;
+}
+export interface CommandStartedEvent extends SessionEvent {
+  record: CommandRecord;
+}
+export type CommandFinishedEvent = SessionEvent & CommandFinished;
+export type SessionExitedEvent = SessionEvent & SessionExit;
+export interface SessionClosedEvent extends SessionEvent {
+  reason: string;
+}
+
 /** Output for panes not registered yet (a new pane prints before createPane returns), bounded. */
 const ORPHAN_LIMIT = 256 * 1024;
 
@@ -46,12 +65,33 @@ export class SessionRegistry {
   private lastDownReason: string | null = null;
   private nameCounter = 0;
 
+  /** One emitter per kind of session event; subscribers see only the on… events below. */
+  private readonly emit = {
+    opened: new Emitter<SessionEvent>(),
+    output: new Emitter<SessionOutputEvent>(),
+    screenChanged: new Emitter<SessionEvent>(),
+    commandStarted: new Emitter<CommandStartedEvent>(),
+    commandFinished: new Emitter<CommandFinishedEvent>(),
+    exited: new Emitter<SessionExitedEvent>(),
+    closed: new Emitter<SessionClosedEvent>(),
+  };
+  /** A session joined this process: opened here, or adopted from the backend. */
+  readonly onOpened = this.emit.opened.event;
+  readonly onOutput = this.emit.output.event;
+  readonly onScreenChanged = this.emit.screenChanged.event;
+  readonly onCommandStarted = this.emit.commandStarted.event;
+  readonly onCommandFinished = this.emit.commandFinished.event;
+  /** A session's program exited; the session stays (its output is still readable) until closed. */
+  readonly onExited = this.emit.exited.event;
+  /** A session left this process for good (closed, pane vanished, backend gone); its last event. */
+  readonly onClosed = this.emit.closed.event;
+
   constructor(
     readonly backend: Backend,
     private readonly config: TermhiveConfig,
     private readonly audit: AuditLog,
   ) {
-    backend.on("output", (paneId, data) => this.onOutput(paneId, data));
+    backend.on("output", (paneId, data) => this.route(paneId, data));
     backend.on("exit", (paneId, status, signal) => {
       const session = this.byPane(paneId);
       if (!session) return;
@@ -85,7 +125,7 @@ export class SessionRegistry {
     });
   }
 
-  private onOutput(paneId: string, data: Buffer): void {
+  private route(paneId: string, data: Buffer): void {
     const seeding = this.seeding.get(paneId);
     if (seeding) {
       seeding.push(Buffer.from(data));
@@ -142,9 +182,8 @@ export class SessionRegistry {
       const existing = this.sessions.get(id);
       if (existing) {
         if (existing.paneId !== pane.paneId && this.panes.get(existing.paneId) === existing) this.panes.delete(existing.paneId);
-        existing.pane = pane;
+        existing.updatePane(pane);
         this.panes.set(pane.paneId, existing);
-        existing.foreground = pane.foreground;
         // verifyAlive, not the listing's status: tmux can list a pane dead before it has reaped
         // the program, and a status taken then is null (`exit 3` read as exit_code null).
         if (pane.dead) await existing.verifyAlive(true);
@@ -172,8 +211,7 @@ export class SessionRegistry {
     try {
       const snap = await this.backend.snapshot(pane.paneId);
       const atPrompt = meta.shell !== "other" && basename(pane.foreground) === basename(meta.command.split(" ")[0] ?? "");
-      session.seed(snap.history, atPrompt, snap);
-      session.integrated = meta.shell !== "other";
+      session.seed(snap.history, atPrompt, snap, meta.shell !== "other");
       // Before the held output: an end (OSC 133 D) in it must find the running command.
       if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);
       if (atPrompt && !pane.dead) await adoptPasteMode(session, this.backend);
@@ -202,7 +240,7 @@ export class SessionRegistry {
     // No status line to tell its end by (a shell from before termhive wrote one): the shell in
     // the foreground is the better witness than a record nobody can confirm.
     if (run.endedAt === undefined && !run.status && atPrompt) {
-      session.lastExitCode = run.previousExitCode ?? null;
+      session.restoreLastExitCode(run.previousExitCode ?? null);
       return;
     }
     session.adoptRun(run);
@@ -225,7 +263,25 @@ export class SessionRegistry {
     this.panes.set(pane.paneId, session);
     publishRuns(session, this.backend, this.config.home);
     publishPasteMode(session, this.backend);
+    this.forward(session);
+    this.emit.opened.fire({ session });
     return session;
+  }
+
+  /** Re-announces one session's events as the registry's, until it closes. */
+  private forward(session: TerminalSession): void {
+    const wiring = new DisposableStore();
+    wiring.add(session.onOutput((data) => this.emit.output.fire({ session, data })));
+    wiring.add(session.onScreenChanged(() => this.emit.screenChanged.fire({ session })));
+    wiring.add(session.onCommandStarted((record) => this.emit.commandStarted.fire({ session, record })));
+    wiring.add(session.onCommandFinished((finished) => this.emit.commandFinished.fire({ session, ...finished })));
+    wiring.add(session.onExited((exit) => this.emit.exited.fire({ session, ...exit })));
+    wiring.add(
+      session.onClosed((reason) => {
+        wiring.dispose();
+        this.emit.closed.fire({ session, reason });
+      }),
+    );
   }
 
   all(): TerminalSession[] {

@@ -2,7 +2,7 @@
 import type { LineMatcher } from "../output/filter.js";
 import { countTokens, renderOutputYielding, type Rendered } from "../output/index.js";
 import { redactCredentials } from "../safety/index.js";
-import type { TerminalSession } from "../terminal/session.js";
+import type { TerminalSession } from "./session.js";
 import { countLines } from "../output/screen.js";
 
 export interface RenderRequest {

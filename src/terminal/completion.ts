@@ -1,0 +1,162 @@
+// How a run decides it has finished, in one place. After a command is typed, the session's
+// events are watched until one of these holds, first match wins:
+//   osc133        the shell's OSC 133 D for this command (exact, with its exit code)
+//   rejected      the shell drew a new prompt without starting it (syntax error, blank line)
+//   exit          the session's program exited
+//   until         the caller's pattern showed in the command's output
+//   fullscreen    a full-screen program switched to the alternate screen and drew it
+//   nested-prompt a REPL's prompt (python, psql, a nested shell…) is on the cursor line
+//   idle          no shell integration and no known prompt: output went quiet
+//   timeout       none of these within the caller's time
+// terminal_wait's "completion" is the same question asked later: completedSince.
+import { matchNestedPrompt } from "./prompts.js";
+import type { CommandRecord, TerminalSession } from "./session.js";
+import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
+import { stripAnsi } from "../util/ansi.js";
+import type { SafeRegex } from "../util/regex.js";
+
+export type CompletionReason = "osc133" | "rejected" | "exit" | "until" | "nested-prompt" | "fullscreen" | "idle" | "timeout";
+
+/**
+ * What the command was typed into: an integrated shell at its prompt, a program at its own
+ * prompt (a REPL, possibly started from the shell), or anything else (judged by quiet output).
+ */
+export type RunMode = "shell" | "nested" | "quiet";
+
+/** The quiet windows completion uses (TERMHIVE_PROMPT_QUIET_MS, TERMHIVE_IDLE_QUIET_MS). */
+export interface CompletionTiming {
+  promptQuietMs: number;
+  idleQuietMs: number;
+}
+
+export interface CompletionRequest {
+  mode: RunMode;
+  /** Transcript offset where the command was typed (before its echo). */
+  startOffset: number;
+  /**
+   * In a REPL started from the shell (mode "nested"): the shell's record of that program, which
+   * ends when the program exits. Taken before the command is typed.
+   */
+  outer?: CommandRecord;
+  until?: SafeRegex;
+  timeoutMs: number;
+  onProgress?: (elapsedMs: number) => void;
+}
+
+export interface Completion {
+  reason: CompletionReason;
+  /** The command's own record (or the outer program's, when that one ended). */
+  record?: CommandRecord;
+  exitCode: number | null;
+  /** Which prompt a nested-prompt completion saw. */
+  prompt?: string;
+}
+
+/** A program started from the shell that shows a prompt must then stay quiet this long to count as waiting. */
+export const SHELL_PROMPT_QUIET_MS = 50;
+/** A prompt that came back without the command starting must stay quiet this long to count as a rejection. */
+const REJECT_QUIET_MS = 100;
+
+type Outcome = Omit<Completion, "exitCode">;
+
+/**
+ * Waits until the command typed at `startOffset` has finished (see the reasons above).
+ * Rejects with SessionGoneError when the session goes away meanwhile.
+ */
+export async function awaitCompletion(session: TerminalSession, request: CompletionRequest, timing: CompletionTiming): Promise<Completion> {
+  const { mode, startOffset, outer, until } = request;
+  const ownRecord = (): CommandRecord | undefined => session.commands.find((record) => record.outputStart >= startOffset);
+  const probeLiveness = livenessProbe(session);
+  const outcome = await watchSession<Outcome>(
+    session,
+    async () => {
+      const record = ownRecord();
+      if (mode === "shell" && record && record.outputEnd !== null) return { reason: "osc133", record };
+      if (outer && outer.outputEnd !== null) return { reason: "osc133", record: outer };
+      // The shell came back to its prompt without starting the command: a syntax error (or blank line).
+      // (bash redraws its prompt during a multi-line paste, so the prompt must also stay quiet.)
+      if (mode === "shell" && !record && session.lastPromptEnd > startOffset && Date.now() - session.lastOutputAt >= REJECT_QUIET_MS) {
+        return { reason: "rejected" };
+      }
+      if (!session.alive) return { reason: "exit", record };
+      await probeLiveness();
+      if (!session.alive) return { reason: "exit", record };
+      const quietFor = Date.now() - session.lastOutputAt;
+      if (until) {
+        const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
+        if (until.test(text)) return { reason: "until", record };
+      }
+      if (await fullscreenSettled(session, startOffset, timing.idleQuietMs)) return { reason: "fullscreen", record };
+      const producedOutput = session.transcript.end > startOffset;
+      if (mode === "quiet") {
+        return producedOutput && quietFor >= timing.idleQuietMs ? { reason: "idle" } : undefined;
+      }
+      // A REPL's prompt (or a program now waiting for input, when a shell command started one).
+      if (producedOutput && quietFor >= timing.promptQuietMs && (mode === "nested" || record)) {
+        await session.screen.settled();
+        const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
+        // The program echoed at least one line since the command was typed (cheap: no text copied).
+        const echoed = session.transcript.lineCount > session.transcript.lineAt(startOffset);
+        if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(timing.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
+          return { reason: "nested-prompt", record, prompt };
+        }
+      }
+      return undefined;
+    },
+    {
+      timeoutMs: request.timeoutMs,
+      // idleQuietMs in every mode: a full-screen program's drawn screen is recognised by it.
+      quietMs:
+        mode === "quiet"
+          ? [timing.idleQuietMs, ...LIVENESS_QUIET_MS]
+          : [timing.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, timing.idleQuietMs, ...LIVENESS_QUIET_MS],
+      onProgress: request.onProgress,
+    },
+  );
+  if (outcome === "timeout") return { reason: "timeout", record: ownRecord(), exitCode: null };
+  const exitCode = outcome.reason === "osc133" ? (outcome.record?.exitCode ?? null) : outcome.reason === "exit" ? session.exitStatus : null;
+  return { ...outcome, exitCode };
+}
+
+/**
+ * True once the session shows the alternate screen, the program drew something after `since`
+ * (a transcript offset) and has been quiet for idleQuietMs: TUIs draw their first screen in
+ * bursts (vim redraws after the terminal answers its queries).
+ */
+export async function fullscreenSettled(session: TerminalSession, since: number, idleQuietMs: number): Promise<boolean> {
+  if (session.transcript.end <= since || Date.now() - session.lastOutputAt < idleQuietMs) return false;
+  return onAlternateScreen(session);
+}
+
+/** Whether the alternate screen is active now (the model's screen brought up to date first). */
+export async function onAlternateScreen(session: TerminalSession): Promise<boolean> {
+  await session.screen.settled();
+  return session.screen.snapshot().alternate;
+}
+
+/**
+ * terminal_wait's completion, for a reader whose unread output starts at `from`: a command
+ * that was running then or started since has finished (its exit code), the program exited
+ * (its status), or — no shell integration — output has been quiet idleMs (no code).
+ * Returns a check to run on every session event: undefined until then.
+ */
+export function completedSince(session: TerminalSession, from: number, idleMs: number): () => { exitCode: number | null | undefined } | undefined {
+  const commandsBefore = session.commands.filter((r) => r.outputEnd === null || r.outputEnd >= from);
+  // A session this process adopted while a command ran (another process, e.g. an earlier CLI
+  // call, started it) is "running" with no record of the command: its completion is the shell
+  // coming back to its prompt (the exit code went by before this process knew the command).
+  const unknownRunning = session.integrated && session.phase === "running" && !session.running;
+  return () => {
+    const done = session.commands.find((r) => r.outputEnd !== null && r.outputEnd >= from && (commandsBefore.includes(r) || r.outputStart >= from));
+    if (done && !session.running) return { exitCode: done.exitCode };
+    if (unknownRunning && !session.running && phaseOf(session) === "prompt") return { exitCode: null };
+    if (!session.alive) return { exitCode: session.exitStatus };
+    if (!session.integrated && Date.now() - session.lastOutputAt >= idleMs) return { exitCode: undefined };
+    return undefined;
+  };
+}
+
+/** Read afresh (the phase moves between checks; a narrowed copy from before would be stale). */
+function phaseOf(session: TerminalSession): TerminalSession["phase"] {
+  return session.phase;
+}

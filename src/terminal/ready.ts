@@ -1,0 +1,54 @@
+// Waiting until a freshly started program accepts input, for every path that needs it
+// (terminal_open, a run typed into a shell still starting, hive spawns and layouts):
+//   an integrated shell once it has drawn its first prompt (OSC 133 seen, phase past "starting");
+//   a program the caller can recognise (an agent's ready pattern) once `readyWhen` says so;
+//   any other program once its output has gone quiet (or, when given, it stayed silent that long).
+import type { TerminalSession } from "./session.js";
+import { watchSession } from "./watch.js";
+
+export type Readiness = "ready" | "exited" | "timeout";
+
+export interface ReadyOptions {
+  timeoutMs: number;
+  /** A program that printed counts as ready once its output has been quiet this long. */
+  quietMs: number;
+  /** A program that printed nothing at all counts as ready after this long (unset: never). */
+  silentMs?: number;
+  /** Recognises the program's ready screen; the quiet time is passed along for patterns that need it. */
+  readyWhen?: (screenLines: string[], quietMs: number) => boolean;
+}
+
+/** Resolves "exited" when the program exits or the session goes away first. */
+export async function waitUntilReady(session: TerminalSession, options: ReadyOptions): Promise<Readiness> {
+  const shell = session.meta.shell !== "other";
+  const windows = shell ? undefined : [options.quietMs, ...(options.silentMs === undefined ? [] : [options.silentMs])];
+  return watchSession<Readiness>(
+    session,
+    async () => {
+      if (!session.alive) return "exited";
+      if (shell) return session.phase !== "starting" ? "ready" : undefined;
+      // Without output, lastOutputAt is when the session was made: quiet since the start.
+      const quietMs = Date.now() - session.lastOutputAt;
+      if (options.readyWhen) {
+        await session.screen.settled();
+        return options.readyWhen(session.screen.snapshot().lines, quietMs) ? "ready" : undefined;
+      }
+      if (session.transcript.end > 0) return quietMs >= options.quietMs ? "ready" : undefined;
+      return options.silentMs !== undefined && quietMs >= options.silentMs ? "ready" : undefined;
+    },
+    { timeoutMs: options.timeoutMs, quietMs: windows },
+  ).catch(() => "exited" as const);
+}
+
+/** How long a finished command's prompt may take to appear before input is typed anyway. */
+const PROMPT_REDRAW_WAIT_MS = 2_000;
+
+/**
+ * An integrated shell whose last command just ended is drawing its next prompt: input typed
+ * before the prompt is there would make the prompt look like a reply to it, and the shell
+ * would read it before its prompt hooks ran. Waits (bounded) until the prompt is drawn.
+ */
+export async function promptRedrawn(session: TerminalSession): Promise<void> {
+  if (!session.integrated || session.phase !== "redrawing") return;
+  await watchSession(session, () => (session.phase !== "redrawing" ? true : undefined), { timeoutMs: PROMPT_REDRAW_WAIT_MS }).catch(() => undefined);
+}

@@ -1,0 +1,127 @@
+// Typing into a session, one path for terminal_send, terminal_run's command and hive delivery:
+// the text goes in as a bracketed paste when the program asked for that mode (and the text is
+// multi-line, or the caller always pastes), otherwise as keystrokes; after a paste, Enter waits
+// until the program has echoed it and gone quiet (one paste timing for every caller).
+import type { TerminalSession } from "./session.js";
+import { watchSession } from "./watch.js";
+
+export const PASTE_START = "\x1b[200~";
+export const PASTE_END = "\x1b[201~";
+/** A program reacting to a paste (redrawing its input box) goes quiet within this; then Enter is safe. */
+export const PASTE_SETTLE_QUIET_MS = 40;
+/** A program that never echoes (busy, or reads without echo) gets at most this long. */
+export const PASTE_SETTLE_MAX_MS = 1000;
+
+export type TypingMethod = "paste" | "typed";
+
+export interface Typed {
+  method: TypingMethod;
+  /** Bytes written (the Enter included when it was pressed). */
+  bytes: number;
+  /** The session's lastOutputAt just before the write: output after it is the program's reaction. */
+  outputBefore: number;
+}
+
+/**
+ * What terminal_send types: a text ending in one newline is submitted, that newline being the
+ * Enter key whatever `enter` says ("make\n" with enter: false runs make, as a person pressing
+ * Return would), and with enter: true it is still one Enter, never two. Only the last newline
+ * counts; the others are part of the text (pasted). (terminal_run types its command as given
+ * plus Enter: there a trailing blank line means something, e.g. it closes a Python block.)
+ */
+export function submission(text: string, enter: boolean): { text: string; enter: boolean } {
+  const m = /\r?\n$/.exec(text);
+  return m ? { text: text.slice(0, m.index), enter: true } : { text, enter };
+}
+
+/**
+ * Writes text without Enter. `paste`: "multiline" pastes only text with line breaks (a single
+ * line is typed, as a person would); "always" pastes any text (hive delivery: a TUI takes a
+ * paste as one input, keystrokes may trigger its shortcuts).
+ */
+export async function writeText(session: TerminalSession, text: string, paste: "multiline" | "always"): Promise<Typed> {
+  if (paste === "multiline" && !text.includes("\n")) {
+    const outputBefore = session.lastOutputAt;
+    const bytes = Buffer.from(text, "utf8");
+    await session.write(bytes);
+    return { method: "typed", bytes: bytes.length, outputBefore };
+  }
+  // The screen model knows whether the program asked for bracketed paste once it has parsed all output.
+  await session.screen.settled();
+  const outputBefore = session.lastOutputAt;
+  const body = text.replace(/\r?\n/g, "\r");
+  const pasted = session.screen.bracketedPaste;
+  const bytes = Buffer.from(pasted ? PASTE_START + body + PASTE_END : body, "utf8");
+  await session.write(bytes);
+  return { method: pasted ? "paste" : "typed", bytes: bytes.length, outputBefore };
+}
+
+export async function pressEnter(session: TerminalSession): Promise<void> {
+  await session.write(Buffer.from("\r"));
+}
+
+/**
+ * Types text and, with `enter`, submits it: keystrokes carry their Enter in the same write; a
+ * paste gets its Enter once the program has echoed it (see settleAfterPaste).
+ */
+export async function typeText(session: TerminalSession, text: string, enter: boolean): Promise<number> {
+  if (!text.includes("\n")) {
+    const bytes = Buffer.from(enter ? text + "\r" : text, "utf8");
+    await session.write(bytes);
+    return bytes.length;
+  }
+  const typed = await writeText(session, text, "multiline");
+  if (!enter) return typed.bytes;
+  if (typed.method === "paste") await settleAfterPaste(session, typed.outputBefore);
+  await pressEnter(session);
+  return typed.bytes + 1;
+}
+
+/** Waits until the program has echoed a paste and gone quiet (or `maxMs` passes); true when it did. */
+export function settleAfterPaste(session: TerminalSession, outputBefore: number, maxMs = PASTE_SETTLE_MAX_MS): Promise<boolean> {
+  return settleOutput(session, outputBefore, PASTE_SETTLE_QUIET_MS, maxMs);
+}
+
+/**
+ * Resolves true once the program produced output after `since` and then stayed quiet for
+ * quietMs; false when maxMs passes first (or the session goes away).
+ */
+export async function settleOutput(session: TerminalSession, since: number, quietMs: number, maxMs: number): Promise<boolean> {
+  const r = await watchSession(
+    session,
+    () => (session.lastOutputAt > since && Date.now() - session.lastOutputAt >= quietMs ? true : undefined),
+    { timeoutMs: maxMs, quietMs },
+  ).catch(() => "timeout" as const);
+  await session.screen.settled();
+  return r === true;
+}
+
+/** How long terminal_send waits for an integrated shell to take a line it submitted. */
+const SHELL_ACCEPT_WAIT_MS = 1000;
+
+/**
+ * Types text and, when it submits a line to an integrated shell at its prompt, waits until the
+ * shell has taken it (the command started, or a new prompt came for a blank or rejected line).
+ * Without this a terminal_run right after terminal_send {text: "python3"} saw the shell still
+ * at its prompt and typed its command as a second shell command.
+ */
+export async function typeIntoSession(session: TerminalSession, typed: string, pressEnterKey: boolean): Promise<number> {
+  const { text, enter } = submission(typed, pressEnterKey);
+  const toShell = session.integrated && session.phase === "prompt" && enter;
+  const promptBefore = session.lastPromptEnd;
+  const sent = await typeText(session, text, enter);
+  if (toShell) await shellTookLine(session, promptBefore, SHELL_ACCEPT_WAIT_MS);
+  return sent;
+}
+
+/**
+ * An integrated shell at its prompt reads input in order and says when it starts a command
+ * (OSC 133 C) or comes back to its prompt: no quiet windows needed to know it took the line.
+ * `promptBefore` is its lastPromptEnd before Enter was pressed.
+ */
+export async function shellTookLine(session: TerminalSession, promptBefore: number, maxMs: number): Promise<boolean> {
+  const r = await watchSession(session, () => (session.phase !== "prompt" || session.lastPromptEnd > promptBefore ? true : undefined), {
+    timeoutMs: maxMs,
+  }).catch(() => "timeout" as const);
+  return r === true;
+}
