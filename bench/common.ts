@@ -3,7 +3,8 @@
 // client over stdio.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -138,4 +139,42 @@ export async function startServer(bench: BenchHome = benchHome(), extraEnv: Reco
       bench.destroy();
     },
   };
+}
+
+export interface ServeInfo { url: string; port: number; grpc_socket: string; grpc_port: number | null; token_path: string | null }
+
+/** Extra node flags for `termhive serve`, e.g. BENCH_SERVE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
+const SERVE_NODE_ARGS = (process.env.BENCH_SERVE_NODE_ARGS ?? "").split(" ").filter(Boolean);
+
+export interface Serve {
+  proc: ChildProcess;
+  info: ServeInfo;
+  /** Ends the server (SIGTERM, then SIGKILL after 5 s) and removes its home. */
+  stop(): Promise<void>;
+}
+
+/** `termhive serve` (HTTP and gRPC on ephemeral ports) in a benchHome(), once it has printed where it listens. */
+export async function startServe(h: BenchHome = benchHome()): Promise<Serve> {
+  const proc = spawn(process.execPath, [...SERVE_NODE_ARGS, ...cliArgs("serve", "--port", "0", "--grpc-port", "0", "--json")], { env: h.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const stop = async () => {
+    if (proc.exitCode === null) {
+      const exited = new Promise((r) => proc.once("exit", r));
+      proc.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (proc.exitCode === null) proc.kill("SIGKILL");
+    }
+    h.destroy();
+  };
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: proc.stdout! }).once("line", resolve);
+      proc.once("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    });
+    return { proc, info: JSON.parse(line) as ServeInfo, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

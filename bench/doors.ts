@@ -3,33 +3,20 @@
 // terminal_run "echo hi" ≤ 15 ms; 50 concurrent HTTP MCP clients × 20 commands: zero errors.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { TermhiveClient } from "../src/grpc/client.js";
-import { RUNS, cliArgs, benchHome, loadavg, median, percentile, round, rssMb, timed, type Emit } from "./common.js";
+import { RUNS, loadavg, startServe, median, percentile, round, rssMb, timed, type Emit } from "./common.js";
 
-interface ServeInfo { url: string; port: number; grpc_socket: string; grpc_port: number | null; token_path: string | null }
-
-/** Extra node flags for the server, e.g. BENCH_SERVE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
-const NODE_ARGS = (process.env.BENCH_SERVE_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const WATCH_BYTES = Number(process.env.BENCH_WATCH_MB ?? 16) * 1024 * 1024;
 /** Comma-separated sections to run (run, watch, http, concurrent); all when unset. Profiling one section needs no other. */
 const ONLY = process.env.BENCH_DOORS_ONLY?.split(",");
 const wanted = (section: string) => !ONLY || ONLY.includes(section);
 
 export async function benchDoors(emit: Emit): Promise<void> {
-  const h = benchHome();
-  const proc = spawn(process.execPath, [...NODE_ARGS, ...cliArgs("serve", "--port", "0", "--grpc-port", "0", "--json")], { env: h.env, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const serve = await startServe();
+  const { proc, info } = serve;
   const clients: { close(): Promise<void> | void }[] = [];
   try {
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: proc.stdout! }).once("line", resolve);
-      proc.once("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-    });
-    const info = JSON.parse(line) as ServeInfo;
     const token = info.token_path ? readFileSync(info.token_path, "utf8").trim() : undefined;
 
     // gRPC run "echo hi", over the unix socket and over loopback TCP.
@@ -151,12 +138,6 @@ export async function benchDoors(emit: Emit): Promise<void> {
     }
   } finally {
     for (const c of clients) await Promise.resolve(c.close()).catch(() => {});
-    if (proc.exitCode === null) {
-      const exited = new Promise((r) => proc.once("exit", r));
-      proc.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (proc.exitCode === null) proc.kill("SIGKILL");
-    }
-    h.destroy();
+    await serve.stop();
   }
 }

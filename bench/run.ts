@@ -13,6 +13,7 @@ import { benchDoors } from "./doors.js";
 import { benchDashboard } from "./dashboard.js";
 import { benchOpen } from "./open.js";
 import { benchRemote } from "./remote.js";
+import { benchWatchRatio } from "./watch-ratio.js";
 import { benchFlood, benchHostile, benchSoak } from "./load.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 
@@ -162,6 +163,7 @@ async function main(): Promise<void> {
   if (!only || only === "idle") await benchIdle();
   if (!only || only === "hive") await benchHive(emit);
   if (!only || only === "doors") await benchDoors(emit);
+  if (!only || only === "watch-ratio") await benchWatchRatio(emit);
   if (!only || only === "dashboard") await benchDashboard(emit);
   if (!only || only === "flood") await benchFlood();
   if (!only || only === "hostile") await benchHostile();

@@ -23,6 +23,17 @@ export interface PaneInfo {
   meta: Record<string, string>;
 }
 
+/**
+ * How the panes of one window are arranged (tmux's layout names). Window operations —
+ * splitting (CreatePaneOptions.splitFrom), arranging, borders, titles, focus — belong to the
+ * backend: the hive asks for them here and never talks to tmux itself.
+ */
+export const WINDOW_LAYOUTS = ["tiled", "even-horizontal", "even-vertical", "main-vertical", "main-horizontal"] as const;
+export type WindowLayout = (typeof WINDOW_LAYOUTS)[number];
+
+/** Where a split puts the new pane relative to the pane it splits. */
+export type SplitDirection = "left" | "right" | "above" | "below";
+
 export interface CreatePaneOptions {
   /** Program and arguments, exec'd directly (no shell parses them). */
   argv: string[];
@@ -32,7 +43,7 @@ export interface CreatePaneOptions {
   cols: number;
   meta: Record<string, string>;
   /** Split this existing pane instead of creating a new window. */
-  splitFrom?: { paneId: string; direction: "left" | "right" | "above" | "below"; percent?: number };
+  splitFrom?: { paneId: string; direction: SplitDirection; percent?: number };
 }
 
 /** A pane's current screen contents, used to seed a session adopted after a restart. */
@@ -47,6 +58,13 @@ export interface PaneSnapshot {
    * already holds: a caller that held those events back drops this many and feeds the rest.
    */
   outputsIncluded: number;
+}
+
+/** A pane's status for a person watching: a name other processes read back, and a colour. */
+export interface PaneMark {
+  name: string;
+  /** A colour name the backend understands (tmux: `yellow`, `colour244`…). */
+  colour: string;
 }
 
 export interface BackendEvents {
@@ -95,7 +113,7 @@ export interface Backend {
   paneInfo(paneId: string): Promise<PaneInfo | undefined>;
   /** Writes raw bytes to the pane's input, byte-exact, in order, chunked as the backend needs. */
   writeInput(paneId: string, data: Buffer): Promise<void>;
-  /** Sends named keys (termhive vocabulary, see terminal/keys.ts), honouring the pane's keyboard modes. */
+  /** Sends named keys (termhive vocabulary, see backends/keys.ts), honouring the pane's keyboard modes. */
   sendKeys(paneId: string, keys: readonly string[]): Promise<void>;
   resize(paneId: string, rows: number, cols: number): Promise<void>;
   setMeta(paneId: string, key: string, value: string): Promise<void>;
@@ -119,8 +137,8 @@ export interface Backend {
   focus(paneId: string): Promise<void>;
   /** Shell command a person runs to watch and take over this pane, or null when the backend has none. */
   attachCommand(paneId: string): string | null;
-  /** Arranges the panes of the window holding `paneId` (tmux layout names: tiled, even-horizontal…). No-op where layouts are logical. */
-  arrangeWindow(paneId: string, layout: string): Promise<void>;
+  /** Arranges the panes of the window holding `paneId`. No-op where layouts are logical (pty). */
+  arrangeWindow(paneId: string, layout: WindowLayout): Promise<void>;
   /** Shows pane titles (agent status) on the top border of the window holding `paneId`. No-op where unsupported. */
   showPaneBorders(paneId: string): Promise<void>;
   /** Sets the title shown on the pane's border (status at a glance). No-op where unsupported. */
@@ -130,8 +148,16 @@ export interface Backend {
    * under load and leave a dead pane without its exit status). Optional.
    */
   reapExited?(): Promise<void>;
-  /** tmux only: runs one tmux command (the hive's status indicators use it), returning its output lines. */
-  tmuxCommand?(command: string): Promise<string[]>;
+  /**
+   * Status at a glance for a person watching (optional; absent where nobody can watch): marks a
+   * pane (its border takes `mark.colour`; `null` clears), reads the marks of a window's panes
+   * as the backend holds them (whichever process set them; "" unmarked), shows a one-line
+   * summary for a window, and rings the terminals attached to the pane (bytes written to each).
+   */
+  markPane?(paneId: string, mark: PaneMark | null): Promise<void>;
+  windowMarks?(windowId: string): Promise<string[]>;
+  showWindowSummary?(windowId: string, text: string): Promise<void>;
+  alertAttached?(paneId: string, bytes: string): Promise<void>;
   /** Detaches from (never kills) the panes. */
   stop(): Promise<void>;
   /**
@@ -146,6 +172,17 @@ export interface Backend {
   readHostFile?(paneId: string, path: string): Promise<string>;
   /** Writes such a file (short text) on the pane's host, before any input sent after this call. */
   writeHostFile?(paneId: string, path: string, text: string): Promise<void>;
+}
+
+/**
+ * A split refused because the window has no room left for another pane: arranging the window
+ * (evening out the panes) and splitting again may succeed.
+ */
+export class NoSpaceForPane extends Error {
+  constructor(detail: string) {
+    super(`no space for new pane: ${detail}`);
+    this.name = "NoSpaceForPane";
+  }
 }
 
 /** Error thrown for operations a backend cannot do, e.g. attach on the pty backend. */

@@ -8,11 +8,9 @@ export interface LaunchSpec {
   env?: Record<string, string>;
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+import { shellWord } from "../util/shell-word.js";
 
-export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export class InvalidLaunchError extends Error {
   override name = "InvalidLaunchError";
@@ -32,9 +30,9 @@ export function validateLaunch(spec: LaunchSpec): void {
 export function launchScript(spec: LaunchSpec): string {
   validateLaunch(spec);
   const lines: string[] = [];
-  if (spec.cwd) lines.push(`cd -- ${shellQuote(spec.cwd)} || exit 126`);
-  for (const [name, value] of Object.entries(spec.env ?? {})) lines.push(`export ${name}=${shellQuote(value)}`);
-  lines.push(`exec ${spec.argv.map(shellQuote).join(" ")}`);
+  if (spec.cwd) lines.push(`cd -- ${shellWord(spec.cwd)} || exit 126`);
+  for (const [name, value] of Object.entries(spec.env ?? {})) lines.push(`export ${name}=${shellWord(value)}`);
+  lines.push(`exec ${spec.argv.map(shellWord).join(" ")}`);
   return lines.join("\n");
 }
 

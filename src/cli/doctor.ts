@@ -6,7 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import { findTmux, tmuxMissingMessage } from "../backends/select.js";
 import { loadConfig } from "../config.js";
 import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";
-import { tokenPath } from "../serve/token.js";
+import { tokenPath } from "../auth/token.js";
 import { connectEngine } from "./connect.js";
 import { print } from "./output.js";
 

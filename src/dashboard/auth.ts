@@ -3,7 +3,7 @@
 // token itself, so a leaked cookie is not a bearer token for /mcp or gRPC.
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { tokenMatches } from "../serve/token.js";
+import { tokenMatches } from "../auth/token.js";
 
 /** Per port: two `serve` processes on one host each keep their own login. */
 export function cookieName(req: IncomingMessage): string {

@@ -6,8 +6,8 @@ import { openSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../config.js";
-import { isLoopbackHost } from "../serve/guard.js";
-import { loadOrCreateToken } from "../serve/token.js";
+import { isLoopbackHost } from "../auth/http-guard.js";
+import { loadOrCreateToken } from "../auth/token.js";
 import { dashboardUrl, readServeRecord, type ServeRecord } from "./serve-record.js";
 
 const START_TIMEOUT_MS = 15_000;

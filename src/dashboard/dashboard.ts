@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { hostAndOriginAllowed } from "../serve/guard.js";
+import { hostAndOriginAllowed } from "../auth/http-guard.js";
 import type { TermhiveService } from "../service/service.js";
 import { asset } from "./assets.js";
 import { cookieOk, loginCookie, queryToken, queryTokenOk } from "./auth.js";

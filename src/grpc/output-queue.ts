@@ -1,8 +1,8 @@
 // WatchOutput's writer for one call: honours the stream's backpressure without dropping a
-// byte. While grpc-js reports its buffer full (write() → false), chunks wait here, and
-// adjacent chunks of one session are merged into one message (fewer, larger messages are
-// what lets a slow reader catch up). A reader that stays too far behind is ended with
-// RESOURCE_EXHAUSTED rather than followed by unbounded memory or silent loss.
+// byte. Chunks of one event-loop turn, and all chunks while grpc-js reports its buffer full
+// (write() → false), wait here; adjacent chunks of one session are merged into one message
+// (fewer, larger messages are what lets a reader keep up). A reader that stays too far
+// behind is ended with RESOURCE_EXHAUSTED rather than followed by unbounded memory or loss.
 import * as grpc from "@grpc/grpc-js";
 
 export interface OutputMessage {
@@ -26,6 +26,7 @@ export class OutputQueue {
   private readonly pending: Pending[] = [];
   private queued = 0;
   private blocked = false;
+  private flushScheduled = false;
   private ended = false;
 
   constructor(private readonly call: grpc.ServerWritableStream<Record<string, unknown>, object>) {
@@ -41,9 +42,14 @@ export class OutputQueue {
 
   push(message: OutputMessage): void {
     if (this.ended || message.data.length === 0) return;
-    if (!this.blocked && this.pending.length === 0) {
-      this.blocked = !this.call.write(message);
-      return;
+    // Chunks that arrive in one turn of the event loop (tmux sends many %output lines per read)
+    // go out as one message after it: a flood costs a message per read, not per line.
+    if (!this.blocked && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        this.flush();
+      });
     }
     const last = this.pending[this.pending.length - 1];
     if (last && last.session === message.session && last.bytes + message.data.length <= MERGE_LIMIT) {

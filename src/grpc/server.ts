@@ -6,7 +6,7 @@ import type { TermhiveService } from "../service/service.js";
 import { buildHandlers } from "./handlers.js";
 import { loadTermhiveProto } from "./proto.js";
 import { claimSocket } from "./socket.js";
-import { tokenMatches } from "../serve/token.js";
+import { tokenMatches } from "../auth/token.js";
 
 export interface GrpcServeOptions {
   socketPath: string;

@@ -1,6 +1,8 @@
 // Errors the hive gives back for bad input. Each one is an answer: it says what was wrong and
 // what is valid, so the service can hand the message to a model unchanged.
 
+import { NAME_RULE, isValidName } from "../util/names.js";
+
 export type HiveErrorCode = "unknown" | "duplicate" | "invalid" | "cycle" | "empty";
 
 export class HiveError extends Error {
@@ -24,16 +26,8 @@ export function unknownName(kind: string, name: string, valid: readonly string[]
   return new HiveError("unknown", `unknown ${kind} '${name}'; valid ${kind}s: ${nameList(valid)}`);
 }
 
-// Names are typed by people and models and shown in tmux pane titles: keep them short and
-// shell-safe. The same rule serves agents, teams and layouts.
-const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
+/** Agents, teams, layouts and profiles follow the one name rule (util/names.ts). */
 export function checkName(kind: string, name: unknown): string {
-  if (typeof name !== "string" || !NAME_RE.test(name)) {
-    throw new HiveError(
-      "invalid",
-      `invalid ${kind} name ${JSON.stringify(name)}: use 1-64 characters, letters, digits, '.', '_' or '-', starting with a letter or digit`,
-    );
-  }
+  if (!isValidName(name)) throw new HiveError("invalid", `invalid ${kind} name ${JSON.stringify(name)}: ${NAME_RULE}`);
   return name;
 }

@@ -22,6 +22,7 @@
 // `termhive hook` must never stand in the agent's way: it exits 0 when it has nothing to do
 // and never exits 2 (a Claude Code hook exiting 2 blocks the prompt or the stop).
 import { z } from "zod";
+import { shellWord as quote } from "../util/shell-word.js";
 import { AGENT_STATUSES, MAX_STATUS_DETAIL, type AgentStatus } from "./agents.js";
 import { HiveError } from "./errors.js";
 
@@ -63,8 +64,6 @@ export interface HookLaunch {
   args: string[];
   files: { path: string; content: string }[];
 }
-
-const quote = (s: string) => (/^[\w.@%+=:,/-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** Claude Code hooks time out after this (seconds): a stuck termhive must not stall a turn for a minute. */
 const CLAUDE_HOOK_TIMEOUT_S = 10;

@@ -6,6 +6,8 @@
 // our pane index — pane i of the spec is pane_index i in the window, whichever layout is
 // chosen afterwards. The percentages make the geometry right even before `select-layout`
 // (each new pane takes its share of what is left); `select-layout` then evens out rounding.
+import type { SplitDirection, WindowLayout } from "../backends/backend.js";
+import { NAME_RULE, isValidName } from "../util/names.js";
 import { z } from "zod";
 import type { HiveStore } from "./store.js";
 import { HiveError, checkName, unknownName } from "./errors.js";
@@ -27,7 +29,7 @@ export const PANE_COUNTS: Readonly<Record<LayoutKind, { min: number; max: number
   tiled: { min: 1, max: MAX_LAYOUT_PANES },
 };
 
-export type SplitDirection = "left" | "right" | "above" | "below";
+export type { SplitDirection, WindowLayout };
 
 export interface SplitStep {
   /** Index of the pane to split (an earlier pane of this plan). */
@@ -45,7 +47,7 @@ export interface SplitPlan {
   panes: number;
   steps: SplitStep[];
   /** tmux `select-layout` name to apply after the splits, or null when the splits are the layout. */
-  selectLayout: "even-horizontal" | "even-vertical" | "main-vertical" | "main-horizontal" | "tiled" | null;
+  selectLayout: WindowLayout | null;
 }
 
 function checkCount(kind: LayoutKind, n: number): void {
@@ -100,7 +102,7 @@ export function splitPlan(kind: LayoutKind, n: number): SplitPlan {
 // ---- saved arrangements ----------------------------------------------------------------
 
 const nameField = (kind: string) =>
-  z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, `invalid ${kind} name: 1-64 letters, digits, '.', '_' or '-'`);
+  z.string().refine(isValidName, `invalid ${kind} name: ${NAME_RULE}`);
 
 export const PaneSpecSchema = z
   .object({

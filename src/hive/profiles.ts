@@ -27,6 +27,10 @@
 //
 // A profile in the file with a built-in's name replaces that built-in (extend it to refine it).
 // Rule patterns are matched against the chosen lines joined with "\n", with the m flag on.
+// The file's patterns (ready and rules) are RE2 syntax, matched in linear time like every
+// user regex (util/regex.ts): lookarounds and backreferences are refused when the file loads.
+import { NAME_RULE, isValidName } from "../util/names.js";
+import { SafeRegex } from "../util/regex.js";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { HiveError, nameList } from "./errors.js";
@@ -63,16 +67,27 @@ const ProfileSchema = z
 
 const ProfilesFileSchema = z
   .object({
-    profiles: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "invalid profile name"), ProfileSchema),
+    profiles: z.record(z.string().refine(isValidName, `invalid profile name: ${NAME_RULE}`), ProfileSchema),
   })
   .strict();
 
 export type ProfileRuleConfig = z.infer<typeof RuleSchema>;
 export type ProfileConfig = z.infer<typeof ProfileSchema>;
 
+/**
+ * A compiled profile pattern. A custom file's patterns are user regexes and run on the linear
+ * engine (SafeRegex, RE2 syntax) like every other user regex; the built-ins are termhive's own
+ * JavaScript regexes (V8's linear fallback guards them; `\s` there also matches NBSP, which
+ * agent TUIs print).
+ */
+export interface TextPattern {
+  exec(text: string): { index: number } | null;
+  test(text: string): boolean;
+}
+
 export interface StatusRule {
   status: DetectableStatus;
-  pattern: RegExp;
+  pattern: TextPattern;
   /** Bottom N non-blank lines to scan; 0 = the whole screen. */
   lines: number;
   minQuietMs: number;
@@ -86,7 +101,7 @@ export interface AgentProfile {
   description: string;
   /** Default command line for spawning this agent ("" for the shell itself). */
   command: string;
-  ready: RegExp | null;
+  ready: TextPattern | null;
   quietIdleMs: number;
   quietStatus: "idle" | "working" | "waiting_for_input";
   rules: StatusRule[];
@@ -97,16 +112,17 @@ export interface AgentProfile {
 
 const DEFAULT_QUIET_IDLE_MS = 1500;
 
-function compile(where: string, pattern: string, flags = ""): RegExp {
+function compile(where: string, pattern: string, flags = "", fromUser: boolean): TextPattern {
+  const withM = flags.includes("m") ? flags : flags + "m";
   try {
-    return new RegExp(pattern, flags.includes("m") ? flags : flags + "m");
+    return fromUser ? new SafeRegex(pattern, "profile", withM) : new RegExp(pattern, withM);
   } catch (err) {
     throw new HiveError("invalid", `${where}: invalid pattern /${pattern}/: ${(err as Error).message}`);
   }
 }
 
 /** Turns validated configs into profiles, resolving `extends` (unknown parent or a cycle is an error). */
-function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet<string>, where: string): Map<string, AgentProfile> {
+function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet<string>, where: string, userNames: ReadonlySet<string> = new Set()): Map<string, AgentProfile> {
   const out = new Map<string, AgentProfile>();
   const visiting: string[] = [];
   const resolve = (name: string): AgentProfile => {
@@ -122,7 +138,7 @@ function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet
     visiting.pop();
     const own = (config.rules ?? []).map((r, i) => ({
       status: r.status,
-      pattern: compile(`${where}: profile '${name}' rule ${i + 1}`, r.pattern, r.flags),
+      pattern: compile(`${where}: profile '${name}' rule ${i + 1}`, r.pattern, r.flags, userNames.has(name)),
       lines: r.lines ?? 0,
       minQuietMs: r.minQuietMs ?? 0,
       detail: r.detail ?? null,
@@ -132,7 +148,7 @@ function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet
       name,
       description: config.description ?? parent?.description ?? name,
       command: config.command ?? parent?.command ?? "",
-      ready: config.ready !== undefined ? compile(`${where}: profile '${name}' ready`, config.ready) : (parent?.ready ?? null),
+      ready: config.ready !== undefined ? compile(`${where}: profile '${name}' ready`, config.ready, "", userNames.has(name)) : (parent?.ready ?? null),
       quietIdleMs: config.quietIdleMs ?? parent?.quietIdleMs ?? DEFAULT_QUIET_IDLE_MS,
       quietStatus: config.quietStatus ?? parent?.quietStatus ?? "idle",
       rules: [...own, ...(parent?.rules ?? [])],
@@ -168,7 +184,7 @@ export class ProfileRegistry {
       merged[name] = selfExtend || extendsBuiltin ? { ...config, extends: `builtin:${ext}` } : config;
     }
     for (const name of builtinNames) if (!(name in custom)) merged[name] = BUILTIN_PROFILES[name]!;
-    const built = build(merged, builtinNames, source);
+    const built = build(merged, builtinNames, source, new Set(Object.keys(custom)));
     this.profiles = new Map(
       [...built].filter(([name]) => !name.startsWith("builtin:")).map(([name, p]) => [name, { ...p, builtin: builtinNames.has(name) && !(name in custom) }]),
     );

@@ -5,7 +5,7 @@
 import { EventEmitter } from "node:events";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Backend, BackendEvents, CreatePaneOptions, HostFacts, PaneInfo, PaneSnapshot } from "../backends/backend.js";
+import type { Backend, BackendEvents, CreatePaneOptions, HostFacts, PaneInfo, PaneMark, PaneSnapshot, WindowLayout } from "../backends/backend.js";
 import { checkDestination } from "./destination.js";
 import { RemoteHost } from "./remote-host.js";
 import type { TmuxBackend } from "../backends/tmux/tmux-backend.js";
@@ -23,6 +23,7 @@ export interface HostRouterOptions {
 /** How long a listing waits for a host it is not connected to before leaving it out this time. */
 const LIST_BUDGET_MS = 3000;
 const REMOTE_PANE = /^(%\d+)@(.+)$/;
+const REMOTE_WINDOW = /^(@\d+)@(.+)$/;
 
 export function remotePaneId(paneId: string, host: string): string {
   return `${paneId}@${host}`;
@@ -235,7 +236,7 @@ export class HostRouter implements Backend {
     return this.remote(remote.host).attachCommand(this.options.ssh, remote.paneId);
   }
 
-  async arrangeWindow(paneId: string, layout: string): Promise<void> {
+  async arrangeWindow(paneId: string, layout: WindowLayout): Promise<void> {
     const { backend, paneId: own } = await this.route(paneId);
     await backend.arrangeWindow(own, layout);
   }
@@ -248,6 +249,35 @@ export class HostRouter implements Backend {
   async setTitle(paneId: string, title: string): Promise<void> {
     const { backend, paneId: own } = await this.route(paneId);
     await backend.setTitle(own, title);
+  }
+
+  // Status at a glance: borders and window summaries live in the pane's own tmux, local or
+  // remote. A bell is written to the terminals attached to the pane, which for a remote pane
+  // are on the host: those are not rung (their tty names mean other terminals here).
+  async markPane(paneId: string, mark: PaneMark | null): Promise<void> {
+    const { backend, paneId: own } = await this.route(paneId);
+    await backend.markPane?.(own, mark);
+  }
+
+  async windowMarks(windowId: string): Promise<string[]> {
+    const { backend, id } = await this.routeWindow(windowId);
+    return backend.windowMarks ? backend.windowMarks(id) : [];
+  }
+
+  async showWindowSummary(windowId: string, text: string): Promise<void> {
+    const { backend, id } = await this.routeWindow(windowId);
+    await backend.showWindowSummary?.(id, text);
+  }
+
+  async alertAttached(paneId: string, bytes: string): Promise<void> {
+    if (splitPaneId(paneId)) return;
+    await this.local.alertAttached?.(paneId, bytes);
+  }
+
+  private async routeWindow(windowId: string): Promise<{ backend: Backend; id: string }> {
+    const remote = REMOTE_WINDOW.exec(windowId);
+    if (!remote) return { backend: this.local, id: windowId };
+    return { backend: await this.hostBackend(remote[2]!), id: remote[1]! };
   }
 
   async reapExited(): Promise<void> {

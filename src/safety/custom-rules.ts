@@ -32,6 +32,7 @@
 // `confirm: true`, exactly like a built-in rule. Rules match parsed commands, never raw
 // text, so `echo "npm publish"` does not match the example above.
 // -------------------------------------------------------------------------------------
+import { SafeRegex } from "../util/regex.js";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { commandRule, type Rule } from "./rules.js";
@@ -42,9 +43,14 @@ export class SafetyConfigError extends Error {
 
 const RULE_NAME = /^[a-z0-9][a-z0-9-]*$/;
 
-const regexString = z.string().min(1).refine((source) => {
-  try { new RegExp(source); return true; } catch { return false; }
-}, { message: "is not a valid JavaScript regular expression" });
+// A rule's patterns are user regexes: the linear engine (RE2 syntax), as every user regex.
+const regexString = z.string().min(1).superRefine((source, ctx) => {
+  try {
+    new SafeRegex(source, "rule");
+  } catch (error) {
+    ctx.addIssue({ code: "custom", message: `is not a valid regular expression (${(error as Error).message})` });
+  }
+});
 
 const ruleSchema = z.object({
   name: z.string().regex(RULE_NAME, { message: "must be lowercase letters, digits and dashes (e.g. \"npm-publish\")" }),
@@ -62,8 +68,8 @@ export type CustomRuleSpec = z.infer<typeof ruleSchema>;
 export function compileCustomRule(spec: CustomRuleSpec): Rule {
   const programs = new Set(Array.isArray(spec.program) ? spec.program : [spec.program]);
   const flags = spec.ignoreCase ? "i" : "";
-  const args = spec.args ? new RegExp(spec.args, flags) : null;
-  const unless = spec.unlessArgs ? new RegExp(spec.unlessArgs, flags) : null;
+  const args = spec.args ? new SafeRegex(spec.args, "args", flags) : null;
+  const unless = spec.unlessArgs ? new SafeRegex(spec.unlessArgs, "unlessArgs", flags) : null;
   return commandRule(spec.name, spec.reason, (command) => {
     if (!programs.has(command.program)) return false;
     const joined = command.args.join(" ");

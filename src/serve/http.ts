@@ -10,7 +10,7 @@ import { createMcpServer } from "../mcp/server.js";
 import type { TermhiveService } from "../service/service.js";
 import type { Dashboard } from "../dashboard/dashboard.js";
 import { BoundedEventStore } from "./event-store.js";
-import { bearerOk, BodyTooLarge, discardRestOfBody, hostAndOriginAllowed, readBody } from "./guard.js";
+import { bearerOk, BodyTooLarge, discardRestOfBody, hostAndOriginAllowed, readBody } from "../auth/http-guard.js";
 
 export interface HttpOptions {
   host: string;

@@ -7,9 +7,9 @@ import { startGrpc } from "../grpc/server.js";
 import { grpcSocketPath } from "../grpc/socket.js";
 import { TermhiveService } from "../service/service.js";
 import { installCrashPolicy } from "../util/crash-policy.js";
-import { isLoopbackHost } from "./guard.js";
+import { isLoopbackHost } from "../auth/http-guard.js";
 import { startHttp } from "./http.js";
-import { loadOrCreateToken, tokenPath } from "./token.js";
+import { loadOrCreateToken, tokenPath } from "../auth/token.js";
 
 export interface ServeOptions {
   host: string;

@@ -2,6 +2,7 @@
 // messages, status, events, waits, watchers, mailbox, focus. State lives in the hive's SQLite
 // store (src/hive); this class joins it to live sessions (TermhiveService) and keeps statuses
 // current (hive/status-tracker.ts) and watchers running (hive/watch-scanner.ts).
+import { NoSpaceForPane } from "../backends/backend.js";
 import type { SafeRegex } from "../util/regex.js";
 import { EventEmitter } from "node:events";
 import { basename } from "node:path";
@@ -199,7 +200,7 @@ export class HiveService {
         } catch (error) {
           // Many panes: halving the newest pane runs out of rows/columns; even out the window
           // (pane order is kept) and split again.
-          if (!/no space for new pane/.test((error as Error).message)) throw error;
+          if (!(error instanceof NoSpaceForPane)) throw error;
           await backend.arrangeWindow(sessions[0]!.paneId, plan.selectLayout ?? "tiled");
           sessions.push(await open());
         }

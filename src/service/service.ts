@@ -27,7 +27,7 @@ import type { waitInput } from "../verbs/terminal-wait.js";
 import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { matchNestedPrompt } from "../terminal/prompts.js";
-import { resolveKey } from "../terminal/keys.js";
+import { resolveKey } from "../backends/keys.js";
 import { markSecretLine } from "../shell/secret-line.js";
 
 /** Who is calling: read cursors ("new", "diff") are per client; progress goes back to it. */

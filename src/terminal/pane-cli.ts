@@ -4,11 +4,10 @@
 // <TERMHIVE_HOME>/bin, which holds a `termhive` script that execs the install that is running
 // now: this node binary and this bin file. The pane's TERMHIVE_SESSION / TERMHIVE_AGENT then
 // make the pane's agent the sender.
+import { shellWord as quote } from "../util/shell-word.js";
 import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ensurePrivateDir } from "../util/paths.js";
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The bin file this process runs from, when it is termhive's CLI (not a library user's script). */
 function runningCli(): string | null {

@@ -106,6 +106,12 @@ export class SessionRegistry {
       session.markGone("its pane was closed");
       this.audit.write({ event: "closed", session: session.id, name: session.name });
     });
+    backend.on("gap", (paneId, reason) => {
+      const session = this.byPane(paneId);
+      if (!session) return;
+      session.noteGap(reason);
+      this.audit.write({ event: "output-lost", session: session.id, name: session.name, reason });
+    });
     backend.on("down", (reason) => {
       this.lastDownReason = reason;
       for (const session of this.sessions.values()) session.markGone(`the ${backend.kind} server went away (${reason})`);

@@ -121,6 +121,18 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   session.onPrompt(() => {
     statusAtPrompt = readStatusLine(home, session.id);
   });
+  // tmux dropped output while this process lagged: the running command's D may be among it.
+  // The shell's status line tells whether it ended meanwhile. Checked again shortly after, for
+  // a command that ended between tmux's pause and this process's resume.
+  session.onOutputLost(() => {
+    for (const ms of [0, 250, 1_000]) {
+      setTimeout(() => {
+        if (!session.running) return;
+        const ended = resolveRun({ command: "", startedAt: 0, status: statusAtPrompt }, readStatusLine(home, session.id));
+        if (ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
+      }, ms).unref();
+    }
+  });
   session.onCommandStarted((record: CommandRecord) => {
     write({
       command: cut(session.redact(record.command)),
@@ -171,6 +183,20 @@ function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatu
   let statusAtPrompt = session.phase === "prompt" ? readStatus() : Promise.resolve("");
   session.onPrompt(() => {
     statusAtPrompt = readStatus();
+  });
+  // As publishRuns: a command whose D was in output tmux dropped ends from the status line,
+  // read here on the host.
+  session.onOutputLost(() => {
+    for (const ms of [0, 250, 1_000]) {
+      setTimeout(() => {
+        if (!session.running) return;
+        void Promise.all([within(statusAtPrompt, STATUS_READ_MS, ""), readStatus()]).then(([atPrompt, now]) => {
+          if (!session.running) return;
+          const ended = resolveRun({ command: "", startedAt: 0, status: atPrompt }, now);
+          if (ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
+        });
+      }, ms).unref();
+    }
   });
   session.onCommandStarted((record: CommandRecord) => {
     const previousExitCode = session.lastExitCode;

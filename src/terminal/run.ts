@@ -90,8 +90,14 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     folded_lines: rendered.folded_lines,
     reducer: rendered.reducer,
     prompt: completion.prompt,
-    hint: hintFor(reason, session, mode),
+    hint: [lostOutputHint(session, from), hintFor(reason, session, mode)].filter(Boolean).join("\n") || undefined,
   };
+}
+
+/** A run whose output tmux dropped says so: its output has a hole, and its end may have been missed. */
+function lostOutputHint(session: TerminalSession, from: number): string | undefined {
+  const reason = session.gapSince(from);
+  return reason && `part of this output was lost (${reason}); terminal_read {session: ${JSON.stringify(session.name)}, mode: "screen"} shows what the pane shows now`;
 }
 
 function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMode): string | undefined {

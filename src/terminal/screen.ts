@@ -22,12 +22,41 @@ export interface ScreenSnapshot {
 
 /** Feeding more than this at once stalls the event loop for too long; larger writes are split. */
 const WRITE_SLICE = 64 * 1024;
+/** How often a flooded screen is brought up to date when nobody reads it (a person's refresh rate). */
+const FLOOD_FLUSH_MS = 16;
+/** Output faster than this (64 KB in 100 ms) is a flood. */
+const FLOOD_BYTES = 64 * 1024;
+const FLOOD_WINDOW_MS = 100;
+
+/**
+ * Text that only prints and moves down: no ESC, no C0 control but BS, TAB, LF, CR, no C1.
+ * Such text cannot change a mode, the scroll region, the character set or the buffer.
+ */
+const PLAIN = /^[^\x00-\x07\x0b-\x0c\x0e-\x1f\x7f-\x9f]*$/;
+
+/** A write waiting for the next flush, and how its promise is kept. */
+interface Waiting { resolve: () => void }
 
 export class Screen {
   private readonly term: HeadlessTerminal;
   private pending: Promise<void> = Promise.resolve();
+  /**
+   * Plain text not yet handed to xterm. A flood is kept here between flushes, and at a flush
+   * only the lines that can still be on the screen or in its scrollback are parsed: parsing
+   * every line of a flood (xterm: ~1 s of CPU per 30 MB) was most of a flooded session's cost.
+   */
+  private plain: string[] = [];
+  private plainLineFeeds = 0;
+  private waiting: Waiting[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushImmediate: NodeJS.Immediate | undefined;
+  /** Plain text flushed since windowStart: how a flood is told from a spinner. */
+  private windowStart = -Infinity;
+  private windowBytes = 0;
+  /** Writes handed to xterm and not yet parsed that may hold escape sequences. */
+  private unparsedSequences = 0;
 
-  constructor(rows: number, cols: number, scrollback: number) {
+  constructor(rows: number, cols: number, private readonly scrollback: number) {
     const XtermTerminal = Terminal();
     // logLevel off: xterm reports every malformed sequence (random bytes, a binary cat) with
     // console.error and a dump of its parser state — megabytes on the server's stderr and
@@ -44,43 +73,139 @@ export class Screen {
   }
 
   get bracketedPaste(): boolean {
+    this.flush();
     return this.term.modes.bracketedPasteMode;
   }
 
   get applicationCursorKeys(): boolean {
+    this.flush();
     return this.term.modes.applicationCursorKeysMode;
   }
 
   /** Queues text; resolves once it (and everything before it) has been parsed. */
   write(text: string): Promise<void> {
-    // xterm keeps its own ordered write queue and calls callbacks in order, so every write is
-    // handed over at once; waiting for each callback before the next write would add a timer
-    // tick per chunk (a flood arrives in thousands of chunks).
-    for (let i = 0; i < text.length; i += WRITE_SLICE) {
-      const part = text.slice(i, i + WRITE_SLICE);
-      if (i + WRITE_SLICE >= text.length) {
-        this.pending = new Promise<void>((resolve) => this.term.write(part, resolve));
-      } else {
-        this.term.write(part);
-      }
+    if (PLAIN.test(text)) {
+      this.plain.push(text);
+      this.plainLineFeeds += countLineFeeds(text);
+      const parsed = new Promise<void>((resolve) => this.waiting.push({ resolve }));
+      this.scheduleFlush();
+      return parsed;
     }
-    return this.pending;
+    this.flush();
+    return this.feed(text, false);
   }
 
   /** Resolves when everything written so far is on the screen. */
   settled(): Promise<void> {
+    this.flush();
+    return this.pending;
+  }
+
+  /** Hands the held plain text to xterm, without the lines that would scroll out of reach anyway. */
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    if (this.flushImmediate) clearImmediate(this.flushImmediate);
+    this.flushTimer = this.flushImmediate = undefined;
+    if (this.plain.length === 0) return;
+    let text = this.plain.length === 1 ? this.plain[0]! : this.plain.join("");
+    const now = performance.now();
+    if (now - this.windowStart >= FLOOD_WINDOW_MS) {
+      this.windowStart = now;
+      this.windowBytes = 0;
+    }
+    this.windowBytes += text.length;
+    if (this.plainLineFeeds > this.linesThatCount()) text = this.visibleTail(text);
+    const waiting = this.waiting;
+    this.plain = [];
+    this.plainLineFeeds = 0;
+    this.waiting = [];
+    void this.feed(text, true).then(() => waiting.forEach((w) => w.resolve()));
+  }
+
+  /**
+   * Lines of plain text that decide the buffer: after the cursor has reached the bottom (at
+   * most rows − 1 line feeds) every line feed scrolls a fresh line in, and rows + scrollback
+   * of those replace every line the buffer holds. Rows count triple so a resize that more
+   * than doubles the height before the tail is parsed still finds its lines.
+   */
+  private linesThatCount(): number {
+    return 3 * this.term.rows + this.scrollback + 2;
+  }
+
+  /**
+   * The end of a plain flood that produces the same buffer as all of it: cut right after a
+   * CR LF (the cursor at column 0 either way) with linesThatCount() line feeds after it. Only
+   * when nothing unparsed could change how line feeds act and no scroll region is set (a
+   * region keeps lines outside it, which the dropped text might have written).
+   */
+  private visibleTail(text: string): string {
+    if (this.unparsedSequences > 0 || !this.fullScrollRegion()) return text;
+    let feeds = 0;
+    const keep = this.linesThatCount();
+    for (let i = text.length - 1; i > 0; i--) {
+      if (text.charCodeAt(i) !== 10) continue;
+      if (++feeds > keep && text.charCodeAt(i - 1) === 13) return text.slice(i + 1);
+    }
+    return text;
+  }
+
+  /** xterm keeps the scroll region internally; when it cannot be read, nothing is dropped. */
+  private fullScrollRegion(): boolean {
+    const buffer = (this.term as unknown as { _core?: { buffer?: { scrollTop?: number; scrollBottom?: number } } })._core?.buffer;
+    return buffer?.scrollTop === 0 && buffer.scrollBottom === this.term.rows - 1;
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    // A flood (more than FLOOD_BYTES flushed within FLOOD_WINDOW_MS, or more lines waiting than
+    // can stay) is flushed once a frame, so many chunks are cut at once. Anything slower — a
+    // spinner, a prompt, a burst after a pause — is handed to xterm in this turn of the event
+    // loop, as before, so status detection on the screen sees it as early as ever.
+    const flooding = this.windowBytes > FLOOD_BYTES && performance.now() - this.windowStart < FLOOD_WINDOW_MS;
+    if (flooding || this.plainLineFeeds > this.linesThatCount()) {
+      if (this.flushImmediate) clearImmediate(this.flushImmediate);
+      this.flushImmediate = undefined;
+      this.flushTimer = setTimeout(() => this.flush(), FLOOD_FLUSH_MS);
+    } else {
+      this.flushImmediate ??= setImmediate(() => this.flush());
+    }
+  }
+
+  private feed(text: string, plain: boolean): Promise<void> {
+    // xterm keeps its own ordered write queue and calls callbacks in order, so every write is
+    // handed over at once; waiting for each callback before the next write would add a timer
+    // tick per chunk (a flood arrives in thousands of chunks).
+    if (!plain) this.unparsedSequences++;
+    for (let i = 0; i < text.length; i += WRITE_SLICE) {
+      const part = text.slice(i, i + WRITE_SLICE);
+      if (i + WRITE_SLICE >= text.length) {
+        this.pending = new Promise<void>((resolve) => this.term.write(part, () => {
+          if (!plain) this.unparsedSequences--;
+          resolve();
+        }));
+      } else {
+        this.term.write(part);
+      }
+    }
+    if (text.length === 0) {
+      if (!plain) this.unparsedSequences--;
+      this.pending = this.pending.then(() => {});
+    }
     return this.pending;
   }
 
   resize(rows: number, cols: number): void {
+    this.flush();
     this.term.resize(cols, rows);
   }
 
   reset(): void {
+    this.flush();
     this.term.reset();
   }
 
   snapshot(): ScreenSnapshot {
+    this.flush();
     const buffer = this.term.buffer.active;
     const lines: string[] = [];
     for (let y = 0; y < this.term.rows; y++) {
@@ -97,12 +222,21 @@ export class Screen {
 
   /** The cursor's line up to the cursor: where a prompt waits for input. */
   cursorLinePrefix(): string {
+    this.flush();
     const buffer = this.term.buffer.active;
     const line = buffer.getLine(buffer.baseY + buffer.cursorY)?.translateToString(false) ?? "";
     return line.slice(0, buffer.cursorX);
   }
 
   dispose(): void {
+    clearTimeout(this.flushTimer);
+    if (this.flushImmediate) clearImmediate(this.flushImmediate);
     this.term.dispose();
   }
+}
+
+function countLineFeeds(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }

@@ -34,7 +34,8 @@ export type ShellPhase = "starting" | "running" | "redrawing" | "prompt";
  * How a command's end was seen: its OSC 133 D (with the exit code), or the next prompt's
  * OSC 133 A without a D (the shell was interrupted hard; no exit code).
  */
-export type CommandEndReason = "osc133" | "prompt";
+/** osc133: the shell's D; prompt: a new prompt without D; status-file: the shell's status line, its D lost in a gap. */
+export type CommandEndReason = "osc133" | "prompt" | "status-file";
 
 export interface CommandFinished {
   record: CommandRecord;
@@ -82,6 +83,7 @@ export class TerminalSession {
   private readonly bracketedPasteEmitter = new Emitter<void>();
   private readonly exitedEmitter = new Emitter<SessionExit>();
   private readonly closedEmitter = new Emitter<string>();
+  private readonly outputLostEmitter = new Emitter<string>();
   /** Bytes from the pane, once screen model, transcript and command records have taken them in. */
   readonly onOutput = this.outputEmitter.event;
   /** The screen model has parsed more output. */
@@ -98,6 +100,8 @@ export class TerminalSession {
   readonly onExited = this.exitedEmitter.event;
   /** The session can no longer be used (closed, its pane vanished, the backend went away); fired once. */
   readonly onClosed = this.closedEmitter.event;
+  /** The backend dropped some of this pane's output (tmux paused it: this process fell behind). */
+  readonly onOutputLost = this.outputLostEmitter.event;
 
   private currentPhase: ShellPhase = "starting";
   private integratedShell = false;
@@ -118,6 +122,9 @@ export class TerminalSession {
   private expectedCommand: string | null = null;
   private inputStart: number | null = null;
   /** Per-client read positions ("new" mode) and last screens ("diff" mode). */
+  /** Where output was lost (tmux paused the pane for this process), newest last, a few kept. */
+  private readonly gaps: { at: number; reason: string }[] = [];
+
   readonly readCursors = new Map<string, number>();
   readonly lastScreens = new Map<string, string[]>();
   private readonly secretValues: string[] = [];
@@ -383,6 +390,24 @@ export class TerminalSession {
     this.exitCodeOfLast = exitCode;
     this.currentPhase = "redrawing";
     this.commandFinishedEmitter.fire({ record, exitCode, reason });
+  }
+
+  /** Output the backend could not deliver was dropped at this point of the transcript. */
+  noteGap(reason: string): void {
+    this.gaps.push({ at: this.transcript.end, reason });
+    if (this.gaps.length > 8) this.gaps.shift();
+    this.outputLostEmitter.fire(reason);
+  }
+
+  /** The running command ended while its output (and its D) was lost: known from the shell's status line. */
+  finishLostCommand(exitCode: number | null): void {
+    const running = this.running;
+    if (running) this.finishCommand(running, this.transcript.end, exitCode, "status-file");
+  }
+
+  /** Why output was lost since `offset`, if it was. */
+  gapSince(offset: number): string | undefined {
+    return this.gaps.find((gap) => gap.at >= offset)?.reason;
   }
 
   markExited(status: number | null, signal: number | null): void {

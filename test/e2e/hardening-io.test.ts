@@ -326,3 +326,32 @@ describe("the audit log and recordings stop growing at their caps", () => {
     assert.match(readFileSync(join(h.home, "audit.jsonl"), "utf8"), /echo last-line-/);
   });
 });
+
+describe("output tmux drops because termhive fell behind", () => {
+  let h: Harness;
+  before(async () => (h = await Harness.start()));
+  after(async () => h.destroy());
+
+  test("a run whose output was lost says so, and still ends with its exit code", async () => {
+    await h.ok("terminal_open", { name: "behind", command: "bash" });
+    // ~4 MB over ~12 s: more than the pipe to a stopped server holds, for longer than tmux's
+    // pause-after (10 s), so tmux pauses the pane for this server and drops what it missed.
+    const run = h.ok("terminal_run", { session: "behind", command: "for i in $(seq 1 40); do seq 1 20000; sleep 0.3; done; exit_with() { return $1; }; exit_with 3", timeout_s: 120 });
+    for (const deadline = Date.now() + 10_000; !String((await h.ok("terminal_read", { session: "behind", mode: "screen" })).output).includes("19999"); ) {
+      assert.ok(Date.now() < deadline, "the flood started");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Stopped for longer than tmux's pause-after: the condition under test, not a wait for a race.
+    process.kill(h.pid, "SIGSTOP");
+    await new Promise((r) => setTimeout(r, 13_000));
+    process.kill(h.pid, "SIGCONT");
+    const r = await run;
+    assert.equal(r.exit_code, 3);
+    assert.match(String(r.hint), /part of this output was lost \(tmux paused the pane because termhive fell behind\)/);
+    assert.match(readFileSync(join(h.home, "audit.jsonl"), "utf8"), /"event":"output-lost"/);
+    // The next run starts after the hole: no warning.
+    const next = await h.ok("terminal_run", { session: "behind", command: "echo fine" });
+    assert.equal(next.output, "fine");
+    assert.equal(next.hint, undefined);
+  });
+});

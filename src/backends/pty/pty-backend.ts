@@ -5,10 +5,10 @@ import { EventEmitter } from "node:events";
 import { readlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as nodePty from "@lydell/node-pty";
-import { UnsupportedByBackend, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
+import { UnsupportedByBackend, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot, type WindowLayout } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { MemoryShared } from "../shared-memory.js";
-import { resolveKey } from "../../terminal/keys.js";
+import { resolveKey } from "../keys.js";
 import { CursorModeTracker } from "./cursor-mode.js";
 import { writeToPty } from "./write.js";
 
@@ -248,12 +248,11 @@ export class PtyBackend implements Backend {
     return null;
   }
 
-  /** No pane borders to show a title on. */
-  async arrangeWindow(): Promise<void> {
-    // Layouts on this backend are logical: a pane has no neighbours to arrange.
-  }
+  /** Layouts on this backend are logical (a split only joins the group): no neighbours to arrange. */
+  async arrangeWindow(_paneId: string, _layout: WindowLayout): Promise<void> {}
 
-  async showPaneBorders(): Promise<void> {}
+  /** No pane borders to show a title on; the title stays in the hive's own status. */
+  async showPaneBorders(_paneId: string): Promise<void> {}
 
   async setTitle(_paneId: string, _title: string): Promise<void> {}
 

@@ -1,14 +1,16 @@
 import { EventEmitter } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
+import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneMark, type PaneSnapshot, type WindowLayout } from "../backend.js";
 import { launchArgv } from "../launch.js";
-import { resolveKey } from "../../terminal/keys.js";
+import { resolveKey } from "../keys.js";
 import { ControlClient, TmuxError, TmuxGoneError } from "./control.js";
 import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
+import { alertAttached, markPane, showWindowSummary, windowMarks } from "./pane-marks.js";
 import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
 import { shellWord } from "../../util/shell-word.js";
+import { isValidName } from "../../util/names.js";
 
 export interface TmuxBackendOptions {
   home: string;
@@ -222,7 +224,12 @@ export class TmuxBackend implements Backend {
       const flags = direction === "left" || direction === "right" ? "-h" : "-v";
       const before = direction === "left" || direction === "above" ? " -b" : "";
       const size = percent ? ` -l ${Math.max(1, Math.min(99, Math.round(percent)))}%` : "";
-      [line] = await this.cmd(`split-window -d ${flags}${before}${size} -t ${tmuxQuote(paneId)} -P -F '#{pane_id}' ${quotedArgv}`);
+      try {
+        [line] = await this.cmd(`split-window -d ${flags}${before}${size} -t ${tmuxQuote(paneId)} -P -F '#{pane_id}' ${quotedArgv}`);
+      } catch (error) {
+        if (/no space for new pane/i.test((error as Error).message)) throw new NoSpaceForPane(`window of ${paneId} is full`);
+        throw error;
+      }
     } else {
       await this.cmd(`set -g default-size ${options.cols}x${options.rows}`);
       const tag = windowTag(options.meta);
@@ -420,7 +427,7 @@ export class TmuxBackend implements Backend {
     return `tmux -S ${shellWord(this.socketPath)} attach -t ${shellWord(paneId)}`;
   }
 
-  async arrangeWindow(paneId: string, layout: string): Promise<void> {
+  async arrangeWindow(paneId: string, layout: WindowLayout): Promise<void> {
     await this.cmd(`select-layout -t ${tmuxQuote(paneId)} ${tmuxQuote(layout)}`);
   }
 
@@ -433,8 +440,24 @@ export class TmuxBackend implements Backend {
     await this.cmd(`set -p -t ${tmuxQuote(paneId)} @termhive_title ${tmuxQuoteFormat(clean)}`);
   }
 
-  tmuxCommand(command: string): Promise<string[]> {
-    return this.cmd(command);
+  private readonly tmux = (command: string) => this.cmd(command);
+
+  markPane(paneId: string, mark: PaneMark | null): Promise<void> {
+    return markPane(this.tmux, paneId, mark);
+  }
+
+  windowMarks(windowId: string): Promise<string[]> {
+    return windowMarks(this.tmux, windowId);
+  }
+
+  showWindowSummary(windowId: string, text: string): Promise<void> {
+    return showWindowSummary(this.tmux, windowId, text);
+  }
+
+  alertAttached(paneId: string, bytes: string): Promise<void> {
+    // A server on another host names that host's terminals: never write to ours by their names.
+    if (this.options.onHost) return Promise.resolve();
+    return alertAttached(this.tmux, paneId, bytes);
   }
 
   async reapExited(): Promise<void> {
@@ -459,7 +482,7 @@ export class TmuxBackend implements Backend {
 /** A window name that is unique and inert on a tmux command line: the session's name or id. */
 function windowTag(meta: Record<string, string>): string {
   const candidate = meta.name ?? meta.id ?? "";
-  return /^[A-Za-z0-9._-]{1,64}$/.test(candidate) ? candidate : `th-${Date.now().toString(36)}`;
+  return isValidName(candidate) ? candidate : `th-${Date.now().toString(36)}`;
 }
 
 /** One line of PANE_FORMAT; anything else is tmux speaking a format we did not ask for, said loudly. */

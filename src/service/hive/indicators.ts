@@ -1,19 +1,11 @@
-// Agent state at a glance for a person attached with tmux:
-//  - each hive pane's border takes its status colour (pane options pane-border-style and
-//    pane-active-border-style, plus @termhive_status for formats and other processes);
-//  - the window's summary ("3 working · 1 waiting") is the window option @termhive_summary,
-//    shown by the session's status-right (each window shows its own: the format is evaluated
-//    for the current window);
-//  - an agent that starts waiting for input rings: BEL and an OSC 9 notification are written
-//    to the tty of every client attached to the pane's session (tmux keeps OSC 9 from a pane
-//    to itself, and a person's terminal turns it into a desktop notification).
-// Everything is tmux state, so the summary is counted from the panes' @termhive_status as tmux
-// holds them, whichever termhive process set them. Backends without tmux commands: no-op.
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+// Agent state at a glance for a person watching the panes: each hive pane is marked with its
+// status (tmux: the border takes its colour), each window shows a summary ("3 working · 1
+// waiting", counted from the marks as the backend holds them, whichever termhive process set
+// them), and an agent that starts waiting for input rings the attached terminals (BEL, then an
+// OSC 9 desktop notification). How each is shown is the backend's (Backend.markPane…);
+// backends without them (pty): no-op.
 import type { AgentRecord, AgentStatus } from "../../hive/index.js";
 import type { Backend } from "../../backends/backend.js";
-import { tmuxQuote } from "../../backends/tmux/quote.js";
 
 /** Border colour per status (tmux colour names). */
 export const STATUS_COLOURS: Readonly<Record<AgentStatus, string>> = {
@@ -49,11 +41,9 @@ export function alertBytes(text: string): string {
   return `\x07\x1b]9;${clean}\x07`;
 }
 
-type TmuxRunner = (command: string) => Promise<string[]>;
-
-/** The backend's way to run a tmux command, when it is tmux. */
-function tmuxOf(backend: Backend): TmuxRunner | null {
-  return backend.tmuxCommand ? backend.tmuxCommand.bind(backend) : null;
+/** Whether the backend shows marks at all. */
+function marksShown(backend: Backend): boolean {
+  return backend.markPane !== undefined;
 }
 
 /**
@@ -73,8 +63,6 @@ export class HiveIndicators {
   private readonly shown = new Map<string, AgentStatus>();
   /** Panes to update at the next flush: the status to show (null: clear) and the ring text. */
   private readonly pending = new Map<string, { windowId: string; status: AgentStatus | null; ring: string | null }>();
-  /** Windows whose session's status line shows the summary already. */
-  private readonly statusLineSet = new Set<string>();
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -83,7 +71,7 @@ export class HiveIndicators {
   /** Colours the pane, recounts its window's summary, and rings attached clients when it starts waiting. */
   show(pane: PaneRef, agents: readonly AgentRecord[]): void {
     const status = paneStatus(agents);
-    if (!tmuxOf(this.backend) || status === null) return;
+    if (!marksShown(this.backend) || status === null) return;
     // A detail change (most changes) leaves colour and summary as they are: no tmux traffic.
     if (this.shown.get(pane.paneId) === status) return;
     this.shown.set(pane.paneId, status);
@@ -104,7 +92,7 @@ export class HiveIndicators {
   /** The pane is no agent's any more: its border and the window's summary stop counting it. */
   clear(pane: PaneRef): void {
     this.shown.delete(pane.paneId);
-    if (!tmuxOf(this.backend)) return;
+    if (!marksShown(this.backend)) return;
     this.pending.set(pane.paneId, { windowId: pane.windowId, status: null, ring: null });
     this.schedule();
   }
@@ -119,58 +107,24 @@ export class HiveIndicators {
   }
 
   private async flush(): Promise<void> {
-    const tmux = tmuxOf(this.backend);
+    const backend = this.backend;
     const batch = [...this.pending];
     this.pending.clear();
-    if (!tmux) return;
+    if (!backend.markPane) return;
     const windows = new Set<string>();
     await Promise.all(batch.map(async ([paneId, p]) => {
-      const pane = tmuxQuote(paneId);
-      const options: [string, string][] = p.status === null ? [["@termhive_status", ""], ["pane-border-style", ""], ["pane-active-border-style", ""]] : [
-        ["@termhive_status", p.status],
-        ["pane-border-style", `fg=${STATUS_COLOURS[p.status]}`],
-        ["pane-active-border-style", `fg=${STATUS_COLOURS[p.status]},bold`],
-      ];
       try {
-        // Pipelined on the control client; the summary reads them back after.
-        await Promise.all(options.map(([name, value]) => tmux(value === "" ? `set -p -u -t ${pane} ${name}` : `set -p -t ${pane} ${name} ${value}`)));
+        await backend.markPane!(paneId, p.status === null ? null : { name: p.status, colour: STATUS_COLOURS[p.status] });
         windows.add(p.windowId);
       } catch {
         if (this.shown.get(paneId) === p.status) this.shown.delete(paneId); // not shown: the next change tries again
       }
     }));
-    await Promise.all([...windows].map((w) => this.summary(tmux, w).catch(() => {})));
-    await Promise.all(batch.map(([paneId, p]) => (p.ring ? this.ring(tmux, paneId, p.ring).catch(() => {}) : undefined)));
-  }
-
-  private async summary(tmux: TmuxRunner, windowId: string): Promise<void> {
-    const window = tmuxQuote(windowId);
-    const statuses = await tmux(`list-panes -t ${window} -F '#{@termhive_status}'`);
-    await tmux(`set -w -t ${window} @termhive_summary ${tmuxQuote(summarize(statuses))}`);
-    if (this.statusLineSet.has(windowId)) return;
-    const [session] = await tmux(`display-message -p -t ${window} '#{session_id}'`);
-    if (!session) return;
-    // Stored literally (no -F): the status line expands it for whichever window is current.
-    await tmux(`set -t ${tmuxQuote(session)} status-right ${tmuxQuote("#{?@termhive_summary,#{@termhive_summary} │ ,}%H:%M")}`);
-    await tmux(`set -t ${tmuxQuote(session)} status-right-length 80`);
-    this.statusLineSet.add(windowId);
-  }
-
-  private async ring(tmux: TmuxRunner, paneId: string, text: string): Promise<void> {
-    const clients = await tmux(`list-clients -t ${tmuxQuote(paneId)} -F '#{client_control_mode} #{client_tty}'`);
-    const bytes = alertBytes(text);
-    await Promise.all(
-      clients
-        .map((line) => line.split(" "))
-        .filter(([control, tty]) => control === "0" && tty?.startsWith("/dev/"))
-        .map(async ([, tty]) => {
-          // Non-blocking and without taking it as a controlling terminal: a stuck tty must not
-          // hold the server, and the server must never adopt a person's terminal.
-          const handle = await open(tty!, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK).catch(() => null);
-          if (!handle) return;
-          await handle.write(bytes).catch(() => {});
-          await handle.close().catch(() => {});
-        }),
-    );
+    await Promise.all([...windows].map(async (windowId) => {
+      if (!backend.windowMarks || !backend.showWindowSummary) return;
+      const marks = await backend.windowMarks(windowId).catch(() => null);
+      if (marks) await backend.showWindowSummary(windowId, summarize(marks)).catch(() => {});
+    }));
+    await Promise.all(batch.map(([paneId, p]) => (p.ring && backend.alertAttached ? backend.alertAttached(paneId, alertBytes(p.ring)).catch(() => {}) : undefined)));
   }
 }

@@ -67,7 +67,7 @@ test("bad rules files are refused with the file and the field named", () => {
     [{ rule: [] }, /rules: .*expected array|Unrecognized key|rule/],
     [{ rules: [{ name: "Bad Name", reason: "x", program: "ls" }] }, /rules\[0\]\.name: must be lowercase/],
     [{ rules: [{ name: "x", program: "ls" }] }, /rules\[0\]\.reason/],
-    [{ rules: [{ name: "x", reason: "y", program: "ls", args: "(" }] }, /rules\[0\]\.args: is not a valid JavaScript regular expression/],
+    [{ rules: [{ name: "x", reason: "y", program: "ls", args: "(" }] }, /rules\[0\]\.args: is not a valid regular expression/],
     [{ rules: [{ name: "x", reason: "y", program: "ls", extra: 1 }] }, /rules\[0\]/],
     [{ rules: [{ name: "recursive-delete", reason: "y", program: "ls" }] }, /already a built-in rule/],
     [{ rules: [{ name: "a", reason: "y", program: "ls" }, { name: "a", reason: "y", program: "ls" }] }, /"a" appears twice/],

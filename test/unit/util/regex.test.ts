@@ -1,47 +1,69 @@
-// User regexes run on RE2 semantics: linear time whatever the pattern and flags.
+// One policy for user regexes: every pattern a user gives (tool arguments, stored watchers, a
+// profiles file, custom safety rules) runs on the linear engine of util/regex.ts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { InvalidRegexError, SafeRegex } from "../../../src/util/regex.js";
+import { InvalidRegexError, MAX_PATTERN_CHARS, SafeRegex } from "../../../src/util/regex.js";
+import { compileWatchPattern } from "../../../src/hive/watchers.js";
+import { ProfileRegistry, parseProfilesConfig } from "../../../src/hive/profiles.js";
+import { compileCustomRule } from "../../../src/safety/custom-rules.js";
+import { parseScript } from "../../../src/safety/parse.js";
+import { HiveError } from "../../../src/hive/errors.js";
 
-test("patterns that backtrack catastrophically in JavaScript answer at once, with any flag", () => {
-  const subject = "a".repeat(40) + "!";
-  // Each of these takes 2^40 steps on a backtracking engine: the test would never end.
-  assert.equal(new SafeRegex("(a+)+$", "watch", "i").test(subject), false);
-  assert.equal(new SafeRegex("(a+)+$", "watch", "u").test(subject), false);
-  assert.equal(new SafeRegex("^(a|aa)+$", "pattern", "m").test(subject), false);
-  assert.equal(new SafeRegex("(.*a){20}x").test("a".repeat(5000)), false);
-  assert.deepEqual(new SafeRegex("(a+)+!").exec(subject), { index: 0, text: subject });
+/** (a+)+$ against "aaaa…b": exponential for a backtracking engine, linear for RE2. */
+const CATASTROPHIC = "(a+)+$";
+const HOSTILE_TEXT = "a".repeat(5000) + "b";
+
+test("a catastrophic pattern on hostile text answers at once (no backtracking)", () => {
+  const regex = new SafeRegex(CATASTROPHIC);
+  const t0 = performance.now();
+  assert.equal(regex.test(HOSTILE_TEXT), false);
+  // Not a timing target: a backtracking engine would not return within the test's lifetime.
+  assert.ok(performance.now() - t0 < 5000);
 });
 
-test("flags: i, m (default), s, u; g and y ignored; others refused", () => {
-  assert.ok(new SafeRegex("error", "p", "i").test("ERROR: x"));
-  assert.ok(new SafeRegex("^two$").test("one\ntwo\nthree"));
-  assert.equal(new SafeRegex("^two$", "p", "").test("one\ntwo\nthree"), false);
-  assert.ok(new SafeRegex("a.b", "p", "s").test("a\nb"));
-  assert.ok(new SafeRegex("x", "p", "gy").test("x"));
-  assert.throws(() => new SafeRegex("x", "p", "q"), /flag "q" is not supported/);
-});
-
-test("terminal line ends: \\r\\n and a lone \\r end a line, as in JavaScript", () => {
-  assert.ok(new SafeRegex("^DONE$").test("first\r\nDONE\r\nnext"));
-  assert.ok(new SafeRegex("^60%$").test("50%\r60%\r\n"));
-  assert.deepEqual(new SafeRegex("DONE").exec("x\r\nDONE"), { index: 3, text: "DONE" });
-});
-
-test("what RE2 cannot run in linear time is refused, naming the construct", () => {
-  const cases: [string, RegExp][] = [
-    ["(?<=a)b", /lookbehind/],
-    ["(?<!a)b", /negative lookbehind/],
-    ["a(?=b)", /lookahead/],
-    ["a(?!b)", /negative lookahead/],
-    ["(a)\\1", /backreference `\\1`/],
-    ["(?<x>a)\\k<x>", /named backreference/],
-  ];
-  for (const [source, what] of cases) {
-    assert.throws(() => new SafeRegex(source), (error: unknown) => error instanceof InvalidRegexError && what.test((error as Error).message) && (error as Error).message.includes(JSON.stringify(source)));
+test("lookarounds and backreferences are refused with the construct named", () => {
+  for (const [source, construct] of [["(?=x)", "lookahead"], ["(?<!x)y", "negative lookbehind"], ["(a)\\1", "backreference"], ["(?<n>a)\\k<n>", "named backreference"]] as const) {
+    assert.throws(() => new SafeRegex(source, "until"), (e: Error) => e instanceof InvalidRegexError && e.message.includes(construct) && e.message.includes("until regex"), source);
   }
-  // An escaped backslash before a digit is a literal, not a backreference.
-  assert.ok(new SafeRegex("a\\\\1").test("a\\1"));
-  assert.throws(() => new SafeRegex("(unclosed", "filter"), /invalid filter regex "\(unclosed": missing closing \)/);
-  assert.throws(() => new SafeRegex("x".repeat(5000)), /the limit is 4000/);
+});
+
+test("bad syntax, bad flags and over-long patterns are clear errors", () => {
+  assert.throws(() => new SafeRegex("(", "filter"), /invalid filter regex "\("/);
+  assert.throws(() => new SafeRegex("a", "filter", "x"), /flag "x" is not supported/);
+  assert.throws(() => new SafeRegex("a".repeat(MAX_PATTERN_CHARS + 1)), /the limit is 4000/);
+});
+
+test("flags: i, m (default), s; terminal line ends (\\r) count as line ends", () => {
+  assert.equal(new SafeRegex("^done$").test("x\r\ndone\r\n"), true);
+  assert.equal(new SafeRegex("^done$", "pattern", "").test("x\ndone"), false);
+  assert.equal(new SafeRegex("DONE", "pattern", "i").test("done"), true);
+  assert.equal(new SafeRegex("a.b", "pattern", "s").test("a\nb"), true);
+  assert.deepEqual(new SafeRegex("o+").exec("foo"), { index: 1, text: "oo" });
+});
+
+test("hive watchers (new and stored) compile on the linear engine", () => {
+  const watch = compileWatchPattern(CATASTROPHIC);
+  assert.ok(watch instanceof SafeRegex);
+  assert.equal(watch.test(HOSTILE_TEXT), false);
+  assert.throws(() => compileWatchPattern("(x)\\1"), (e: Error) => e instanceof HiveError && /backreference/.test(e.message));
+});
+
+test("a profiles file's patterns are user regexes: linear engine, lookarounds refused at load", () => {
+  const registry = new ProfileRegistry(parseProfilesConfig({ profiles: { bot: { ready: CATASTROPHIC, rules: [{ status: "working", pattern: CATASTROPHIC }] } } }));
+  const bot = registry.get("bot");
+  assert.ok(bot.ready instanceof SafeRegex);
+  assert.ok(bot.rules[0]!.pattern instanceof SafeRegex);
+  assert.equal(bot.ready!.test(HOSTILE_TEXT), false);
+  assert.throws(() => new ProfileRegistry(parseProfilesConfig({ profiles: { bot: { ready: "(?=READY)" } } })),
+    (e: Error) => e instanceof HiveError && /profile 'bot' ready/.test(e.message) && /lookahead/.test(e.message));
+  // The built-ins stay termhive's own JavaScript regexes.
+  assert.ok(registry.get("shell").ready instanceof RegExp);
+});
+
+test("custom safety rules match their args on the linear engine", () => {
+  const rule = compileCustomRule({ name: "slow", reason: "r", program: "echo", args: CATASTROPHIC });
+  // 60 a's then b: a backtracking engine would take ~2^60 steps.
+  assert.deepEqual(rule.find(parseScript(`echo ${"a".repeat(60)}b`)), []);
+  assert.deepEqual(rule.find(parseScript("echo aaa")).length, 1);
+  assert.throws(() => compileCustomRule({ name: "bad", reason: "r", program: "echo", args: "(?<=x)y" }), /lookbehind/);
 });

@@ -1,4 +1,4 @@
-// Checks every HTTP request passes before it reaches MCP: Host/Origin against DNS
+// Checks every HTTP request to termhive serve (MCP door, dashboard) passes: Host/Origin against DNS
 // rebinding (403), the bearer token (401, no detail), the body size (413).
 import type { IncomingMessage } from "node:http";
 import { tokenMatches } from "./token.js";

@@ -1,4 +1,6 @@
 // The named-key vocabulary of terminal_send, and how each key is spelled for tmux and as bytes.
+// Part of the backend contract (Backend.sendKeys), so the backends own it and terminal/ never has to.
+import { tmuxQuote } from "./tmux/quote.js";
 
 /** Keys with a fixed meaning; the tmux name and the bytes a VT-style terminal sends. */
 const NAMED: Record<string, { tmux: string; bytes: string; appCursor?: string }> = {
@@ -101,5 +103,5 @@ function controlCode(ch: string): number | undefined {
 
 /** Quotes a key for a tmux command line when it holds characters tmux's parser treats specially. */
 function tmuxQuoteKey(name: string): string {
-  return /^[A-Za-z0-9-]+$/.test(name) ? name : `'${name.replace(/'/g, `'\\''`)}'`;
+  return /^[A-Za-z0-9-]+$/.test(name) ? name : tmuxQuote(name);
 }

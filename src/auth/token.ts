@@ -1,5 +1,5 @@
 // The bearer token of `termhive serve`: generated once, kept 0600 in TERMHIVE_HOME, shared by
-// HTTP MCP and gRPC over TCP.
+// HTTP MCP and gRPC over TCP. Its own folder, so neither door (serve/, grpc/) imports the other for it.
 import { randomBytes, timingSafeEqual, createHash } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
