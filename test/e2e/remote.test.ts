@@ -130,6 +130,12 @@ describe("remote hosts over ssh", { skip }, () => {
     assert.equal(spawned.agent.name, "worker");
     const worker = await h.ok("terminal_run", { session: "worker", command: "echo $HOME" });
     assert.equal(worker.output, host.remoteHome);
+    // The agent's status at a glance is kept in the host's tmux: its pane's mark and its window's summary.
+    const workerPane = (spawned.agent.pane ?? (await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "worker").pane) as string;
+    await until("the remote pane's status mark", () => {
+      const shown = remoteTmux("display-message", "-p", "-t", workerPane.split("@")[0]!, "#{@termhive_status} #{@termhive_summary}");
+      return /\S+ \S+/.test(shown.stdout.trim()) ? true : undefined;
+    });
     const layout = await h.ok("hive_layout", { layout: "horizontal", panes: [{ name: "la", host: host.alias }, { name: "lb", host: host.alias }] });
     assert.equal(layout.panes.length, 2);
     for (const pane of layout.panes) assert.match(pane.pane, /@loopback$/);
