@@ -1,7 +1,6 @@
 // Every TERMHIVE_* setting, read and validated once.
 import { defaultHome } from "./util/paths.js";
-import { parseHostList } from "./remote/destination.js";
-import { splitWords, WordListError } from "./remote/words.js";
+import { splitWords, WordListError } from "./util/words.js";
 
 export interface TermhiveConfig {
   home: string;
@@ -83,4 +82,10 @@ function sshWords(value: string | undefined): string[] {
     if (error instanceof WordListError) throw new ConfigError(`TERMHIVE_SSH=${JSON.stringify(value)} ${error.message}: write it as a shell command, e.g. ssh -F ~/.ssh/config`);
     throw error;
   }
+}
+
+/** TERMHIVE_HOSTS: a comma list of destinations, or null (every destination allowed). */
+export function parseHostList(value: string | undefined): string[] | null {
+  if (value === undefined || value.trim() === "") return null;
+  return value.split(",").map((h) => h.trim()).filter(Boolean);
 }

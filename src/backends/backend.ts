@@ -82,7 +82,7 @@ export interface BackendEvents {
   hostDown(host: string, reason: string): void;
 }
 
-/** A remote host made ready for sessions (see src/remote/): where its termhive files are. */
+/** A remote host made ready for sessions (see src/backends/remote/): where its termhive files are. */
 export interface HostFacts {
   /** The ssh destination, as given. */
   host: string;

@@ -6,7 +6,7 @@ import { ConfigError, type TermhiveConfig } from "../config.js";
 import type { Backend } from "./backend.js";
 import { PtyBackend } from "./pty/pty-backend.js";
 import { TmuxBackend } from "./tmux/tmux-backend.js";
-import { HostRouter } from "../remote/host-router.js";
+import { HostRouter } from "./remote/host-router.js";
 
 /**
  * Where tmux lives when a client starts termhive with a short PATH (a GUI app on macOS has no

@@ -27,7 +27,7 @@ export interface OpenOptions {
   env?: Record<string, string>;
   rows: number;
   cols: number;
-  /** An ssh destination: the session runs in that host's tmux (see src/remote/). */
+  /** An ssh destination: the session runs in that host's tmux (see src/backends/remote/). */
   host?: string;
   /** Split this session's pane instead of opening a new window (layouts). */
   splitFrom?: { session: TerminalSession; direction: "left" | "right" | "above" | "below"; percent?: number };

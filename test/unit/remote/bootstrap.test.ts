@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bootstrapScript, parseFacts } from "../../../src/remote/bootstrap.js";
+import { bootstrapScript, parseFacts } from "../../../src/backends/remote/bootstrap.js";
 import { shellAssetDir } from "../../../src/util/paths.js";
 
 function runScript(home: string, path = process.env.PATH ?? "/usr/bin:/bin", tmuxConf = "set -g history-limit 5\n") {

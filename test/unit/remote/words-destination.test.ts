@@ -2,9 +2,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { joinWords, splitWords } from "../../../src/remote/words.js";
-import { checkDestination, parseHostList } from "../../../src/remote/destination.js";
-import { loadConfig, ConfigError } from "../../../src/config.js";
+import { joinWords, splitWords } from "../../../src/util/words.js";
+import { checkDestination } from "../../../src/backends/remote/destination.js";
+import { loadConfig, ConfigError, parseHostList } from "../../../src/config.js";
 
 /** The words /bin/sh makes of a command line. */
 function shellWords(line: string): string[] {

@@ -5,10 +5,10 @@
 import { EventEmitter } from "node:events";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Backend, BackendEvents, CreatePaneOptions, HostFacts, PaneInfo, PaneMark, PaneSnapshot, WindowLayout } from "../backends/backend.js";
+import type { Backend, BackendEvents, CreatePaneOptions, HostFacts, PaneInfo, PaneMark, PaneSnapshot, WindowLayout } from "../backend.js";
 import { checkDestination } from "./destination.js";
 import { RemoteHost } from "./remote-host.js";
-import type { TmuxBackend } from "../backends/tmux/tmux-backend.js";
+import type { TmuxBackend } from "../tmux/tmux-backend.js";
 
 export interface HostRouterOptions {
   /** TERMHIVE_SSH, split into words. */

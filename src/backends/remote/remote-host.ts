@@ -1,11 +1,11 @@
 // One host: its set-up facts and a TmuxBackend whose control client runs `tmux -C` there over
 // ssh, on the remote user's termhive socket. A lost connection is made again on the next call,
 // with a growing pause after failures so a host that is down is not dialled on every call.
-import { TmuxBackend } from "../backends/tmux/tmux-backend.js";
-import { tmuxConfig } from "../backends/tmux/config.js";
+import { TmuxBackend } from "../tmux/tmux-backend.js";
+import { tmuxConfig } from "../tmux/config.js";
 import { HostError, prepareHost, type HostFacts } from "./bootstrap.js";
 import { sshArgv } from "./ssh.js";
-import { joinWords } from "./words.js";
+import { joinWords } from "../../util/words.js";
 
 const FIRST_PAUSE_MS = 1000;
 const LONGEST_PAUSE_MS = 30_000;

@@ -20,9 +20,3 @@ export function checkDestination(raw: string, allowed: readonly string[] | null)
   }
   return host;
 }
-
-/** TERMHIVE_HOSTS: a comma list of destinations, or null (every destination allowed). */
-export function parseHostList(value: string | undefined): string[] | null {
-  if (value === undefined || value.trim() === "") return null;
-  return value.split(",").map((h) => h.trim()).filter(Boolean);
-}

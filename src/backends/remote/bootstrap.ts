@@ -7,9 +7,9 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { HostFacts } from "../backends/backend.js";
-import { shellAssetDir } from "../util/paths.js";
-import { joinWords } from "./words.js";
+import type { HostFacts } from "../backend.js";
+import { shellAssetDir } from "../../util/paths.js";
+import { joinWords } from "../../util/words.js";
 import { CONNECT_TIMEOUT_S, sshArgv } from "./ssh.js";
 
 
