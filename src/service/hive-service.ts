@@ -273,11 +273,11 @@ export class HiveService {
     return { agent: this.agentView(agent), replaced: existing ? existing.sessionId : null };
   }
 
-  spawn(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number; host?: string }, ctx?: CallContext) {
+  spawn(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; host?: string }, ctx?: CallContext) {
     return withProgress(ctx, `starting agent ${input.name} and waiting until it is ready`, this.spawnWork(input));
   }
 
-  private async spawnWork(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number; host?: string }) {
+  private async spawnWork(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; host?: string }) {
     await this.sync();
     if (this.hive.agents.find(input.name) && !input.replace) {
       throw new HiveError("duplicate", `agent '${input.name}' is already registered; pass replace: true or pick another name`);
@@ -288,7 +288,7 @@ export class HiveService {
     const plain = input.command ?? (profile.command || undefined);
     const command = input.host ? plain : commandWithHooks(plain, profile, input.name, this.service.config.home);
     const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
-    const session = await this.registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: input.rows ?? 40, cols: input.cols ?? 120 });
+    const session = await this.registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120 });
     const started = Date.now();
     const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
     const agent = this.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
@@ -546,7 +546,7 @@ export class HiveService {
 
   // ---- mailbox, focus ------------------------------------------------------------------
 
-  async mail(input: { to: string; text: string; from?: string; type_into_pane?: boolean; submit?: boolean }) {
+  async mail(input: { to: string; text: string; from?: string; type_into_pane?: boolean }) {
     await this.sync();
     const message = this.hive.mailbox.send(input.from ?? "orchestrator", input.to, input.text);
     let typed: DeliveryResult | { delivered: false; note: string } | undefined;
@@ -556,8 +556,8 @@ export class HiveService {
         // The same path as every typed text: size limit, gate when submitted, audit.
         const session = this.liveSession(agent.sessionId);
         const text = `[message from ${message.from}] ${input.text}`;
-        this.service.checkInput(text, session, { enter: input.submit ?? true });
-        typed = await this.typeMessage(session, text, input.submit ?? true, "hive_mail");
+        this.service.checkInput(text, session, { enter: true });
+        typed = await this.typeMessage(session, text, true, "hive_mail");
       } catch (error) {
         typed = { delivered: false, note: (error as Error).message };
       }
