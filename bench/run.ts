@@ -12,6 +12,7 @@ import { benchHive } from "./hive.js";
 import { benchDoors } from "./doors.js";
 import { benchDashboard } from "./dashboard.js";
 import { benchOpen } from "./open.js";
+import { benchRemote } from "./remote.js";
 import { benchWatchRatio } from "./watch-ratio.js";
 import { benchFlood, benchHostile, benchSoak } from "./load.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
   if (!only || only === "flood") await benchFlood();
   if (!only || only === "hostile") await benchHostile();
   if (!only || only === "soak") await benchSoak();
+  if (!only || only === "remote") await benchRemote(emit);
 }
 
 main().catch((error: unknown) => {

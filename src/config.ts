@@ -1,5 +1,6 @@
 // Every TERMHIVE_* setting, read and validated once.
 import { defaultHome } from "./util/paths.js";
+import { splitWords, WordListError } from "./util/words.js";
 
 export interface TermhiveConfig {
   home: string;
@@ -25,6 +26,10 @@ export interface TermhiveConfig {
   maxSessions: number;
   /** Seconds a shell may sit at its prompt untouched (no agent bound) before it is closed; 0: never. */
   idleCloseS: number;
+  /** TERMHIVE_SSH as words: the ssh command remote hosts are reached with. */
+  ssh: string[];
+  /** TERMHIVE_HOSTS: the destinations sessions may be opened on; null: any. */
+  allowedHosts: string[] | null;
 }
 
 export class ConfigError extends Error {
@@ -63,6 +68,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxInputBytes: intFrom(env, "TERMHIVE_MAX_INPUT_BYTES", 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxSessions: intFrom(env, "TERMHIVE_MAX_SESSIONS", 64, 1, 10_000),
     idleCloseS: intFrom(env, "TERMHIVE_IDLE_CLOSE_S", 0, 0, 365 * 24 * 3600),
+    ssh: sshWords(env.TERMHIVE_SSH),
+    allowedHosts: parseHostList(env.TERMHIVE_HOSTS),
     ...overrides,
   };
+}
+
+function sshWords(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === "") return ["ssh"];
+  try {
+    return splitWords(value);
+  } catch (error) {
+    if (error instanceof WordListError) throw new ConfigError(`TERMHIVE_SSH=${JSON.stringify(value)} ${error.message}: write it as a shell command, e.g. ssh -F ~/.ssh/config`);
+    throw error;
+  }
+}
+
+/** TERMHIVE_HOSTS: a comma list of destinations, or null (every destination allowed). */
+export function parseHostList(value: string | undefined): string[] | null {
+  if (value === undefined || value.trim() === "") return null;
+  return value.split(",").map((h) => h.trim()).filter(Boolean);
 }

@@ -78,6 +78,24 @@ export interface BackendEvents {
   gap(paneId: string, reason: string): void;
   /** The backend itself died (tmux server killed). Every pane is gone for this process. */
   down(reason: string): void;
+  /** The connection to a remote host dropped: only that host's panes are gone, until the next call reconnects. */
+  hostDown(host: string, reason: string): void;
+}
+
+/** A remote host made ready for sessions (see src/backends/remote/): where its termhive files are. */
+export interface HostFacts {
+  /** The ssh destination, as given. */
+  host: string;
+  /** The remote user's HOME. */
+  home: string;
+  /** ~/.local/state/termhive on the host: the tmux socket, its config and the shells' state. */
+  stateDir: string;
+  /** Where the shell-integration scripts were written on the host. */
+  shellDir: string;
+  /** tmux on the host, as its PATH finds it. */
+  tmuxPath: string;
+  /** The remote user's login shell (sessions opened without a command run it). */
+  shell: string;
 }
 
 export interface Backend {
@@ -142,6 +160,18 @@ export interface Backend {
   alertAttached?(paneId: string, bytes: string): Promise<void>;
   /** Detaches from (never kills) the panes. */
   stop(): Promise<void>;
+  /**
+   * Connects to (and sets up) a remote host for panes whose meta has `host`. Absent where the
+   * backend reaches no other hosts.
+   */
+  prepareHost?(host: string): Promise<HostFacts>;
+  /**
+   * A small file of termhive's on the host of a remote pane (`path` relative to the host's
+   * termhive folder), "" when it is missing. Absent where every pane is local.
+   */
+  readHostFile?(paneId: string, path: string): Promise<string>;
+  /** Writes such a file (short text) on the pane's host, before any input sent after this call. */
+  writeHostFile?(paneId: string, path: string, text: string): Promise<void>;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Backend } from "./backend.js";
 import { Iterm2Backend } from "./iterm2/iterm2-backend.js";
 import { PtyBackend } from "./pty/pty-backend.js";
 import { TmuxBackend } from "./tmux/tmux-backend.js";
+import { HostRouter } from "./remote/host-router.js";
 
 /**
  * Where tmux lives when a client starts termhive with a short PATH (a GUI app on macOS has no
@@ -50,9 +51,19 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
-type BackendConfig = Pick<TermhiveConfig, "backend" | "home" | "tmuxPath" | "historyLimit">;
+type BackendConfig = Pick<TermhiveConfig, "backend" | "home" | "tmuxPath" | "historyLimit"> & Partial<Pick<TermhiveConfig, "ssh" | "allowedHosts">>;
 
+/** The local backend, with sessions on other hosts (`host`) reached over ssh beside it. */
 export function createBackend(config: BackendConfig): Backend {
+  return new HostRouter(createLocalBackend(config), {
+    ssh: config.ssh ?? ["ssh"],
+    allowedHosts: config.allowedHosts ?? null,
+    historyLimit: config.historyLimit,
+    home: config.home,
+  });
+}
+
+export function createLocalBackend(config: BackendConfig): Backend {
   const tmuxPath = findTmux(config.tmuxPath);
   const tmux = (path: string) => new TmuxBackend({ home: config.home, tmuxPath: path, historyLimit: config.historyLimit });
   switch (config.backend) {

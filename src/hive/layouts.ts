@@ -113,6 +113,7 @@ export const PaneSpecSchema = z
     agent: nameField("agent").optional(),
     team: nameField("team").optional(),
     profile: nameField("profile").optional(),
+    host: z.string().min(1).max(512).optional(),
   })
   .strict();
 

@@ -181,18 +181,19 @@ export class HiveService {
       const agent = p.agent ?? (p.team || p.profile ? p.name : undefined);
       return agent ? { TERMHIVE_AGENT: agent, ...p.env } : p.env;
     };
-    // An agent pane running its profile's program gets the profile's hooks (hive/hooks.ts).
+    // An agent pane running its profile's program gets the profile's hooks (hive/hooks.ts);
+    // their settings are files of this machine, so a pane on another host runs it plain.
     const paneCommand = (p: PaneSpec) => {
       const agent = p.agent ?? (p.team || p.profile ? p.name : undefined);
-      return agent ? commandWithHooks(p.command, this.profileFor(p.profile, p.command), agent, this.service.config.home) : p.command;
+      return agent && !(p.host ?? first.host) ? commandWithHooks(p.command, this.profileFor(p.profile, p.command), agent, this.service.config.home) : p.command;
     };
-    sessions.push(await this.registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
+    sessions.push(await this.registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
     const backend = this.service.backend;
     try {
       for (const step of plan.steps) {
         const p = spec.panes[step.creates]!;
         const open = () => this.registry.open({
-          name: p.name, command: paneCommand(p), cwd: p.cwd, env: paneEnv(p), rows: 0, cols: 0,
+          name: p.name, command: paneCommand(p), cwd: p.cwd, env: paneEnv(p), host: p.host, rows: 0, cols: 0,
           splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
         });
         try {
@@ -242,11 +243,11 @@ export class HiveService {
     }));
   }
 
-  async split(input: { session: string; direction: "left" | "right" | "above" | "below"; name?: string; command?: string; cwd?: string; percent?: number; agent?: string; team?: string; profile?: string }) {
+  async split(input: { session: string; direction: "left" | "right" | "above" | "below"; name?: string; command?: string; cwd?: string; percent?: number; agent?: string; team?: string; profile?: string; host?: string }) {
     await this.sync();
     const from = await this.registry.get(input.session);
     if (input.agent && this.hive.agents.find(input.agent)) throw new HiveError("duplicate", `agent '${input.agent}' is already registered`);
-    const session = await this.registry.open({ name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
+    const session = await this.registry.open({ name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, host: input.host, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
     await this.syncSizes([from, session]);
     const profile = this.profileFor(input.profile, input.command);
     const ready = await waitReady(session, input.agent ? profile : undefined, READY_TIMEOUT_MS);
@@ -273,19 +274,22 @@ export class HiveService {
     return { agent: this.agentView(agent), replaced: existing ? existing.sessionId : null };
   }
 
-  spawn(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number }, ctx?: CallContext) {
+  spawn(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; host?: string }, ctx?: CallContext) {
     return withProgress(ctx, `starting agent ${input.name} and waiting until it is ready`, this.spawnWork(input));
   }
 
-  private async spawnWork(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; rows?: number; cols?: number }) {
+  private async spawnWork(input: { name: string; command?: string; team?: string; cwd?: string; env?: Record<string, string>; profile?: string; worktree?: { repo: string; branch: string }; replace?: boolean; ready_timeout_s?: number; host?: string }) {
     await this.sync();
     if (this.hive.agents.find(input.name) && !input.replace) {
       throw new HiveError("duplicate", `agent '${input.name}' is already registered; pass replace: true or pick another name`);
     }
     const profile = this.profileFor(input.profile, input.command);
-    const command = commandWithHooks(input.command ?? (profile.command || undefined), profile, input.name, this.service.config.home);
+    if (input.worktree && input.host) throw new HiveError("invalid", "worktree makes a local git worktree; it cannot be combined with host");
+    // Hook settings are files of this machine: an agent on another host runs its program plain.
+    const plain = input.command ?? (profile.command || undefined);
+    const command = input.host ? plain : commandWithHooks(plain, profile, input.name, this.service.config.home);
     const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
-    const session = await this.registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, rows: input.rows ?? 40, cols: input.cols ?? 120 });
+    const session = await this.registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120 });
     const started = Date.now();
     const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
     const agent = this.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
@@ -543,7 +547,7 @@ export class HiveService {
 
   // ---- mailbox, focus ------------------------------------------------------------------
 
-  async mail(input: { to: string; text: string; from?: string; type_into_pane?: boolean; submit?: boolean }) {
+  async mail(input: { to: string; text: string; from?: string; type_into_pane?: boolean }) {
     await this.sync();
     const message = this.hive.mailbox.send(input.from ?? "orchestrator", input.to, input.text);
     let typed: DeliveryResult | { delivered: false; note: string } | undefined;
@@ -553,8 +557,8 @@ export class HiveService {
         // The same path as every typed text: size limit, gate when submitted, audit.
         const session = this.liveSession(agent.sessionId);
         const text = `[message from ${message.from}] ${input.text}`;
-        this.service.checkInput(text, session, { enter: input.submit ?? true });
-        typed = await this.typeMessage(session, text, input.submit ?? true, "hive_mail");
+        this.service.checkInput(text, session, { enter: true });
+        typed = await this.typeMessage(session, text, true, "hive_mail");
       } catch (error) {
         typed = { delivered: false, note: (error as Error).message };
       }

@@ -16,14 +16,7 @@ import { SessionRegistry } from "../terminal/registry.js";
 import { deadError, runCommand, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
-import type { Input } from "../verbs/verb.js";
-import type { closeInput } from "../verbs/terminal-close.js";
-import type { openInput } from "../verbs/terminal-open.js";
-import type { readInput } from "../verbs/terminal-read.js";
-import type { resizeInput } from "../verbs/terminal-resize.js";
-import type { runInput } from "../verbs/terminal-run.js";
-import type { sendInput } from "../verbs/terminal-send.js";
-import type { waitInput } from "../verbs/terminal-wait.js";
+import type { CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, WaitInput } from "./inputs.js";
 import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { matchNestedPrompt } from "../terminal/prompts.js";
@@ -48,6 +41,8 @@ export interface SessionSummary {
   session: string;
   name: string;
   backend: string;
+  /** ssh destination of a session on another host. */
+  host?: string;
   alive: boolean;
   exit_code?: number | null;
   foreground: string;
@@ -99,7 +94,7 @@ export class TermhiveService {
     return this.registry.get(ref);
   }
 
-  async open(input: Input<typeof openInput>) {
+  async open(input: OpenInput) {
     await this.checkSessionLimit();
     const session = await this.registry.open({ ...input, rows: input.rows ?? 40, cols: input.cols ?? 120 });
     await this.waitReady(session);
@@ -107,6 +102,7 @@ export class TermhiveService {
       session: session.id,
       name: session.name,
       backend: this.backend.kind,
+      ...(session.meta.host ? { host: session.meta.host } : {}),
       pid: session.pane.pid,
       pane: session.paneId,
       shell: session.meta.shell,
@@ -150,7 +146,7 @@ export class TermhiveService {
     await waitUntilReady(session, { timeoutMs: OPEN_READY_MS, quietMs: OPEN_QUIET_MS, silentMs: OPEN_SILENT_MS });
   }
 
-  async run(input: Input<typeof runInput>, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
+  async run(input: RunInput, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
     if (input.session === undefined) return this.runThrowaway(input, ctx);
     if (input.cwd !== undefined) {
       throw new ToolError(`cwd is for a run without session (it opens a throwaway session there); in session ${input.session}, put a cd in the command. Nothing was run.`);
@@ -192,7 +188,7 @@ export class TermhiveService {
    * once the command has finished, so nothing is left behind; a command still running (timeout,
    * until, a full-screen program or a REPL waiting) keeps it, and the result names it.
    */
-  private async runThrowaway(input: Input<typeof runInput>, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
+  private async runThrowaway(input: RunInput, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
     // Refusals come before anything is opened.
     this.gate(input.command, input.confirm, undefined);
     if (input.until !== undefined) this.regex(input.until, "until");
@@ -214,7 +210,7 @@ export class TermhiveService {
     return { ...result, session: session.id, session_name: session.name, session_closed: true };
   }
 
-  async send(input: Input<typeof sendInput>, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number }> {
+  async send(input: SendInput, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number }> {
     const session = await this.session(input.session);
     if (!session.alive) throw deadError(session);
     if (input.text === undefined && input.keys === undefined && input.secret === undefined) {
@@ -237,7 +233,11 @@ export class TermhiveService {
       // Right after a command ended the shell may still be drawing its prompt: the mark must
       // be there before the shell's hooks read the line, so the prompt is waited for first.
       await promptRedrawn(session);
-      if (session.integrated && session.phase === "prompt") markSecretLine(this.config.home, session.id);
+      if (session.integrated && session.phase === "prompt") {
+        // A remote shell looks for the mark on its own host.
+        if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, `shell/secret.${session.id}`, "1").catch(() => {});
+        else markSecretLine(this.config.home, session.id);
+      }
       sent += await typeText(session, input.secret, true);
     }
     if (keys.length) await session.keys(keys);
@@ -248,7 +248,7 @@ export class TermhiveService {
     return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}) };
   }
 
-  async read(input: Input<typeof readInput>, ctx: CallContext): Promise<ReadResult> {
+  async read(input: ReadInput, ctx: CallContext): Promise<ReadResult> {
     const session = await this.session(input.session);
     const filter = input.filter === undefined ? undefined : this.regex(input.filter, "filter");
     return readSession(session, {
@@ -264,7 +264,7 @@ export class TermhiveService {
     });
   }
 
-  async wait(input: Input<typeof waitInput>, ctx: CallContext): Promise<WaitResult> {
+  async wait(input: WaitInput, ctx: CallContext): Promise<WaitResult> {
     const session = await this.session(input.session);
     const pattern = input.pattern === undefined ? undefined : this.regex(input.pattern, "pattern");
     const waitFor = input.for ?? (pattern ? "pattern" : "completion");
@@ -298,6 +298,7 @@ export class TermhiveService {
       session: s.id,
       name: s.name,
       backend: this.backend.kind,
+      ...(s.meta.host ? { host: s.meta.host } : {}),
       alive: s.alive,
       ...(s.alive ? {} : { exit_code: s.exitStatus }),
       foreground: s.pane.foreground,
@@ -310,7 +311,7 @@ export class TermhiveService {
     };
   }
 
-  async close(input: Input<typeof closeInput>): Promise<{ closed: boolean; session: string; name: string; exit_code?: number | null }> {
+  async close(input: CloseInput): Promise<{ closed: boolean; session: string; name: string; exit_code?: number | null }> {
     const session = await this.session(input.session);
     if (session.alive && session.running && !input.force) {
       throw new ToolError(
@@ -323,7 +324,7 @@ export class TermhiveService {
     return { closed: true, session: session.id, name: session.name, ...(exitCode !== undefined ? { exit_code: exitCode } : {}) };
   }
 
-  async resize(input: Input<typeof resizeInput>): Promise<{ session: string; rows: number; cols: number }> {
+  async resize(input: ResizeInput): Promise<{ session: string; rows: number; cols: number }> {
     const session = await this.session(input.session);
     if (!session.alive) throw deadError(session);
     await session.resize(input.rows, input.cols);

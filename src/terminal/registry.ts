@@ -4,7 +4,7 @@
 // command started/finished, exited, closed): subscribers follow sessions through these only.
 import { closeSync, openSync, rmSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
-import type { Backend, PaneInfo } from "../backends/backend.js";
+import type { Backend, HostFacts, PaneInfo } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
 import { detectShell, integrationLaunch } from "../shell/integration.js";
 import { DisposableStore, Emitter } from "./events.js";
@@ -14,7 +14,7 @@ import type { AuditLog } from "../audit.js";
 import { ToolError } from "../util/tool-error.js";
 import { newSessionId, validateName } from "./names.js";
 import { paneCliEnv } from "./pane-cli.js";
-import { RUN_KEY, decodeRun, publishRuns, readStatusLine, resolveRun, statusFilePath } from "./run-state.js";
+import { RUN_KEY, decodeRun, publishRuns, readStatusLine, remoteStatusReader, resolveRun, statusFilePath } from "./run-state.js";
 import { encodeShared } from "./shared-codec.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
@@ -27,6 +27,8 @@ export interface OpenOptions {
   env?: Record<string, string>;
   rows: number;
   cols: number;
+  /** An ssh destination: the session runs in that host's tmux (see src/backends/remote/). */
+  host?: string;
   /** Split this session's pane instead of opening a new window (layouts). */
   splitFrom?: { session: TerminalSession; direction: "left" | "right" | "above" | "below"; percent?: number };
 }
@@ -117,6 +119,15 @@ export class SessionRegistry {
       this.panes.clear();
       this.orphans.clear();
       this.audit.write({ event: "backend-down", reason });
+    });
+    // That host's sessions are dropped here only: the next call that names one reconnects and
+    // adopts it again from the host's tmux, output made meanwhile included.
+    backend.on("hostDown", (host, reason) => {
+      for (const session of this.all().filter((s) => s.meta.host === host)) {
+        this.lastDownReason = reason;
+        this.forget(session);
+        session.markGone(reason);
+      }
     });
   }
 
@@ -229,7 +240,8 @@ export class SessionRegistry {
     // Read now, not from the pane listing: a command may have started since.
     const token = await this.backend.readShared(pane.paneId, RUN_KEY);
     const recorded = decodeRun(token);
-    const run = resolveRun(recorded, readStatusLine(this.config.home, session.id));
+    const remote = remoteStatusReader(session, this.backend);
+    const run = resolveRun(recorded, remote ? await remote() : readStatusLine(this.config.home, session.id));
     if (!run) return;
     // No status line to tell its end by (a shell from before termhive wrote one): the shell in
     // the foreground is the better witness than a record nobody can confirm.
@@ -306,29 +318,39 @@ export class SessionRegistry {
     await this.ensureStarted();
     await this.refresh();
     const given = options.name === undefined ? undefined : validateName(options.name, "session name");
-    const cwd = resolveCwd(options.cwd);
+    // A split pane lives in its session's tmux window, so on its host.
+    const splitHost = options.splitFrom?.session.meta.host;
+    if (options.splitFrom && options.host !== undefined && options.host !== splitHost) {
+      throw new ToolError(`a split pane runs on the host of ${options.splitFrom.session.name} (${splitHost ?? "this machine"}), not ${options.host}; nothing was opened`);
+    }
+    const hostName = options.host ?? splitHost;
+    const host = hostName === undefined ? null : await this.prepareHost(hostName);
+    const cwd = host ? remoteCwd(host, options.cwd) : resolveCwd(options.cwd);
     const id = newSessionId();
     const { name, release } = await this.claim(given, options.command, id);
-    const program = options.command?.trim() || this.config.shell;
+    const program = options.command?.trim() || (host ? host.shell : this.config.shell);
     const single = !/\s/.test(program);
     const shellKind = single ? detectShell(program) : "other";
     const launch =
       shellKind === "other"
         ? { argv: single ? [program] : ["/bin/sh", "-c", program], env: {} as Record<string, string> }
-        : integrationLaunch(program, { stateDir: ensurePrivateDir(join(this.config.home, "shell")) });
+        : integrationLaunch(program, {
+            stateDir: ensurePrivateDir(join(this.config.home, "shell")),
+            ...(host ? { assetDir: host.shellDir, baseEnv: {} } : {}),
+          });
     // The shell rewrites its status file with `>|`, which keeps the mode of a file that
     // exists: made owner-only here, it never takes the user's umask.
-    if (shellKind !== "other") closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
+    if (shellKind !== "other" && !host) closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
     const env: Record<string, string> = {
       LANG: process.env.LANG || "C.UTF-8",
       ...launch.env,
-      TERMHIVE_HOME: this.config.home,
+      TERMHIVE_HOME: host ? host.stateDir : this.config.home,
       TERMHIVE_SESSION: id,
       TERMHIVE_SESSION_NAME: name,
-      ...paneCliEnv(this.config.home),
+      ...(host ? {} : paneCliEnv(this.config.home)),
       ...options.env,
     };
-    const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind };
+    const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind, ...(host ? { host: host.host } : {}) };
     this.opening.add(id);
     try {
       return await this.createOpened(meta, launch, env, { ...options, cwd });
@@ -373,7 +395,7 @@ export class SessionRegistry {
       env,
       rows: options.rows,
       cols: options.cols,
-      meta: { id, name, created: String(meta.created), command: program, shell: shellKind },
+      meta: { id, name, created: String(meta.created), command: program, shell: shellKind, ...(meta.host ? { host: meta.host } : {}) },
       splitFrom: options.splitFrom
         ? { paneId: options.splitFrom.session.paneId, direction: options.splitFrom.direction, percent: options.splitFrom.percent }
         : undefined,
@@ -383,6 +405,16 @@ export class SessionRegistry {
     this.orphans.delete(pane.paneId);
     this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId });
     return session;
+  }
+
+  /** Connects to and sets up the host, as a clear error naming it when that fails. */
+  private async prepareHost(host: string): Promise<HostFacts> {
+    if (!this.backend.prepareHost) throw new ToolError(`the ${this.backend.kind} backend cannot open sessions on other hosts`, "unsupported");
+    try {
+      return await this.backend.prepareHost(host);
+    } catch (error) {
+      throw new ToolError(`${(error as Error).message}; nothing was opened`, error instanceof Error && error.name === "HostError" ? "unavailable" : "invalid");
+    }
   }
 
   private generateName(command: string | undefined): string {
@@ -424,9 +456,16 @@ function resolveCwd(cwd: string | undefined): string {
   return folder;
 }
 
+/** A remote session's folder: the host's HOME unless given; a relative one is taken from there. */
+function remoteCwd(host: HostFacts, cwd: string | undefined): string {
+  if (cwd === undefined || cwd === "") return host.home;
+  return cwd.startsWith("/") ? cwd : `${host.home}/${cwd}`;
+}
+
 function metaFromPane(pane: PaneInfo): SessionMeta {
   const shell = pane.meta.shell;
   return {
+    ...(pane.meta.host ? { host: pane.meta.host } : {}),
     id: pane.meta.id!,
     name: pane.meta.name ?? pane.meta.id!,
     created: Number(pane.meta.created) || Date.now(),

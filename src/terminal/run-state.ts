@@ -94,8 +94,20 @@ export async function settleRunWrites(timeoutMs = 1000): Promise<void> {
   clearTimeout(timer);
 }
 
+/**
+ * The status line of a session whose shell runs on another host (the file is there), read
+ * through the backend; null for a local session (read the file here, synchronously).
+ */
+export function remoteStatusReader(session: TerminalSession, backend: Backend): (() => Promise<string>) | null {
+  const read = backend.readHostFile;
+  if (!session.meta.host || !read) return null;
+  return () => read.call(backend, session.paneId, `shell/status.${session.id}`).then((line) => line.trim(), () => "");
+}
+
 /** Mirrors a live session's command starts and ends into the pane's shared state. */
 export function publishRuns(session: TerminalSession, backend: Backend, home: string): void {
+  const remote = remoteStatusReader(session, backend);
+  if (remote) return publishRemoteRuns(session, backend, remote);
   const write = (state: RunState) => {
     // Best effort: a pane closing under us is reported through the backend's events.
     const pending = backend.writeShared(session.paneId, RUN_KEY, encodeShared(state)).catch(() => {});
@@ -137,5 +149,62 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
       endedAt: record.endedAt ?? Date.now(),
       exitCode: record.exitCode,
     });
+  });
+}
+
+/** A status read the host does not answer in time is no evidence; the writes after it must not wait for ever. */
+const STATUS_READ_MS = 5000;
+
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * publishRuns for a shell on another host: its status line is read through the backend, so
+ * asynchronously. The read starts at the prompt, on the same ordered connection as the next
+ * command's input, so it still sees the line from before that command; writes are chained so
+ * a quick command's end never lands before its start.
+ */
+function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatus: () => Promise<string>): void {
+  let chain: Promise<void> = Promise.resolve();
+  const write = (state: () => Promise<RunState>) => {
+    const pending = (chain = chain
+      .then(async () => {
+        await backend.writeShared(session.paneId, RUN_KEY, encodeShared(await state()));
+      })
+      .catch(() => {}));
+    pendingWrites.add(pending);
+    void pending.finally(() => pendingWrites.delete(pending));
+  };
+  // Only a shell at its prompt has written the file (reading a missing one makes tmux print
+  // an error line of its own); a fresh one reads it at its first prompt.
+  let statusAtPrompt = session.phase === "prompt" ? readStatus() : Promise.resolve("");
+  session.onPrompt(() => {
+    statusAtPrompt = readStatus();
+  });
+  // As publishRuns: a command whose D was in output tmux dropped ends from the status line,
+  // read here on the host.
+  session.onOutputLost(() => {
+    for (const ms of [0, 250, 1_000]) {
+      setTimeout(() => {
+        if (!session.running) return;
+        void Promise.all([within(statusAtPrompt, STATUS_READ_MS, ""), readStatus()]).then(([atPrompt, now]) => {
+          if (!session.running) return;
+          const ended = resolveRun({ command: "", startedAt: 0, status: atPrompt }, now);
+          if (ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
+        });
+      }, ms).unref();
+    }
+  });
+  session.onCommandStarted((record: CommandRecord) => {
+    const previousExitCode = session.lastExitCode;
+    const atStart = statusAtPrompt;
+    write(async () => ({ command: cut(session.redact(record.command)), startedAt: record.startedAt, status: await within(atStart, STATUS_READ_MS, ""), previousExitCode }));
+  });
+  session.onCommandFinished(({ record }) => {
+    const ended = { command: cut(session.redact(record.command)), startedAt: record.startedAt, status: "", endedAt: record.endedAt ?? Date.now(), exitCode: record.exitCode };
+    write(async () => ended);
   });
 }

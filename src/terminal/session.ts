@@ -55,6 +55,8 @@ export interface SessionMeta {
   /** The program the session was opened with. */
   command: string;
   shell: ShellKind;
+  /** The ssh destination of a session on another host; absent for a local one. */
+  host?: string;
 }
 
 export interface SessionLimits {

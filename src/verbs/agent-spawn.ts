@@ -10,6 +10,7 @@ export default defineVerb({
   input: {
     name, command: z.string().optional(), team: name.optional(), cwd: z.string().optional(), env: z.record(z.string(), z.string()).optional(), profile: name.optional(),
     worktree: z.object({ repo: z.string(), branch: z.string().min(1) }).optional(), replace: z.boolean().optional(), ready_timeout_s: z.number().min(0.1).max(600).optional(),
+    host: z.string().max(512).optional().describe("Run the agent on another machine: an ssh destination, in that host's tmux."),
   },
   family: "hive",
   run: (s, input, ctx) => s.hive().spawn(input, ctx),

@@ -11,6 +11,7 @@ const paneSpec = z.object({
   agent: name.optional().describe("Register the pane as this agent."),
   team: name.optional().describe("Team of the agent (created if missing)."),
   profile: name.optional().describe("Status profile: claude, codex, aider, shell or a custom one (default: by command)."),
+  host: z.string().max(512).optional().describe("ssh destination the layout runs on (one host per layout: its panes share a tmux window)."),
 });
 
 export default defineVerb({

@@ -9,6 +9,7 @@ export default defineVerb({
   input: {
     session: z.string(), direction: z.enum(["left", "right", "above", "below"]), name: name.optional(), command: z.string().optional(), cwd: z.string().optional(),
     percent: z.number().min(5).max(95).optional(), agent: name.optional(), team: name.optional(), profile: name.optional(),
+    host: z.string().max(512).optional().describe("Must be the split session's host (the default)."),
   },
   family: "hive",
   run: (s, input) => s.hive().split(input),

@@ -6,10 +6,11 @@ import { defineVerb } from "./verb.js";
 export const openInput = {
   name: z.string().max(64).optional().describe("Name for the session (letters, digits, . _ -). Default: derived from the command."),
   command: z.string().max(10_000).optional().describe("Program to run instead of your shell, e.g. \"python3\" or \"ssh host\". bash/zsh/fish get shell integration."),
-  cwd: z.string().max(4096).optional().describe("Working directory."),
+  cwd: z.string().max(4096).optional().describe("Working directory (on host: relative to the remote HOME, default HOME)."),
   env: z.record(z.string(), z.string()).optional().describe("Extra environment variables."),
   rows: rows.default(40).describe("Terminal rows (default 40)."),
   cols: cols.default(120).describe("Terminal columns (default 120)."),
+  host: z.string().max(512).optional().describe("Run the session on another machine: an ssh destination (ssh config alias, user@host, ssh://user@host:port), in that host's tmux."),
 };
 
 export default defineVerb({
@@ -21,20 +22,27 @@ export default defineVerb({
   family: "terminal",
   run: (s, input) => s.terminal.open(input),
   text: (r) =>
-    `opened ${r.name} (${r.session}) · ${r.backend} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
+    `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
   grpc: "Open",
   cli: {
     command: "open",
     args: [["[command...]", "program to run instead of your shell"]],
     description: "open a session (your shell, or the given program)",
-    options: [["-n, --name <name>", "session name"], ["--cwd <dir>", "working directory"], ["--rows <n>", "rows", int], ["--cols <n>", "columns", int]],
+    options: [
+      ["-n, --name <name>", "session name"],
+      ["--cwd <dir>", "working directory"],
+      ["--rows <n>", "rows", int],
+      ["--cols <n>", "columns", int],
+      ["--host <destination>", "run it on another machine (ssh destination: alias, user@host, ssh://user@host:port)"],
+    ],
     input: ([command]: string[][], o) => ({
       name: o.name as string | undefined,
       command: command!.length ? command!.join(" ") : undefined,
       cwd: o.cwd as string | undefined,
       rows: o.rows as number | undefined,
       cols: o.cols as number | undefined,
+      host: o.host as string | undefined,
     }),
-    text: (r) => `opened ${r.name} (${r.session}) · ${r.backend} · pid ${r.pid}\nwatch it: ${r.attach ?? "(not attachable)"}`,
+    text: (r) => `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}\nwatch it: ${r.attach ?? "(not attachable)"}`,
   },
 });

@@ -17,9 +17,9 @@ describe("what agents type", () => {
   after(async () => h.destroy());
 
   test("an unknown parameter is an error naming the valid ones, on every tool, and does nothing", async () => {
-    const r = await h.callOnce("terminal_open", { name: "remote", host: "x" });
+    const r = await h.callOnce("terminal_open", { name: "remote", hostname: "x" });
     assert.equal(r.isError, true, r.text);
-    assert.match(r.text, /unknown parameter "host"/);
+    assert.match(r.text, /unknown parameter "hostname"/);
     assert.match(r.text, /valid parameters: name, command, cwd, env, rows, cols/);
     const listed = await h.callOnce("terminal_list");
     assert.deepEqual(listed.data.sessions, [], "nothing was opened");

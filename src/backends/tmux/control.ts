@@ -42,6 +42,8 @@ export interface ControlOptions {
   /** Program of the session's first window, used only when this client creates the session. */
   firstWindow: { name: string; argv: string[] };
   env: NodeJS.ProcessEnv;
+  /** Turns the tmux argv into the argv to run (a remote host: ssh running it there). Default: as is. */
+  launch?: (tmuxArgv: string[]) => string[];
 }
 
 /**
@@ -62,20 +64,17 @@ export class ControlClient extends EventEmitter {
   }
 
   start(): Promise<void> {
-    const { tmuxPath, socketPath, configPath, sessionName, env, firstWindow } = this.options;
-    const child = spawn(
-      "/bin/sh",
-      [
-        "-c",
-        WATCHDOG,
-        "termhive-tmux-watchdog",
-        tmuxPath,
-        // -u: UTF-8 whatever the locale. Started from a bare environment (no LANG: the MCP SDK's
-        // default env, systemd, cron, GUI apps) tmux otherwise prints the tabs of -F formats as "_".
-        ...["-u", "-S", socketPath, "-f", configPath, "-C", "new-session", "-A", "-s", sessionName, "-n", firstWindow.name, "-x", "120", "-y", "40", ...firstWindow.argv],
-      ],
-      { env, stdio: ["pipe", "pipe", "pipe", "pipe"] },
-    ) as ChildProcessWithoutNullStreams;
+    const { tmuxPath, socketPath, configPath, sessionName, env, firstWindow, launch } = this.options;
+    const tmuxArgv = [
+      tmuxPath,
+      // -u: UTF-8 whatever the locale. Started from a bare environment (no LANG: the MCP SDK's
+      // default env, systemd, cron, GUI apps) tmux otherwise prints the tabs of -F formats as "_".
+      ...["-u", "-S", socketPath, "-f", configPath, "-C", "new-session", "-A", "-s", sessionName, "-n", firstWindow.name, "-x", "120", "-y", "40", ...firstWindow.argv],
+    ];
+    const child = spawn("/bin/sh", ["-c", WATCHDOG, "termhive-tmux-watchdog", ...(launch ? launch(tmuxArgv) : tmuxArgv)], {
+      env,
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+    }) as ChildProcessWithoutNullStreams;
     this.child = child;
     const lifeline = child.stdio[3] as Writable;
     lifeline.on("error", () => {});

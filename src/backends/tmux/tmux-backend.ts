@@ -19,6 +19,11 @@ export interface TmuxBackendOptions {
   historyLimit?: number;
   /** Seconds a pane may fall behind before tmux pauses it instead of disconnecting us. */
   pauseAfterSeconds?: number;
+  /**
+   * A tmux server on another host: its socket and config paths are the host's (the config is
+   * written there by whoever prepared the host) and `launch` runs the control client there.
+   */
+  onHost?: { socketPath: string; configPath: string; launch: (tmuxArgv: string[]) => string[] };
 }
 
 const FIELDS = [
@@ -48,8 +53,8 @@ export class TmuxBackend implements Backend {
   private readonly outputCounts = new Map<string, number>();
 
   constructor(private readonly options: TmuxBackendOptions) {
-    this.socketPath = join(options.home, "tmux.sock");
-    this.configPath = join(options.home, "tmux.conf");
+    this.socketPath = options.onHost?.socketPath ?? join(options.home, "tmux.sock");
+    this.configPath = options.onHost?.configPath ?? join(options.home, "tmux.conf");
     this.sessionName = options.sessionName ?? "termhive";
     this.events.setMaxListeners(0);
   }
@@ -81,7 +86,7 @@ export class TmuxBackend implements Backend {
 
   private async connect(): Promise<void> {
     const configOptions = { historyLimit: this.options.historyLimit ?? 50000 };
-    writeFileSync(this.configPath, tmuxConfig(configOptions), { mode: 0o600 });
+    if (!this.options.onHost) writeFileSync(this.configPath, tmuxConfig(configOptions), { mode: 0o600 });
     const env = { ...process.env };
     delete env.TMUX; // we may be started from inside a tmux pane; our server is our own
     delete env.TMUX_PANE;
@@ -107,6 +112,7 @@ export class TmuxBackend implements Backend {
         sessionName: this.sessionName,
         firstWindow: { name: SIGNAL_WINDOW, argv: SIGNAL_PANE_ARGV },
         env,
+        launch: this.options.onHost?.launch,
       });
       client.on("notification", (n: Notification) => this.onNotification(n));
       this.client = client;
@@ -378,6 +384,32 @@ export class TmuxBackend implements Backend {
     }
   }
 
+  private bufferCount = 0;
+
+  /**
+   * A small file on the tmux server's host, read by the server itself (for a server on another
+   * host: a file there), "" when it cannot be read. The three commands run in order, so the
+   * buffer is always this call's own.
+   */
+  async readFile(path: string): Promise<string> {
+    const buffer = `termhive-read-${process.pid}-${++this.bufferCount}`;
+    const load = this.cmd(`load-buffer -b ${buffer} ${tmuxQuote(path)}`);
+    const show = this.cmd(`show-buffer -b ${buffer}`);
+    const drop = this.cmd(`delete-buffer -b ${buffer}`);
+    const [, lines] = await Promise.allSettled([load, show, drop]).then((r) => r.map((x) => (x.status === "fulfilled" ? x.value : null)));
+    return lines ? lines.join("\n") : "";
+  }
+
+  /** Writes a short text file on the tmux server's host; input sent after this call reaches panes after it is written. */
+  async writeFile(path: string, text: string): Promise<void> {
+    const buffer = `termhive-write-${process.pid}-${++this.bufferCount}`;
+    await Promise.all([
+      this.cmd(`set-buffer -b ${buffer} ${tmuxQuote(text)}`),
+      this.cmd(`save-buffer -b ${buffer} ${tmuxQuote(path)}`),
+      this.cmd(`delete-buffer -b ${buffer}`),
+    ]);
+  }
+
   async kill(paneId: string): Promise<void> {
     await this.cmd(`kill-pane -t ${tmuxQuote(paneId)}`);
     this.known.delete(paneId);
@@ -423,6 +455,8 @@ export class TmuxBackend implements Backend {
   }
 
   alertAttached(paneId: string, bytes: string): Promise<void> {
+    // A server on another host names that host's terminals: never write to ours by their names.
+    if (this.options.onHost) return Promise.resolve();
     return alertAttached(this.tmux, paneId, bytes);
   }
 
