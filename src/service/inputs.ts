@@ -2,17 +2,10 @@
 // verbs' zod schemas (src/verbs/terminal-*.ts, which the compiler holds to them); defined here
 // so the service depends on no door.
 import type { ReadMode } from "../terminal/read.js";
+import type { OpenOptions } from "../terminal/registry.js";
 
-export interface OpenInput {
-  name?: string;
-  command?: string;
-  cwd?: string;
-  env?: Record<string, string>;
-  rows: number;
-  cols: number;
-  /** An ssh destination: the session runs in that host's tmux. */
-  host?: string;
-}
+/** What terminal_open takes: the registry's options, less its in-process ones (layout splits). */
+export type OpenInput = Omit<OpenOptions, "splitFrom">;
 
 export interface RunInput {
   /** Without it: a throwaway shell, closed once the command finishes. */

@@ -295,6 +295,11 @@ export class TerminalSession {
   /** The program asked for bracketed paste at least once (`ESC[?2004h`). */
   private bracketedPasteSeen = false;
 
+  /** The program asked for bracketed paste at least once (shells ask at each prompt). */
+  get asksForBracketedPaste(): boolean {
+    return this.bracketedPasteSeen;
+  }
+
   /**
    * Puts the screen model in bracketed-paste mode without output from the program: an adopted
    * shell at its prompt whose pane is known to use it (the mode is not in a capture).

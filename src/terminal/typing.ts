@@ -50,7 +50,11 @@ export async function writeText(session: TerminalSession, text: string, paste: "
   await session.screen.settled();
   const outputBefore = session.lastOutputAt;
   const body = text.replace(/\r?\n/g, "\r");
-  const pasted = session.screen.bracketedPaste;
+  // A shell that takes pastes turns the mode on only once its line editor starts, a moment
+  // after the prompt is drawn (zsh: seen typed as keystrokes, so the first line ran alone).
+  // Its editor reads a paste typed before that from the terminal's buffer all the same.
+  const shellTakesPaste = session.integrated && session.asksForBracketedPaste && (session.phase === "prompt" || session.phase === "redrawing");
+  const pasted = session.screen.bracketedPaste || shellTakesPaste;
   const bytes = Buffer.from(pasted ? PASTE_START + body + PASTE_END : body, "utf8");
   await session.write(bytes);
   return { method: pasted ? "paste" : "typed", bytes: bytes.length, outputBefore };

@@ -1,5 +1,5 @@
 // A profiles file (TERMHIVE_PROFILES, the JSON format) with "fakeclaude": the claude
-// built-in's screen rules and the same hooks, running the fake assistant TUI
+// built-in's screen rules and hooks (through `extends`), running the fake assistant TUI
 // (test/fixtures/fake-agent.mjs) since the real `claude` is not here.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,16 +15,6 @@ export function writeFakeClaudeProfile(): string {
       fakeclaude: {
         extends: "claude",
         command: `${process.execPath} ${FAKE_AGENT}`,
-        hooks: {
-          via: "claude-settings",
-          events: [
-            { event: "UserPromptSubmit", status: "working" },
-            { event: "Stop", status: "idle" },
-            { event: "Notification", matcher: "permission_prompt", status: "waiting_for_input" },
-            { event: "Notification", matcher: "idle_prompt", status: "idle" },
-            { event: "SessionEnd", status: "exited" },
-          ],
-        },
       },
     },
   }));
