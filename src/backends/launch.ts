@@ -9,6 +9,7 @@ export interface LaunchSpec {
 }
 
 import { shellWord } from "../util/shell-word.js";
+import { joinWords } from "../util/words.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -32,7 +33,7 @@ export function launchScript(spec: LaunchSpec): string {
   const lines: string[] = [];
   if (spec.cwd) lines.push(`cd -- ${shellWord(spec.cwd)} || exit 126`);
   for (const [name, value] of Object.entries(spec.env ?? {})) lines.push(`export ${name}=${shellWord(value)}`);
-  lines.push(`exec ${spec.argv.map(shellWord).join(" ")}`);
+  lines.push(`exec ${joinWords(spec.argv)}`);
   return lines.join("\n");
 }
 

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { findTmux } from "../backends/select.js";
 import { loadConfig } from "../config.js";
 import { ToolError } from "../service/errors.js";
-import { shellWord } from "../util/shell-word.js";
 import { connectEngine } from "./connect.js";
 import { fail, print } from "./output.js";
+import { joinWords } from "../util/words.js";
 
 /** The tmux session every termhive pane lives in (TmuxBackend's default session name). */
 const TERMHIVE_TMUX_SESSION = "termhive";
@@ -64,7 +64,7 @@ export function registerAttach(program: Command): void {
       const args = ["-S", join(config.home, "tmux.sock"), ...(o.iterm2 ? ["-CC"] : []), "attach", "-t", target.target];
       const argv = [tmux, ...args];
       if (o.json || o.print || !process.stdin.isTTY) {
-        print(o.json, { session: target.session, name: target.name, pane: target.target, iterm2: o.iterm2 === true, argv }, () => argv.map(shellWord).join(" "));
+        print(o.json, { session: target.session, name: target.name, pane: target.target, iterm2: o.iterm2 === true, argv }, () => joinWords(argv));
         return;
       }
       const r = spawnSync(tmux, args, { stdio: "inherit" });

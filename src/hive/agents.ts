@@ -100,10 +100,10 @@ export function checkStatus(status: unknown): AgentStatus {
   return status as AgentStatus;
 }
 
-function clipDetail(detail: string | null | undefined): string | null {
+export function clipDetail(detail: string | null | undefined): string | null {
   if (detail == null) return null;
-  // One line: it is shown in a pane border.
-  const flat = detail.replace(/[\r\n\t]+/g, " ").trim();
+  // One line of plain text: it is shown in a pane border.
+  const flat = detail.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   if (flat === "") return null;
   return flat.length > MAX_STATUS_DETAIL ? flat.slice(0, MAX_STATUS_DETAIL - 1) + "…" : flat;
 }

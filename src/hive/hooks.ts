@@ -22,8 +22,8 @@
 // `termhive hook` must never stand in the agent's way: it exits 0 when it has nothing to do
 // and never exits 2 (a Claude Code hook exiting 2 blocks the prompt or the stop).
 import { z } from "zod";
-import { shellWord as quote } from "../util/shell-word.js";
-import { AGENT_STATUSES, MAX_STATUS_DETAIL, type AgentStatus } from "./agents.js";
+import { joinWords } from "../util/words.js";
+import { AGENT_STATUSES, clipDetail, type AgentStatus } from "./agents.js";
 import { HiveError } from "./errors.js";
 
 export const HOOK_STYLES = ["claude-settings", "codex-notify"] as const;
@@ -75,7 +75,7 @@ const CLAUDE_HOOK_TIMEOUT_S = 10;
  */
 export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; agent: string; settingsFile: string }): HookLaunch {
   const command = (event: string, status: string) =>
-    [options.termhive, "hook", event, "--status", status, "--agent", options.agent].map(quote).join(" ");
+    joinWords([options.termhive, "hook", event, "--status", status, "--agent", options.agent]);
   if (hooks.via === "codex-notify") {
     const e = hooks.events[0]!;
     const argv = [options.termhive, "hook", e.event, "--status", e.status, "--agent", options.agent];
@@ -98,11 +98,6 @@ export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; age
 export type HookOutcome = { status: AgentStatus; detail: string } | { ignored: string };
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
-
-function clip(s: string): string {
-  const flat = s.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-  return flat.length > MAX_STATUS_DETAIL ? flat.slice(0, MAX_STATUS_DETAIL - 1) + "…" : flat;
-}
 
 /** Parses a hook payload (Claude Code: stdin; Codex: last argument). Empty → {}; bad JSON → an error. */
 export function parseHookPayload(raw: string): Record<string, unknown> {
@@ -136,5 +131,5 @@ export function hookOutcome(event: string, status: string, payload: Record<strin
     (event === "Stop" || event === "agent-turn-complete" ? "turn ended" : undefined) ??
     (event === "UserPromptSubmit" ? "prompt submitted" : undefined) ??
     "reported";
-  return { status: status as AgentStatus, detail: clip(`${event} hook: ${detail}`) };
+  return { status: status as AgentStatus, detail: clipDetail(`${event} hook: ${detail}`) ?? "" };
 }

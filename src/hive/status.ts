@@ -17,7 +17,7 @@
 //      - v      (optional): payload version, "1"; unknown keys are ignored for forward compatibility.
 //    Shell example:  printf '\e]1337;Custom=id=termhive:status=working&detail=tests\a'
 import { HiveError } from "./errors.js";
-import { MAX_STATUS_DETAIL } from "./agents.js";
+import { clipDetail } from "./agents.js";
 
 export const SETTABLE_STATUSES = ["starting", "working", "idle", "waiting_for_input", "error"] as const;
 export type SettableStatus = (typeof SETTABLE_STATUSES)[number];
@@ -45,18 +45,13 @@ function toStatus(word: string | undefined): SettableStatus {
   return status as SettableStatus;
 }
 
-function toDetail(text: string): string | null {
-  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-  if (flat === "") return null;
-  return flat.length > MAX_STATUS_DETAIL ? flat.slice(0, MAX_STATUS_DETAIL - 1) + "…" : flat;
-}
 
 /** `termhive status <status> [detail…]` → the status to record. */
 export function parseStatusArgs(args: readonly string[]): SelfStatus {
   if (args.length === 0) {
     throw new HiveError("invalid", `usage: termhive status <${SETTABLE_STATUSES.join("|")}> [detail…]`);
   }
-  return { status: toStatus(args[0]), detail: toDetail(args.slice(1).join(" ")) };
+  return { status: toStatus(args[0]), detail: clipDetail(args.slice(1).join(" ")) };
 }
 
 /** The OSC sequence that reports `status` (what `termhive status` could print from a pane). */
@@ -99,7 +94,7 @@ export function parseStatusOsc(input: string): ParsedStatusOsc | null {
   if (v !== undefined && v !== "1") return { ok: false, error: `termhive OSC: unsupported payload version ${v}` };
   if (!fields.has("status")) return { ok: false, error: "termhive OSC: missing status=…" };
   try {
-    const value: SelfStatus = { status: toStatus(fields.get("status")), detail: toDetail(fields.get("detail") ?? "") };
+    const value: SelfStatus = { status: toStatus(fields.get("status")), detail: clipDetail(fields.get("detail") ?? "") };
     const agent = fields.get("agent");
     if (agent) value.agent = agent;
     return { ok: true, value };

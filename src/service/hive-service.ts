@@ -141,7 +141,7 @@ export class HiveService {
   }
 
   private liveSession(id: string): TerminalSession {
-    const s = this.registry.all().find((x) => x.id === id);
+    const s = this.registry.byId(id);
     if (!s || s.goneReason) throw new ToolError(`session ${id} is gone`, "dead");
     return s;
   }
@@ -303,7 +303,7 @@ export class HiveService {
   }
 
   agentView(a: AgentRecord) {
-    const s = this.registry.all().find((x) => x.id === a.sessionId);
+    const s = this.registry.byId(a.sessionId);
     return {
       name: a.name, session: a.sessionId, session_name: a.sessionName, team: a.team, profile: a.profile,
       status: a.status, detail: a.statusDetail, source: a.statusSource, exit_code: a.exitCode,
@@ -320,7 +320,7 @@ export class HiveService {
     await this.sync();
     const agent = this.hive.agents.remove(input.name);
     let closed = false;
-    const s = this.registry.all().find((x) => x.id === agent.sessionId);
+    const s = this.registry.byId(agent.sessionId);
     if (s && this.hive.agents.bySession(s.id).length === 0) {
       this.tracker.untrack(s.id);
       if (input.close) {
@@ -340,7 +340,7 @@ export class HiveService {
     if (input.agent !== undefined) {
       if (input.team === null) return { agent: this.agentView(this.hive.agents.unassign(input.agent)), created_team: false };
       const r = this.hive.agents.assign(input.agent, input.team);
-      const s = this.registry.all().find((x) => x.id === r.agent.sessionId);
+      const s = this.registry.byId(r.agent.sessionId);
       if (s) void this.tracker.title(s);
       return { agent: this.agentView(r.agent), created_team: r.createdTeam };
     }
@@ -405,7 +405,7 @@ export class HiveService {
     // refusal delivers nothing to anyone.
     try {
       for (const d of plan.deliveries) {
-        const session = this.registry.all().find((x) => x.id === d.sessionId);
+        const session = this.registry.byId(d.sessionId);
         if (session) this.service.checkInput(d.text, session, { enter: submit, confirm: input.confirm });
       }
     } catch (error) {
@@ -419,7 +419,7 @@ export class HiveService {
       // a moment later sees the agent busy and queues behind) or queue for the next idle moment.
       // A shell that says (OSC 133) it is at its prompt reads the line now, whatever the screen
       // guess says; only a message still being typed to it (or queued before) goes first.
-      const live = this.registry.all().find((x) => x.id === d.sessionId);
+      const live = this.registry.byId(d.sessionId);
       const atPrompt = live !== undefined && live.integrated && live.phase === "prompt";
       const queued = this.hive.store.write(() => {
         const agents = d.agents.map((n) => this.hive.agents.find(n)).filter((a): a is AgentRecord => a !== undefined);
@@ -504,7 +504,7 @@ export class HiveService {
   async setStatus(input: { agent: string; status: string; detail?: string }) {
     const report = parseStatusArgs([input.status, ...(input.detail ? [input.detail] : [])]);
     const agent = this.hive.agents.get(input.agent);
-    const s = this.registry.all().find((x) => x.id === agent.sessionId);
+    const s = this.registry.byId(agent.sessionId);
     const result = s
       ? this.tracker.record(() => this.hive.applySelfStatus(input.agent, report), s)
       : this.hive.applySelfStatus(input.agent, report).agent;

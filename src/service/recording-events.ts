@@ -32,7 +32,7 @@ export function reportRecordingNotices(hive: HiveService): () => void {
   };
 
   const stop = onRecordingNotice((notice) => {
-    const session = hive.service.registry.all().find((s) => s.id === notice.sessionId);
+    const session = hive.service.registry.byId(notice.sessionId);
     const name = session ? ` (${session.name})` : "";
     if (notice.event !== "recording_rotated") {
       process.stderr.write(

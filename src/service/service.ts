@@ -12,7 +12,7 @@ import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
 import { submission, typeIntoSession, typeText } from "../terminal/typing.js";
 import { readSession, type ReadResult } from "../terminal/read.js";
-import { SessionRegistry } from "../terminal/registry.js";
+import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js";
 import { deadError, runCommand, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
@@ -129,7 +129,7 @@ export class TermhiveService {
     // foreground process, fresh from the refresh, also tells a process that adopted the session
     // mid-command that something runs).
     const idle = sessions
-      .filter((s) => !s.alive || (!s.running && s.pane.foreground === basename(s.meta.command)))
+      .filter((s) => !s.alive || (!s.running && ownProgramInForeground(s.pane, s.meta)))
       .map((s) => this.summary(s))
       .sort((a, b) => b.idle_s - a.idle_s);
     const named = idle.slice(0, 10).map((s) => `${s.name} (${s.alive ? `idle ${Math.round(s.idle_s)} s` : "exited"})`);

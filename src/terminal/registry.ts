@@ -20,6 +20,11 @@ import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
 import { removeSecretLineMark } from "../shell/secret-line.js";
 
+/** The pane's foreground process is the program the session was opened with (a shell: nothing runs in it). */
+export function ownProgramInForeground(pane: { foreground: string }, meta: { command: string }): boolean {
+  return basename(pane.foreground) === basename(meta.command.split(" ")[0] ?? "");
+}
+
 export interface OpenOptions {
   name?: string;
   command?: string;
@@ -148,6 +153,11 @@ export class SessionRegistry {
     this.orphans.set(paneId, held);
   }
 
+  /** The live session with this id, if this process has one. */
+  byId(id: string): TerminalSession | undefined {
+    return this.sessions.get(id);
+  }
+
   /** The live session showing this pane, if this process has one. */
   byPane(paneId: string): TerminalSession | undefined {
     return this.panes.get(paneId);
@@ -216,7 +226,7 @@ export class SessionRegistry {
     this.seeding.set(pane.paneId, held);
     try {
       const snap = await this.backend.snapshot(pane.paneId);
-      const atPrompt = meta.shell !== "other" && basename(pane.foreground) === basename(meta.command.split(" ")[0] ?? "");
+      const atPrompt = meta.shell !== "other" && ownProgramInForeground(pane, meta);
       session.seed(snap.history, atPrompt, snap, meta.shell !== "other");
       // Before the held output: an end (OSC 133 D) in it must find the running command.
       if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);

@@ -7,6 +7,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Backend } from "../backends/backend.js";
 import type { TerminalSession } from "./session.js";
+import { busyError } from "./busy.js";
 import { ToolError } from "../util/tool-error.js";
 import { decodeShared, encodeShared, ownerAlive } from "./shared-codec.js";
 
@@ -59,12 +60,7 @@ function stale(lock: Partial<Lock>, host: string): boolean {
 }
 
 function busy(session: TerminalSession, held: Partial<Lock>): ToolError {
-  const what = held.command ? `\`${held.command}\`` : "another terminal_run";
-  const since = typeof held.startedAt === "number" ? ` for ${Math.round((Date.now() - held.startedAt) / 1000)} s` : "";
-  const ref = JSON.stringify(session.name);
-  return new ToolError(
-    `session ${session.name} is busy: ${what} has been running${since} (typed by another terminal_run${held.pid === process.pid ? "" : ", in another termhive process"}). ` +
-      `Wait with terminal_wait {"session":${ref},"for":"completion"}, or interrupt with terminal_send {"session":${ref},"keys":["C-c"]}.`,
-    "busy",
-  );
+  return busyError(session, held.command ? `\`${held.command}\`` : "another terminal_run", typeof held.startedAt === "number" ? held.startedAt : undefined, {
+    typedBy: `typed by another terminal_run${held.pid === process.pid ? "" : ", in another termhive process"}`,
+  });
 }

@@ -6,6 +6,7 @@ import { awaitCompletion, type CompletionReason, type RunMode } from "./completi
 import { promptRedrawn, waitUntilReady } from "./ready.js";
 import { watchSession } from "./watch.js";
 import type { SafeRegex } from "../util/regex.js";
+import { busyError } from "./busy.js";
 import { ToolError } from "../util/tool-error.js";
 import { fullscreenHint, renderFullscreen } from "./fullscreen.js";
 import { typeText } from "./typing.js";
@@ -145,14 +146,7 @@ async function chooseMode(session: TerminalSession, config: TermhiveConfig): Pro
   if (session.integrated && session.phase === "running") {
     if (await nestedPromptShows(session, config)) return "nested";
     const running = session.running;
-    const what = running?.command ? `\`${running.command}\`` : "a command";
-    const since = running ? ` for ${Math.round((Date.now() - running.startedAt) / 1000)} s` : "";
-    const ref = JSON.stringify(session.name);
-    throw new ToolError(
-      `session ${session.name} is busy: ${what} has been running${since}. Wait with terminal_wait {"session":${ref},"for":"completion"}, ` +
-        `interrupt with terminal_send {"session":${ref},"keys":["C-c"]}, or type into it with terminal_send.`,
-      "busy",
-    );
+    throw busyError(session, running?.command ? `\`${running.command}\`` : "a command", running?.startedAt, { canTypeInto: true });
   }
   return prompt ? "nested" : session.integrated ? "shell" : "quiet";
 }

@@ -1,5 +1,6 @@
 // TERMHIVE_SSH is written like the start of a shell command ("ssh -F ~/my config" quoted as a
 // shell would): split into words with the quoting rules people expect, never run by a shell.
+import { shellWord } from "./shell-word.js";
 
 export class WordListError extends Error {
   override name = "WordListError";
@@ -37,5 +38,5 @@ export function splitWords(text: string): string[] {
 
 /** The words back as one POSIX shell command line (each single-quoted unless inert). */
 export function joinWords(words: readonly string[]): string {
-  return words.map((w) => (/^[\w.@%+=:,/-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(" ");
+  return words.map(shellWord).join(" ");
 }

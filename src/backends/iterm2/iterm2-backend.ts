@@ -11,6 +11,7 @@ import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOption
 import { resolveKey } from "../keys.js";
 import { launchArgv } from "../launch.js";
 import { shellWord } from "../../util/shell-word.js";
+import { joinWords } from "../../util/words.js";
 import type { BufferContents, ConnectOptions, Iterm2Client } from "../../iterm2/client.js";
 import { Iterm2Error } from "../../iterm2/errors.js";
 import { ScreenStream } from "./screen-stream.js";
@@ -280,11 +281,11 @@ export class Iterm2Backend implements Backend {
   }
 
   /** Live facts from iTerm2's session variables. */
-  private async refreshed(pane: Iterm2Pane): Promise<PaneInfo> {
+  private async refreshed(pane: Iterm2Pane, listed?: { rows: number; cols: number }): Promise<PaneInfo> {
     if (pane.info.dead) return { ...pane.info, meta: { ...pane.info.meta } };
     try {
-      const sessions = await this.api.listSessions();
-      const s = sessions.find((x) => x.sessionId === pane.info.paneId);
+      // The size comes from the session list: one the caller already holds, else a fresh one.
+      const s = listed ?? (await this.api.listSessions()).find((x) => x.sessionId === pane.info.paneId);
       const [pid, job, path] = await this.api.getVariables({ session: pane.info.paneId }, ["pid", "jobName", "path"]);
       pane.info = {
         ...pane.info,
@@ -311,7 +312,7 @@ export class Iterm2Backend implements Backend {
         if (!meta || typeof meta !== "object") continue;
         pane = await this.adopt(s.sessionId, `tab-${s.tabId}`, { ...(meta as Record<string, string>), __adopted: "1" }, false);
       }
-      infos.push(await this.refreshed(pane));
+      infos.push(await this.refreshed(pane, s));
     }
     for (const pane of this.panes.values()) if (pane.info.dead) infos.push({ ...pane.info, meta: publicMeta(pane.info.meta) });
     return infos;
@@ -447,7 +448,7 @@ export class Iterm2Backend implements Backend {
 /** Runs the pane's program, then prints its exit status as an escape sequence iTerm2 reports to us. */
 function wrappedCommand(argv: string[]): string {
   const report = `s=$?; printf '\\033]1337;Custom=id=${EXIT_IDENTITY}:%s\\007' "$s"; exit "$s"`;
-  return `/bin/sh -c ${shellWord(`${argv.map(shellWord).join(" ")}; ${report}`)}`;
+  return `/bin/sh -c ${shellWord(`${joinWords(argv)}; ${report}`)}`;
 }
 
 function cwdOsc(path: string): string {

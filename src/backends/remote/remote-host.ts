@@ -106,8 +106,9 @@ export class RemoteHost {
 
   /** What a person types to watch and take over a pane of this host. */
   attachCommand(ssh: readonly string[], paneId: string): string {
-    const socket = this.facts ? `${this.facts.stateDir}/tmux.sock` : "~/.local/state/termhive/tmux.sock";
-    return joinWords([...ssh, "-t", this.host, joinWords(["tmux", "-S", socket, "attach", "-t", paneId])]);
+    // Before the first connection the host's state folder is not known yet: its default.
+    const onHost = this.backend?.attachCommand(paneId) ?? joinWords(["tmux", "-S", "~/.local/state/termhive/tmux.sock", "attach", "-t", paneId]);
+    return joinWords([...ssh, "-t", this.host, onHost]);
   }
 
   resume(): void {

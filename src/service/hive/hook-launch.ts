@@ -5,8 +5,8 @@ import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { hookLaunch, type AgentProfile } from "../../hive/index.js";
 import { ensurePrivateDir } from "../../util/paths.js";
-import { shellWord } from "../../util/shell-word.js";
 import { ensureShim } from "../../terminal/pane-cli.js";
+import { joinWords } from "../../util/words.js";
 
 const program = (command: string) => basename(command.trim().split(/\s+/)[0] ?? "");
 
@@ -25,5 +25,5 @@ export function commandWithHooks(command: string | undefined, profile: AgentProf
     settingsFile: join(ensurePrivateDir(join(home, "hooks")), `${agent}.${profile.name}.json`),
   });
   for (const f of launch.files) writeFileSync(f.path, f.content, { mode: 0o600 });
-  return `${command} ${launch.args.map(shellWord).join(" ")}`;
+  return `${command} ${joinWords(launch.args)}`;
 }

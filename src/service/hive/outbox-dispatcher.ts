@@ -66,7 +66,7 @@ export class OutboxDispatcher {
   async drain(sessionId: string): Promise<void> {
     if (this.typing.has(sessionId)) return;
     if (Date.now() - (this.failedAt.get(sessionId) ?? 0) < RETRY_MS) return;
-    const session = this.registry.all().find((s) => s.id === sessionId);
+    const session = this.registry.byId(sessionId);
     if (!session || !session.alive || session.goneReason) return;
     this.typing.add(sessionId);
     let message: QueuedMessage | undefined;

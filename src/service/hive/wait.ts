@@ -45,7 +45,7 @@ export async function hiveWait(
   const sessions = new Map<string, TerminalSession | undefined>();
   const startOffsets = new Map<string, number>();
   for (const t of resolved) {
-    const s = deps.registry.all().find((x) => x.id === t.sessionId);
+    const s = deps.registry.byId(t.sessionId);
     sessions.set(t.sessionId, s);
     // A pattern counts if it is on screen now or printed after the wait began.
     if (s) startOffsets.set(t.sessionId, s.transcript.end);
