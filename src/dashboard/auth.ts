@@ -6,7 +6,7 @@ import type { IncomingMessage } from "node:http";
 import { tokenMatches } from "../auth/token.js";
 
 /** Per port: two `serve` processes on one host each keep their own login. */
-export function cookieName(req: IncomingMessage): string {
+function cookieName(req: IncomingMessage): string {
   return `termhive_dashboard_${req.socket.localPort ?? 0}`;
 }
 
@@ -14,7 +14,7 @@ function cookieValue(token: string): string {
   return createHash("sha256").update("termhive dashboard cookie\0").update(token).digest("base64url");
 }
 
-export function readCookie(req: IncomingMessage, name: string): string | undefined {
+function readCookie(req: IncomingMessage, name: string): string | undefined {
   const header = req.headers.cookie;
   if (typeof header !== "string") return undefined;
   for (const part of header.split(";")) {
@@ -42,6 +42,3 @@ export function queryToken(url: string): string | undefined {
   return new URLSearchParams(url.slice(query + 1)).get("token") ?? undefined;
 }
 
-export function queryTokenOk(given: string, token: string): boolean {
-  return tokenMatches(given, token);
-}

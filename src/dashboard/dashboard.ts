@@ -7,7 +7,8 @@ import { WebSocketServer } from "ws";
 import { hostAndOriginAllowed } from "../auth/http-guard.js";
 import type { TermhiveService } from "../service/service.js";
 import { asset } from "./assets.js";
-import { cookieOk, loginCookie, queryToken, queryTokenOk } from "./auth.js";
+import { cookieOk, loginCookie, queryToken } from "./auth.js";
+import { tokenMatches } from "../auth/token.js";
 import { DashboardConnection } from "./connection.js";
 import { HiveFeed } from "./hive-feed.js";
 import { limitedLog } from "./log.js";
@@ -67,7 +68,7 @@ export function createDashboard(service: TermhiveService, options: { token: stri
       const given = path === "/" ? queryToken(url) : undefined;
       if (given !== undefined) {
         // The token leaves the address bar (and the history) at once: a redirect to `/`.
-        if (options.token === null || queryTokenOk(given, options.token)) {
+        if (options.token === null || tokenMatches(given, options.token)) {
           const headers: Record<string, string> = { location: "/", "content-length": "0", ...SECURITY_HEADERS };
           if (options.token !== null) headers["set-cookie"] = loginCookie(req, options.token);
           res.writeHead(302, headers).end();

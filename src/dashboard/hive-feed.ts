@@ -102,7 +102,8 @@ export class HiveFeed extends EventEmitter {
     }
     if (this.cursor === undefined) this.cursor = Math.max(0, hive.hive.events.latestCursor() - EVENT_RING);
     const teamOf = new Map((this.snapshot?.agents ?? []).map((a) => [a.name, a.team]));
-    for (let page = 0; page < 10; page++) {
+    // Nothing new since the last read (most ticks): no query.
+    for (let page = 0; page < 10 && hive.hive.events.latestCursor() !== this.cursor; page++) {
       const r = await hive.events({ since: this.cursor, limit: 500 });
       this.cursor = r.cursor;
       if (r.events.length > 0) {

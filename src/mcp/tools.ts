@@ -6,14 +6,14 @@ import { VERBS, type Services } from "../verbs/index.js";
 import { guard, ok } from "./result.js";
 import { strictInput } from "./strict.js";
 
-export type Extra = {
+type Extra = {
   sessionId?: string;
   _meta?: { progressToken?: string | number };
   sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
 };
 
 /** The call context of a tool call: client id for read cursors, progress to the caller. */
-export function context(extra: Extra, fallbackClient: string): CallContext {
+function context(extra: Extra, fallbackClient: string): CallContext {
   const token = extra._meta?.progressToken;
   return {
     clientId: extra.sessionId ?? fallbackClient,

@@ -165,8 +165,8 @@ export class CastRecorder {
       return;
     }
     try {
-      const line = this.line(kind, data);
-      if (this.size + Buffer.byteLength(line) > this.maxBytes && this.size > 0) this.rotate();
+      const line = Buffer.from(this.line(kind, data));
+      if (this.size + line.length > this.maxBytes && this.size > 0) this.rotate();
       this.append(line);
     } catch (error) {
       this.failure === null ? this.fail(error) : (this.failure.missed += Buffer.byteLength(data));
@@ -174,8 +174,8 @@ export class CastRecorder {
   }
 
   /** Appends all of `line` or throws (a short write on a nearly full disk is retried, then fails). */
-  private append(line: string): void {
-    const bytes = Buffer.from(line);
+  private append(line: string | Buffer): void {
+    const bytes = typeof line === "string" ? Buffer.from(line) : line;
     let done = 0;
     try {
       while (done < bytes.length) done += writeSync(this.fd!, bytes, done);

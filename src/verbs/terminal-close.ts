@@ -2,7 +2,7 @@ import { z } from "zod";
 import { session } from "./schemas/terminal.js";
 import { defineVerb } from "./verb.js";
 
-export const closeInput = {
+const closeInput = {
   session,
   force: z.boolean().optional().describe("Close even if a command is running (it is killed)."),
 };

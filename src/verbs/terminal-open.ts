@@ -3,7 +3,7 @@ import { int } from "./cli-args.js";
 import { cols, rows } from "./schemas/terminal.js";
 import { defineVerb } from "./verb.js";
 
-export const openInput = {
+const openInput = {
   name: z.string().max(64).optional().describe("Name for the session (letters, digits, . _ -). Default: derived from the command."),
   command: z.string().max(10_000).optional().describe("Program to run instead of your shell, e.g. \"python3\" or \"ssh host\". bash/zsh/fish get shell integration."),
   cwd: z.string().max(4096).optional().describe("Working directory (on host: relative to the remote HOME, default HOME)."),

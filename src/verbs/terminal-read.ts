@@ -6,7 +6,7 @@ import { defineVerb } from "./verb.js";
 
 const MODES = ["auto", "new", "screen", "diff", "lines", "all"] as const;
 
-export const readInput = {
+const readInput = {
   session,
   mode: z.enum(MODES).default("auto").describe(
     "new: output since your last read; screen: the visible screen; diff: screen lines changed since your last screen read; lines: a line range; all: everything held; auto: screen for full-screen apps, else new.",

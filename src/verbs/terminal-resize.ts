@@ -1,7 +1,7 @@
 import { cols, rows, session } from "./schemas/terminal.js";
 import { defineVerb } from "./verb.js";
 
-export const resizeInput = { session, rows, cols };
+const resizeInput = { session, rows, cols };
 
 export default defineVerb({
   name: "terminal_resize",

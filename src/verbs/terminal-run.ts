@@ -3,7 +3,7 @@ import { int, seconds } from "./cli-args.js";
 import { session } from "./schemas/terminal.js";
 import { defineVerb } from "./verb.js";
 
-export const runInput = {
+const runInput = {
   session: session.optional().describe(
     "Session id or name (see terminal_list). Without it the command runs in a throwaway shell in your folder (or cwd), closed once the command finishes; kept, and named in the result, if it is still running.",
   ),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { session } from "./schemas/terminal.js";
 import { defineVerb } from "./verb.js";
 
-export const sendInput = {
+const sendInput = {
   session,
   text: z.string().max(64 * 1024 * 1024).optional().describe(
     "Text to type. Multi-line text is sent as one bracketed paste. A trailing newline submits the text: it is the Enter (also with enter: false, and never a second Enter with enter: true).",

@@ -4,7 +4,7 @@ import { int, seconds } from "./cli-args.js";
 import { session } from "./schemas/terminal.js";
 import { defineVerb } from "./verb.js";
 
-export const waitInput = {
+const waitInput = {
   session,
   pattern: z.string().max(2000).optional().describe("Regex to wait for (in output not yet read, then new output)."),
   for: z.enum(["pattern", "completion", "idle", "exit"]).optional().describe("What to wait for (default: pattern if given, else completion)."),

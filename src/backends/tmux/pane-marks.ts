@@ -22,21 +22,21 @@ export function windowMarks(tmux: Tmux, windowId: string): Promise<string[]> {
   return tmux(`list-panes -t ${tmuxQuote(windowId)} -F '#{@termhive_status}'`);
 }
 
-/** Sessions whose status line already shows the summary (set once per session and process). */
+/** Windows whose session's status line already shows the summary (per backend, this process). */
 const statusLineSet = new WeakMap<Tmux, Set<string>>();
 
 export async function showWindowSummary(tmux: Tmux, windowId: string, text: string): Promise<void> {
   const window = tmuxQuote(windowId);
   await tmux(`set -w -t ${window} @termhive_summary ${tmuxQuote(text)}`);
-  const [session] = await tmux(`display-message -p -t ${window} '#{session_id}'`);
-  if (!session) return;
   const done = statusLineSet.get(tmux) ?? new Set<string>();
   statusLineSet.set(tmux, done);
-  if (done.has(session)) return;
+  if (done.has(windowId)) return;
+  const [session] = await tmux(`display-message -p -t ${window} '#{session_id}'`);
+  if (!session) return;
   // Stored literally (no -F): the status line expands it for whichever window is current.
   await tmux(`set -t ${tmuxQuote(session)} status-right ${tmuxQuote("#{?@termhive_summary,#{@termhive_summary} │ ,}%H:%M")}`);
   await tmux(`set -t ${tmuxQuote(session)} status-right-length 80`);
-  done.add(session);
+  done.add(windowId);
 }
 
 export async function alertAttached(tmux: Tmux, paneId: string, bytes: string): Promise<void> {

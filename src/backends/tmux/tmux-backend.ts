@@ -341,8 +341,12 @@ export class TmuxBackend implements Backend {
     checkSharedValue(next);
     const current = `#{${sharedOption(key)}}`;
     const format = `#{?#{==:${current},${expected}},${next},${current}}`;
-    await this.cmd(`set -F ${sharedScope(paneId)} ${sharedOption(key)} ${tmuxQuote(format)}`);
-    return this.readShared(paneId, key);
+    // Both at once: tmux runs one client's commands in order, so the read sees the swap.
+    const [, value] = await Promise.all([
+      this.cmd(`set -F ${sharedScope(paneId)} ${sharedOption(key)} ${tmuxQuote(format)}`),
+      this.readShared(paneId, key),
+    ]);
+    return value;
   }
 
   async snapshot(paneId: string): Promise<PaneSnapshot> {
