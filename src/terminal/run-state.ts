@@ -104,6 +104,25 @@ export function remoteStatusReader(session: TerminalSession, backend: Backend): 
   return () => read.call(backend, session.paneId, `shell/status.${session.id}`).then((line) => line.trim(), () => "");
 }
 
+/**
+ * After tmux dropped output (the running command's D may be among it), checks the shell's
+ * status line until that command has ended one way or the other: at once, then every 250 ms
+ * for 2 s (a command that ended while this process lagged), then every 2 s (one that ends
+ * while tmux still drops this pane's output).
+ */
+function settleAfterGap(session: TerminalSession, check: () => Promise<void>): void {
+  const record = session.running;
+  if (!record) return;
+  const started = Date.now();
+  const next = (): void => {
+    if (session.running !== record || !session.alive) return;
+    void check()
+      .catch(() => {})
+      .finally(() => setTimeout(next, Date.now() - started < 2_000 ? 250 : 2_000).unref());
+  };
+  next();
+}
+
 /** Mirrors a live session's command starts and ends into the pane's shared state. */
 export function publishRuns(session: TerminalSession, backend: Backend, home: string): void {
   const remote = remoteStatusReader(session, backend);
@@ -124,15 +143,12 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   // tmux dropped output while this process lagged: the running command's D may be among it.
   // The shell's status line tells whether it ended meanwhile. Checked again shortly after, for
   // a command that ended between tmux's pause and this process's resume.
-  session.onOutputLost(() => {
-    for (const ms of [0, 250, 1_000]) {
-      setTimeout(() => {
-        if (!session.running) return;
-        const ended = resolveRun({ command: "", startedAt: 0, status: statusAtPrompt }, readStatusLine(home, session.id));
-        if (ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
-      }, ms).unref();
-    }
-  });
+  session.onOutputLost(() =>
+    settleAfterGap(session, async () => {
+      const ended = resolveRun({ command: "", startedAt: 0, status: statusAtPrompt }, readStatusLine(home, session.id));
+      if (ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
+    }),
+  );
   session.onCommandStarted((record: CommandRecord) => {
     write({
       command: cut(session.redact(record.command)),
@@ -186,18 +202,14 @@ function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatu
   });
   // As publishRuns: a command whose D was in output tmux dropped ends from the status line,
   // read here on the host.
-  session.onOutputLost(() => {
-    for (const ms of [0, 250, 1_000]) {
-      setTimeout(() => {
-        if (!session.running) return;
-        void Promise.all([within(statusAtPrompt, STATUS_READ_MS, ""), readStatus()]).then(([atPrompt, now]) => {
-          if (!session.running) return;
-          const ended = resolveRun({ command: "", startedAt: 0, status: atPrompt }, now);
-          if (ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
-        });
-      }, ms).unref();
-    }
-  });
+  session.onOutputLost(() =>
+    settleAfterGap(session, async () => {
+      const [atPrompt, now] = await Promise.all([within(statusAtPrompt, STATUS_READ_MS, ""), readStatus()]);
+      if (!session.running) return;
+      const ended = resolveRun({ command: "", startedAt: 0, status: atPrompt }, now);
+      if (ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
+    }),
+  );
   session.onCommandStarted((record: CommandRecord) => {
     const previousExitCode = session.lastExitCode;
     const atStart = statusAtPrompt;
