@@ -95,8 +95,10 @@ export class ControlClient extends EventEmitter {
         this.close(`cannot run ${tmuxPath}: ${error.message}`);
         reject(new TmuxError(`cannot run ${tmuxPath}: ${error.message}`));
       });
-      child.once("exit", (code, signal) => {
-        const why = stderr.trim() || `tmux control client exited (${signal ?? code})`;
+      // "close", not "exit": tmux -C says why it ends on stdout ("%exit server exited
+      // unexpectedly"), and that line may still be unread when "exit" fires.
+      child.once("close", (code, signal) => {
+        const why = stderr.trim() || this.closedReason || `tmux control client exited (${signal ?? code})`;
         this.close(why);
         reject(new TmuxError(why));
       });
