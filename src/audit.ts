@@ -6,23 +6,16 @@ import { join } from "node:path";
 
 export type AuditEvent = Record<string, unknown> & { event: string };
 
-const DEFAULT_MAX_MB = 10;
-
-/** TERMHIVE_AUDIT_MAX_MB (MB, fractions allowed), default 10. */
-export function auditMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const mb = Number(env.TERMHIVE_AUDIT_MAX_MB);
-  return Math.round((Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MAX_MB) * 1024 * 1024);
-}
-
 export class AuditLog {
   readonly path: string;
   private readonly maxBytes: number;
   /** Why the last write failed; reported once on stderr, and once more when writes work again. */
   private failing: string | null = null;
 
-  constructor(home: string, options: { maxBytes?: number } = {}) {
+  /** `maxBytes`: TERMHIVE_AUDIT_MAX_MB, read by config.ts. */
+  constructor(home: string, maxBytes: number) {
     this.path = join(home, "audit.jsonl");
-    this.maxBytes = options.maxBytes ?? auditMaxBytes();
+    this.maxBytes = maxBytes;
   }
 
   write(entry: AuditEvent): void {

@@ -22,7 +22,7 @@ async function tmuxStatus(configured: string): Promise<string | null> {
 
 async function mcpCommand(): Promise<void> {
   const config = loadConfig();
-  (await import("./util/crash-policy.js")).installCrashPolicy("mcp", config.home);
+  (await import("./util/crash-policy.js")).installCrashPolicy("mcp", config);
   if (process.stdin.isTTY) {
     const tmux = await tmuxStatus(config.tmuxPath);
     process.stderr.write(

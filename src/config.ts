@@ -30,6 +30,14 @@ export interface TermhiveConfig {
   ssh: string[];
   /** TERMHIVE_HOSTS: the destinations sessions may be opened on; null: any. */
   allowedHosts: string[] | null;
+  /** Bytes the audit log may reach before it moves to audit.jsonl.1. */
+  auditMaxBytes: number;
+  /** Bytes one session's recording may reach before it moves to output.cast.1. */
+  recordingMaxBytes: number;
+  /** MCP-over-HTTP sessions held at once by `termhive serve`. */
+  httpMaxSessions: number;
+  /** Idle time after which `termhive serve` forgets an MCP-over-HTTP session. */
+  httpSessionTtlMs: number;
 }
 
 export class ConfigError extends Error {
@@ -44,6 +52,17 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name}=${JSON.stringify(raw)} is invalid: use a whole number from ${min} to ${max}`);
   }
   return value;
+}
+
+/** A size in MB, fractions allowed (0.5 = 512 KB). */
+function megabytesFrom(env: NodeJS.ProcessEnv, name: string, fallbackMb: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return Math.round(fallbackMb * 1024 * 1024);
+  const mb = Number(raw);
+  if (!Number.isFinite(mb) || mb <= 0 || mb > 1024 * 1024) {
+    throw new ConfigError(`${name}=${JSON.stringify(raw)} is invalid: use a size in MB above 0, e.g. 10 or 0.5`);
+  }
+  return Math.max(1, Math.round(mb * 1024 * 1024));
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<TermhiveConfig> = {}): TermhiveConfig {
@@ -70,6 +89,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     idleCloseS: intFrom(env, "TERMHIVE_IDLE_CLOSE_S", 0, 0, 365 * 24 * 3600),
     ssh: sshWords(env.TERMHIVE_SSH),
     allowedHosts: parseHostList(env.TERMHIVE_HOSTS),
+    auditMaxBytes: megabytesFrom(env, "TERMHIVE_AUDIT_MAX_MB", 10),
+    recordingMaxBytes: megabytesFrom(env, "TERMHIVE_RECORDING_MAX_MB", 50),
+    httpMaxSessions: intFrom(env, "TERMHIVE_HTTP_MAX_SESSIONS", 256, 1, 100_000),
+    httpSessionTtlMs: intFrom(env, "TERMHIVE_HTTP_SESSION_TTL_S", 1800, 1, 365 * 24 * 3600) * 1000,
     ...overrides,
   };
 }

@@ -9,6 +9,11 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_NAMES.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+/** A listening host as written in a URL: IPv6 addresses in brackets. */
+export function hostInUrl(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
 /** Host header without its port ("[::1]:7777" → "[::1]"). */
 function hostName(header: string): string {
   if (header.startsWith("[")) return header.slice(0, header.indexOf("]") + 1);

@@ -8,6 +8,7 @@ import { findTmux } from "../backends/select.js";
 import { SIGNAL_WINDOW } from "../backends/tmux/config.js";
 import { loadConfig } from "../config.js";
 import { ToolError } from "../service/errors.js";
+import terminalClose from "../verbs/terminal-close.js";
 import { print } from "./output.js";
 import { withEngine } from "./session-verbs.js";
 
@@ -53,7 +54,7 @@ export function registerCleanupVerbs(program: Command): void {
       if (o.all) return closeAll(o.json);
       if (session === undefined) command.error("missing required argument 'session' (or --all)", { exitCode: 2 });
       const r = await withEngine(o.json, (e) => e.ops.close({ session, force: o.force }), session);
-      print(o.json, r, () => `closed ${r.name}`);
+      print(o.json, r, () => terminalClose.text(r));
     });
 
   program

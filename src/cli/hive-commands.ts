@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { Hive, HiveError, encodeStatusOsc, parseStatusArgs } from "../hive/index.js";
 import { loadConfig } from "../config.js";
 import { cliFailure } from "../verbs/errors.js";
+import hiveInbox from "../verbs/hive-inbox.js";
 
 /** The agent bound to the pane this command runs in (TERMHIVE_AGENT, else by TERMHIVE_SESSION). */
 function ownAgent(hive: Hive): string | null {
@@ -54,13 +55,13 @@ export function registerHiveCommands(program: Command): void {
     .option("--peek", "do not mark them read")
     .action((options: { agent?: string; all?: boolean; peek?: boolean }) => {
       try {
-        const messages = withHive((hive) => {
-          const name = options.agent ?? ownAgent(hive);
-          if (!name) throw new HiveError("unknown", "no agent is bound to this pane (TERMHIVE_SESSION); pass --agent <name>");
-          return hive.mailbox.read(name, { unreadOnly: !options.all, markRead: !options.peek });
+        const inbox = withHive((hive) => {
+          const agent = options.agent ?? ownAgent(hive);
+          if (!agent) throw new HiveError("unknown", "no agent is bound to this pane (TERMHIVE_SESSION); pass --agent <name>");
+          const messages = hive.mailbox.read(agent, { unreadOnly: !options.all, markRead: !options.peek });
+          return { agent, messages, unread_left: hive.mailbox.unreadCount(agent) };
         });
-        if (messages.length === 0) process.stdout.write("no messages\n");
-        for (const m of messages) process.stdout.write(`#${m.id} from ${m.from}: ${m.text}\n`);
+        process.stdout.write(hiveInbox.text(inbox) + "\n");
       } catch (error) {
         fail(error);
       }

@@ -1,12 +1,7 @@
 // `termhive serve`: flags → serve/serve.ts.
 import type { Command } from "commander";
 import { serveCommand } from "../serve/serve.js";
-
-const port = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`not a port: ${v}`);
-  return n;
-};
+import { port } from "../verbs/cli-args.js";
 
 export function registerServe(program: Command): void {
   program

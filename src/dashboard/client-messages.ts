@@ -1,28 +1,36 @@
 // Checks each frame a page sends before anything acts on it: JSON, a known type, the
 // fields it needs, sizes within bounds. Anything else is refused (the caller logs it).
 import { z } from "zod";
-import type { ClientMessage } from "./protocol.js";
+
+/** At most this many terminals watched at once by one page (a grid of a full layout is 32). */
+const MAX_WATCHED = 64;
 
 const name = z.string().min(1).max(200);
 const id = z.number().int().nonnegative();
 
+const target = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("everyone") }).strict(),
+  z.object({ kind: z.literal("team"), name }).strict(),
+  z.object({ kind: z.literal("agent"), name }).strict(),
+]);
+
 const schema = z.discriminatedUnion("t", [
-  z.object({ t: z.literal("watch"), sessions: z.array(name).max(64) }).strict(),
+  z.object({ t: z.literal("watch"), sessions: z.array(name).max(MAX_WATCHED) }).strict(),
   z.object({ t: z.literal("takeover"), session: name, on: z.boolean() }).strict(),
   z.object({ t: z.literal("input"), session: name, data: z.string().min(1).max(16 * 1024) }).strict(),
   z.object({
     t: z.literal("message"),
     id,
-    to: z.discriminatedUnion("kind", [
-      z.object({ kind: z.literal("everyone") }).strict(),
-      z.object({ kind: z.literal("team"), name }).strict(),
-      z.object({ kind: z.literal("agent"), name }).strict(),
-    ]),
+    to: target,
     text: z.string().min(1).max(64 * 1024),
     confirm: z.boolean().optional(),
   }).strict(),
   z.object({ t: z.literal("mailbox"), id, agent: name }).strict(),
 ]);
+
+/** What a page may send (the page's code is typed by this too, through protocol.ts). */
+export type ClientMessage = z.infer<typeof schema>;
+export type MessageTarget = z.infer<typeof target>;
 
 export type Parsed = { ok: true; message: ClientMessage } | { ok: false; reason: string };
 
@@ -38,5 +46,5 @@ export function parseClientMessage(raw: string): Parsed {
     const issue = parsed.error.issues[0];
     return { ok: false, reason: `${issue?.path.join(".") || "frame"}: ${issue?.message ?? "invalid"}` };
   }
-  return { ok: true, message: parsed.data as ClientMessage };
+  return { ok: true, message: parsed.data };
 }

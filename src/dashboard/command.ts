@@ -6,6 +6,7 @@ import { openSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../config.js";
+import { port } from "../verbs/cli-args.js";
 import { isLoopbackHost } from "../auth/http-guard.js";
 import { loadOrCreateToken } from "../auth/token.js";
 import { dashboardUrl, readServeRecord, type ServeRecord } from "./serve-record.js";
@@ -43,10 +44,9 @@ export function registerDashboard(program: Command): void {
   program
     .command("dashboard")
     .description("print (and on a desktop open) the web dashboard's URL, starting termhive serve if none runs")
-    .option("-p, --port <n>", "port for a serve started here", (v) => Number(v), 7777)
+    .option("-p, --port <n>", "port for a serve started here", port, 7777)
     .option("--no-open", "do not open a browser")
     .action(async (o: { port: number; open: boolean }) => {
-      if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error(`not a port: ${o.port}`);
       const home = loadConfig().home;
       let record = readServeRecord(home);
       const started = record === undefined;

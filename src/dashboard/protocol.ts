@@ -70,11 +70,4 @@ export type ServerMessage =
   | { t: "reply"; id: number; ok: boolean; result?: unknown; error?: string }
   | { t: "error"; message: string };
 
-export type MessageTarget = { kind: "everyone" } | { kind: "team"; name: string } | { kind: "agent"; name: string };
-
-export type ClientMessage =
-  | { t: "watch"; sessions: string[] }
-  | { t: "takeover"; session: string; on: boolean }
-  | { t: "input"; session: string; data: string }
-  | { t: "message"; id: number; to: MessageTarget; text: string; confirm?: boolean }
-  | { t: "mailbox"; id: number; agent: string };
+export type { ClientMessage, MessageTarget } from "./client-messages.js";

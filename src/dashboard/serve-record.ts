@@ -2,6 +2,7 @@
 // and removed when it stops, so `termhive dashboard` reuses it instead of starting another.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { hostInUrl } from "../auth/http-guard.js";
 
 export interface ServeRecord {
   pid: number;
@@ -42,6 +43,5 @@ export function readServeRecord(home: string): ServeRecord | undefined {
 
 /** The URL a browser opens: loopback hosts as 127.0.0.1, the token (if any) in the query. */
 export function dashboardUrl(host: string, port: number, token: string | null, loopback: boolean): string {
-  const shown = loopback ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-  return `http://${shown}:${port}/${token === null ? "" : `?token=${encodeURIComponent(token)}`}`;
+  return `http://${loopback ? "127.0.0.1" : hostInUrl(host)}:${port}/${token === null ? "" : `?token=${encodeURIComponent(token)}`}`;
 }

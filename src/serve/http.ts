@@ -10,7 +10,7 @@ import { createMcpServer } from "../mcp/server.js";
 import type { TermhiveService } from "../service/service.js";
 import type { Dashboard } from "../dashboard/dashboard.js";
 import { BoundedEventStore } from "./event-store.js";
-import { bearerOk, BodyTooLarge, discardRestOfBody, hostAndOriginAllowed, readBody } from "../auth/http-guard.js";
+import { bearerOk, BodyTooLarge, discardRestOfBody, hostAndOriginAllowed, hostInUrl, readBody } from "../auth/http-guard.js";
 
 export interface HttpOptions {
   host: string;
@@ -172,10 +172,9 @@ export async function startHttp(service: TermhiveService, options: HttpOptions):
     http.listen(options.port, options.host, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
-  const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
     port,
-    url: `http://${shown}:${port}/mcp`,
+    url: `http://${hostInUrl(options.host)}:${port}/mcp`,
     sessions: () => sessions.size,
     async close() {
       clearInterval(sweep);

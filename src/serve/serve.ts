@@ -33,15 +33,6 @@ export interface Serving {
   stop(): Promise<void>;
 }
 
-/** TERMHIVE_HTTP_MAX_SESSIONS (default 256) and TERMHIVE_HTTP_SESSION_TTL_S (idle seconds, default 1800). */
-export function httpSessionLimits(env: NodeJS.ProcessEnv = process.env): { maxSessions: number; sessionTtlMs: number } {
-  const positive = (v: string | undefined, fallback: number) => (Number(v) > 0 ? Number(v) : fallback);
-  return {
-    maxSessions: Math.floor(positive(env.TERMHIVE_HTTP_MAX_SESSIONS, 256)),
-    sessionTtlMs: positive(env.TERMHIVE_HTTP_SESSION_TTL_S, 1800) * 1000,
-  };
-}
-
 export async function startServe(options: ServeOptions): Promise<Serving> {
   const loopback = isLoopbackHost(options.host);
   if (!options.auth && !loopback) throw new Error(`--auth off is only allowed on a loopback host, not ${options.host}`);
@@ -57,7 +48,7 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
   let http;
   const dashboard = createDashboard(service, { token, host: options.host });
   try {
-    http = await startHttp(service, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, ...httpSessionLimits(), dashboard });
+    http = await startHttp(service, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: config.httpMaxSessions, sessionTtlMs: config.httpSessionTtlMs, dashboard });
   } catch (error) {
     dashboard.close();
     await grpc.close();
@@ -102,7 +93,7 @@ export function banner(s: Serving, host: string): string {
 }
 
 export async function serveCommand(options: ServeOptions): Promise<void> {
-  installCrashPolicy("serve", loadConfig().home);
+  installCrashPolicy("serve", loadConfig());
   if (!isLoopbackHost(options.host)) {
     process.stderr.write(`termhive serve: WARNING: listening on ${options.host}, reachable from other machines; anyone with the token controls your terminals.\n`);
   }

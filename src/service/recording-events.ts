@@ -31,7 +31,7 @@ export function reportRecordingNotices(hive: HiveService): () => void {
     }
   };
 
-  const stop = onRecordingNotice((notice) => {
+  const subscription = onRecordingNotice((notice) => {
     const session = hive.service.registry.byId(notice.sessionId);
     const name = session ? ` (${session.name})` : "";
     if (notice.event !== "recording_rotated") {
@@ -47,7 +47,7 @@ export function reportRecordingNotices(hive: HiveService): () => void {
     if (timer === null) flush();
   });
   return () => {
-    stop();
+    subscription.dispose();
     if (timer) clearTimeout(timer);
   };
 }

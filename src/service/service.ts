@@ -70,7 +70,7 @@ export class TermhiveService {
 
   constructor(readonly config: TermhiveConfig, backend?: Backend) {
     ensurePrivateDir(config.home);
-    this.audit = new AuditLog(config.home);
+    this.audit = new AuditLog(config.home, config.auditMaxBytes);
     this.safety = loadSafetyConfig();
     this.registry = new SessionRegistry(
       backend ?? createBackend(config),

@@ -8,12 +8,18 @@ import { textForModel } from "./render.js";
 
 /** The visible screen as text, one screen row per line (trailing blank rows dropped). */
 export function renderFullscreen(session: TerminalSession, maxTokens: number): Rendered {
-  const snap = session.screen.snapshot();
-  const lines = snap.lines.map((line) => line.trimEnd());
-  let end = lines.length;
-  while (end > 0 && lines[end - 1] === "") end--;
-  const rendered = renderOutput(lines.slice(0, end).join("\n"), { maxTokens, raw: true, reduce: false, firstLine: 1, session: session.name, secrets: session.secrets });
-  return { ...rendered, text: textForModel(session, rendered.text, false) };
+  return renderScreenRows(session, session.screen.snapshot().lines, { keepRows: 0, maxTokens, raw: false });
+}
+
+/**
+ * Screen rows (or changed rows) as text for a model: no reducers, nothing folded by command,
+ * blank rows at the end dropped except the first `keepRows` (up to the cursor: where typing goes).
+ */
+export function renderScreenRows(session: TerminalSession, rows: readonly string[], options: { keepRows: number; maxTokens: number; raw?: boolean }): Rendered {
+  let end = rows.length;
+  while (end > options.keepRows && rows[end - 1]!.trimEnd() === "") end--;
+  const rendered = renderOutput(rows.slice(0, end).join("\n"), { maxTokens: options.maxTokens, raw: true, reduce: false, firstLine: 1, session: session.name, secrets: session.secrets });
+  return { ...rendered, text: textForModel(session, rendered.text, options.raw ?? false) };
 }
 
 export function fullscreenHint(session: TerminalSession): string {

@@ -3,7 +3,8 @@ import type { LineMatcher } from "../output/filter.js";
 import type { TerminalSession } from "./session.js";
 import { renderSlice, textForModel } from "./render.js";
 import { ToolError } from "../util/tool-error.js";
-import { renderOutput, renderOutputYielding } from "../output/index.js";
+import { renderOutputYielding } from "../output/index.js";
+import { renderScreenRows } from "./fullscreen.js";
 
 export type ReadMode = "auto" | "new" | "screen" | "diff" | "lines" | "all";
 
@@ -103,25 +104,22 @@ function renderScreen(session: TerminalSession, request: ReadRequest, mode: "scr
   const lines = snap.lines.map((line) => session.redact(line));
   const previous = session.lastScreens.get(request.clientId);
   session.lastScreens.set(request.clientId, lines);
-  let text: string;
+  let rows = lines;
+  let keepRows = snap.cursor.row + 1;
   let note: string | undefined;
   if (mode === "diff" && previous) {
-    const changed: string[] = [];
+    rows = [];
     for (let row = 0; row < lines.length; row++) {
-      if (lines[row] !== previous[row]) changed.push(`${String(row + 1).padStart(3)}| ${lines[row]}`);
+      if (lines[row] !== previous[row]) rows.push(`${String(row + 1).padStart(3)}| ${lines[row]}`);
     }
-    text = changed.join("\n");
-    note = changed.length ? `${changed.length} of ${lines.length} screen lines changed (row| text)` : "the screen has not changed since the last read";
-  } else {
-    // Trailing empty rows carry nothing.
-    let end = lines.length;
-    while (end > 0 && lines[end - 1] === "" && end - 1 > snap.cursor.row) end--;
-    text = lines.slice(0, end).join("\n");
-    if (mode === "diff") note = "first screen read of this client: the whole screen";
+    keepRows = rows.length;
+    note = rows.length ? `${rows.length} of ${lines.length} screen lines changed (row| text)` : "the screen has not changed since the last read";
+  } else if (mode === "diff") {
+    note = "first screen read of this client: the whole screen";
   }
-  const rendered = renderOutput(text, { maxTokens: request.maxTokens, raw: true, reduce: false, firstLine: 1, session: session.name, secrets: session.secrets });
+  const rendered = renderScreenRows(session, rows, { keepRows, maxTokens: request.maxTokens, raw: request.raw });
   return {
-    output: textForModel(session, rendered.text, request.raw),
+    output: rendered.text,
     cursor: snap.cursor,
     tokens: rendered.tokens,
     raw_tokens: rendered.raw_tokens,

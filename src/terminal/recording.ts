@@ -8,6 +8,7 @@
 // output.cast.1 (the one before is dropped), so a session keeps at most twice the cap.
 import { basename, join } from "node:path";
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { Emitter } from "./events.js";
 import { SecretHoldback } from "./secret-holdback.js";
 import { processAlive } from "../util/process.js";
 
@@ -20,33 +21,20 @@ export interface RecordingNotice {
   missedBytes?: number;
 }
 
-type Listener = (notice: RecordingNotice) => void;
-const listeners = new Set<Listener>();
+const notices = new Emitter<RecordingNotice>();
 
 /** Process-wide: hears every recorder's off/on/rotated changes (the hive turns them into events). */
-export function onRecordingNotice(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => void listeners.delete(listener);
-}
+export const onRecordingNotice = notices.event;
 
 function notify(notice: RecordingNotice): void {
-  for (const listener of listeners) {
-    try {
-      listener(notice);
-    } catch {
-      // a listener's failure is its own; the recording carries on
-    }
+  try {
+    notices.fire(notice);
+  } catch {
+    // a listener's failure is its own; the recording carries on
   }
 }
 
 const RETRY_MS = 2_000;
-const DEFAULT_MAX_MB = 50;
-
-/** TERMHIVE_RECORDING_MAX_MB (MB, fractions allowed), default 50. */
-export function recordingMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const mb = Number(env.TERMHIVE_RECORDING_MAX_MB);
-  return Math.round((Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MAX_MB) * 1024 * 1024);
-}
 
 interface Header {
   cols: number;
@@ -77,12 +65,15 @@ export class CastRecorder {
 
   private readonly outputs: SecretHoldback;
 
-  /** `secrets`: values masked in the recorded output, also when split across chunks. */
-  constructor(dir: string, secrets: () => readonly string[] = () => [], options: { maxBytes?: number } = {}) {
+  /**
+   * `secrets`: values masked in the recorded output, also when split across chunks.
+   * `maxBytes`: TERMHIVE_RECORDING_MAX_MB, read by config.ts.
+   */
+  constructor(dir: string, secrets: () => readonly string[], maxBytes: number) {
     this.path = join(dir, "output.cast");
     this.lockPath = join(dir, "recorder.lock");
     this.sessionId = basename(dir);
-    this.maxBytes = options.maxBytes ?? recordingMaxBytes();
+    this.maxBytes = maxBytes;
     this.outputs = new SecretHoldback(secrets, (masked) => this.event("o", masked));
   }
 

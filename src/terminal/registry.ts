@@ -272,7 +272,7 @@ export class SessionRegistry {
       meta,
       pane,
       this.backend,
-      { transcriptMaxChars: this.config.transcriptMaxChars, scrollback: this.config.scrollback },
+      { transcriptMaxChars: this.config.transcriptMaxChars, scrollback: this.config.scrollback, recordingMaxBytes: this.config.recordingMaxBytes },
       dir,
     );
     this.sessions.set(meta.id, session);

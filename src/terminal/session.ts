@@ -62,6 +62,7 @@ export interface SessionMeta {
 export interface SessionLimits {
   transcriptMaxChars: number;
   scrollback: number;
+  recordingMaxBytes: number;
 }
 
 /** How much of the command history to keep (offsets only; the text is in the transcript). */
@@ -139,7 +140,7 @@ export class TerminalSession {
     this.paneInfo = pane;
     this.transcript = new Transcript(limits.transcriptMaxChars);
     this.screen = new Screen(pane.rows, pane.cols, limits.scrollback);
-    this.recorder = new CastRecorder(recordingDir, () => this.secrets);
+    this.recorder = new CastRecorder(recordingDir, () => this.secrets, limits.recordingMaxBytes);
     this.recorder.acquire({ cols: pane.cols, rows: pane.rows, command: meta.command, createdMs: meta.created });
     this.foregroundProgram = pane.foreground;
   }

@@ -6,6 +6,7 @@
 // an internal assertion of Node itself, or errors arriving so fast that the process is
 // evidently stuck in a failing loop.
 import { AuditLog } from "../audit.js";
+import type { TermhiveConfig } from "../config.js";
 
 /** Errors within STORM_WINDOW_MS before the process gives up: a loop, not a stray error. */
 const STORM_LIMIT = 20;
@@ -33,12 +34,12 @@ function describe(error: unknown): string {
 
 /**
  * Installs the policy once per process. `label` names the process in the log line ("mcp",
- * "serve"); `home` is TERMHIVE_HOME, whose audit log also gets each error with its stack.
+ * "serve"); the audit log of `config.home` also gets each error with its stack.
  */
-export function installCrashPolicy(label: string, home: string): void {
+export function installCrashPolicy(label: string, config: Pick<TermhiveConfig, "home" | "auditMaxBytes">): void {
   if (installed) return;
   installed = true;
-  const audit = new AuditLog(home);
+  const audit = new AuditLog(config.home, config.auditMaxBytes);
   const recent: number[] = [];
 
   const handle = (kind: "uncaught exception" | "unhandled rejection", error: unknown) => {

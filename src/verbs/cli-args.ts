@@ -13,3 +13,9 @@ export const seconds = (v: string) => {
   if (v.trim() === "" || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("not a positive number of seconds.");
   return n;
 };
+
+export const port = (v: string) => {
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("not a port (0 to 65535).");
+  return n;
+};

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { joinWords } from "../util/words.js";
 import { int } from "./cli-args.js";
 import { cols, rows } from "./schemas/terminal.js";
 import { defineVerb } from "./verb.js";
@@ -26,7 +27,7 @@ export default defineVerb({
   grpc: "Open",
   cli: {
     command: "open",
-    args: [["[command...]", "program to run instead of your shell"]],
+    args: [["[command...]", "program and its arguments, instead of your shell (one quoted word is a shell command line)"]],
     description: "open a session (your shell, or the given program)",
     options: [
       ["-n, --name <name>", "session name"],
@@ -37,7 +38,8 @@ export default defineVerb({
     ],
     input: ([command]: string[][], o) => ({
       name: o.name as string | undefined,
-      command: command!.length ? command!.join(" ") : undefined,
+      // Several words are an argv: each kept whole (open -- sh -c "exit 4" must not run sh -c exit 4).
+      command: command!.length > 1 ? joinWords(command!) : command![0],
       cwd: o.cwd as string | undefined,
       rows: o.rows as number | undefined,
       cols: o.cols as number | undefined,

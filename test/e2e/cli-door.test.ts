@@ -28,6 +28,8 @@ describe("the CLI door: bare env, another folder, a fresh process per call", () 
       [["read", "--no-such-flag", "x"], /unknown option '--no-such-flag'/],
       [["close"], /missing required argument 'session' \(or --all\)/],
       [["close", "x", "--all"], /not both/],
+      [["serve", "--port", "99999"], /'99999' is invalid.*not a port/],
+      [["dashboard", "--port", "web", "--no-open"], /'web' is invalid.*not a port/],
     ];
     const results = await Promise.all(cases.map(([args]) => cliAsync(h, args)));
     for (const [i, [args, message]] of cases.entries()) {

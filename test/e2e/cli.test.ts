@@ -55,6 +55,19 @@ function verbs(mode: "direct" | "served", home: () => string): void {
     assert.equal(closed.json.closed, true);
   });
 
+  test(`${mode}: closing a session whose program ended says its exit code, as terminal_close does`, () => {
+    const opened = cli(home(), "open", "--name", "ended", "--json", "--", "sh", "-c", "exit 4");
+    assert.equal(opened.status, 0, opened.stderr + opened.stdout);
+    let listed: ReturnType<typeof cli> | undefined;
+    for (let i = 0; i < 50; i++) {
+      listed = cli(home(), "ls", "--json");
+      if (listed.json?.sessions.some((s: { name: string; alive: boolean }) => s.name === "ended" && !s.alive)) break;
+    }
+    const closed = cli(home(), "close", "ended");
+    assert.equal(closed.status, 0, closed.stderr);
+    assert.equal(closed.stdout, "closed ended (exit 4)\n");
+  });
+
   test(`${mode}: an unknown session → exit 1 and a JSON error`, () => {
     const r = cli(home(), "run", "ghost", "--json", "true");
     assert.equal(r.status, 1);

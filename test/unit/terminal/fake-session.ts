@@ -33,7 +33,7 @@ export function fakeSession(shell: ShellKind = "bash"): FakeSession {
     { id: "s-fake", name: "fake", created: Date.now(), command: shell === "other" ? "python3" : shell, shell },
     pane,
     backend,
-    { transcriptMaxChars: 1_000_000, scrollback: 1000 },
+    { transcriptMaxChars: 1_000_000, scrollback: 1000, recordingMaxBytes: 1024 * 1024 },
     mkdtempSync(join(tmpdir(), "termhive-fake-session-")),
   );
   return { session, typed, print: (text) => session.ingest(Buffer.from(text, "utf8")) };
