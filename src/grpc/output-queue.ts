@@ -1,9 +1,10 @@
 // WatchOutput's writer for one call: honours the stream's backpressure without dropping a
-// byte. Chunks of one event-loop turn, and all chunks while grpc-js reports its buffer full
+// byte. Chunks of one event-loop turn (during a flood, of 5 ms), and all chunks while grpc-js reports its buffer full
 // (write() → false), wait here; adjacent chunks of one session are merged into one message
 // (fewer, larger messages are what lets a reader keep up). A reader that stays too far
 // behind is ended with RESOURCE_EXHAUSTED rather than followed by unbounded memory or loss.
 import * as grpc from "@grpc/grpc-js";
+import { BatchTimer } from "../util/batch-timer.js";
 
 export interface OutputMessage {
   session: string;
@@ -26,7 +27,8 @@ export class OutputQueue {
   private readonly pending: Pending[] = [];
   private queued = 0;
   private blocked = false;
-  private flushScheduled = false;
+  /** During a flood, a message at most this often: fewer, larger messages let a reader keep up. */
+  private readonly batch = new BatchTimer(() => this.flush(), 5);
   private ended = false;
 
   constructor(private readonly call: grpc.ServerWritableStream<Record<string, unknown>, object>) {
@@ -42,15 +44,7 @@ export class OutputQueue {
 
   push(message: OutputMessage): void {
     if (this.ended || message.data.length === 0) return;
-    // Chunks that arrive in one turn of the event loop (tmux sends many %output lines per read)
-    // go out as one message after it: a flood costs a message per read, not per line.
-    if (!this.blocked && !this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => {
-        this.flushScheduled = false;
-        this.flush();
-      });
-    }
+    if (!this.blocked) this.batch.schedule();
     const last = this.pending[this.pending.length - 1];
     if (last && last.session === message.session && last.bytes + message.data.length <= MERGE_LIMIT) {
       last.parts.push(message.data);
@@ -82,6 +76,7 @@ export class OutputQueue {
   }
 
   private stop(): void {
+    this.batch.cancel();
     this.ended = true;
     this.pending.length = 0;
     this.queued = 0;

@@ -8,6 +8,7 @@
 // output.cast.1 (the one before is dropped), so a session keeps at most twice the cap.
 import { basename, join } from "node:path";
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { BatchTimer } from "../util/batch-timer.js";
 import { Emitter } from "./events.js";
 import { SecretHoldback } from "./secret-holdback.js";
 import { processAlive } from "../util/process.js";
@@ -35,6 +36,8 @@ function notify(notice: RecordingNotice): void {
 }
 
 const RETRY_MS = 2_000;
+/** During a flood, output is recorded at most this often (one line, one write). */
+const BATCH_SPACING_MS = 10;
 
 interface Header {
   cols: number;
@@ -64,6 +67,10 @@ export class CastRecorder {
   private failure: { reason: string; lastTry: number; missed: number } | null = null;
 
   private readonly outputs: SecretHoldback;
+  /** Output not yet recorded, written as one event by `batch` (see util/batch-timer.ts). */
+  private turn: string[] = [];
+  private turnAt = 0;
+  private readonly batch = new BatchTimer(() => this.endTurn(), BATCH_SPACING_MS);
 
   /**
    * `secrets`: values masked in the recorded output, also when split across chunks.
@@ -74,7 +81,7 @@ export class CastRecorder {
     this.lockPath = join(dir, "recorder.lock");
     this.sessionId = basename(dir);
     this.maxBytes = maxBytes;
-    this.outputs = new SecretHoldback(secrets, (masked) => this.event("o", masked));
+    this.outputs = new SecretHoldback(secrets, (masked) => this.event("o", masked, this.turnAt));
   }
 
   /** Takes the recording if nobody alive holds it. Returns whether this process records. */
@@ -136,28 +143,46 @@ export class CastRecorder {
   }
 
   output(text: string): void {
+    if (this.fd === null && this.failure === null) return;
+    if (this.turn.length === 0) this.turnAt = Date.now();
+    this.turn.push(text);
+    this.batch.schedule();
+  }
+
+  /** Writes the output held for the next batch now. */
+  writePending(): void {
+    this.batch.flush();
+  }
+
+  private endTurn(): void {
+    this.batch.cancel();
+    if (this.turn.length === 0) return;
+    const text = this.turn.length === 1 ? this.turn[0]! : this.turn.join("");
+    this.turn = [];
     if (this.fd !== null || this.failure !== null) this.outputs.push(text);
   }
 
   resize(cols: number, rows: number): void {
+    this.endTurn();
     this.outputs.flush();
     this.event("r", `${cols}x${rows}`);
   }
 
-  private line(kind: string, data: string): string {
-    const t = Math.max(0, (Date.now() - this.startedAt) / 1000);
+  private line(kind: string, data: string, at = Date.now()): string {
+    const t = Math.max(0, (at - this.startedAt) / 1000);
     return JSON.stringify([Number(t.toFixed(6)), kind, data]) + "\n";
   }
 
-  private event(kind: string, data: string): void {
+  /** `at`: when the data came (an output turn's first chunk), now by default. */
+  private event(kind: string, data: string, at = Date.now()): void {
     if (!data || (this.fd === null && this.failure === null)) return;
     if (this.failure !== null && !this.retry()) {
       if (this.failure !== null) this.failure.missed += Buffer.byteLength(data);
       return;
     }
     try {
-      const line = Buffer.from(this.line(kind, data));
-      if (this.size + line.length > this.maxBytes && this.size > 0) this.rotate();
+      const line = this.line(kind, data, at);
+      if (this.size + Buffer.byteLength(line) > this.maxBytes && this.size > 0) this.rotate();
       this.append(line);
     } catch (error) {
       this.failure === null ? this.fail(error) : (this.failure.missed += Buffer.byteLength(data));
@@ -165,11 +190,17 @@ export class CastRecorder {
   }
 
   /** Appends all of `line` or throws (a short write on a nearly full disk is retried, then fails). */
-  private append(line: string | Buffer): void {
-    const bytes = typeof line === "string" ? Buffer.from(line) : line;
+  private append(line: string): void {
+    const length = Buffer.byteLength(line);
     let done = 0;
     try {
-      while (done < bytes.length) done += writeSync(this.fd!, bytes, done);
+      // The string is written as it is (no Buffer of our own: a flood's lines are tens of KB
+      // each, and each Buffer is memory the garbage collector must account for).
+      done = writeSync(this.fd!, line);
+      if (done < length) {
+        const bytes = Buffer.from(line);
+        while (done < length) done += writeSync(this.fd!, bytes, done);
+      }
     } catch (error) {
       // Part of a line got in before the disk filled: cut it off so every line still parses.
       if (done > 0) {
@@ -182,7 +213,7 @@ export class CastRecorder {
       }
       throw error;
     }
-    this.size += bytes.length;
+    this.size += length;
   }
 
   private fail(error: unknown): void {
@@ -230,6 +261,7 @@ export class CastRecorder {
 
   close(): void {
     if (this.fd === null && this.failure === null) return;
+    this.endTurn();
     this.outputs.flush();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;

@@ -22,8 +22,12 @@ export interface ScreenSnapshot {
 
 /** Feeding more than this at once stalls the event loop for too long; larger writes are split. */
 const WRITE_SLICE = 64 * 1024;
-/** How often a flooded screen is brought up to date when nobody reads it (a person's refresh rate). */
-const FLOOD_FLUSH_MS = 16;
+/**
+ * How often a flooded screen is brought up to date when nobody reads it. A read brings it up
+ * to date at once; between reads, each update parses a screenful and more (~20 KB), so at
+ * 60 a second a flood's screen cost ~10 % of a core for frames nobody looks at.
+ */
+const FLOOD_FLUSH_MS = 50;
 /** Output faster than this (64 KB in 100 ms) is a flood. */
 const FLOOD_BYTES = 64 * 1024;
 const FLOOD_WINDOW_MS = 100;
@@ -46,7 +50,10 @@ export class Screen {
    * every line of a flood (xterm: ~1 s of CPU per 30 MB) was most of a flooded session's cost.
    */
   private plain: string[] = [];
+  /** Line feeds in each string of `plain`, and their sum. */
+  private plainFeeds: number[] = [];
   private plainLineFeeds = 0;
+  private plainChars = 0;
   private waiting: Waiting[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushImmediate: NodeJS.Immediate | undefined;
@@ -85,8 +92,11 @@ export class Screen {
   /** Queues text; resolves once it (and everything before it) has been parsed. */
   write(text: string): Promise<void> {
     if (PLAIN.test(text)) {
+      const feeds = countLineFeeds(text);
       this.plain.push(text);
-      this.plainLineFeeds += countLineFeeds(text);
+      this.plainFeeds.push(feeds);
+      this.plainLineFeeds += feeds;
+      this.plainChars += text.length;
       const parsed = new Promise<void>((resolve) => this.waiting.push({ resolve }));
       this.scheduleFlush();
       return parsed;
@@ -107,17 +117,18 @@ export class Screen {
     if (this.flushImmediate) clearImmediate(this.flushImmediate);
     this.flushTimer = this.flushImmediate = undefined;
     if (this.plain.length === 0) return;
-    let text = this.plain.length === 1 ? this.plain[0]! : this.plain.join("");
     const now = performance.now();
     if (now - this.windowStart >= FLOOD_WINDOW_MS) {
       this.windowStart = now;
       this.windowBytes = 0;
     }
-    this.windowBytes += text.length;
-    if (this.plainLineFeeds > this.linesThatCount()) text = this.visibleTail(text);
+    this.windowBytes += this.plainChars;
+    const text = this.plainLineFeeds > this.linesThatCount() ? this.visibleTail() : this.plain.join("");
     const waiting = this.waiting;
     this.plain = [];
+    this.plainFeeds = [];
     this.plainLineFeeds = 0;
+    this.plainChars = 0;
     this.waiting = [];
     void this.feed(text, true).then(() => waiting.forEach((w) => w.resolve()));
   }
@@ -138,15 +149,21 @@ export class Screen {
    * when nothing unparsed could change how line feeds act and no scroll region is set (a
    * region keeps lines outside it, which the dropped text might have written).
    */
-  private visibleTail(text: string): string {
-    if (this.unparsedSequences > 0 || !this.fullScrollRegion()) return text;
-    let feeds = 0;
+  private visibleTail(): string {
+    if (this.unparsedSequences > 0 || !this.fullScrollRegion()) return this.plain.join("");
     const keep = this.linesThatCount();
+    // Only the last strings that hold enough line feeds are joined: a flood held for a frame
+    // is hundreds of KB, of which a few are kept.
+    let first = this.plain.length - 1;
+    for (let feeds = this.plainFeeds[first]!; first > 0 && feeds <= keep + 1; ) feeds += this.plainFeeds[--first]!;
+    const text = this.plain.slice(first).join("");
+    let feeds = 0;
     for (let i = text.length - 1; i > 0; i--) {
       if (text.charCodeAt(i) !== 10) continue;
       if (++feeds > keep && text.charCodeAt(i - 1) === 13) return text.slice(i + 1);
     }
-    return text;
+    // No CR LF to cut at in the joined end (or a CR in the string before it): keep all.
+    return first === 0 ? text : this.plain.join("");
   }
 
   /** xterm keeps the scroll region internally; when it cannot be read, nothing is dropped. */

@@ -320,6 +320,9 @@ export class TerminalSession {
     this.outputAt = Date.now();
     for (const { event, start, end } of events) this.apply(event, start, end);
     this.recorder.output(text);
+    // A command's end is reported with its output recorded: whoever opens the cast after the
+    // run has returned finds all of it (output is otherwise written in batches; see recording.ts).
+    if (events.some(({ event }) => event.type === "command-end")) this.recorder.writePending();
     void this.screen.write(text).then(() => this.screenEmitter.fire());
   }
 

@@ -6,7 +6,6 @@
 // an internal assertion of Node itself, or errors arriving so fast that the process is
 // evidently stuck in a failing loop.
 import { AuditLog } from "../audit.js";
-import type { TermhiveConfig } from "../config.js";
 
 /** Errors within STORM_WINDOW_MS before the process gives up: a loop, not a stray error. */
 const STORM_LIMIT = 20;
@@ -36,7 +35,7 @@ function describe(error: unknown): string {
  * Installs the policy once per process. `label` names the process in the log line ("mcp",
  * "serve"); the audit log of `config.home` also gets each error with its stack.
  */
-export function installCrashPolicy(label: string, config: Pick<TermhiveConfig, "home" | "auditMaxBytes">): void {
+export function installCrashPolicy(label: string, config: { home: string; auditMaxBytes: number }): void {
   if (installed) return;
   installed = true;
   const audit = new AuditLog(config.home, config.auditMaxBytes);

@@ -23,13 +23,24 @@ const BACKSLASH = 0x5c;
 function decodeInto(raw: Buffer, start: number, out: Buffer, at: number): number {
   let n = at;
   const end = raw.length;
-  for (let i = start; i < end; i++) {
-    const byte = raw[i]!;
-    if (byte === BACKSLASH && i + 3 < end && isOctal(raw[i + 1]!) && isOctal(raw[i + 2]!) && isOctal(raw[i + 3]!)) {
-      out[n++] = ((raw[i + 1]! - 48) << 6) | ((raw[i + 2]! - 48) << 3) | (raw[i + 3]! - 48);
-      i += 3;
+  let i = start;
+  while (i < end) {
+    // Runs without an escape are copied whole (native), not byte by byte: a flood's lines are
+    // ~100 plain bytes between two escaped line ends.
+    const slash = raw.indexOf(BACKSLASH, i);
+    const runEnd = slash === -1 ? end : slash;
+    if (runEnd - i >= 16) {
+      n += raw.copy(out, n, i, runEnd);
+      i = runEnd;
     } else {
-      out[n++] = byte;
+      while (i < runEnd) out[n++] = raw[i++]!;
+    }
+    if (i >= end) break;
+    if (i + 3 < end && isOctal(raw[i + 1]!) && isOctal(raw[i + 2]!) && isOctal(raw[i + 3]!)) {
+      out[n++] = ((raw[i + 1]! - 48) << 6) | ((raw[i + 2]! - 48) << 3) | (raw[i + 3]! - 48);
+      i += 4;
+    } else {
+      out[n++] = raw[i++]!;
     }
   }
   return n;
@@ -47,12 +58,13 @@ function isOctal(byte: number): boolean {
  * single output notification: everything downstream (screen, transcript, recording,
  * watchers) then pays its per-chunk cost once per read of our pipe, not once per line.
  * Any other line ends the run first, so output still precedes the replies and
- * notifications that followed it.
+ * notifications that followed it. Output is decoded in place, into the chunk it came in
+ * (decoding only shrinks it, and the chunk is ours alone): a flood costs no buffer of its own.
  */
 export class ControlParser {
   private pending: Buffer[] = [];
   private block: Block | null = null;
-  /** Decoded output of the current run, written at outEnd; outStart is where the run began. */
+  /** The buffer being read, into which the current run's output is decoded: [outStart, outEnd). */
   private out: Buffer = Buffer.alloc(0);
   private outStart = 0;
   private outEnd = 0;
@@ -63,23 +75,25 @@ export class ControlParser {
     private readonly onNotification: (notification: Notification) => void,
   ) {}
 
+  /** Takes `chunk` over: its bytes are overwritten (pane output is decoded in place). */
   feed(chunk: Buffer): void {
     let start = 0;
-    const held = this.pending.reduce((n, b) => n + b.length, 0);
-    // Decoded output never outgrows its escaped form, so one allocation holds all of this chunk's.
-    this.out = Buffer.allocUnsafe(held + chunk.length);
-    this.outStart = this.outEnd = 0;
     try {
       for (;;) {
         const nl = chunk.indexOf(0x0a, start);
         if (nl === -1) break;
         const piece = chunk.subarray(start, nl);
         if (this.pending.length) {
+          // A line begun in an earlier chunk: decoded in its own joined buffer, as a run of its own.
           this.pending.push(piece);
           const joined = Buffer.concat(this.pending);
           this.pending = [];
+          this.flushOutput();
+          this.out = joined;
           this.line(joined);
+          this.flushOutput();
         } else {
+          this.out = chunk;
           this.line(piece);
         }
         start = nl + 1;
@@ -99,10 +113,12 @@ export class ControlParser {
     if (data.length) this.onNotification({ kind: "output", paneId, data });
   }
 
+  /** `raw` is a line of `this.out`; its value is decoded to the run's end, never past where it starts. */
   private output(paneId: string, raw: Buffer, valueStart: number): void {
     if (this.outPane !== paneId) {
       this.flushOutput();
       this.outPane = paneId;
+      this.outStart = this.outEnd = raw.byteOffset - this.out.byteOffset + valueStart;
     }
     this.outEnd = decodeInto(raw, valueStart, this.out, this.outEnd);
   }

@@ -44,7 +44,8 @@ function parse(stream: Buffer, cuts: number[]): Parsed {
   );
   let at = 0;
   for (const cut of [...cuts, stream.length]) {
-    parser.feed(stream.subarray(at, cut));
+    // feed takes the chunk over (output is decoded in place): each gets a copy of its own.
+    parser.feed(Buffer.from(stream.subarray(at, cut)));
     at = cut;
   }
   return { output: new Map([...parts].map(([k, v]) => [k, Buffer.concat(v)])), outputEvents, replies, order };

@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 const policy = resolve("src/util/crash-policy.ts");
 
 function child(script: string, home: string) {
-  const code = `import { installCrashPolicy } from ${JSON.stringify(policy)};\ninstallCrashPolicy("test", ${JSON.stringify(home)});\n${script}`;
+  const code = `import { installCrashPolicy } from ${JSON.stringify(policy)};\ninstallCrashPolicy("test", { home: ${JSON.stringify(home)}, auditMaxBytes: 1048576 });\n${script}`;
   const proc = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
