@@ -115,26 +115,44 @@ export class HiveStore {
           });
     }
     const store = new HiveStore(db, path, busyTimeoutMs);
-    try {
-      // busy_timeout first: switching to WAL on a fresh file needs a lock another process may hold.
-      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
-      // Reading the schema is the first thing that touches the file's pages: a non-database
-      // file fails here with SQLITE_NOTADB before we change anything (not even the journal mode).
-      db.prepare("SELECT count(*) FROM sqlite_master").get();
-      const mode = db.pragma("journal_mode = WAL", { simple: true });
-      if (String(mode).toLowerCase() !== "wal") {
-        throw new HiveStoreError("open-failed", path, `hive database ${path} refused WAL mode (got ${String(mode)})`);
+    // Two processes opening a fresh file at once: SQLite answers some of the set-up steps
+    // (the switch to WAL, the first read while the other one switches) with SQLITE_BUSY at
+    // once, without its busy handler. Those are retried until the busy timeout has passed.
+    const deadline = Date.now() + busyTimeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        store.setUp();
+        return store;
+      } catch (err) {
+        const known = translateSqliteError(err, path, busyTimeoutMs);
+        if (known instanceof HiveStoreError && known.code === "locked" && Date.now() < deadline) {
+          sleepSync(Math.min(10 * attempt, 100) * (0.5 + Math.random()));
+          continue;
+        }
+        db.close();
+        throw known;
       }
-      // NORMAL is crash-safe in WAL mode: a killed process loses nothing committed; only a
-      // power cut can lose the last transactions. FULL would fsync on every event append.
-      db.pragma("synchronous = NORMAL");
-      db.pragma("foreign_keys = ON");
-      store.migrate();
-    } catch (err) {
-      db.close();
-      throw translateSqliteError(err, path, busyTimeoutMs);
     }
-    return store;
+  }
+
+  /** Busy timeout, WAL, pragmas and schema: each step safe to repeat after SQLITE_BUSY. */
+  private setUp(): void {
+    const db = this.db;
+    const path = this.path;
+    // busy_timeout first: switching to WAL on a fresh file needs a lock another process may hold.
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(this.busyTimeoutMs))}`);
+    // Reading the schema is the first thing that touches the file's pages: a non-database
+    // file fails here with SQLITE_NOTADB before we change anything (not even the journal mode).
+    db.prepare("SELECT count(*) FROM sqlite_master").get();
+    const mode = db.pragma("journal_mode = WAL", { simple: true });
+    if (String(mode).toLowerCase() !== "wal") {
+      throw new HiveStoreError("open-failed", path, `hive database ${path} refused WAL mode (got ${String(mode)})`);
+    }
+    // NORMAL is crash-safe in WAL mode: a killed process loses nothing committed; only a
+    // power cut can lose the last transactions. FULL would fsync on every event append.
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    this.migrate();
   }
 
   /** The schema version this file is at (PRAGMA user_version). */
@@ -196,6 +214,11 @@ export class HiveStore {
  * the mode of the database file, so creating that one 0600 first covers all three; files left
  * looser by an older termhive are tightened.
  */
+/** Blocks the thread (open is synchronous, as better-sqlite3 is). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 function privateFiles(path: string): void {
   try {
     closeSync(openSync(path, "a", 0o600));
