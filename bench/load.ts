@@ -242,7 +242,9 @@ export async function benchSoak(): Promise<void> {
             times.push(took);
             if (String(r.output).trim() !== expected || r.exit_code !== 0) {
               wrong++;
-              if (wrongExamples.length < 5) wrongExamples.push(`${command} → ${JSON.stringify(r.output).slice(0, 120)}`);
+              // Why it ended and any hint (lost output, timeout) tell a wrong result's cause.
+              const facts = r as { exit_code?: number | null; reason?: string; hint?: string };
+              if (wrongExamples.length < 5) wrongExamples.push(`${command} → ${JSON.stringify(r.output).slice(0, 120)} (exit ${facts.exit_code}, ${facts.reason ?? "no reason"}${facts.hint ? `; hint: ${facts.hint.slice(0, 120)}` : ""})`);
             }
           }
         }),

@@ -172,6 +172,7 @@ export class HiveService {
       }
       if (p.profile) this.hive.profiles.get(p.profile);
     }
+    await this.service.ensureRoomFor(spec.panes.length);
     if (input.save_as !== undefined) this.hive.layouts.save(input.save_as, spec, { replace: input.replace });
     const plan = splitPlan(spec.kind, spec.panes.length);
     const sessions: TerminalSession[] = [];
@@ -247,6 +248,7 @@ export class HiveService {
     await this.sync();
     const from = await this.registry.get(input.session);
     if (input.agent && this.hive.agents.find(input.agent)) throw new HiveError("duplicate", `agent '${input.agent}' is already registered`);
+    await this.service.ensureRoomFor(1);
     const session = await this.registry.open({ name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, host: input.host, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
     await this.syncSizes([from, session]);
     const profile = this.profileFor(input.profile, input.command);
@@ -288,6 +290,7 @@ export class HiveService {
     // Hook settings are files of this machine: an agent on another host runs its program plain.
     const plain = input.command ?? (profile.command || undefined);
     const command = input.host ? plain : commandWithHooks(plain, profile, input.name, this.service.config.home);
+    await this.service.ensureRoomFor(1);
     const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
     const session = await this.registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120 });
     const started = Date.now();

@@ -95,7 +95,7 @@ export class TermhiveService {
   }
 
   async open(input: OpenInput) {
-    await this.checkSessionLimit();
+    await this.ensureRoomFor(1);
     const session = await this.registry.open({ ...input, rows: input.rows ?? 40, cols: input.cols ?? 120 });
     await this.waitReady(session);
     return {
@@ -114,17 +114,18 @@ export class TermhiveService {
   }
 
   /**
-   * TERMHIVE_MAX_SESSIONS: refuses a new session once the home holds that many, naming the
-   * idle ones (longest idle first) so the caller can close some. Counted from tmux (refresh),
-   * so sessions of every termhive process count; two processes opening at the same instant
-   * can each pass the check, which a limit meant against runaway loops can afford.
+   * TERMHIVE_MAX_SESSIONS, checked before every open (terminal_open, a throwaway run, agent
+   * spawns, layouts, splits): refuses `count` new sessions when the home cannot take them all,
+   * naming the idle ones (longest idle first) so the caller can close some. Counted from tmux
+   * (refresh), so sessions of every termhive process count; two processes opening at the same
+   * instant can each pass the check, which a limit meant against runaway loops can afford.
    */
-  private async checkSessionLimit(): Promise<void> {
+  async ensureRoomFor(count: number): Promise<void> {
     await this.registry.ensureStarted();
     await this.registry.refresh();
     const sessions = this.registry.all();
     const max = this.config.maxSessions;
-    if (sessions.length < max) return;
+    if (sessions.length + count <= max) return;
     // Idle: exited, or nothing running and the shell itself in the foreground (the pane's
     // foreground process, fresh from the refresh, also tells a process that adopted the session
     // mid-command that something runs).
@@ -134,8 +135,9 @@ export class TermhiveService {
       .sort((a, b) => b.idle_s - a.idle_s);
     const named = idle.slice(0, 10).map((s) => `${s.name} (${s.alive ? `idle ${Math.round(s.idle_s)} s` : "exited"})`);
     const more = idle.length > named.length ? ` and ${idle.length - named.length} more` : "";
+    const asked = count === 1 ? "" : `, ${count} were asked for`;
     throw new ToolError(
-      `${sessions.length} sessions are open, the limit is ${max} (TERMHIVE_MAX_SESSIONS); nothing was opened. ` +
+      `${sessions.length} sessions are open${asked}, the limit is ${max} (TERMHIVE_MAX_SESSIONS); nothing was opened. ` +
         (named.length ? `Idle sessions you could close with terminal_close: ${named.join(", ")}${more}.` : "None is idle: close one with terminal_close (force: true kills what it runs)."),
       "unavailable",
     );
@@ -192,6 +194,7 @@ export class TermhiveService {
     // Refusals come before anything is opened.
     this.gate(input.command, input.confirm, undefined);
     if (input.until !== undefined) this.regex(input.until, "until");
+    await this.ensureRoomFor(1);
     const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120 });
     let result: RunResult;
     try {

@@ -1,5 +1,5 @@
 // Limits that keep a home from filling up, through real clients started the field way (bare
-// env, another folder): TERMHIVE_MAX_SESSIONS refuses terminal_open past it, naming the idle
+// env, another folder): TERMHIVE_MAX_SESSIONS refuses every open past it, naming the idle
 // sessions; TERMHIVE_IDLE_CLOSE_S closes shells left at their prompt, with a hive event and an
 // audit line, never a busy one or an agent's, once even with two servers watching. Clean-up by
 // hand: termhive close --all and termhive reset.
@@ -74,6 +74,29 @@ describe("TERMHIVE_MAX_SESSIONS", () => {
     await h.ok("terminal_close", { session: "old" });
     const room = await h.ok("terminal_open", { name: "fits" });
     assert.equal(room.name, "fits");
+  });
+
+  test("the hive's opens and a throwaway run count too; a layout that would pass the limit opens nothing", async () => {
+    // From the test above: busy, newer, fits.
+    await h.ok("terminal_close", { session: "newer" });
+    const layout = await h.call("hive_layout", { layout: "tiled", count: 2 });
+    assert.equal(layout.isError, true);
+    assert.match(layout.text, /2 sessions are open, 2 were asked for, the limit is 3 \(TERMHIVE_MAX_SESSIONS\); nothing was opened/);
+    const names = async () => (await h.ok("terminal_list")).sessions.map((s: { name: string }) => s.name).sort();
+    assert.deepEqual(await names(), ["busy", "fits"]);
+
+    // One more fits (the list below shows it opened).
+    await h.ok("agent_spawn", { name: "worker", command: "bash" });
+    for (const [tool, args] of [
+      ["agent_spawn", { name: "worker-2", command: "bash" }],
+      ["hive_split", { session: "worker", direction: "right" }],
+      ["terminal_run", { command: "echo throwaway" }],
+    ] as const) {
+      const refused = await h.call(tool, args);
+      assert.equal(refused.isError, true, `${tool}: ${refused.text}`);
+      assert.match(refused.text, /3 sessions are open, the limit is 3 \(TERMHIVE_MAX_SESSIONS\)/, tool);
+    }
+    assert.deepEqual(await names(), ["busy", "fits", "worker"]);
   });
 
   test("an invalid value is one clear line naming the variable", () => {
