@@ -158,6 +158,12 @@ export interface Backend {
   windowMarks?(windowId: string): Promise<string[]>;
   showWindowSummary?(windowId: string, text: string): Promise<void>;
   alertAttached?(paneId: string, bytes: string): Promise<void>;
+  /**
+   * The pane's output stopped coming although its program went on (tmux paused the pane for
+   * this client and the notice never arrived): resumes it, and reports the gap (a "gap" event
+   * with `reason`) like any other lost output. Optional: only a backend that can pause has it.
+   */
+  resumeOutput?(paneId: string, reason: string): Promise<void>;
   /** Detaches from (never kills) the panes. */
   stop(): Promise<void>;
   /**

@@ -110,17 +110,63 @@ export function remoteStatusReader(session: TerminalSession, backend: Backend): 
  * for 2 s (a command that ended while this process lagged), then every 2 s (one that ends
  * while tmux still drops this pane's output).
  */
-function settleAfterGap(session: TerminalSession, check: () => Promise<void>): void {
+function settleAfterGap(session: TerminalSession, endedByStatus: () => Promise<RunState | undefined>): void {
   const record = session.running;
   if (!record) return;
   const started = Date.now();
   const next = (): void => {
     if (session.running !== record || !session.alive) return;
-    void check()
+    void endedByStatus()
+      .then((ended) => {
+        if (session.running === record && ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
+      })
       .catch(() => {})
       .finally(() => setTimeout(next, Date.now() - started < 2_000 ? 250 : 2_000).unref());
   };
   next();
+}
+
+/** Output silent this long while the shell says the running command has ended: a stall. */
+const STALL_QUIET_MS = 5_000;
+const STALL_CHECK_MS = 1_000;
+
+/**
+ * tmux (3.3a) can stop sending a pane's output to this client without the %pause that says
+ * so reaching it: seen after this process was stopped past pause-after during a flood, under
+ * CPU load; the command ended, and nothing more came until a continue was sent by hand. A
+ * running command whose end the shell's status line reports while the pane has been silent
+ * for STALL_QUIET_MS is taken for such a stall, once per command: the backend resumes the
+ * pane and reports the gap, and the gap's settling ends the command from the status line.
+ */
+function watchForStall(session: TerminalSession, backend: Backend, endedByStatus: () => Promise<RunState | undefined>): void {
+  const resume = backend.resumeOutput;
+  if (!resume) return;
+  let reported: CommandRecord | undefined;
+  // Silence is counted from this process's own checks: after it was stopped or starved, the
+  // output waiting in its pipe has not been read yet, and the first late check must not count.
+  let lastCheck = Date.now();
+  let seenOutputAt = session.lastOutputAt;
+  let silentSince = lastCheck;
+  const silentLongEnough = () => Date.now() - silentSince >= STALL_QUIET_MS && session.lastOutputAt === seenOutputAt;
+  const timer = setInterval(() => {
+    const now = Date.now();
+    if (now - lastCheck > 2 * STALL_CHECK_MS || session.lastOutputAt !== seenOutputAt) {
+      silentSince = now;
+      seenOutputAt = session.lastOutputAt;
+    }
+    lastCheck = now;
+    const record = session.running;
+    if (!record || record === reported || !session.alive || !silentLongEnough()) return;
+    void endedByStatus()
+      .then((ended) => {
+        if (ended?.endedAt === undefined || session.running !== record || !silentLongEnough()) return;
+        reported = record;
+        return resume.call(backend, session.paneId, "the pane's output stopped coming from tmux; resumed");
+      })
+      .catch(() => {});
+  }, STALL_CHECK_MS);
+  timer.unref();
+  session.onClosed(() => clearInterval(timer));
 }
 
 /** Mirrors a live session's command starts and ends into the pane's shared state. */
@@ -143,12 +189,9 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   // tmux dropped output while this process lagged: the running command's D may be among it.
   // The shell's status line tells whether it ended meanwhile. Checked again shortly after, for
   // a command that ended between tmux's pause and this process's resume.
-  session.onOutputLost(() =>
-    settleAfterGap(session, async () => {
-      const ended = resolveRun({ command: "", startedAt: 0, status: statusAtPrompt }, readStatusLine(home, session.id));
-      if (ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
-    }),
-  );
+  const endedByStatus = async () => resolveRun({ command: "", startedAt: 0, status: statusAtPrompt }, readStatusLine(home, session.id));
+  session.onOutputLost(() => settleAfterGap(session, endedByStatus));
+  watchForStall(session, backend, endedByStatus);
   session.onCommandStarted((record: CommandRecord) => {
     write({
       command: cut(session.redact(record.command)),
@@ -202,14 +245,12 @@ function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatu
   });
   // As publishRuns: a command whose D was in output tmux dropped ends from the status line,
   // read here on the host.
-  session.onOutputLost(() =>
-    settleAfterGap(session, async () => {
-      const [atPrompt, now] = await Promise.all([within(statusAtPrompt, STATUS_READ_MS, ""), readStatus()]);
-      if (!session.running) return;
-      const ended = resolveRun({ command: "", startedAt: 0, status: atPrompt }, now);
-      if (ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
-    }),
-  );
+  const endedByStatus = async () => {
+    const [atPrompt, now] = await Promise.all([within(statusAtPrompt, STATUS_READ_MS, ""), readStatus()]);
+    return resolveRun({ command: "", startedAt: 0, status: atPrompt }, now);
+  };
+  session.onOutputLost(() => settleAfterGap(session, endedByStatus));
+  watchForStall(session, backend, endedByStatus);
   session.onCommandStarted((record: CommandRecord) => {
     const previousExitCode = session.lastExitCode;
     const atStart = statusAtPrompt;

@@ -335,7 +335,30 @@ describe("output tmux drops because termhive fell behind", () => {
   // Skipped from npm test: in about one run of three the flooding command goes on long after
   // SIGCONT (tmux keeps the pane slowed to this client's pace, the loop ends only much later)
   // and the file's 90 s limit ends it. Run by hand with --test-name-pattern="output was lost".
-  test("a run whose output was lost says so, and still ends with its exit code", { skip: process.env.TERMHIVE_TEST_GAP !== "1" && "flaky under tmux's pause/continue timing: set TERMHIVE_TEST_GAP=1 to run it" }, async () => {
+  test("a pane whose output tmux stops sending without a word: the run ends from the shell's status line, and output flows again", async () => {
+    await h.ok("terminal_open", { name: "silenced", command: "bash" });
+    const pane = (await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "silenced").pane;
+    const run = h.ok("terminal_run", { session: "silenced", command: "echo started-$((1+1)); sleep 2; echo done-$((2+3)); (exit 4)", timeout_s: 60 });
+    for (const deadline = Date.now() + 10_000; !String((await h.ok("terminal_read", { session: "silenced", mode: "screen" })).output).includes("started-2"); ) {
+      assert.ok(Date.now() < deadline, "the command started");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // What tmux does to a lagging client in the case under test, done on purpose: this pane's
+    // output stops reaching the server's control client, and nothing tells it so.
+    for (const client of h.tmux("list-clients", "-F", "#{client_name}").stdout.trim().split("\n")) {
+      assert.equal(h.tmux("refresh-client", "-t", client, "-A", `${pane}:off`).status, 0);
+    }
+    const r = await run;
+    assert.equal(r.exit_code, 4);
+    assert.match(String(r.output), /started-2/);
+    assert.doesNotMatch(String(r.output), /done-5/, "printed while the pane was silenced");
+    assert.match(String(r.hint), /part of this output was lost \(the pane's output stopped coming from tmux; resumed\)/);
+    const next = await h.ok("terminal_run", { session: "silenced", command: "echo flowing-$((3+4))" });
+    assert.equal(next.output, "flowing-7");
+    assert.equal(next.hint, undefined);
+  });
+
+  test("a run whose output was lost says so, and still ends with its exit code", async () => {
     await h.ok("terminal_open", { name: "behind", command: "bash" });
     // ~4 MB over ~12 s: more than the pipe to a stopped server holds, for longer than tmux's
     // pause-after (10 s), so tmux pauses the pane for this server and drops what it missed.
@@ -350,7 +373,9 @@ describe("output tmux drops because termhive fell behind", () => {
     process.kill(h.pid, "SIGCONT");
     const r = await run;
     assert.equal(r.exit_code, 3);
-    assert.match(String(r.hint), /part of this output was lost \(tmux paused the pane because termhive fell behind\)/);
+    // tmux says it paused the pane, or (tmux 3.3a, under load) stops sending it without saying
+    // so and termhive sees the silence while the shell reports the end.
+    assert.match(String(r.hint), /part of this output was lost \((tmux paused the pane because termhive fell behind|the pane's output stopped coming from tmux; resumed)\)/);
     assert.match(readFileSync(join(h.home, "audit.jsonl"), "utf8"), /"event":"output-lost"/);
     // The next run starts after the hole: no warning.
     const next = await h.ok("terminal_run", { session: "behind", command: "echo fine" });

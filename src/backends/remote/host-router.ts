@@ -259,6 +259,11 @@ export class HostRouter implements Backend {
     await backend.markPane?.(own, mark);
   }
 
+  async resumeOutput(paneId: string, reason: string): Promise<void> {
+    const { backend, paneId: own } = await this.route(paneId);
+    await backend.resumeOutput?.(own, reason);
+  }
+
   async windowMarks(windowId: string): Promise<string[]> {
     const { backend, id } = await this.routeWindow(windowId);
     return backend.windowMarks ? backend.windowMarks(id) : [];

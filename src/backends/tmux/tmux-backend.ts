@@ -155,6 +155,15 @@ export class TmuxBackend implements Backend {
     return this.client!.command(command);
   }
 
+  async resumeOutput(paneId: string, reason: string): Promise<void> {
+    this.events.emit("gap", paneId, reason);
+    // Paused (continue) or turned off (on) for this client: both are undone; a pane in neither
+    // state is left as it is.
+    for (const state of ["on", "continue"]) {
+      await this.client?.command(`refresh-client -A ${tmuxQuote(`${paneId}:${state}`)}`).catch(() => {});
+    }
+  }
+
   private onNotification(n: Notification): void {
     switch (n.kind) {
       case "output":
@@ -166,8 +175,7 @@ export class TmuxBackend implements Backend {
         return;
       case "pause":
         // Only when we fell behind by pauseAfterSeconds: resume and let the session resync its screen.
-        this.events.emit("gap", n.paneId, "tmux paused the pane because termhive fell behind");
-        void this.client?.command(`refresh-client -A ${tmuxQuote(`${n.paneId}:continue`)}`).catch(() => {});
+        void this.resumeOutput(n.paneId, "tmux paused the pane because termhive fell behind");
         return;
       case "other":
         this.onOther(n.name, n.args);
