@@ -18,7 +18,7 @@ export class BatchTimer {
   schedule(): void {
     if (this.immediate || this.timer) return;
     const wait = this.lastRun + this.spacingMs - performance.now();
-    if (wait > 0) this.timer = setTimeout(() => this.fire(), wait);
+    if (wait > 0) this.timer = setTimeout(() => this.fire(), Math.ceil(wait));
     else this.immediate = setImmediate(() => this.fire());
   }
 

@@ -25,7 +25,9 @@ test("a schedule right after a run waits out the spacing; flush runs at once; ca
   assert.equal(at.length, 1, "the second run waits for the spacing");
   await new Promise((resolve) => setTimeout(resolve, 60));
   assert.equal(at.length, 2);
-  assert.ok(at[1]! - at[0]! >= 39, `runs ${at[1]! - at[0]!} ms apart`);
+  // Node's timers count from the event loop's cached clock, which can run a few ms early; an
+  // unspaced second run would come after ~1 ms.
+  assert.ok(at[1]! - at[0]! >= 30, `runs ${at[1]! - at[0]!} ms apart`);
 
   batch.schedule();
   batch.flush();
