@@ -141,32 +141,41 @@ const STALL_CHECK_MS = 1_000;
 function watchForStall(session: TerminalSession, backend: Backend, endedByStatus: () => Promise<RunState | undefined>): void {
   const resume = backend.resumeOutput;
   if (!resume) return;
-  let reported: CommandRecord | undefined;
-  // Silence is counted from this process's own checks: after it was stopped or starved, the
-  // output waiting in its pipe has not been read yet, and the first late check must not count.
-  let lastCheck = Date.now();
-  let seenOutputAt = session.lastOutputAt;
-  let silentSince = lastCheck;
-  const silentLongEnough = () => Date.now() - silentSince >= STALL_QUIET_MS && session.lastOutputAt === seenOutputAt;
-  const timer = setInterval(() => {
-    const now = Date.now();
-    if (now - lastCheck > 2 * STALL_CHECK_MS || session.lastOutputAt !== seenOutputAt) {
-      silentSince = now;
-      seenOutputAt = session.lastOutputAt;
-    }
-    lastCheck = now;
-    const record = session.running;
-    if (!record || record === reported || !session.alive || !silentLongEnough()) return;
-    void endedByStatus()
-      .then((ended) => {
-        if (ended?.endedAt === undefined || session.running !== record || !silentLongEnough()) return;
-        reported = record;
-        return resume.call(backend, session.paneId, "the pane's output stopped coming from tmux; resumed");
-      })
-      .catch(() => {});
-  }, STALL_CHECK_MS);
-  timer.unref();
-  session.onClosed(() => clearInterval(timer));
+  // Checked only while a command runs: an idle server keeps no timer per session.
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    clearInterval(timer);
+    timer = undefined;
+  };
+  session.onCommandStarted((record) => {
+    stop();
+    // Silence is counted from this process's own checks: after it was stopped or starved, the
+    // output waiting in its pipe has not been read yet, and the first late check must not count.
+    let lastCheck = Date.now();
+    let seenOutputAt = session.lastOutputAt;
+    let silentSince = lastCheck;
+    const silentLongEnough = () => Date.now() - silentSince >= STALL_QUIET_MS && session.lastOutputAt === seenOutputAt;
+    timer = setInterval(() => {
+      const now = Date.now();
+      if (now - lastCheck > 2 * STALL_CHECK_MS || session.lastOutputAt !== seenOutputAt) {
+        silentSince = now;
+        seenOutputAt = session.lastOutputAt;
+      }
+      lastCheck = now;
+      if (session.running !== record || !session.alive) return stop();
+      if (!silentLongEnough()) return;
+      void endedByStatus()
+        .then((ended) => {
+          if (ended?.endedAt === undefined || session.running !== record || !silentLongEnough()) return;
+          stop();
+          return resume.call(backend, session.paneId, "the pane's output stopped coming from tmux; resumed");
+        })
+        .catch(() => {});
+    }, STALL_CHECK_MS);
+    timer.unref();
+  });
+  session.onCommandFinished(stop);
+  session.onClosed(stop);
 }
 
 /** Mirrors a live session's command starts and ends into the pane's shared state. */
