@@ -1,8 +1,9 @@
 // WatchOutput's writer for one call: honours the stream's backpressure without dropping a
-// byte. Chunks of one event-loop turn (during a flood, of 5 ms), and all chunks while grpc-js reports its buffer full
-// (write() → false), wait here; adjacent chunks of one session are merged into one message
-// (fewer, larger messages are what lets a reader keep up). A reader that stays too far
-// behind is ended with RESOURCE_EXHAUSTED rather than followed by unbounded memory or loss.
+// byte. Chunks of one event-loop turn (during a flood, of 5 ms), and all chunks while
+// grpc-js reports its buffer full (write() → false), wait here; adjacent chunks of one
+// session are merged into one message (fewer, larger messages are what lets a reader keep
+// up). A reader that stays too far behind is ended with RESOURCE_EXHAUSTED rather than
+// followed by unbounded memory or loss.
 import * as grpc from "@grpc/grpc-js";
 import { BatchTimer } from "../util/batch-timer.js";
 

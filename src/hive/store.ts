@@ -209,16 +209,16 @@ export class HiveStore {
   }
 }
 
-/**
- * The hive holds messages and agents' output: owner-only. SQLite gives its -wal and -shm files
- * the mode of the database file, so creating that one 0600 first covers all three; files left
- * looser by an older termhive are tightened.
- */
 /** Blocks the thread (open is synchronous, as better-sqlite3 is). */
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/**
+ * The hive holds messages and agents' output: owner-only. SQLite gives its -wal and -shm files
+ * the mode of the database file, so creating that one 0600 first covers all three; files left
+ * looser by an older termhive are tightened.
+ */
 function privateFiles(path: string): void {
   try {
     closeSync(openSync(path, "a", 0o600));

@@ -182,16 +182,16 @@ export class CastRecorder {
     }
     try {
       const line = this.line(kind, data, at);
-      if (this.size + Buffer.byteLength(line) > this.maxBytes && this.size > 0) this.rotate();
-      this.append(line);
+      const length = Buffer.byteLength(line);
+      if (this.size + length > this.maxBytes && this.size > 0) this.rotate();
+      this.append(line, length);
     } catch (error) {
       this.failure === null ? this.fail(error) : (this.failure.missed += Buffer.byteLength(data));
     }
   }
 
   /** Appends all of `line` or throws (a short write on a nearly full disk is retried, then fails). */
-  private append(line: string): void {
-    const length = Buffer.byteLength(line);
+  private append(line: string, length = Buffer.byteLength(line)): void {
     let done = 0;
     try {
       // The string is written as it is (no Buffer of our own: a flood's lines are tens of KB

@@ -318,11 +318,9 @@ export class TerminalSession {
     const events = this.scanner.feed(text);
     this.transcript.append(text);
     this.outputAt = Date.now();
-    for (const { event, start, end } of events) this.apply(event, start, end);
+    // Recorded before the events are applied: a command that ends in this chunk has it on disk.
     this.recorder.output(text);
-    // A command's end is reported with its output recorded: whoever opens the cast after the
-    // run has returned finds all of it (output is otherwise written in batches; see recording.ts).
-    if (events.some(({ event }) => event.type === "command-end")) this.recorder.writePending();
+    for (const { event, start, end } of events) this.apply(event, start, end);
     void this.screen.write(text).then(() => this.screenEmitter.fire());
   }
 
@@ -397,6 +395,9 @@ export class TerminalSession {
     record.exitCode = exitCode;
     record.endedAt = Date.now();
     this.exitCodeOfLast = exitCode;
+    // A command's end is reported with its output recorded, however it ended: whoever opens the
+    // cast after the run has returned finds all of it (output is otherwise written in batches).
+    this.recorder.writePending();
     this.currentPhase = "redrawing";
     this.commandFinishedEmitter.fire({ record, exitCode, reason });
   }
