@@ -33,6 +33,25 @@ if (files.some((file) => file.endsWith("http-conformance.test.ts")) && !process.
   if (install.status !== 0) console.error(`npm ci --prefix ${CONFORMANCE} failed (exit ${install.status ?? install.signal}); the conformance test will say what is missing`);
 }
 
+// The real agent programs (Claude Code, Codex CLI) the hive's end-to-end tests run offline
+// against loopback stand-ins of their APIs, pinned in scripts/agents and installed on first use
+// by a test that needs them (files named real-*.test.ts). A failed install is not fatal: those
+// tests then skip, saying why.
+const AGENTS = "scripts/agents";
+function agentProgramsInstalled() {
+  const pinned = JSON.parse(readFileSync(join(AGENTS, "package.json"), "utf8")).dependencies;
+  return Object.entries(pinned).every(([name, version]) => {
+    const installed = join(AGENTS, "node_modules", name, "package.json");
+    return existsSync(installed) && JSON.parse(readFileSync(installed, "utf8")).version === version;
+  });
+}
+if (files.some((file) => /(^|\/)real-[^/]*\.test\.ts$/.test(file)) && !process.env.TERMHIVE_SKIP_REAL_AGENTS && !agentProgramsInstalled()) {
+  console.log(`installing the real agent programs: npm ci --prefix ${AGENTS}`);
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const install = spawnSync(npm, ["ci", "--prefix", AGENTS, "--no-audit", "--no-fund"], { stdio: "inherit" });
+  if (install.status !== 0) console.error(`npm ci --prefix ${AGENTS} failed (exit ${install.status ?? install.signal}); the real-agent tests will skip, saying why`);
+}
+
 // One file at a time by default: the end-to-end files each start servers, tmux and shells,
 // and on a 2-core machine running them side by side made timing-sensitive waits flaky.
 const concurrency = process.env.TERMHIVE_TEST_CONCURRENCY ?? "1";
