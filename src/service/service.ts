@@ -210,7 +210,10 @@ export class TermhiveService {
       return { ...result, session: session.id, session_name: session.name, session_closed: false, hint: result.hint ? `${result.hint} ${hint}` : hint };
     }
     await this.registry.close(session);
-    return { ...result, session: session.id, session_name: session.name, session_closed: true };
+    // The session is gone: a hint that sends the caller to it (terminal_read, terminal_close) would
+    // answer "unknown session".
+    const hint = result.reason === "exit" ? "the command ended the throwaway shell; its output is above, and the session is closed." : result.hint;
+    return { ...result, hint, session: session.id, session_name: session.name, session_closed: true };
   }
 
   async send(input: SendInput, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number }> {

@@ -100,8 +100,9 @@ export class SessionRegistry {
     backend.on("exit", (paneId, status, signal) => {
       const session = this.byPane(paneId);
       if (!session) return;
-      session.markExited(status, signal);
-      this.audit.write({ event: "exit", session: session.id, name: session.name, status, signal });
+      void session.markExitedAfterLastOutput(status, signal).then(() => {
+        this.audit.write({ event: "exit", session: session.id, name: session.name, status, signal });
+      });
     });
     backend.on("closed", (paneId) => {
       const session = this.byPane(paneId);

@@ -65,6 +65,12 @@ export interface SessionLimits {
   recordingMaxBytes: number;
 }
 
+/** The key that tells a shell's exit hook its last D arrived (an empty Enter if the shell is already gone). */
+const EXIT_ACK = "\r";
+
+/** How long an exit reported ahead of the pane's last output waits for the shell's last D. */
+const EXIT_DRAIN_MAX_MS = 1_000;
+
 /** How much of the command history to keep (offsets only; the text is in the transcript). */
 const KEPT_COMMANDS = 200;
 
@@ -113,6 +119,8 @@ export class TerminalSession {
   private exit: SessionExit = { status: null, signal: null };
   private gone: string | null = null;
   private promptEnd = -1;
+  /** Absolute offset just past the latest continuation-prompt mark (OSC 133;P;k=c); -1: none. */
+  private continuationEnd = -1;
   private paneInfo: PaneInfo;
   private foregroundProgram: string;
   /** Recent commands, oldest first (records are updated in place as a command ends). */
@@ -189,6 +197,19 @@ export class TerminalSession {
   /** Absolute offset just past the latest OSC 133 B: the shell is waiting for input there. */
   get lastPromptEnd(): number {
     return this.promptEnd;
+  }
+
+  /**
+   * Absolute offset just past the latest continuation-prompt mark: the shell took a line it
+   * cannot run yet (an open quote, loop or trailing backslash) and waits for more.
+   */
+  get lastContinuationEnd(): number {
+    return this.continuationEnd;
+  }
+
+  /** The shell shows a continuation prompt now (no new prompt or command since the mark). */
+  get awaitingContinuation(): boolean {
+    return this.continuationEnd > this.promptEnd && this.currentPhase === "prompt";
   }
 
   get pane(): PaneInfo {
@@ -378,9 +399,17 @@ export class TerminalSession {
       }
       case "command-end": {
         const running = this.running;
-        if (running) this.finishCommand(running, start, event.exitCode, "osc133");
+        // bash's `exit` printed "exit" (or "logout") before its EXIT trap sent this D: not the command's output.
+        const at = event.exiting?.saidExit && running ? start - saidExitLength(this.transcript.slice(running.outputStart, start).text) : start;
+        if (running) this.finishCommand(running, at, event.exitCode, "osc133");
+        // The shell's exit hook waits for this key before it ends: tmux drops a pane's last
+        // output when the program ends before tmux has passed it on (seen here ~1 in 3).
+        if (event.exiting) void this.write(Buffer.from(EXIT_ACK)).catch(() => undefined);
         break;
       }
+      case "continuation":
+        this.continuationEnd = end;
+        break;
       case "cwd":
         this.currentCwd = event.path;
         break;
@@ -418,6 +447,30 @@ export class TerminalSession {
   /** Why output was lost since `offset`, if it was. */
   gapSince(offset: number): string | undefined {
     return this.gaps.find((gap) => gap.at >= offset)?.reason;
+  }
+
+  /**
+   * The pane's program exited, as the backend reports it. tmux can report that before the pane's
+   * last output reaches this process (its pane-died hook line comes through another pane), which
+   * lost a run's output when the command ended the shell (`…; exit 3`). An integrated shell
+   * running a command sends that command's D from its exit hook, last thing before it ends:
+   * wait for it, bounded for a shell that died without running its hook (kill -9).
+   */
+  async markExitedAfterLastOutput(status: number | null, signal: number | null): Promise<void> {
+    if (this.living && this.integratedShell && this.running) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          finished.dispose();
+          closed.dispose();
+          resolve();
+        };
+        const timer = setTimeout(done, EXIT_DRAIN_MAX_MS);
+        const finished = this.commandFinishedEmitter.event(done);
+        const closed = this.closedEmitter.event(done);
+      });
+    }
+    this.markExited(status, signal);
   }
 
   markExited(status: number | null, signal: number | null): void {
@@ -474,6 +527,11 @@ export class TerminalSession {
     this.recorder.resize(cols, rows);
     this.paneInfo = { ...this.paneInfo, rows, cols };
   }
+}
+
+/** Length of the "exit"/"logout" line bash's `exit` printed at the end of `text` (0: none). */
+function saidExitLength(text: string): number {
+  return /(?:exit|logout)\r?\n$/.exec(text)?.[0].length ?? 0;
 }
 
 function firstLineOf(text: string): string {

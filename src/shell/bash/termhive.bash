@@ -174,6 +174,26 @@ __termhive_precmd() {
   return "$s"
 }
 
+# A command line that ends the shell (`…; exit 3`) never reaches the next precmd: the EXIT
+# trap sends its D, tagged "exiting", and waits (bounded) for termhive's Enter saying it
+# arrived: tmux drops a pane's last output when the program ends before tmux has passed it
+# on. bash's `exit` has printed "exit" just before: "said-exit" tells termhive that line is
+# not the command's. A trap the user's rc set is left alone (termhive then falls back to the
+# pane's end, and may lose the last output).
+__termhive_exit() {
+  local s=$? tag=exiting
+  if [[ -n $__termhive_ran ]]; then
+    __termhive_ran=
+    case $BASH_COMMAND in exit | exit[[:space:]]* | logout | logout[[:space:]]*) tag=said-exit ;; esac
+    (( __termhive_seq++ ))
+    __termhive_status "$s"
+    builtin printf '\e]133;D;%s;%s\a' "$s" "$tag"
+    [[ -t 0 ]] && builtin read -r -s -t 0.5 -n 1 __termhive_tag
+  fi
+  return "$s"
+}
+[[ -n $(builtin trap -p EXIT) ]] || builtin trap __termhive_exit EXIT
+
 __termhive_postcmd() {
   local s=$?
   __termhive_install_prompts

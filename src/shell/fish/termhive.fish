@@ -30,6 +30,7 @@ for i in (seq 1 31)
 end
 
 function __termhive_osc7 --on-event fish_prompt
+    set -e __termhive_ran_line
     # --style=url percent-encodes everything but unreserved characters and '/'.
     printf '\e]7;file://%s%s\a' $hostname (string escape --style=url -- $PWD)
 end
@@ -90,6 +91,26 @@ function __termhive_postexec --on-event fish_postexec
     set __termhive_seq (math $__termhive_seq + 1)
     __termhive_status $s
     printf '\e]133;D;%s\a' $s
+    set -g __termhive_ran_line 1
+end
+
+# A command line that ends the shell (`…; exit 3`) gets no fish_postexec: its D is sent on the
+# way out, tagged "exiting", and the shell waits (bounded; fish's read has no timeout) for
+# termhive's Enter saying it arrived: tmux drops a pane's last output when the program ends
+# before tmux has passed it on.
+# fish runs fish_postexec for the line that called `exit` (its D is sent there): the exit hook
+# sends an "exiting" D again, which termhive takes as that acknowledgement request only.
+function __termhive_exit --on-event fish_exit
+    set -l s $status
+    if set -q __termhive_started
+        set -e __termhive_started
+        set __termhive_seq (math $__termhive_seq + 1)
+        __termhive_status $s
+    else if not set -q __termhive_ran_line
+        return 0
+    end
+    printf '\e]133;D;%s;exiting\a' $s
+    isatty stdin; and command -q timeout; and command timeout --foreground 0.5 head -c 1 >/dev/null 2>&1
 end
 
 # The prompt: A before the user's fish_prompt, B after it. fish_prompt may be

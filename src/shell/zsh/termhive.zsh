@@ -113,11 +113,28 @@ __termhive_preexec() {
   builtin print -rn -- $'\e]633;E;'"$REPLY"$'\a\e]133;C\a'
 }
 
+# A command line that ends the shell (`…; exit 3`) never reaches the next precmd: its D is
+# sent on the way out, tagged "exiting", and the shell waits (bounded) for termhive's Enter
+# saying it arrived: tmux drops a pane's last output when the program ends before tmux has
+# passed it on.
+__termhive_exit() {
+  local s=$?
+  if [[ -n $__termhive_ran ]]; then
+    __termhive_ran=
+    (( __termhive_seq++ ))
+    __termhive_status $s
+    builtin print -rn -- $'\e]133;D;'"$s"$';exiting\a'
+    [[ -t 0 ]] && builtin read -s -t 0.5 -k 1 __termhive_ack
+  fi
+  return 0
+}
+
 # zsh's documented hook arrays (what add-zsh-hook edits): ours first/last as needed.
-typeset -ga precmd_functions preexec_functions zshaddhistory_functions
+typeset -ga precmd_functions preexec_functions zshaddhistory_functions zshexit_functions
 precmd_functions=(__termhive_precmd ${precmd_functions:#__termhive_*} __termhive_prompt)
 preexec_functions=(${preexec_functions:#__termhive_*} __termhive_preexec)
 zshaddhistory_functions=(${zshaddhistory_functions:#__termhive_*} __termhive_addhistory)
+zshexit_functions=(${zshexit_functions:#__termhive_*} __termhive_exit)
 
 # This shell replaced an integrated one through `exec zsh` (see bin/launch.sh): close
 # the `exec` command line the old shell opened with C.
