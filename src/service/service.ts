@@ -13,7 +13,7 @@ import { ToolError } from "./errors.js";
 import { submission, typeIntoSession, typeText } from "../terminal/typing.js";
 import { readSession, type ReadResult } from "../terminal/read.js";
 import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js";
-import { deadError, runCommand, type RunResult } from "../terminal/run.js";
+import { deadError, runCommand, waitShellStarted, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
 import type { CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, WaitInput } from "./inputs.js";
@@ -96,8 +96,13 @@ export class TermhiveService {
 
   async open(input: OpenInput) {
     await this.ensureRoomFor(1);
-    const session = await this.registry.open({ ...input, rows: input.rows ?? 40, cols: input.cols ?? 120 });
-    await this.waitReady(session);
+    const session = await this.registry.open({ ...input, rows: input.rows ?? 40, cols: input.cols ?? 120, refreshed: true });
+    // A shell becomes ready in the background, however long its rc files take: every path that
+    // types into it (terminal_run, terminal_send, layouts) waits for its first prompt, in any
+    // process. Another program is waited for here (only its output tells when it is ready).
+    const shell = session.meta.shell !== "other";
+    if (!shell) await this.waitReady(session);
+    const starting = shell && session.phase === "starting" && session.alive;
     return {
       session: session.id,
       name: session.name,
@@ -106,7 +111,10 @@ export class TermhiveService {
       pid: session.pane.pid,
       pane: session.paneId,
       shell: session.meta.shell,
-      integrated: session.integrated,
+      // A shell still starting has not reported yet; it is started with integration.
+      integrated: session.integrated || starting,
+      ready: !starting,
+      ...(starting ? { hint: "the shell is still starting (its rc files run); terminal_run and terminal_send wait for its first prompt." } : {}),
       attach: this.backend.attachCommand(session.paneId),
       cwd: session.cwd ?? session.pane.cwd,
       ...(this.backend.warning ? { warning: this.backend.warning } : {}),
@@ -195,7 +203,7 @@ export class TermhiveService {
     this.gate(input.command, input.confirm, undefined);
     if (input.until !== undefined) this.regex(input.until, "until");
     await this.ensureRoomFor(1);
-    const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120 });
+    const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120, refreshed: true });
     let result: RunResult;
     try {
       await this.waitReady(session);
@@ -232,6 +240,8 @@ export class TermhiveService {
     } catch (error) {
       throw new ToolError((error as Error).message);
     }
+    // Nothing is typed into a shell still starting (its rc files would read it, or it would be lost).
+    if (session.meta.shell !== "other" && session.phase === "starting") await waitShellStarted(session, this.config);
     let sent = 0;
     if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
     if (input.secret !== undefined) {

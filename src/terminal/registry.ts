@@ -36,6 +36,8 @@ export interface OpenOptions {
   host?: string;
   /** Split this session's pane instead of opening a new window (layouts). */
   splitFrom?: { session: TerminalSession; direction: "left" | "right" | "above" | "below"; percent?: number };
+  /** The caller has just refreshed the registry (checking the session limit): not again. */
+  refreshed?: boolean;
 }
 
 export interface SessionEvent {
@@ -227,8 +229,11 @@ export class SessionRegistry {
     this.seeding.set(pane.paneId, held);
     try {
       const snap = await this.backend.snapshot(pane.paneId);
+      // A shell still reading its rc files (opened by a process that returned at once) has not
+      // written its status line yet: it stays "starting" here too, until its first prompt.
+      const starting = meta.shell !== "other" && !pane.dead && !(await this.shellStatusWritten(session));
       const atPrompt = meta.shell !== "other" && ownProgramInForeground(pane, meta);
-      session.seed(snap.history, atPrompt, snap, meta.shell !== "other");
+      session.seed(snap.history, starting ? "starting" : atPrompt ? "prompt" : "running", snap, meta.shell !== "other");
       // Before the held output: an end (OSC 133 D) in it must find the running command.
       if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);
       if (atPrompt && !pane.dead) await adoptPasteMode(session, this.backend);
@@ -244,6 +249,12 @@ export class SessionRegistry {
     }
     if (pane.dead) await session.verifyAlive(true);
     this.audit.write({ event: "adopt", session: meta.id, name: meta.name, pane: pane.paneId });
+  }
+
+  /** The integrated shell has written its status line: its integration (after the user's rc) ran. */
+  private async shellStatusWritten(session: TerminalSession): Promise<boolean> {
+    const remote = remoteStatusReader(session, this.backend);
+    return (remote ? await remote() : readStatusLine(this.config.home, session.id)) !== "";
   }
 
   /** What the pane's shared state (and the shell's status file) says the session is running. */
@@ -327,7 +338,7 @@ export class SessionRegistry {
 
   async open(options: OpenOptions): Promise<TerminalSession> {
     await this.ensureStarted();
-    await this.refresh();
+    if (!options.refreshed) await this.refresh();
     const given = options.name === undefined ? undefined : validateName(options.name, "session name");
     // A split pane lives in its session's tmux window, so on its host.
     const splitHost = options.splitFrom?.session.meta.host;

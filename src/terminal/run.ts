@@ -149,11 +149,17 @@ export function deadError(session: TerminalSession): ToolError {
   );
 }
 
+/**
+ * A shell that has not shown its first prompt yet (terminal_open returns before it does): typing
+ * now would race its rc files. Waits for the prompt (bounded); throws when the shell exited.
+ */
+export async function waitShellStarted(session: TerminalSession, config: TermhiveConfig): Promise<void> {
+  if (session.meta.shell === "other" || session.phase !== "starting") return;
+  if ((await waitUntilReady(session, { timeoutMs: STARTUP_WAIT_MS, quietMs: config.promptQuietMs })) === "exited") throw deadError(session);
+}
+
 async function chooseMode(session: TerminalSession, config: TermhiveConfig): Promise<RunMode> {
-  if (session.meta.shell !== "other" && session.phase === "starting") {
-    // A shell that has not shown its first prompt yet: typing now would race its rc files.
-    if ((await waitUntilReady(session, { timeoutMs: STARTUP_WAIT_MS, quietMs: config.promptQuietMs })) === "exited") throw deadError(session);
-  }
+  await waitShellStarted(session, config);
   await promptRedrawn(session);
   if (session.integrated && (session.phase === "prompt" || session.phase === "redrawing")) return "shell";
   await session.screen.settled();

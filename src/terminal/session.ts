@@ -266,7 +266,7 @@ export class TerminalSession {
   }
 
   /** Seeds screen and transcript from what the backend still shows (adoption after a restart). */
-  seed(history: string, atPrompt: boolean, pane?: { cursorRow: number; cursorCol: number; alternateScreen: boolean }, integrated = false): void {
+  seed(history: string, phase: ShellPhase, pane?: { cursorRow: number; cursorCol: number; alternateScreen: boolean }, integrated = false): void {
     // A full-screen program holds the alternate screen: the capture is that screen, drawn in
     // place, with the cursor put where tmux has it.
     const alternate = pane?.alternateScreen === true;
@@ -278,7 +278,7 @@ export class TerminalSession {
     // Trailing blanks a program wrote but capture left out (a REPL's ">>> "): put the screen's
     // cursor where tmux has it.
     else if (pane && pane.cursorCol > 0) void this.screen.write(`\r\x1b[${pane.cursorCol}C`);
-    this.currentPhase = atPrompt ? "prompt" : "running";
+    this.currentPhase = phase;
     if (integrated) this.integratedShell = true;
     // No output event: the history is not new output (watchers must not match it again);
     // subscribers that replay a session read it from the transcript.
