@@ -37,7 +37,7 @@ export async function inputLineHasText(session: TerminalSession): Promise<boolea
 }
 
 /** How a prompt line ends when nothing is typed on it: a prompt sign, then blanks. */
-const EMPTY_PROMPT_END = /[$#%>❯»λ→:]\s*$/;
+const EMPTY_PROMPT_END = /[$#%>❯»λ→]\s*$/;
 
 /**
  * Cancels what is on the shell's input line with Ctrl-C and waits (bounded) for the new prompt.

@@ -423,6 +423,8 @@ export class SessionRegistry {
         : undefined,
     });
     const session = this.createSession(meta, pane);
+    // A shell still reading its rc files has not reported its folder yet (OSC 7); a local one starts here.
+    if (!meta.host && options.cwd) session.startedIn(options.cwd);
     for (const chunk of this.orphans.get(pane.paneId) ?? []) session.ingest(chunk);
     this.orphans.delete(pane.paneId);
     this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId });

@@ -242,6 +242,11 @@ export class TerminalSession {
     this.expectedCommand = command;
   }
 
+  /** The folder the program was started in: the working directory until the shell reports one (OSC 7). */
+  startedIn(cwd: string): void {
+    this.currentCwd ??= cwd;
+  }
+
   /** The last exit code as another process recorded it (adoption). */
   restoreLastExitCode(code: number | null): void {
     this.exitCodeOfLast = code;
