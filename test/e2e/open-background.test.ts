@@ -1,5 +1,5 @@
 // Issue 21 §3: terminal_open returns while the shell still reads its rc files (here a 0.5 s
-// one), and whatever types into it waits for its first prompt itself: a run typed at once gets
+// one that also reads the terminal), and whatever types into it waits for its first prompt itself: a run typed at once gets
 // the rc's environment and its exit code, a send is not lost, in bash, zsh and fish; also when
 // open and run come from two fresh server processes (the second one adopts a shell that is
 // still starting). Order and state are asserted, not wall time (figures: `npm run bench open`).
@@ -16,10 +16,12 @@ describe("open returns before a slow rc has run; runs and sends wait for the she
   before(async () => {
     h = await Harness.startField();
     const home = join(h.home, "user");
-    writeFileSync(join(home, ".bashrc"), "sleep 0.5\nexport SLOW_RC=done\n");
-    writeFileSync(join(home, ".zshrc"), "sleep 0.5\nexport SLOW_RC=done\n");
+    // Slow, and reading the terminal as rc files that ask something do (an update prompt): a
+    // line typed before the first prompt would be eaten here instead of run.
+    writeFileSync(join(home, ".bashrc"), "sleep ${RC_SLEEP:-0.5}\nread -t 0.3 -r rcline\nexport SLOW_RC=done\n");
+    writeFileSync(join(home, ".zshrc"), "sleep ${RC_SLEEP:-0.5}\nread -t 0.3 rcline\nexport SLOW_RC=done\n");
     mkdirSync(join(home, ".config", "fish"), { recursive: true });
-    writeFileSync(join(home, ".config", "fish", "config.fish"), "sleep 0.5\nset -gx SLOW_RC done\n");
+    writeFileSync(join(home, ".config", "fish", "config.fish"), "set -q RC_SLEEP; or set RC_SLEEP 0.5\nsleep $RC_SLEEP\ntimeout --foreground 0.3 head -n 1 >/dev/null\nset -gx SLOW_RC done\n");
   });
   after(async () => h.destroy());
 
@@ -43,7 +45,8 @@ describe("open returns before a slow rc has run; runs and sends wait for the she
     });
 
     test(`${shell}: opened by one fresh process, run at once by another (which adopts the shell still starting)`, async () => {
-      const opened = await h.callOnce("terminal_open", { name: `cross-${shell}`, command: shell });
+      // Longer than a fresh server process takes to start, so the second one meets the shell still starting.
+      const opened = await h.callOnce("terminal_open", { name: `cross-${shell}`, command: shell, env: { RC_SLEEP: "4" } });
       assert.equal(opened.data.ready, false, opened.text);
       const r = await h.callOnce("terminal_run", { session: `cross-${shell}`, command: "echo cross-$SLOW_RC; sh -c 'exit 6'", timeout_s: 20 });
       assert.deepEqual([r.data.reason, r.data.output, r.data.exit_code], ["osc133", "cross-done", 6], r.text);
