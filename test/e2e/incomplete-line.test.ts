@@ -52,7 +52,9 @@ describe("incomplete lines and text left at the prompt", () => {
         if (vi) await h.ok("terminal_run", { session: name, command: VI_MODE[shell] });
         // A person types at the prompt (from another client: a fresh process), and leaves it there.
         await h.callOnce("terminal_send", { session: name, text: "stray words", enter: false });
-        await h.ok("terminal_wait", { session: name, pattern: "stray words", timeout_s: 10 });
+        // (fish colours each word as it is typed: the echo is matched word by word.)
+        const echoed = await h.ok("terminal_wait", { session: name, pattern: "words", timeout_s: 10 });
+        assert.equal(echoed.matched, true, JSON.stringify(echoed));
         if (vi) await h.callOnce("terminal_send", { session: name, keys: ["Escape"] });
         const r = await h.callOnce("terminal_run", { session: name, command: "echo typed-$((40+2))".replace("$((40+2))", shell === "fish" ? "(math 40 + 2)" : "$((40+2))"), timeout_s: 20 });
         assert.deepEqual([r.data.reason, r.data.output, r.data.exit_code], ["osc133", "typed-42", 0], r.text);
