@@ -39,6 +39,8 @@ export interface CreatePaneOptions {
   argv: string[];
   cwd?: string;
   env?: Record<string, string>;
+  /** `env` is the program's whole environment, not additions to the backend's (see launch.ts `clean`). */
+  cleanEnv?: boolean;
   rows: number;
   cols: number;
   meta: Record<string, string>;

@@ -2,6 +2,7 @@
 // process, or this one before a restart), resolved by id or name, kept in step with the panes.
 // Every session's lifecycle is announced here as typed events (opened, output, screen changed,
 // command started/finished, exited, closed): subscribers follow sessions through these only.
+import { paneEnvironment } from "../util/pane-env.js";
 import { closeSync, openSync, rmSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { Backend, HostFacts, PaneInfo } from "../backends/backend.js";
@@ -351,7 +352,10 @@ export class SessionRegistry {
     // The shell rewrites its status file with `>|`, which keeps the mode of a file that
     // exists: made owner-only here, it never takes the user's umask.
     if (shellKind !== "other" && !host) closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
+    // A local pane's environment is this process's (the caller's, util/pane-env.ts), never the
+    // tmux server's; a remote pane starts from its host's.
     const env: Record<string, string> = {
+      ...(host ? {} : paneEnvironment(process.env, this.config.paneEnv)),
       LANG: process.env.LANG || "C.UTF-8",
       ...launch.env,
       TERMHIVE_HOME: host ? host.stateDir : this.config.home,
@@ -403,6 +407,7 @@ export class SessionRegistry {
       argv: launch.argv,
       cwd: options.cwd,
       env,
+      cleanEnv: !meta.host,
       rows: options.rows,
       cols: options.cols,
       meta: { id, name, created: String(meta.created), command: program, shell: shellKind, ...(meta.host ? { host: meta.host } : {}) },
