@@ -443,7 +443,12 @@ export class SessionRegistry {
   async close(session: TerminalSession): Promise<void> {
     this.forget(session);
     try {
-      await this.backend.kill(session.paneId);
+      await this.backend.kill(session.paneId).catch(async (error: unknown) => {
+        // Another process closed it between our lookup and our kill: answered as for any
+        // session that is already closed, not as a backend failure.
+        if ((await this.backend.paneInfo(session.paneId).catch(() => null)) !== undefined) throw error;
+        throw new ToolError(`unknown session ${JSON.stringify(session.name)}: another termhive process closed it just now`, "not_found");
+      });
       await releaseName(this.backend, session.name, session.id);
       rmSync(statusFilePath(this.config.home, session.id), { force: true });
       removeSecretLineMark(this.config.home, session.id);

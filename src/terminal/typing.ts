@@ -44,6 +44,7 @@ export async function writeText(session: TerminalSession, given: string, paste: 
   // Callers pass text already made literal (the gate judged that); done again here so that no
   // path can type a control character as text (it is idempotent).
   const text = literalText(given).text;
+  await session.dropUnreadAnswers();
   if (paste === "multiline" && !text.includes("\n")) {
     const outputBefore = session.lastOutputAt;
     const bytes = Buffer.from(text, "utf8");
@@ -74,6 +75,7 @@ export async function pressEnter(session: TerminalSession): Promise<void> {
  */
 export async function typeText(session: TerminalSession, given: string, enter: boolean): Promise<number> {
   const text = literalText(given).text;
+  await session.dropUnreadAnswers();
   if (!text.includes("\n")) {
     const bytes = Buffer.from(enter ? text + "\r" : text, "utf8");
     await session.write(bytes);
