@@ -339,7 +339,9 @@ export class TermhiveService {
   async list(): Promise<{ sessions: SessionSummary[] }> {
     await this.registry.ensureStarted();
     await this.registry.refresh();
-    const sessions = this.registry.all().map((s) => this.summary(s));
+    // Sessions of a host that did not answer within the list's budget are left out until it does.
+    const leftOut = this.backend.hostsLeftOut?.() ?? new Set<string>();
+    const sessions = this.registry.all().filter((s) => s.meta.host === undefined || !leftOut.has(s.meta.host)).map((s) => this.summary(s));
     return { sessions };
   }
 

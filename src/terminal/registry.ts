@@ -191,6 +191,8 @@ export class SessionRegistry {
 
   private async doRefresh(): Promise<void> {
     const panes = await this.backend.listPanes();
+    // A host that did not answer in time is not a host whose panes closed.
+    const leftOut = this.backend.hostsLeftOut?.() ?? new Set<string>();
     const seen = new Set<string>();
     for (const pane of panes) {
       const id = pane.meta.id;
@@ -209,7 +211,7 @@ export class SessionRegistry {
       await this.adopt(pane);
     }
     for (const [id, session] of this.sessions) {
-      if (!seen.has(id)) {
+      if (!seen.has(id) && !(session.meta.host !== undefined && leftOut.has(session.meta.host))) {
         this.forget(session);
         void releaseName(this.backend, session.name, session.id);
         session.markGone("its pane was closed");
