@@ -2,7 +2,19 @@
 // another working directory, the built server over MCP).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { cliIn } from "./cli-field.js";
 import { Harness } from "./harness.js";
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe("smaller things users hit (issue 21 §6)", () => {
   let h: Harness;
@@ -22,5 +34,47 @@ describe("smaller things users hit (issue 21 §6)", () => {
     assert.doesNotMatch(other.text, /send it as text/);
     const run = await h.ok("terminal_run", { session: "s", command: "echo clean-$((1+1))" });
     assert.equal(run.output, "clean-2", "nothing was typed by the refused calls");
+  });
+});
+
+describe("termhive dashboard's background serve can be stopped (issue 21 §6)", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.startField();
+    await h.ok("terminal_open", { name: "kept" });
+  });
+  const started: number[] = [];
+  after(async () => {
+    for (const pid of started.filter(alive)) process.kill(pid, "SIGTERM"); // a failed stop leaves nothing running
+    await h?.destroy();
+  });
+
+  const startDashboard = () => {
+    const r = cliIn(h, {}, ["dashboard", "--no-open", "--port", "0"]);
+    assert.equal(r.status, 0, r.stderr);
+    const pid = Number(/Started termhive serve \(pid (\d+)/.exec(r.stdout)?.[1]);
+    assert.ok(pid > 0 && alive(pid), r.stdout);
+    started.push(pid);
+    return pid;
+  };
+
+  test("termhive serve --stop ends it (and says so); with none running it says that", () => {
+    const pid = startDashboard();
+    const stop = cliIn(h, {}, ["serve", "--stop"]);
+    assert.equal(stop.status, 0, stop.stderr);
+    assert.match(stop.stdout, new RegExp(`^stopped termhive serve \\(pid ${pid}, port \\d+\\)\n$`));
+    assert.equal(alive(pid), false);
+    assert.equal(existsSync(join(h.home, "serve.json")), false, "its record is gone");
+    const again = cliIn(h, {}, ["serve", "--stop"]);
+    assert.equal(again.status, 0);
+    assert.match(again.stdout, /^no termhive serve is running for /);
+  });
+
+  test("termhive reset stops it too", () => {
+    const pid = startDashboard();
+    const reset = cliIn(h, {}, ["reset", "--yes"]);
+    assert.equal(reset.status, 0, reset.stderr);
+    assert.match(reset.stdout, new RegExp(`stopped the tmux server of .*; stopped termhive serve \\(pid ${pid}`));
+    assert.equal(alive(pid), false);
   });
 });
