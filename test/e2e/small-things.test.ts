@@ -35,6 +35,18 @@ describe("smaller things users hit (issue 21 §6)", () => {
     const run = await h.ok("terminal_run", { session: "s", command: "echo clean-$((1+1))" });
     assert.equal(run.output, "clean-2", "nothing was typed by the refused calls");
   });
+
+  test("a full-screen program on the normal screen (top) returns when its screen settles, as fullscreen runs do; clear then output does not", async () => {
+    const top = await h.ok("terminal_run", { session: "s", command: "top -d 1", timeout_s: 20 });
+    assert.equal(top.reason, "fullscreen", JSON.stringify(top).slice(0, 300));
+    assert.equal(top.running, true);
+    assert.match(top.output, /^top - /m);
+    await h.ok("terminal_send", { session: "s", text: "q", enter: false });
+    assert.equal((await h.ok("terminal_wait", { session: "s", for: "completion", timeout_s: 15 })).matched, true);
+    const cleared = await h.ok("terminal_run", { session: "s", command: "clear; sleep 1.5; echo after-clear" });
+    assert.equal(cleared.reason, "osc133");
+    assert.equal(cleared.output, "after-clear");
+  });
 });
 
 describe("termhive dashboard's background serve can be stopped (issue 21 §6)", () => {
