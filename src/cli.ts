@@ -31,7 +31,7 @@ async function mcpCommand(): Promise<void> {
       [
         `termhive ${VERSION}: an MCP server speaking over stdio — a client starts it, you don't type to it.`,
         `Register it with Claude Code:   claude mcp add termhive -- ${process.argv[1]} mcp`,
-        `(or, installed globally:        claude mcp add termhive -- npx termhive mcp)`,
+        `(once published to npm, also:  claude mcp add termhive -- npx termhive mcp)`,
         `State: ${config.home}`,
         tmux
           ? `Backend: ${tmux} (sessions survive restarts; watch with tmux attach)`
