@@ -7,7 +7,7 @@
 // hook's stdout to the prompt), and never exit 2 (that blocks the prompt or the stop): a
 // failure is one line on stderr and exit 1, which the program shows as a warning and ignores.
 import type { Command } from "commander";
-import { Hive, HiveError, hookOutcome, parseHookPayload } from "../hive/index.js";
+import { Hive, HiveError, hookOutcome, isCodexMainThread, parseHookPayload } from "../hive/index.js";
 import { loadConfig } from "../config.js";
 
 const STDIN_TIMEOUT_MS = 2000;
@@ -33,7 +33,7 @@ async function readStdin(): Promise<string> {
 async function runHook(event: string, payloadArg: string | undefined, options: { status?: string; agent?: string }): Promise<void> {
   if (!options.status) throw new HiveError("invalid", "termhive hook needs --status <working|idle|waiting_for_input|error|exited>");
   const payload = parseHookPayload(payloadArg ?? (await readStdin()));
-  const outcome = hookOutcome(event, options.status, payload);
+  const outcome = hookOutcome(event, options.status, payload, { isMainThread: (id) => isCodexMainThread(id) });
   if ("ignored" in outcome) return;
   const name = options.agent ?? process.env.TERMHIVE_AGENT;
   if (!name) throw new HiveError("unknown", "no agent for this hook: pass --agent <name> (or run it in an agent's pane)");
