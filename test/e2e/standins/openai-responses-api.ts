@@ -73,9 +73,10 @@ export class ResponsesStandIn {
     const body = JSON.parse(raw) as { input?: Item[]; tools?: { type?: string; name?: string }[]; instructions?: string };
     const input = Array.isArray(body.input) ? body.input : [];
     const { userText, toolResult } = lastTurn(input);
-    // Codex's title side thread asks for a title with its own instructions and no tools.
-    const side = !Array.isArray(body.tools) || body.tools.length === 0;
-    if (!side) this.lastTools = body.tools ?? [];
+    // Codex's title side thread (0.169) asks for a title of the user's prompt. (Tools are no
+    // sign: the main thread of some models is sent without them.)
+    const side = /^Generate a concise, single-line task title/.test(userText);
+    if (!side && Array.isArray(body.tools)) this.lastTools = body.tools;
     const record: RecordedRequest = { at: Date.now(), path, userText, toolResult, side, body };
     this.requests.push(record);
     const turn = side ? { delayMs: 0, reply: { kind: "text" as const, text: "Stand-in title" } } : scriptFor(userText, toolResult);
