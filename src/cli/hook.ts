@@ -44,6 +44,7 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
     // An end reported for a turn older than the message termhive typed since: not this turn's end.
     if (outcome.status === "idle" && hookIsStale(hive.turns.get(name), firedAt)) return;
     hive.agents.setStatus(name, outcome.status, { detail: outcome.detail, source: "hook" });
+    if (outcome.endsTurn) hive.turns.cancel([name]);
   } finally {
     hive.close();
   }

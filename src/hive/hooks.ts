@@ -95,7 +95,7 @@ export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; age
   };
 }
 
-export type HookOutcome = { status: AgentStatus; detail: string } | { ignored: string };
+export type HookOutcome = { status: AgentStatus; detail: string; endsTurn?: true } | { ignored: string };
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
 
@@ -139,7 +139,10 @@ export function hookOutcome(event: string, status: string, payload: Record<strin
     (event === "UserPromptSubmit" ? "prompt submitted" : undefined) ??
     (event === "SessionStart" && text(payload.session_id) ? `session ${text(payload.session_id)}` : undefined) ??
     (event === "PermissionRequest" && text(payload.tool_name) ? `permission for ${text(payload.tool_name)}` : undefined) ??
-    (event === "StopFailure" ? `turn failed${text(payload.error) ? `: ${text(payload.error)}` : ""}` : undefined) ??
+    // Claude Code 2.1.332: {"error": "unknown", "last_assistant_message": "API Error: 400 …"}.
+    (event === "StopFailure" ? `turn failed: ${text(payload.last_assistant_message) ?? text(payload.error) ?? "no reason given"}` : undefined) ??
     "reported";
-  return { status: status as AgentStatus, detail: clipDetail(`${event} hook: ${detail}`) ?? "" };
+  // A failed turn is over (the agent is back at its input box): its error must not hold the
+  // turn open, or every later message would queue behind it.
+  return { status: status as AgentStatus, detail: clipDetail(`${event} hook: ${detail}`) ?? "", ...(event === "StopFailure" ? { endsTurn: true as const } : {}) };
 }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentNamed, agentPath, cursor, messageEvents, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
+import { agentIs, agentPath, cursor, messageEvents, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
 
 const missing = missingAgent("claude");
 const KEY = "sk-ant-standin-key-0123456789";
@@ -97,7 +97,8 @@ describe("real Claude Code under the hive", { skip: missing ?? false }, () => {
     assert.equal(sent.queued, 1, JSON.stringify(sent));
     // SessionStart's idle (it fires while the question is up) does not hide the question.
     await until("SessionStart's hook", async () => (await statusEvents(h, "ccm", 0)).find((e) => e.data.source === "hook") ?? undefined);
-    assert.equal((await agentNamed(h, "ccm")).status, "waiting_for_input");
+    // (The store may say idle for the moment between the hook's write and the screen's next look.)
+    await agentIs(h, "ccm", "waiting_for_input", 5000);
     assert.equal(api.turnsWith("delta please run").length, 0, "the message was typed into the dialog");
     // The person keeps manual mode.
     await h.ok("terminal_send", { session: "ccm", keys: ["Down", "Enter"] });
@@ -111,8 +112,17 @@ describe("real Claude Code under the hive", { skip: missing ?? false }, () => {
     assert.equal(api.turnsWith("delta please run").length, 1);
   });
 
-  test("kill -9 of termhive: the next process pastes into Claude Code as the first did and drives it as before", async () => {
+  test("an API error ends the turn: StopFailure reports error with the API's message", async () => {
     await h.ok("hive_wait", { targets: "cc", for: "idle", timeout_s: 30 });
+    const since = await cursor(h);
+    assert.equal((await h.ok("hive_message", { agents: { cc: "echo please fail 400" } })).delivered, 1);
+    const failed = await until("the StopFailure hook", async () =>
+      (await statusEvents(h, "cc", since)).find((e) => e.data.source === "hook" && e.data.status === "error"));
+    assert.match(failed.data.detail, /StopFailure hook: turn failed: API Error: 400 the stand-in was asked to fail/);
+    assert.equal(api.turnsWith("echo please fail 400").length >= 1, true);
+  });
+
+  test("kill -9 of termhive: the next process pastes into Claude Code as the first did and drives it as before", async () => {
     process.kill(h.pid, "SIGKILL");
     await h.connect();
     const sent = await h.ok("hive_message", { agents: { cc: "echo after restart\nsecond line" } });

@@ -68,6 +68,13 @@ export class MessagesAgentStandIn {
     const side = !Array.isArray(body.tools) || body.tools.length === 0;
     const record: RecordedRequest = { at: Date.now(), path, userText, toolResult, side, body };
     this.requests.push(record);
+    // "... fail 400 ..." answers the turn with that API error (Claude Code's StopFailure).
+    const fail = side ? null : /\bfail (4\d\d)\b/.exec(userText);
+    if (fail) {
+      res.writeHead(Number(fail[1]), { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "the stand-in was asked to fail" } }));
+      record.answeredAt = Date.now();
+      return;
+    }
     const turn = side ? { delayMs: 0, reply: { kind: "text" as const, text: JSON.stringify({ title: "Stand-in", isNewTopic: false }) } } : scriptFor(userText, toolResult);
     if (turn.delayMs > 0) await sleep(turn.delayMs);
     const id = `msg_${++this.seq}`;

@@ -35,7 +35,8 @@ test("hook payloads: Codex's side-thread notify is ignored, the main thread's co
   assert.ok("ignored" in hookOutcome("SessionStart", "idle", { hook_event_name: "SessionStart", session_id: "46ed3232", source: "compact" }));
   assert.deepEqual(hookOutcome("PermissionRequest", "waiting_for_input", { hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "touch x" } }),
     { status: "waiting_for_input", detail: "PermissionRequest hook: permission for Bash" });
-  assert.equal(hookOutcome("StopFailure", "error", { hook_event_name: "StopFailure" }).hasOwnProperty("status"), true);
+  assert.deepEqual(hookOutcome("StopFailure", "error", { hook_event_name: "StopFailure", error: "unknown", last_assistant_message: "API Error: 400 the stand-in was asked to fail" }),
+    { status: "error", detail: "StopFailure hook: turn failed: API Error: 400 the stand-in was asked to fail", endsTurn: true });
 });
 
 test("versions: parsed from --version output, compared numerically, judged against the profile's checked versions", () => {
