@@ -23,8 +23,10 @@
 //    (settings overridden, hook failed) must not freeze the status for ever. With hooks that
 //    work, the screen agrees with them by then (Claude's spinner during a long turn), so this
 //    changes nothing.
-// Self reports (source "self"): held SELF_HOLD_MS against the screen, except for
-// waiting_for_input and error.
+// Self reports (source "self"), and the working status a message termhive typed and the
+// program took (source "typed": Claude Code runs its UserPromptSubmit hook before it shows a
+// spinner, and its input box alone looks idle): held SELF_HOLD_MS against the screen, except
+// for waiting_for_input and error.
 import type { AgentRecord } from "./agents.js";
 import type { DetectedStatus } from "./detect.js";
 
@@ -54,6 +56,6 @@ export function screenMayReplace(
     if (agent.status === "idle" && detected.status === "working") return true;
     return age >= HOOK_HOLD_MS;
   }
-  if (agent.statusSource === "self") return age >= SELF_HOLD_MS || needsPerson(detected.status);
+  if (agent.statusSource === "self" || agent.statusSource === "typed") return age >= SELF_HOLD_MS || needsPerson(detected.status);
   return true;
 }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentPath, cursor, messageEvents, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
+import { agentIs, agentNamed, agentPath, cursor, messageEvents, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
 
 const missing = missingAgent("claude");
 const KEY = "sk-ant-standin-key-0123456789";
@@ -102,7 +102,8 @@ describe("real Claude Code under the hive", { skip: missing ?? false }, () => {
     assert.equal(api.turnsWith("delta please run").length, 0, "the message was typed into the dialog");
     // The person keeps manual mode.
     await h.ok("terminal_send", { session: "ccm", keys: ["Down", "Enter"] });
-    await waitForRequest(() => api.requests, (r) => !r.side && r.userText.includes("delta please run"), "the text queued behind the question", 40_000);
+    await waitForRequest(() => api.requests, (r) => !r.side && r.userText.includes("delta please run"), "the text queued behind the question", 40_000)
+      .catch(async (e) => assert.fail(`${e}\n${JSON.stringify(await agentNamed(h, "ccm"))}\n${await screenOf(h, "ccm")}`));
     const permission = await agentIs(h, "ccm", "waiting_for_input").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "ccm")}`));
     assert.match(permission.detail ?? "", /Do you want to proceed\?|permission/, permission.detail ?? "");
     assert.equal(existsSync(made), false, "the command ran before it was allowed");
