@@ -76,7 +76,13 @@ async function main(): Promise<void> {
   const verb = process.argv[2];
   // The other verbs pull in the gRPC client and the HTTP door (~20 MB); an MCP client's
   // server process (mcp/start) never loads them.
-  if (verb !== "mcp" && verb !== "start") {
+  if (verb === "hook") {
+    // Runs inside an agent's turn (Claude Code's hooks, Codex's notify), whose end the hive
+    // reports from it: only the hook command and the hive store are loaded (under load the
+    // full CLI took ~2 s longer to start, past the turn's end by that much).
+    const { registerHook } = await import("./cli/hook.js");
+    registerHook(program);
+  } else if (verb !== "mcp" && verb !== "start") {
     const { registerCliVerbs } = await import("./cli/index.js");
     const { registerHiveCommands } = await import("./cli/hive-commands.js");
     registerCliVerbs(program);

@@ -49,7 +49,7 @@ describe("hive indicators in tmux", () => {
     const pane = Object.fromEntries(layout.panes.map((p: { agent: string; pane: string }) => [p.agent, p.pane])) as Record<"lefty" | "righty", string>;
     for (const name of ["lefty", "righty"] as const) await logHas(logs[name], "ready");
     // hive_layout started them with the profile's hooks (--settings), which the fake read.
-    for (const name of ["lefty", "righty"] as const) await logHas(logs[name], "settings: Notification,SessionEnd,Stop,UserPromptSubmit");
+    for (const name of ["lefty", "righty"] as const) await logHas(logs[name], "settings: Notification,PermissionRequest,SessionEnd,SessionStart,Stop,StopFailure,UserPromptSubmit");
     assert.equal((await h.ok("hive_wait", { targets: { agents: ["lefty", "righty"] }, for: "idle", mode: "all", timeout_s: 10 })).matched, true);
     await borderIs(pane.lefty, "green");
     await borderIs(pane.righty, "green");
