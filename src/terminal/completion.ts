@@ -65,7 +65,10 @@ type Outcome = Omit<Completion, "exitCode">;
  */
 export async function awaitCompletion(session: TerminalSession, request: CompletionRequest, timing: CompletionTiming): Promise<Completion> {
   const { mode, startOffset, outer, until } = request;
-  const ownRecord = (): CommandRecord | undefined => session.commands.find((record) => record.outputStart >= startOffset);
+  // Typed at startOffset, so its output starts past it and it ends past it (a record that ended
+  // at startOffset is one an adoption placed at the prompt, before this command was typed).
+  const ownRecord = (): CommandRecord | undefined =>
+    session.commands.find((record) => record.outputStart >= startOffset && (record.outputEnd === null || record.outputEnd > startOffset));
   const probeLiveness = livenessProbe(session);
   // The exact answer, from the shell's own marks. Asked first, and asked again before any other
   // answer is given: the checks below await (the liveness probe, the screen model catching up),
