@@ -274,7 +274,9 @@ export class TerminalSession {
       // Recorded as a command that ended, so a wait for completion here answers at once, as it
       // does in the process that saw it end (issue 21 §2). Where its output lies in the adopted
       // history is found from its echo; not found, the record holds no output, only its end.
-      if (this.running || this.commands.length > 0) return;
+      // Only with the shell back at its prompt: a program in the foreground means a later
+      // command runs whose start went unrecorded (a process killed as it began).
+      if (this.currentPhase !== "prompt" || this.running || this.commands.length > 0) return;
       const { outputStart, outputEnd } = locateEndedOutput(this.transcript.slice(this.transcript.start).text, this.transcript.start, run.command);
       this.commands.push({ command: run.command, outputStart, outputEnd, exitCode: run.exitCode ?? null, startedAt: run.startedAt, endedAt: run.endedAt });
       return;

@@ -43,3 +43,11 @@ test("the next run in an adopted session is not taken for the adopted, ended one
   assert.equal(c.reason, "osc133");
   assert.equal(c.exitCode, 1);
 });
+
+test("an ended run is not recorded when the shell is not at its prompt (a later command runs, its start unrecorded)", () => {
+  const { session } = fakeSession("bash");
+  session.seed(history, false, { cursorRow: 3, cursorCol: 13, alternateScreen: false }, true);
+  session.adoptRun({ command: "make test", startedAt: 1, endedAt: 2, exitCode: 2 });
+  assert.equal(session.lastExitCode, 2);
+  assert.equal(completedSince(session, session.transcript.start, 60_000)(), undefined);
+});
