@@ -42,7 +42,16 @@ export function createDashboard(service: TermhiveService, options: { token: stri
   const log = limitedLog(options.log ?? ((line: string) => process.stderr.write(`termhive serve: dashboard: ${line}\n`)));
   const feed = new HiveFeed(service);
   const pageTokens = new PageTokens(options.token);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, handleProtocols: () => LIVE_PROTOCOL });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    perMessageDeflate: false,
+    handleProtocols: () => LIVE_PROTOCOL,
+    // One frame per socket per event-loop turn: a page sending thousands of frames at once
+    // is served in turn with the others, not ahead of them (25,000 frames held others ~350 ms).
+    // ws reads no further from that socket until its frames are out: memory stays bounded too.
+    allowSynchronousEvents: false,
+  });
   const alive = new WeakMap<object, boolean>();
   const pinger = setInterval(() => {
     for (const ws of wss.clients) {
