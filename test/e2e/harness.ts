@@ -35,6 +35,8 @@ export class Harness {
 
   /** The server's working directory (undefined: the test runner's, i.e. the repo). */
   cwd?: string;
+  /** Capabilities the client declares (elicitation, …); none by default. */
+  clientOptions?: ConstructorParameters<typeof Client>[1];
   /** Field mode: the server gets only the env a bare client gives (HOME, PATH, TERMHIVE_HOME + this.env). */
   bare = false;
 
@@ -105,7 +107,7 @@ export class Harness {
       ...(this.cwd ? { cwd: this.cwd } : {}),
       stderr: "pipe",
     });
-    this.client = new Client({ name: "termhive-e2e", version: "1.0.0" });
+    this.client = new Client({ name: "termhive-e2e", version: "1.0.0" }, this.clientOptions);
     await this.client.connect(this.transport);
   }
 
