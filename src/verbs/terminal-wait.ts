@@ -10,7 +10,7 @@ const waitInput = {
   for: z.enum(["pattern", "completion", "idle", "exit"]).optional().describe("What to wait for (default: pattern if given, else completion)."),
   timeout_s: z.number().min(0.1).max(3600).default(30).describe("Seconds to wait (default 30)."),
   idle_ms: z.number().int().min(10).max(600_000).optional().describe("Quiet ms that count as idle (default 500)."),
-  max_tokens: z.number().int().min(50).max(200_000).optional(),
+  max_tokens: z.number().int().min(50).max(200_000).optional().describe("Output budget (default 2000)."),
 };
 
 function formatWait(r: { matched: boolean; reason: string; output: string; match?: string; exit_code?: number | null; duration_ms: number; tui?: true }): string {
