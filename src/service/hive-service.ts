@@ -15,6 +15,7 @@ import type { TerminalSession } from "../terminal/session.js";
 import { ToolError } from "./errors.js";
 import type { CallContext, TermhiveService } from "./service.js";
 import { deliverText, type DeliveryResult } from "../terminal/delivery.js";
+import { literalText } from "../terminal/literal-text.js";
 import { waitReady } from "./hive/ready.js";
 import { StatusTracker } from "./hive/status-tracker.js";
 import { recordCascade, recordQueued } from "./hive/message-events.js";
@@ -409,7 +410,7 @@ export class HiveService {
     try {
       for (const d of plan.deliveries) {
         const session = this.registry.byId(d.sessionId);
-        if (session) this.service.checkInput(d.text, session, { enter: submit, confirm: input.confirm });
+        if (session) await this.service.checkInput(d.text, session, { enter: submit, confirm: input.confirm });
       }
     } catch (error) {
       recordCascade(this.hive.events, plan.assignments, new Map(), `safety gate: ${(error as Error).message}`);
@@ -474,7 +475,10 @@ export class HiveService {
 
   /** Every text the hive types into an agent (cascade now, or from the queue): one path, audited like terminal_send. */
   private async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message"): Promise<DeliveryResult> {
-    const result = await deliverText(session, text, submit);
+    const literal = literalText(text).text;
+    const result = await deliverText(session, literal, submit);
+    // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
+    await this.service.noteTyped(session, literal, result.attempts > 0);
     this.service.auditInput(session, text, submit, { via, delivered: result.delivered });
     return result;
   }
@@ -560,7 +564,7 @@ export class HiveService {
         // The same path as every typed text: size limit, gate when submitted, audit.
         const session = this.liveSession(agent.sessionId);
         const text = `[message from ${message.from}] ${input.text}`;
-        this.service.checkInput(text, session, { enter: true });
+        await this.service.checkInput(text, session, { enter: true });
         typed = await this.typeMessage(session, text, true, "hive_mail");
       } catch (error) {
         typed = { delivered: false, note: (error as Error).message };

@@ -10,7 +10,10 @@ import { promptRedrawn, waitUntilReady } from "../terminal/ready.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
-import { submission, typeIntoSession, typeText } from "../terminal/typing.js";
+import { settleOutput, submission, typeIntoSession, typeText } from "../terminal/typing.js";
+import { literalText } from "../terminal/literal-text.js";
+import { EMPTY_LINE, PENDING_MAX_CHARS, readPending, withText, writePending, type PendingLine } from "../terminal/pending-line.js";
+import { planKeys, type KeyPlan } from "../terminal/key-plan.js";
 import { readSession, type ReadResult } from "../terminal/read.js";
 import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js";
 import { deadError, runCommand, type RunResult } from "../terminal/run.js";
@@ -62,6 +65,11 @@ const OPEN_QUIET_MS = 150;
  * ready once it has been silent this long, not after OPEN_READY_MS: there is nothing to see.
  */
 const OPEN_SILENT_MS = 1_000;
+/** Before judging a line edited by keys, the program redraws it: quiet this long, or at most the max. */
+const EDIT_SETTLE_QUIET_MS = 60;
+const EDIT_SETTLE_MAX_MS = 1_000;
+/** The longest tail of an on-screen line the gate reads. */
+const SCREEN_LINE_MAX = 4_000;
 
 export class TermhiveService {
   readonly registry: SessionRegistry;
@@ -154,21 +162,24 @@ export class TermhiveService {
       throw new ToolError(`cwd is for a run without session (it opens a throwaway session there); in session ${input.session}, put a cd in the command. Nothing was run.`);
     }
     const session = await this.session(input.session);
-    this.gate(input.command, input.confirm, session);
+    // The command is typed as literal text, after whatever termhive typed on the line without Enter.
+    const command = literalText(input.command).text;
+    await this.judgeLine(session, await readPending(this.backend, session.paneId), command, input.confirm);
     const until = input.until === undefined ? undefined : this.regex(input.until, "until");
     const timeoutMs = (input.timeout_s ?? 30) * 1000;
-    const release = await acquireRunLock(this.backend, session, session.redact(input.command), timeoutMs);
-    this.audit.write({ event: "run", session: session.id, name: session.name, command: session.redact(input.command) });
+    const release = await acquireRunLock(this.backend, session, session.redact(command), timeoutMs);
+    this.audit.write({ event: "run", session: session.id, name: session.name, command: session.redact(command) });
+    await writePending(this.backend, session.paneId, EMPTY_LINE);
     const result = await runCommand(
       session,
       {
-        command: input.command,
+        command,
         timeoutMs,
         until,
         maxTokens: input.max_tokens ?? this.config.maxTokens,
         raw: input.raw,
         reduce: input.reduce,
-        onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(input.command, 60)} (${Math.round(ms / 1000)} s)`)),
+        onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(command, 60)} (${Math.round(ms / 1000)} s)`)),
       },
       this.config,
     ).finally(release);
@@ -192,7 +203,7 @@ export class TermhiveService {
    */
   private async runThrowaway(input: RunInput, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
     // Refusals come before anything is opened.
-    this.gate(input.command, input.confirm, undefined);
+    this.gate(literalText(input.command).text, input.confirm, undefined);
     if (input.until !== undefined) this.regex(input.until, "until");
     await this.ensureRoomFor(1);
     const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120 });
@@ -213,24 +224,39 @@ export class TermhiveService {
     return { ...result, session: session.id, session_name: session.name, session_closed: true };
   }
 
-  async send(input: SendInput, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number }> {
+  async send(input: SendInput, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number; replaced?: number }> {
     const session = await this.session(input.session);
     if (!session.alive) throw deadError(session);
     if (input.text === undefined && input.keys === undefined && input.secret === undefined) {
       throw new ToolError("nothing to send: give text, keys or secret");
     }
     const enter = input.enter ?? true;
-    // A trailing newline submits the text even with enter: false, so the gate sees it then too.
-    if (input.text !== undefined) this.checkInput(input.text, session, { enter: submission(input.text, enter).enter, confirm: input.confirm });
     const keys = input.keys ?? [];
     // Validate every key before typing anything, so a bad key name sends nothing.
+    let keyNames: string[];
     try {
-      for (const key of keys) resolveKey(key);
+      keyNames = keys.map((key) => resolveKey(key).name);
     } catch (error) {
       throw new ToolError((error as Error).message);
     }
+    const literal = input.text === undefined ? undefined : literalText(input.text);
+    // A trailing newline submits the text even with enter: false, so the gate sees it then too.
+    const submitted = literal === undefined ? undefined : submission(literal.text, enter && input.secret === undefined);
+    let line = await readPending(this.backend, session.paneId);
+    if (literal !== undefined) {
+      this.checkSize(literal.text);
+      if (submitted!.enter || literal.text.includes("\n")) await this.judgeLine(session, line, literal.text, input.confirm);
+      line = submitted!.enter ? EMPTY_LINE : withText(line, literal.text);
+    }
+    if (input.secret !== undefined && !input.confirm) await this.judgeLine(session, line, input.secret, false);
+    // The keys' submits that the typed text alone can judge are judged before anything is sent.
+    const plan = planKeys(line, keyNames);
+    if (!input.confirm) for (const step of plan.steps) if (step.submits && !step.line.edited) await this.judgeLine(session, step.line, "", false);
     let sent = 0;
-    if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
+    if (literal !== undefined) {
+      sent += await typeIntoSession(session, literal.text, enter && input.secret === undefined);
+      await writePending(this.backend, session.paneId, line);
+    }
     if (input.secret !== undefined) {
       session.addSecret(input.secret);
       // Right after a command ended the shell may still be drawing its prompt: the mark must
@@ -242,13 +268,37 @@ export class TermhiveService {
         else markSecretLine(this.config.home, session.id);
       }
       sent += await typeText(session, input.secret, true);
+      line = EMPTY_LINE;
+      await writePending(this.backend, session.paneId, line);
     }
-    if (keys.length) await session.keys(keys);
+    if (keys.length) await this.sendKeys(session, keys, plan, input.confirm === true);
     this.auditInput(session, input.text, enter, {
       keys: keys.length ? keys : undefined,
       secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
     });
-    return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}) };
+    return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}) };
+  }
+
+  /**
+   * Sends keys in order. Before a key that submits a line edited by keys termhive cannot follow
+   * (cursor moves, history, yank…), the keys before it are sent, the screen is let settle, and the
+   * line the screen shows is judged; a refusal leaves that line unsubmitted.
+   */
+  private async sendKeys(session: TerminalSession, keys: readonly string[], plan: KeyPlan, confirmed: boolean): Promise<void> {
+    let from = 0;
+    for (const [i, step] of plan.steps.entries()) {
+      if (!step.submits || !step.line.edited || confirmed) continue;
+      if (i > from) {
+        const before = session.lastOutputAt;
+        await session.keys(keys.slice(from, i));
+        await writePending(this.backend, session.paneId, step.line);
+        await settleOutput(session, before, EDIT_SETTLE_QUIET_MS, EDIT_SETTLE_MAX_MS);
+        from = i;
+      }
+      await this.judgeLine(session, step.line, "", false, keys.slice(0, from).length > 0);
+    }
+    if (from < keys.length) await session.keys(keys.slice(from));
+    await writePending(this.backend, session.paneId, plan.after);
   }
 
   async read(input: ReadInput, ctx: CallContext): Promise<ReadResult> {
@@ -289,7 +339,9 @@ export class TermhiveService {
   async list(): Promise<{ sessions: SessionSummary[] }> {
     await this.registry.ensureStarted();
     await this.registry.refresh();
-    const sessions = this.registry.all().map((s) => this.summary(s));
+    // Sessions of a host that did not answer within the list's budget are left out until it does.
+    const leftOut = this.backend.hostsLeftOut?.() ?? new Set<string>();
+    const sessions = this.registry.all().filter((s) => s.meta.host === undefined || !leftOut.has(s.meta.host)).map((s) => this.summary(s));
     return { sessions };
   }
 
@@ -345,15 +397,54 @@ export class TermhiveService {
 
   /**
    * The checks every text typed into a session passes, whichever door or tool types it
-   * (terminal_send, hive_send, hive_message and its queue): the size limit, and the safety
-   * gate when Enter will run it. Throws before anything is typed.
+   * (terminal_send, hive_send, hive_message and its queue): control characters become their
+   * pictures (literal-text.ts), the size limit, and the safety gate on the line Enter will submit
+   * when the text submits it. Throws before anything is typed; returns the text to type.
    */
-  checkInput(text: string, session: TerminalSession, options: { enter: boolean; confirm?: boolean }): void {
+  async checkInput(text: string, session: TerminalSession, options: { enter: boolean; confirm?: boolean }): Promise<string> {
+    const literal = literalText(text).text;
+    this.checkSize(literal);
+    // A line break inside the text may submit what precedes it (typed, where the program takes no paste).
+    if (options.enter || literal.includes("\n")) await this.judgeLine(session, await readPending(this.backend, session.paneId), literal, options.confirm);
+    return literal;
+  }
+
+  /** Records text typed into a session: the pending line grows, or starts afresh once submitted. */
+  async noteTyped(session: TerminalSession, text: string, submitted: boolean): Promise<void> {
+    const line = submitted ? EMPTY_LINE : withText(await readPending(this.backend, session.paneId), text);
+    await writePending(this.backend, session.paneId, line);
+  }
+
+  private checkSize(text: string): void {
     const textBytes = Buffer.byteLength(text);
     if (textBytes > this.config.maxInputBytes) {
       throw new ToolError(`text is ${textBytes} bytes; the limit is ${this.config.maxInputBytes} (TERMHIVE_MAX_INPUT_BYTES). Nothing was sent.`);
     }
-    if (options.enter) this.gate(text, options.confirm, session);
+  }
+
+  /**
+   * The gate on the line Enter is about to submit: what termhive typed there since its last
+   * Enter (pending-line.ts) plus `text`. When keys it cannot follow edited that line, the line
+   * as the screen shows it is judged too (from each word on, since the prompt is part of it).
+   */
+  private async judgeLine(session: TerminalSession, line: PendingLine, text: string, confirm: boolean | undefined, keysSent = false): Promise<void> {
+    if (confirm) return;
+    const unsent = keysSent ? "The keys before Enter were sent; Enter was not pressed." : "Nothing was sent.";
+    if (line.overflow) {
+      throw new ToolError(
+        `refused: more than ${PENDING_MAX_CHARS} characters were typed on this line since termhive last pressed Enter, so the safety gate cannot judge what Enter would run. ${unsent} Clear the line first (keys ["C-c"]), or resend with confirm: true.`,
+        "refused",
+      );
+    }
+    const earlier = line.text === "" ? "" : ` (the line already held ${JSON.stringify(truncate(line.text, 80))}, typed without Enter)`;
+    this.gate(line.text + text, undefined, session, earlier, unsent);
+    if (!line.edited) return;
+    await session.screen.settled();
+    const shown = session.screen.cursorLogicalLine().slice(-SCREEN_LINE_MAX).trimEnd();
+    for (let i = 0; i < shown.length; i++) {
+      if (i > 0 && !/\s/.test(shown[i - 1]!)) continue;
+      this.gate(shown.slice(i), undefined, session, ` (the line as the screen shows it: it was edited with keys since termhive last pressed Enter)`, unsent);
+    }
   }
 
   /** The audit record of typed input (secrets and redactions applied), for every path that types. */
@@ -369,13 +460,13 @@ export class TermhiveService {
   }
 
   /** Refuses (ToolError "refused", nothing sent) a command the safety gate flags, unless confirmed. */
-  gate(command: string, confirm: boolean | undefined, session: TerminalSession | undefined): void {
+  gate(command: string, confirm: boolean | undefined, session: TerminalSession | undefined, where = "", unsent = "Nothing was sent."): void {
     if (confirm) return;
     const verdict = checkCommand(command, this.safety);
     if (verdict.allowed) return;
     const list = verdict.violations.map((v) => `${v.rule} (${v.reason}: \`${v.segment}\`)`).join("; ");
     this.audit.write({ event: "refused", session: session?.id, name: session?.name, command: session ? session.redact(command) : command, rules: verdict.violations.map((v) => v.rule) });
-    throw new ToolError(`refused by the safety gate: ${list}. Nothing was sent. If you mean it, resend with confirm: true.`, "refused");
+    throw new ToolError(`refused by the safety gate: ${list}${where}. ${unsent} If you mean it, resend with confirm: true.`, "refused");
   }
 
   private readonly shutdownHooks: (() => void)[] = [];

@@ -2,6 +2,7 @@
 // process, or this one before a restart), resolved by id or name, kept in step with the panes.
 // Every session's lifecycle is announced here as typed events (opened, output, screen changed,
 // command started/finished, exited, closed): subscribers follow sessions through these only.
+import { paneEnvironment } from "../util/pane-env.js";
 import { closeSync, openSync, rmSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { Backend, HostFacts, PaneInfo } from "../backends/backend.js";
@@ -190,6 +191,8 @@ export class SessionRegistry {
 
   private async doRefresh(): Promise<void> {
     const panes = await this.backend.listPanes();
+    // A host that did not answer in time is not a host whose panes closed.
+    const leftOut = this.backend.hostsLeftOut?.() ?? new Set<string>();
     const seen = new Set<string>();
     for (const pane of panes) {
       const id = pane.meta.id;
@@ -208,7 +211,7 @@ export class SessionRegistry {
       await this.adopt(pane);
     }
     for (const [id, session] of this.sessions) {
-      if (!seen.has(id)) {
+      if (!seen.has(id) && !(session.meta.host !== undefined && leftOut.has(session.meta.host))) {
         this.forget(session);
         void releaseName(this.backend, session.name, session.id);
         session.markGone("its pane was closed");
@@ -351,7 +354,10 @@ export class SessionRegistry {
     // The shell rewrites its status file with `>|`, which keeps the mode of a file that
     // exists: made owner-only here, it never takes the user's umask.
     if (shellKind !== "other" && !host) closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
+    // A local pane's environment is this process's (the caller's, util/pane-env.ts), never the
+    // tmux server's; a remote pane starts from its host's.
     const env: Record<string, string> = {
+      ...(host ? {} : paneEnvironment(process.env, this.config.paneEnv)),
       LANG: process.env.LANG || "C.UTF-8",
       ...launch.env,
       TERMHIVE_HOME: host ? host.stateDir : this.config.home,
@@ -403,6 +409,7 @@ export class SessionRegistry {
       argv: launch.argv,
       cwd: options.cwd,
       env,
+      cleanEnv: !meta.host,
       rows: options.rows,
       cols: options.cols,
       meta: { id, name, created: String(meta.created), command: program, shell: shellKind, ...(meta.host ? { host: meta.host } : {}) },
@@ -438,7 +445,12 @@ export class SessionRegistry {
   async close(session: TerminalSession): Promise<void> {
     this.forget(session);
     try {
-      await this.backend.kill(session.paneId);
+      await this.backend.kill(session.paneId).catch(async (error: unknown) => {
+        // Another process closed it between our lookup and our kill: answered as for any
+        // session that is already closed, not as a backend failure.
+        if ((await this.backend.paneInfo(session.paneId).catch(() => null)) !== undefined) throw error;
+        throw new ToolError(`unknown session ${JSON.stringify(session.name)}: another termhive process closed it just now`, "not_found");
+      });
       await releaseName(this.backend, session.name, session.id);
       rmSync(statusFilePath(this.config.home, session.id), { force: true });
       removeSecretLineMark(this.config.home, session.id);

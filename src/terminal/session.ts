@@ -67,6 +67,13 @@ export interface SessionLimits {
 
 /** How much of the command history to keep (offsets only; the text is in the transcript). */
 const KEPT_COMMANDS = 200;
+/**
+ * A program asking the terminal about itself: cursor position or status (CSI n), device
+ * attributes (CSI c, > c, = c), colours (OSC 10/11/12 ?). The terminal (tmux) answers into the
+ * pane's input; a program that exits without reading the answer leaves it for the shell's line
+ * editor, where it became `1R` or `2c` in front of the next command.
+ */
+const TERMINAL_QUERY = /\x1b\[[?>=]?[0-9;]*[nc]|\x1b\](?:1[0-2]);\?/;
 
 export class TerminalSession {
   readonly transcript: Transcript;
@@ -310,7 +317,11 @@ export class TerminalSession {
     void this.screen.write("\x1b[?2004h");
   }
 
+  /** A terminal query was seen since termhive last typed here: an unread answer may sit in the line editor. */
+  private answerMayWait = false;
+
   private ingestText(text: string): void {
+    if (TERMINAL_QUERY.test(text)) this.answerMayWait = true;
     if (!this.bracketedPasteSeen && text.includes("\x1b[?2004h")) {
       this.bracketedPasteSeen = true;
       this.bracketedPasteEmitter.fire();
@@ -461,11 +472,24 @@ export class TerminalSession {
   }
 
   async write(data: Buffer): Promise<void> {
+    this.answerMayWait = false;
     await this.backend.writeInput(this.paneId, data);
   }
 
   async keys(keys: readonly string[]): Promise<void> {
+    this.answerMayWait = false;
     await this.backend.sendKeys(this.paneId, keys);
+  }
+
+  /**
+   * Before termhive types at an integrated shell's prompt: when a program asked the terminal
+   * something since termhive last typed here, the answer it never read is in the line editor
+   * (input is read in order, so the editor has it before these keys): the line is cleared.
+   * termhive typed nothing on it since, so nothing of the caller's is lost.
+   */
+  async dropUnreadAnswers(): Promise<void> {
+    if (!this.answerMayWait || !this.integrated || this.phase !== "prompt") return;
+    await this.keys(["C-e", "C-u"]);
   }
 
   async resize(rows: number, cols: number): Promise<void> {

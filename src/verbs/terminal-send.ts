@@ -5,12 +5,12 @@ import { RUNS, defineVerb } from "./verb.js";
 const sendInput = {
   session,
   text: z.string().max(64 * 1024 * 1024).optional().describe(
-    "Text to type (multi-line: one paste). A trailing newline is its Enter.",
+    "Text to type literally (multi-line: one paste; control characters show as symbols: use keys). A trailing newline is its Enter.",
   ),
   enter: z.boolean().default(true).describe("Press Enter after the text (default true)."),
   keys: z.array(z.string().max(32)).max(1000).optional().describe("Keys after the text: Up, Down, Left, Right, Home, End, Tab, S-Tab, Escape, Enter, Backspace, Delete, PageUp, PageDown, F1–F12, C-a…C-z, M-x."),
   secret: z.string().max(64 * 1024).optional().describe("Password, typed with Enter; never logged or returned."),
-  confirm: z.boolean().optional().describe("Send even if the safety gate flags it."),
+  confirm: z.boolean().optional().describe("Send even if the safety gate flags the line Enter submits."),
 };
 
 export default defineVerb({
@@ -22,7 +22,7 @@ export default defineVerb({
   family: "terminal",
   annotations: RUNS,
   run: (s, input, ctx) => s.terminal.send(input, ctx),
-  text: (r) => `sent ${r.sent_bytes} bytes${r.keys ? ` and ${r.keys} keys` : ""}`,
+  text: (r) => `sent ${r.sent_bytes} bytes${r.keys ? ` and ${r.keys} keys` : ""}${r.replaced ? `; ${r.replaced} control characters in text were typed as visible symbols (send control keys with keys)` : ""}`,
   grpc: "Send",
   cli: {
     command: "send",
