@@ -27,15 +27,15 @@ export default defineVerb({
   structured: {
     schema: {
       name: z.string(), session: z.string(), backend: z.string(), host: z.string().optional(), pid: z.number().int().optional(),
-      shell_integration: z.boolean(), attach: z.string().nullable(), warning: z.string().optional(),
+      shell_integration: z.boolean(), ready: z.boolean(), attach: z.string().nullable(), warning: z.string().optional(),
     },
     of: (r) => ({
       name: r.name, session: r.session, backend: r.backend, ...(r.host ? { host: r.host } : {}), ...(r.pid ? { pid: r.pid } : {}),
-      shell_integration: r.integrated, attach: r.attach ?? null, ...(r.warning ? { warning: r.warning } : {}),
+      shell_integration: r.integrated, ready: r.ready !== false, attach: r.attach ?? null, ...(r.warning ? { warning: r.warning } : {}),
     }),
   },
   text: (r) =>
-    `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
+    `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}${r.ready ? "" : " · still starting (runs and sends wait for its first prompt)"}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
   grpc: "Open",
   cli: {
     command: "open",

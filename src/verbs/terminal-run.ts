@@ -31,7 +31,7 @@ export default defineVerb({
   name: "terminal_run",
   title: "Run a command and wait for it",
   description:
-    "Run a command in a session and wait until it finishes; also inside REPLs (python, node, psql) and ssh. Returns its own output (cleaned, folded when long), the exit code and why it ended: osc133, exit, until, nested-prompt (a REPL prompt is back), fullscreen (vim/less drew its screen and keeps running: go on with terminal_send), idle, or timeout (still running: terminal_wait).",
+    "Run a command in a session and wait until it finishes; also inside REPLs (python, node, psql) and ssh. Returns its own output (cleaned, folded when long), the exit code and why it ended: osc133, incomplete (unclosed quote: nothing ran), exit, until, nested-prompt (a REPL prompt is back), fullscreen (vim/less drew its screen and keeps running: go on with terminal_send), idle, or timeout (still running: terminal_wait).",
   input: runInput,
   family: "terminal",
   annotations: RUNS,
