@@ -22,7 +22,7 @@ test("locateEndedOutput: no echo in the history (cut short, hidden): no output, 
 
 test("an adopted session whose last command ended: a wait for completion from the start answers at once with its exit code", () => {
   const { session } = fakeSession("bash");
-  session.seed(history, true, { cursorRow: 3, cursorCol: 13, alternateScreen: false }, true);
+  session.seed(history, "prompt", { cursorRow: 3, cursorCol: 13, alternateScreen: false }, true);
   session.adoptRun({ command: "make test", startedAt: 1, endedAt: 2, exitCode: 2 });
   assert.equal(session.running, undefined);
   assert.equal(session.lastExitCode, 2);
@@ -34,7 +34,7 @@ test("an adopted session whose last command ended: a wait for completion from th
 
 test("the next run in an adopted session is not taken for the adopted, ended one (even at an empty prompt line)", async () => {
   const { session, print } = fakeSession("bash");
-  session.seed("$ true\n", true, { cursorRow: 1, cursorCol: 0, alternateScreen: false }, true);
+  session.seed("$ true\n", "prompt", { cursorRow: 1, cursorCol: 0, alternateScreen: false }, true);
   session.adoptRun({ command: "true", startedAt: 1, endedAt: 2, exitCode: 0 });
   const start = session.transcript.end;
   const done = awaitCompletion(session, { mode: "shell", startOffset: start, timeoutMs: 5_000 }, { promptQuietMs: 5, idleQuietMs: 60 });
@@ -46,7 +46,7 @@ test("the next run in an adopted session is not taken for the adopted, ended one
 
 test("an ended run is not recorded when the shell is not at its prompt (a later command runs, its start unrecorded)", () => {
   const { session } = fakeSession("bash");
-  session.seed(history, false, { cursorRow: 3, cursorCol: 13, alternateScreen: false }, true);
+  session.seed(history, "running", { cursorRow: 3, cursorCol: 13, alternateScreen: false }, true);
   session.adoptRun({ command: "make test", startedAt: 1, endedAt: 2, exitCode: 2 });
   assert.equal(session.lastExitCode, 2);
   assert.equal(completedSince(session, session.transcript.start, 60_000)(), undefined);
