@@ -22,6 +22,8 @@ export class RegexTimeoutError extends Error {
 export function matchInWorker(source: string, bits: number, text: string, timeoutMs: number, label: string): Promise<SafeMatch | null> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_CODE, { eval: true, workerData: { source, bits, text } });
+    // A server shutting down does not wait for a match nobody will read.
+    worker.unref();
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new RegexTimeoutError(`${label} did not finish matching ${text.length} characters within ${timeoutMs} ms and was stopped; make the pattern narrower (fewer repeats of .*) or read less text`));
