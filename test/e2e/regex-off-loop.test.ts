@@ -30,4 +30,17 @@ describe("user regexes off the event loop", () => {
     assert.equal(echoed.output, "bystander-ok");
     assert.deepEqual(order, ["echo", "wait"], "the echo waited for the regex");
   });
+
+  test("terminal_read filter (.*a){20}b over the same line: another session's echo is answered before the read returns", async () => {
+    const order: string[] = [];
+    const read = h.call("terminal_read", { session: "victim", mode: "all", filter: "(.*a){20}b" }).then((r) => (order.push("read"), r));
+    const echo = h.ok("terminal_run", { session: "bystander", command: "echo bystander-read" }).then((r) => (order.push("echo"), r));
+    const [got, echoed] = await Promise.all([read, echo]);
+    assert.equal(got.isError, false, got.text);
+    // The matching line is kept (folded to the budget), not reported as "no line matches".
+    assert.doesNotMatch(got.data.output, /no line matches/);
+    assert.match(got.data.output, /aaaa.*b$/m);
+    assert.equal(echoed.output, "bystander-read");
+    assert.deepEqual(order, ["echo", "read"], "the echo waited for the filter");
+  });
 });
