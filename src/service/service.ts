@@ -16,7 +16,7 @@ import { EMPTY_LINE, PENDING_MAX_CHARS, readPending, withText, writePending, typ
 import { planKeys, type KeyPlan } from "../terminal/key-plan.js";
 import { readSession, type ReadResult } from "../terminal/read.js";
 import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js";
-import { deadError, runCommand, type RunResult } from "../terminal/run.js";
+import { deadError, runCommand, waitShellStarted, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
 import type { CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, WaitInput } from "./inputs.js";
@@ -104,8 +104,13 @@ export class TermhiveService {
 
   async open(input: OpenInput) {
     await this.ensureRoomFor(1);
-    const session = await this.registry.open({ ...input, rows: input.rows ?? 40, cols: input.cols ?? 120 });
-    await this.waitReady(session);
+    const session = await this.registry.open({ ...input, rows: input.rows ?? 40, cols: input.cols ?? 120, refreshed: true });
+    // A shell becomes ready in the background, however long its rc files take: every path that
+    // types into it (terminal_run, terminal_send, layouts) waits for its first prompt, in any
+    // process. Another program is waited for here (only its output tells when it is ready).
+    const shell = session.meta.shell !== "other";
+    if (!shell) await this.waitReady(session);
+    const starting = shell && session.phase === "starting" && session.alive;
     return {
       session: session.id,
       name: session.name,
@@ -114,7 +119,10 @@ export class TermhiveService {
       pid: session.pane.pid,
       pane: session.paneId,
       shell: session.meta.shell,
-      integrated: session.integrated,
+      // A shell still starting has not reported yet; it is started with integration.
+      integrated: session.integrated || starting,
+      ready: !starting,
+      ...(starting ? { hint: "the shell is still starting (its rc files run); terminal_run and terminal_send wait for its first prompt." } : {}),
       attach: this.backend.attachCommand(session.paneId),
       cwd: session.cwd ?? session.pane.cwd,
       ...(this.backend.warning ? { warning: this.backend.warning } : {}),
@@ -206,7 +214,7 @@ export class TermhiveService {
     this.gate(literalText(input.command).text, input.confirm, undefined);
     if (input.until !== undefined) this.regex(input.until, "until");
     await this.ensureRoomFor(1);
-    const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120 });
+    const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120, refreshed: true });
     let result: RunResult;
     try {
       await this.waitReady(session);
@@ -221,7 +229,10 @@ export class TermhiveService {
       return { ...result, session: session.id, session_name: session.name, session_closed: false, hint: result.hint ? `${result.hint} ${hint}` : hint };
     }
     await this.registry.close(session);
-    return { ...result, session: session.id, session_name: session.name, session_closed: true };
+    // The session is gone: a hint that sends the caller to it (terminal_read, terminal_close) would
+    // answer "unknown session".
+    const hint = result.reason === "exit" ? "the command ended the throwaway shell; its output is above, and the session is closed." : result.hint;
+    return { ...result, hint, session: session.id, session_name: session.name, session_closed: true };
   }
 
   async send(input: SendInput, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number; replaced?: number }> {
@@ -239,6 +250,8 @@ export class TermhiveService {
     } catch (error) {
       throw new ToolError((error as Error).message);
     }
+    // Nothing is typed into a shell still starting (its rc files would read it, or it would be lost).
+    if (session.meta.shell !== "other" && session.phase === "starting") await waitShellStarted(session, this.config);
     const literal = input.text === undefined ? undefined : literalText(input.text);
     // A trailing newline submits the text even with enter: false, so the gate sees it then too.
     const submitted = literal === undefined ? undefined : submission(literal.text, enter && input.secret === undefined);

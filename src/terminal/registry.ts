@@ -37,6 +37,8 @@ export interface OpenOptions {
   host?: string;
   /** Split this session's pane instead of opening a new window (layouts). */
   splitFrom?: { session: TerminalSession; direction: "left" | "right" | "above" | "below"; percent?: number };
+  /** The caller has just refreshed the registry (checking the session limit): not again. */
+  refreshed?: boolean;
 }
 
 export interface SessionEvent {
@@ -101,8 +103,9 @@ export class SessionRegistry {
     backend.on("exit", (paneId, status, signal) => {
       const session = this.byPane(paneId);
       if (!session) return;
-      session.markExited(status, signal);
-      this.audit.write({ event: "exit", session: session.id, name: session.name, status, signal });
+      void session.markExitedAfterLastOutput(status, signal).then(() => {
+        this.audit.write({ event: "exit", session: session.id, name: session.name, status, signal });
+      });
     });
     backend.on("closed", (paneId) => {
       const session = this.byPane(paneId);
@@ -229,11 +232,16 @@ export class SessionRegistry {
     this.seeding.set(pane.paneId, held);
     try {
       const snap = await this.backend.snapshot(pane.paneId);
+      // A shell still reading its rc files (opened by a process that returned at once) has not
+      // written its status line yet: it stays "starting" here too, until its first prompt.
+      const starting = meta.shell !== "other" && !pane.dead && !(await this.shellStatusWritten(session));
       const atPrompt = meta.shell !== "other" && ownProgramInForeground(pane, meta);
-      session.seed(snap.history, atPrompt, snap, meta.shell !== "other");
+      session.seed(snap.history, starting ? "starting" : atPrompt ? "prompt" : "running", snap, meta.shell !== "other");
       // Before the held output: an end (OSC 133 D) in it must find the running command.
       if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);
-      if (atPrompt && !pane.dead) await adoptPasteMode(session, this.backend);
+      // A shell at its prompt, or a program run without a shell (an agent's TUI, which keeps
+      // the mode on while it runs): the pane says whether it takes bracketed paste.
+      if ((atPrompt || meta.shell === "other") && !pane.dead) await adoptPasteMode(session, this.backend);
       this.seeding.delete(pane.paneId);
       for (const chunk of held.slice(snap.outputsIncluded)) session.ingest(chunk);
     } catch {
@@ -246,6 +254,12 @@ export class SessionRegistry {
     }
     if (pane.dead) await session.verifyAlive(true);
     this.audit.write({ event: "adopt", session: meta.id, name: meta.name, pane: pane.paneId });
+  }
+
+  /** The integrated shell has written its status line: its integration (after the user's rc) ran. */
+  private async shellStatusWritten(session: TerminalSession): Promise<boolean> {
+    const remote = remoteStatusReader(session, this.backend);
+    return (remote ? await remote() : readStatusLine(this.config.home, session.id)) !== "";
   }
 
   /** What the pane's shared state (and the shell's status file) says the session is running. */
@@ -329,7 +343,7 @@ export class SessionRegistry {
 
   async open(options: OpenOptions): Promise<TerminalSession> {
     await this.ensureStarted();
-    await this.refresh();
+    if (!options.refreshed) await this.refresh();
     const given = options.name === undefined ? undefined : validateName(options.name, "session name");
     // A split pane lives in its session's tmux window, so on its host.
     const splitHost = options.splitFrom?.session.meta.host;
@@ -418,6 +432,8 @@ export class SessionRegistry {
         : undefined,
     });
     const session = this.createSession(meta, pane);
+    // A shell still reading its rc files has not reported its folder yet (OSC 7); a local one starts here.
+    if (!meta.host && options.cwd) session.startedIn(options.cwd);
     for (const chunk of this.orphans.get(pane.paneId) ?? []) session.ingest(chunk);
     this.orphans.delete(pane.paneId);
     this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId });

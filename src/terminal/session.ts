@@ -65,6 +65,12 @@ export interface SessionLimits {
   recordingMaxBytes: number;
 }
 
+/** The key that tells a shell's exit hook its last D arrived (an empty Enter if the shell is already gone). */
+const EXIT_ACK = "\r";
+
+/** How long an exit reported ahead of the pane's last output waits for the shell's last D. */
+const EXIT_DRAIN_MAX_MS = 1_000;
+
 /** How much of the command history to keep (offsets only; the text is in the transcript). */
 const KEPT_COMMANDS = 200;
 /**
@@ -120,6 +126,8 @@ export class TerminalSession {
   private exit: SessionExit = { status: null, signal: null };
   private gone: string | null = null;
   private promptEnd = -1;
+  /** Absolute offset just past the latest continuation-prompt mark (OSC 133;P;k=c); -1: none. */
+  private continuationEnd = -1;
   private paneInfo: PaneInfo;
   private foregroundProgram: string;
   /** Recent commands, oldest first (records are updated in place as a command ends). */
@@ -198,6 +206,19 @@ export class TerminalSession {
     return this.promptEnd;
   }
 
+  /**
+   * Absolute offset just past the latest continuation-prompt mark: the shell took a line it
+   * cannot run yet (an open quote, loop or trailing backslash) and waits for more.
+   */
+  get lastContinuationEnd(): number {
+    return this.continuationEnd;
+  }
+
+  /** The shell shows a continuation prompt now (no new prompt or command since the mark). */
+  get awaitingContinuation(): boolean {
+    return this.continuationEnd > this.promptEnd && this.currentPhase === "prompt";
+  }
+
   get pane(): PaneInfo {
     return this.paneInfo;
   }
@@ -228,6 +249,11 @@ export class TerminalSession {
     this.expectedCommand = command;
   }
 
+  /** The folder the program was started in: the working directory until the shell reports one (OSC 7). */
+  startedIn(cwd: string): void {
+    this.currentCwd ??= cwd;
+  }
+
   /** The last exit code as another process recorded it (adoption). */
   restoreLastExitCode(code: number | null): void {
     this.exitCodeOfLast = code;
@@ -252,7 +278,7 @@ export class TerminalSession {
   }
 
   /** Seeds screen and transcript from what the backend still shows (adoption after a restart). */
-  seed(history: string, atPrompt: boolean, pane?: { cursorRow: number; cursorCol: number; alternateScreen: boolean }, integrated = false): void {
+  seed(history: string, phase: ShellPhase, pane?: { cursorRow: number; cursorCol: number; alternateScreen: boolean }, integrated = false): void {
     // A full-screen program holds the alternate screen: the capture is that screen, drawn in
     // place, with the cursor put where tmux has it.
     const alternate = pane?.alternateScreen === true;
@@ -264,7 +290,7 @@ export class TerminalSession {
     // Trailing blanks a program wrote but capture left out (a REPL's ">>> "): put the screen's
     // cursor where tmux has it.
     else if (pane && pane.cursorCol > 0) void this.screen.write(`\r\x1b[${pane.cursorCol}C`);
-    this.currentPhase = atPrompt ? "prompt" : "running";
+    this.currentPhase = phase;
     if (integrated) this.integratedShell = true;
     // No output event: the history is not new output (watchers must not match it again);
     // subscribers that replay a session read it from the transcript.
@@ -278,6 +304,14 @@ export class TerminalSession {
   adoptRun(run: { command: string; startedAt: number; endedAt?: number; exitCode?: number | null; previousExitCode?: number | null }): void {
     if (run.endedAt !== undefined) {
       this.exitCodeOfLast = run.exitCode ?? null;
+      // Recorded as a command that ended, so a wait for completion here answers at once, as it
+      // does in the process that saw it end (issue 21 §2). Where its output lies in the adopted
+      // history is found from its echo; not found, the record holds no output, only its end.
+      // Only with the shell back at its prompt: a program in the foreground means a later
+      // command runs whose start went unrecorded (a process killed as it began).
+      if (this.currentPhase !== "prompt" || this.running || this.commands.length > 0) return;
+      const { outputStart, outputEnd } = locateEndedOutput(this.transcript.slice(this.transcript.start).text, this.transcript.start, run.command);
+      this.commands.push({ command: run.command, outputStart, outputEnd, exitCode: run.exitCode ?? null, startedAt: run.startedAt, endedAt: run.endedAt });
       return;
     }
     this.exitCodeOfLast = run.previousExitCode ?? null;
@@ -389,9 +423,17 @@ export class TerminalSession {
       }
       case "command-end": {
         const running = this.running;
-        if (running) this.finishCommand(running, start, event.exitCode, "osc133");
+        // bash's `exit` printed "exit" (or "logout") before its EXIT trap sent this D: not the command's output.
+        const at = event.exiting?.saidExit && running ? start - saidExitLength(this.transcript.slice(running.outputStart, start).text) : start;
+        if (running) this.finishCommand(running, at, event.exitCode, "osc133");
+        // The shell's exit hook waits for this key before it ends: tmux drops a pane's last
+        // output when the program ends before tmux has passed it on (seen here ~1 in 3).
+        if (event.exiting) void this.write(Buffer.from(EXIT_ACK)).catch(() => undefined);
         break;
       }
+      case "continuation":
+        this.continuationEnd = end;
+        break;
       case "cwd":
         this.currentCwd = event.path;
         break;
@@ -429,6 +471,30 @@ export class TerminalSession {
   /** Why output was lost since `offset`, if it was. */
   gapSince(offset: number): string | undefined {
     return this.gaps.find((gap) => gap.at >= offset)?.reason;
+  }
+
+  /**
+   * The pane's program exited, as the backend reports it. tmux can report that before the pane's
+   * last output reaches this process (its pane-died hook line comes through another pane), which
+   * lost a run's output when the command ended the shell (`…; exit 3`). An integrated shell
+   * running a command sends that command's D from its exit hook, last thing before it ends:
+   * wait for it, bounded for a shell that died without running its hook (kill -9).
+   */
+  async markExitedAfterLastOutput(status: number | null, signal: number | null): Promise<void> {
+    if (this.living && this.integratedShell && this.running) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          finished.dispose();
+          closed.dispose();
+          resolve();
+        };
+        const timer = setTimeout(done, EXIT_DRAIN_MAX_MS);
+        const finished = this.commandFinishedEmitter.event(done);
+        const closed = this.closedEmitter.event(done);
+      });
+    }
+    this.markExited(status, signal);
   }
 
   markExited(status: number | null, signal: number | null): void {
@@ -500,7 +566,27 @@ export class TerminalSession {
   }
 }
 
+/** Length of the "exit"/"logout" line bash's `exit` printed at the end of `text` (0: none). */
+function saidExitLength(text: string): number {
+  return /(?:exit|logout)\r?\n$/.exec(text)?.[0].length ?? 0;
+}
+
 function firstLineOf(text: string): string {
   // The echo of what was typed, without prompt redraw escapes.
   return stripAnsi(text).replace(/\r/g, "").split("\n")[0]?.trim() ?? "";
+}
+
+/**
+ * Where a command that ended before this process adopted its pane printed its output, in the
+ * adopted history (which ends on the cursor's line, the shell's new prompt): from the line after
+ * the last echo of the command's first line to the start of that prompt line. Without an echo
+ * (a prompt that hides it, a history cut short) both are the prompt line's start.
+ */
+export function locateEndedOutput(history: string, base: number, command: string): { outputStart: number; outputEnd: number } {
+  const promptLine = history.lastIndexOf("\n") + 1;
+  const first = command.split("\n", 1)[0]!.trim();
+  const echo = first ? history.lastIndexOf(first, promptLine - 1) : -1;
+  const echoLineEnd = echo < 0 ? -1 : history.indexOf("\n", echo + first.length);
+  const outputStart = echoLineEnd < 0 || echoLineEnd >= promptLine ? promptLine : echoLineEnd + 1;
+  return { outputStart: base + outputStart, outputEnd: base + Math.max(outputStart, promptLine) };
 }

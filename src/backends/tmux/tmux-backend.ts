@@ -254,9 +254,12 @@ export class TmuxBackend implements Backend {
         throw error;
       }
     } else {
-      await this.cmd(`set -g default-size ${options.cols}x${options.rows}`);
+      // tmux runs a control client's commands in order: sent together, they cost one round trip.
+      const sized = this.cmd(`set -g default-size ${options.cols}x${options.rows}`);
       const tag = windowTag(options.meta);
-      [line] = await this.cmd(`new-window -d -n ${tag} -t ${tmuxQuote(this.sessionName + ":")} -P -F '#{pane_id}' ${quotedArgv}`);
+      const created = this.cmd(`new-window -d -n ${tag} -t ${tmuxQuote(this.sessionName + ":")} -P -F '#{pane_id}' ${quotedArgv}`);
+      await sized;
+      [line] = await created;
       if (!line?.trim()) {
         // Rarely the -P reply comes back empty; the window's unique name still finds the pane.
         const found = (await this.cmd(`list-panes -s -t ${tmuxQuote(this.sessionName + ":")} -F '#{pane_id} #{window_name}'`))
@@ -269,9 +272,12 @@ export class TmuxBackend implements Backend {
     if (!/^%\d+$/.test(paneId)) throw new TmuxError(`tmux did not report the new pane (got ${JSON.stringify(line)})`);
     try {
       this.known.add(paneId);
-      await this.writeMeta(paneId, options.meta);
-      if (!options.splitFrom) await this.resize(paneId, options.rows, options.cols);
-      const info = await this.paneInfo(paneId);
+      // In order, in one round trip (see above): the pane's info is read after the meta and size are set.
+      const [, , info] = await Promise.all([
+        this.writeMeta(paneId, options.meta),
+        options.splitFrom ? undefined : this.resize(paneId, options.rows, options.cols),
+        this.paneInfo(paneId),
+      ]);
       if (!info) throw new TmuxError(`pane ${paneId} vanished right after it was created`);
       return info;
     } catch (error) {
