@@ -162,6 +162,7 @@ export async function benchHostile(): Promise<void> {
         unit: "ms",
         call_ms: round(ms),
         event_loop_max_ms: round(Math.max(...seen.ping)),
+        ping_median_ms: round(median(seen.ping)),
         ping_p99_ms: round(percentile(seen.ping, 99)),
         echo_max_ms: round(Math.max(...seen.echo)),
         echo_median_ms: round(median(seen.echo)),
