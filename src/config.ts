@@ -38,6 +38,8 @@ export interface TermhiveConfig {
   httpMaxSessions: number;
   /** Idle time after which `termhive serve` forgets an MCP-over-HTTP session. */
   httpSessionTtlMs: number;
+  /** TERMHIVE_DEBUG=1: stack traces of CLI errors, and a line for each failure termhive ignores (util/traced.ts). */
+  debug: boolean;
 }
 
 export class ConfigError extends Error {
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     recordingMaxBytes: megabytesFrom(env, "TERMHIVE_RECORDING_MAX_MB", 50),
     httpMaxSessions: intFrom(env, "TERMHIVE_HTTP_MAX_SESSIONS", 256, 1, 100_000),
     httpSessionTtlMs: intFrom(env, "TERMHIVE_HTTP_SESSION_TTL_S", 1800, 1, 365 * 24 * 3600) * 1000,
+    debug: env.TERMHIVE_DEBUG === "1",
     ...overrides,
   };
 }

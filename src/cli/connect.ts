@@ -5,7 +5,8 @@ import { existsSync } from "node:fs";
 import { loadConfig } from "../config.js";
 import { TermhiveClient } from "../grpc/client.js";
 import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";
-import { TermhiveService } from "../service/service.js";
+import { composeRoot } from "../service/root.js";
+import type { TermhiveService } from "../service/service.js";
 
 /** The operations every verb uses, with one shape whichever engine answers. */
 export type Ops = Pick<TermhiveClient, "open" | "run" | "send" | "read" | "wait" | "list" | "close" | "resize">;
@@ -27,7 +28,8 @@ export async function connectEngine(options: { direct?: boolean; onProgress?: (m
     const client = new TermhiveClient({ socketPath: socket, clientName: CLIENT_ID });
     return { ops: client, remote: true, done: async () => client.closeConnection() };
   }
-  const service = new TermhiveService(config);
+  const root = composeRoot(config);
+  const service = root.terminal;
   const ctx = { clientId: CLIENT_ID, onProgress: options.onProgress };
   const ops: Ops = {
     open: (i = {}) => service.open({ rows: 40, cols: 120, ...i }),
@@ -39,5 +41,5 @@ export async function connectEngine(options: { direct?: boolean; onProgress?: (m
     close: (i) => service.close(i),
     resize: (i) => service.resize(i),
   };
-  return { ops, remote: false, service, done: () => service.shutdown() };
+  return { ops, remote: false, service, done: () => root.shutdown() };
 }

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { hostAndOriginAllowed } from "../auth/http-guard.js";
-import type { TermhiveService } from "../service/service.js";
+import type { ServiceRoot } from "../service/root.js";
 import { asset } from "./assets.js";
 import { cookieOk, loginCookie, queryToken } from "./auth.js";
 import { tokenMatches } from "../auth/token.js";
@@ -35,9 +35,9 @@ export interface Dashboard {
   close(): void;
 }
 
-export function createDashboard(service: TermhiveService, options: { token: string | null; host: string; log?: (line: string) => void }): Dashboard {
+export function createDashboard(root: ServiceRoot, options: { token: string | null; host: string; log?: (line: string) => void }): Dashboard {
   const log = limitedLog(options.log ?? ((line: string) => process.stderr.write(`termhive serve: dashboard: ${line}\n`)));
-  const feed = new HiveFeed(service);
+  const feed = new HiveFeed(root.terminal, root.hive);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const alive = new WeakMap<object, boolean>();
   const pinger = setInterval(() => {
@@ -106,7 +106,7 @@ export function createDashboard(service: TermhiveService, options: { token: stri
       wss.handleUpgrade(req, socket, head, (ws) => {
         alive.set(ws, true);
         ws.on("pong", () => alive.set(ws, true));
-        new DashboardConnection(ws, service, feed, log);
+        new DashboardConnection(ws, root, feed, log);
       });
     },
 

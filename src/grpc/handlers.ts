@@ -2,8 +2,7 @@
 // schema, its operation, errors as status codes) and the two watch streams. No behaviour lives here.
 import * as grpc from "@grpc/grpc-js";
 import { z } from "zod";
-import { hiveServiceFor } from "../service/hive-instance.js";
-import type { TermhiveService } from "../service/service.js";
+import type { ServiceRoot } from "../service/root.js";
 import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
 import { grpcFailure } from "../verbs/errors.js";
 import { requestFromWire, responseToWire } from "./hive-codec.js";
@@ -60,12 +59,12 @@ function unaryHandler(verb: AnyVerb, services: Services, authorize: Authorize | 
   };
 }
 
-export function buildHandlers(service: TermhiveService, authorize?: Authorize): grpc.UntypedServiceImplementation {
-  // The hive is resolved on its first call, so its store still opens on first use.
-  const services: Services = { terminal: service, hive: () => hiveServiceFor(service) };
+export function buildHandlers(root: ServiceRoot, authorize?: Authorize): grpc.UntypedServiceImplementation {
+  // The hive's store still opens on its first call (the crew opens it on first use).
+  const services: Services = { terminal: root.terminal, hive: () => root.hive };
   const stream = (watch: typeof watchOutput) => (call: grpc.ServerWritableStream<Row, object>) => {
     if (authorize && !authorize(call.metadata)) return call.destroy({ name: "auth", message: "unauthenticated", code: grpc.status.UNAUTHENTICATED } as grpc.ServiceError);
-    void watch(service, call);
+    void watch(root.terminal, call);
   };
   return {
     ...Object.fromEntries(VERBS.map((verb) => [verb.grpc, unaryHandler(verb, services, authorize)])),

@@ -2,7 +2,7 @@
 // directory) and, optionally, on loopback TCP where the bearer token is required.
 import * as grpc from "@grpc/grpc-js";
 import { chmodSync, existsSync, unlinkSync } from "node:fs";
-import type { TermhiveService } from "../service/service.js";
+import type { ServiceRoot } from "../service/root.js";
 import { buildHandlers } from "./handlers.js";
 import { loadTermhiveProto } from "./proto.js";
 import { claimSocket } from "./socket.js";
@@ -33,11 +33,11 @@ const SERVER_OPTIONS: grpc.ServerOptions = {
   "grpc.max_send_message_length": 64 * 1024 * 1024,
 };
 
-export async function startGrpc(service: TermhiveService, options: GrpcServeOptions): Promise<GrpcServers> {
+export async function startGrpc(root: ServiceRoot, options: GrpcServeOptions): Promise<GrpcServers> {
   const { service: definition } = loadTermhiveProto("server");
   await claimSocket(options.socketPath);
   const local = new grpc.Server(SERVER_OPTIONS);
-  local.addService(definition, buildHandlers(service));
+  local.addService(definition, buildHandlers(root));
   await bind(local, `unix:${options.socketPath}`);
   chmodSync(options.socketPath, 0o600);
 
@@ -50,7 +50,7 @@ export async function startGrpc(service: TermhiveService, options: GrpcServeOpti
       const value = md.get("authorization")[0];
       return typeof value === "string" && tokenMatches(value.replace(/^Bearer\s+/i, ""), token);
     };
-    remote.addService(definition, buildHandlers(service, authorize));
+    remote.addService(definition, buildHandlers(root, authorize));
     const host = options.tcp.host.includes(":") ? `[${options.tcp.host}]` : options.tcp.host;
     try {
       tcpPort = await bind(remote, `${host}:${options.tcp.port}`);

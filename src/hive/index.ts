@@ -130,3 +130,4 @@ export * from "./hooks.js";
 export * from "./precedence.js";
 export * from "./turns.js";
 export * from "./outbox.js";
+export * from "./busy-rule.js";

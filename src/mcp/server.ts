@@ -1,13 +1,12 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { TermhiveService } from "../service/service.js";
+import type { ServiceRoot } from "../service/root.js";
 import { registerTools } from "./tools.js";
 import { registerResources } from "./resources.js";
 import { registerPrompts } from "./prompts.js";
-import { hiveServiceFor } from "../service/hive-instance.js";
 import { VERSION } from "../version.js";
 
-export function createMcpServer(service: TermhiveService, clientId?: string): McpServer {
+export function createMcpServer(root: ServiceRoot, clientId?: string): McpServer {
   const server = new McpServer(
     { name: "termhive", version: VERSION },
     {
@@ -19,15 +18,15 @@ export function createMcpServer(service: TermhiveService, clientId?: string): Mc
   );
   // The hive store opens on first use: a database that cannot be opened (locked, corrupt)
   // fails the hive calls with its reason and never takes the terminal tools down.
-  const hive = hiveServiceFor(service);
-  registerTools(server, { terminal: service, hive: () => hive }, clientId);
-  registerResources(server, service, hive);
+  const { terminal, hive } = root;
+  registerTools(server, { terminal, hive: () => hive }, clientId);
+  registerResources(server, terminal, hive);
   registerPrompts(server);
   return server;
 }
 
-export async function serveStdio(service: TermhiveService): Promise<void> {
-  const server = createMcpServer(service, "stdio");
+export async function serveStdio(root: ServiceRoot): Promise<void> {
+  const server = createMcpServer(root, "stdio");
   const transport = new StdioServerTransport();
   // Set before connect: the SDK chains a handler it finds, but one set later replaces its own
   // (and with it the server's close handling, e.g. resource subscription clean-up).

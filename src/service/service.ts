@@ -1,11 +1,13 @@
-// The operations every door (MCP, gRPC, CLI) calls. No door holds behaviour of its own.
+// The terminal operations every door (MCP, gRPC, CLI) calls, built once per process by the
+// composition root (root.ts). No door holds behaviour of its own.
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import type { Backend } from "../backends/backend.js";
 import { createBackend } from "../backends/select.js";
 import { AuditLog } from "../audit.js";
 import type { TermhiveConfig } from "../config.js";
-import { checkCommand, loadSafetyConfig, redactSecrets, type SafetyConfig } from "../safety/index.js";
+import { loadSafetyConfig } from "../safety/index.js";
+import { InputPolicy, truncate } from "../terminal/input-policy.js";
 import { promptRedrawn, waitUntilReady } from "../terminal/ready.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
@@ -16,6 +18,7 @@ import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js
 import { deadError, runCommand, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
+import { traced } from "../util/traced.js";
 import type { CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, WaitInput } from "./inputs.js";
 import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
@@ -66,24 +69,18 @@ const OPEN_SILENT_MS = 1_000;
 export class TermhiveService {
   readonly registry: SessionRegistry;
   readonly audit: AuditLog;
-  private readonly safety: SafetyConfig;
+  /** Size limit, safety gate and audit of every typed text (terminal/input-policy.ts). */
+  readonly policy: InputPolicy;
 
   constructor(readonly config: TermhiveConfig, backend?: Backend) {
     ensurePrivateDir(config.home);
     this.audit = new AuditLog(config.home, config.auditMaxBytes);
-    this.safety = loadSafetyConfig();
+    this.policy = new InputPolicy(config, this.audit, loadSafetyConfig());
     this.registry = new SessionRegistry(
       backend ?? createBackend(config),
       config,
       this.audit,
     );
-    // Loaded only when asked for: the closer pulls in the hive (SQLite) to see agent bindings.
-    if (config.idleCloseS > 0) {
-      void import("./idle-closer.js").then(({ IdleCloser }) => {
-        const closer = new IdleCloser(this);
-        this.onShutdown(() => closer.stop());
-      });
-    }
   }
 
   get backend(): Backend {
@@ -154,7 +151,7 @@ export class TermhiveService {
       throw new ToolError(`cwd is for a run without session (it opens a throwaway session there); in session ${input.session}, put a cd in the command. Nothing was run.`);
     }
     const session = await this.session(input.session);
-    this.gate(input.command, input.confirm, session);
+    this.policy.gate(input.command, input.confirm, session);
     const until = input.until === undefined ? undefined : this.regex(input.until, "until");
     const timeoutMs = (input.timeout_s ?? 30) * 1000;
     const release = await acquireRunLock(this.backend, session, session.redact(input.command), timeoutMs);
@@ -192,7 +189,7 @@ export class TermhiveService {
    */
   private async runThrowaway(input: RunInput, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
     // Refusals come before anything is opened.
-    this.gate(input.command, input.confirm, undefined);
+    this.policy.gate(input.command, input.confirm, undefined);
     if (input.until !== undefined) this.regex(input.until, "until");
     await this.ensureRoomFor(1);
     const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120 });
@@ -221,7 +218,7 @@ export class TermhiveService {
     }
     const enter = input.enter ?? true;
     // A trailing newline submits the text even with enter: false, so the gate sees it then too.
-    if (input.text !== undefined) this.checkInput(input.text, session, { enter: submission(input.text, enter).enter, confirm: input.confirm });
+    if (input.text !== undefined) this.policy.check(input.text, session, { enter: submission(input.text, enter).enter, confirm: input.confirm });
     const keys = input.keys ?? [];
     // Validate every key before typing anything, so a bad key name sends nothing.
     try {
@@ -238,13 +235,13 @@ export class TermhiveService {
       await promptRedrawn(session);
       if (session.integrated && session.phase === "prompt") {
         // A remote shell looks for the mark on its own host.
-        if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, `shell/secret.${session.id}`, "1").catch(() => {});
+        if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, `shell/secret.${session.id}`, "1").catch(traced("marking the secret line on the remote host"));
         else markSecretLine(this.config.home, session.id);
       }
       sent += await typeText(session, input.secret, true);
     }
     if (keys.length) await session.keys(keys);
-    this.auditInput(session, input.text, enter, {
+    this.policy.recordInput(session, input.text, enter, {
       keys: keys.length ? keys : undefined,
       secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
     });
@@ -343,56 +340,8 @@ export class TermhiveService {
     }
   }
 
-  /**
-   * The checks every text typed into a session passes, whichever door or tool types it
-   * (terminal_send, hive_send, hive_message and its queue): the size limit, and the safety
-   * gate when Enter will run it. Throws before anything is typed.
-   */
-  checkInput(text: string, session: TerminalSession, options: { enter: boolean; confirm?: boolean }): void {
-    const textBytes = Buffer.byteLength(text);
-    if (textBytes > this.config.maxInputBytes) {
-      throw new ToolError(`text is ${textBytes} bytes; the limit is ${this.config.maxInputBytes} (TERMHIVE_MAX_INPUT_BYTES). Nothing was sent.`);
-    }
-    if (options.enter) this.gate(text, options.confirm, session);
-  }
-
-  /** The audit record of typed input (secrets and redactions applied), for every path that types. */
-  auditInput(session: TerminalSession, text: string | undefined, enter: boolean, extra: Record<string, unknown> = {}): void {
-    this.audit.write({
-      event: "input",
-      session: session.id,
-      name: session.name,
-      text: text === undefined ? undefined : truncate(redactSecrets(session.redact(text), session.secrets), 2000),
-      enter,
-      ...extra,
-    });
-  }
-
-  /** Refuses (ToolError "refused", nothing sent) a command the safety gate flags, unless confirmed. */
-  gate(command: string, confirm: boolean | undefined, session: TerminalSession | undefined): void {
-    if (confirm) return;
-    const verdict = checkCommand(command, this.safety);
-    if (verdict.allowed) return;
-    const list = verdict.violations.map((v) => `${v.rule} (${v.reason}: \`${v.segment}\`)`).join("; ");
-    this.audit.write({ event: "refused", session: session?.id, name: session?.name, command: session ? session.redact(command) : command, rules: verdict.violations.map((v) => v.rule) });
-    throw new ToolError(`refused by the safety gate: ${list}. Nothing was sent. If you mean it, resend with confirm: true.`, "refused");
-  }
-
-  private readonly shutdownHooks: (() => void)[] = [];
-
-  /** Runs `hook` when the service shuts down (parts built on the service, e.g. the hive). */
-  onShutdown(hook: () => void): void {
-    this.shutdownHooks.push(hook);
-  }
-
+  /** The last step of the root's shutdown: recordings closed, run ends written, backend stopped. */
   async shutdown(): Promise<void> {
-    for (const hook of this.shutdownHooks.splice(0)) {
-      try {
-        hook();
-      } catch {
-        // one part failing to close must not keep the others (or the recordings) open
-      }
-    }
     for (const session of this.registry.all()) session.recorder.close();
     // A command's end seen just before shutdown is written to its pane before we detach.
     await settleRunWrites();
@@ -400,6 +349,3 @@ export class TermhiveService {
   }
 }
 
-function truncate(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) + "…" : text;
-}

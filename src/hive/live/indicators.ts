@@ -4,7 +4,7 @@
 // them), and an agent that starts waiting for input rings the attached terminals (BEL, then an
 // OSC 9 desktop notification). How each is shown is the backend's (Backend.markPane…);
 // backends without them (pty): no-op.
-import type { AgentRecord, AgentStatus } from "../../hive/index.js";
+import type { AgentRecord, AgentStatus } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
 
 /** Border colour per status (tmux colour names). */
