@@ -4,9 +4,8 @@ import * as grpc from "@grpc/grpc-js";
 import { z } from "zod";
 import type { ServiceRoot } from "../service/root.js";
 import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
-import { grpcFailure } from "../verbs/errors.js";
 import { requestFromWire, responseToWire } from "./hive-codec.js";
-import { CODE_KEY } from "./status.js";
+import { replyError } from "./reply-error.js";
 import { watchEvents, watchOutput } from "./watch.js";
 
 type Unary = grpc.handleUnaryCall<Record<string, unknown>, object>;
@@ -14,13 +13,6 @@ type Row = Record<string, unknown>;
 
 /** Checks the bearer token of a call (TCP listener only; the unix socket is protected by its mode). */
 export type Authorize = (metadata: grpc.Metadata) => boolean;
-
-export function replyError(error: unknown): Partial<grpc.StatusObject> {
-  const { code, details, toolCode } = grpcFailure(error);
-  const metadata = new grpc.Metadata();
-  if (toolCode) metadata.set(CODE_KEY, toolCode);
-  return { code, details, metadata };
-}
 
 function clientId(metadata: grpc.Metadata): string {
   const sent = metadata.get("x-termhive-client")[0];
