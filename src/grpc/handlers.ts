@@ -29,7 +29,7 @@ function dropEmptyArrays(request: Row): Row {
 /** Wire request → the verb's input, and its result → the wire response. */
 function wire(verb: AnyVerb): { decode(request: Row): Row; encode(result: Row): object } {
   if (verb.family === "terminal") return { decode: dropEmptyArrays, encode: (result) => result };
-  return { decode: (request) => requestFromWire(verb.grpc, request), encode: (result) => responseToWire(verb.grpc, result) };
+  return { decode: (request) => requestFromWire(request, verb.input), encode: (result) => responseToWire(verb.grpc, result) };
 }
 
 function unaryHandler(verb: AnyVerb, services: Services, authorize: Authorize | undefined): Unary {
