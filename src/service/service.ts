@@ -19,43 +19,14 @@ import { deadError, runCommand, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
 import { traced } from "../util/traced.js";
-import type { CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, WaitInput } from "./inputs.js";
+import type { CallContext, CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, SessionSummary, ThrowawayFacts, WaitInput } from "./inputs.js";
 import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { matchNestedPrompt } from "../terminal/prompts.js";
 import { resolveKey } from "../backends/keys.js";
 import { markSecretLine } from "../shell/secret-line.js";
 
-/** Who is calling: read cursors ("new", "diff") are per client; progress goes back to it. */
-/** Where a run without session ran (see runThrowaway). */
-export interface ThrowawayFacts {
-  session?: string;
-  session_name?: string;
-  /** true: the throwaway session was closed after the command; false: kept (still running). */
-  session_closed?: boolean;
-}
-
-export interface CallContext {
-  clientId: string;
-  onProgress?: (elapsedMs: number, message: string) => void;
-}
-
-export interface SessionSummary {
-  session: string;
-  name: string;
-  backend: string;
-  /** ssh destination of a session on another host. */
-  host?: string;
-  alive: boolean;
-  exit_code?: number | null;
-  foreground: string;
-  cwd: string | null;
-  running: string | null;
-  last_exit_code: number | null;
-  idle_s: number;
-  tui: boolean;
-  pane: string;
-}
+export type { CallContext, SessionSummary, ThrowawayFacts } from "./inputs.js";
 
 /** How long terminal_open waits for a fresh shell's first prompt (or a program's first output). */
 const OPEN_READY_MS = 10_000;
