@@ -18,10 +18,10 @@ export async function withEngine<T>(json: boolean | undefined, work: (e: Engine)
     if (progress) process.stderr.write("\r\x1b[K");
     return result;
   } catch (error) {
-    await engine?.done().catch(() => {});
+    await engine?.done().catch(() => undefined); // the call's own error is the one to report
     return fail(json, error, session);
   } finally {
-    await engine?.done().catch(() => {});
+    await engine?.done().catch(() => undefined); // released already, or the backend is gone: nothing left to do
   }
 }
 

@@ -140,7 +140,7 @@ export function startIterm2Status(service: DecoratedService, onAgentChanged: Age
   });
   return {
     // hive_focus's hook: also activates the pane in iTerm2 when it is shown there. Never fails the focus.
-    focus: (paneId) => d.focus(paneId).catch(() => undefined),
+    focus: (paneId) => d.focus(paneId).catch(() => undefined), // iTerm2 not showing the pane: the backend's focus stands
     stop: () => {
       subscription.dispose();
       d.stop();

@@ -169,7 +169,7 @@ export class TermhiveService {
       await this.waitReady(session);
       result = await this.run({ ...input, session: session.id, cwd: undefined, confirm: true }, ctx);
     } catch (error) {
-      await this.registry.close(session).catch(() => undefined);
+      await this.registry.close(session).catch(traced("closing the throwaway session after a failed run"));
       throw error;
     }
     const ref = JSON.stringify(session.name);
