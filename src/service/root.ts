@@ -5,7 +5,7 @@
 // and takes its services from it.
 import type { Backend } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
-import { Hive } from "../hive/index.js";
+import { Hive, profilesFrom } from "../hive/index.js";
 import { Crew } from "../hive/live/crew.js";
 import { startIterm2Status } from "../iterm2/decorations.js";
 import { traceTo, traced } from "../util/traced.js";
@@ -37,7 +37,7 @@ export function composeRoot(config: TermhiveConfig, options: RootOptions = {}): 
     policy: terminal.policy,
     home: config.home,
     ensureRoomFor: (count) => terminal.ensureRoomFor(count),
-    openHive: options.openHive ?? (() => Hive.open({ home: config.home })),
+    openHive: options.openHive ?? (() => Hive.open({ home: config.home, profiles: profilesFrom(config.profilesPath) })),
   });
   const iterm2 = startIterm2Status(terminal, crew.onAgentChanged);
   const hive = new HiveService(terminal, crew, [iterm2]);

@@ -6,7 +6,7 @@ import type { Backend } from "../backends/backend.js";
 import { createBackend } from "../backends/select.js";
 import { AuditLog } from "../audit.js";
 import type { TermhiveConfig } from "../config.js";
-import { loadSafetyConfig } from "../safety/index.js";
+import { safetyConfigFrom } from "../safety/index.js";
 import { InputPolicy, truncate } from "../terminal/input-policy.js";
 import { promptRedrawn, waitUntilReady } from "../terminal/ready.js";
 import { ensurePrivateDir } from "../util/paths.js";
@@ -46,7 +46,7 @@ export class TermhiveService {
   constructor(readonly config: TermhiveConfig, backend?: Backend) {
     ensurePrivateDir(config.home);
     this.audit = new AuditLog(config.home, config.auditMaxBytes);
-    this.policy = new InputPolicy(config, this.audit, loadSafetyConfig());
+    this.policy = new InputPolicy(config, this.audit, safetyConfigFrom(config.safety));
     this.registry = new SessionRegistry(
       backend ?? createBackend(config),
       config,
