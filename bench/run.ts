@@ -12,6 +12,7 @@ import { benchHive } from "./hive.js";
 import { benchDoors } from "./doors.js";
 import { benchDashboard } from "./dashboard.js";
 import { benchOpen } from "./open.js";
+import { benchOpenSlowRc, benchThrowaway } from "./open-slow-rc.js";
 import { benchRemote } from "./remote.js";
 import { benchWatchRatio } from "./watch-ratio.js";
 import { benchFlood, benchHostile, benchSoak } from "./load.js";
@@ -158,6 +159,8 @@ async function main(): Promise<void> {
   if (!only || only === "startup") await benchStartup();
   if (!only || only === "core") await benchCore();
   if (!only || only === "open") await benchOpen(emit);
+  if (!only || only === "open" || only === "open-slow-rc") await benchOpenSlowRc(emit);
+  if (!only || only === "throwaway") await benchThrowaway(emit);
   if (!only || only === "core" || only === "seq") await benchSeq();
   if (!only || only === "tokens") for (const record of await benchTokens()) emit({ bench: "tokens", ...record });
   if (!only || only === "idle") await benchIdle();

@@ -1,6 +1,7 @@
 // Every TERMHIVE_* setting, read and validated once.
 import { defaultHome } from "./util/paths.js";
 import { splitWords, WordListError } from "./util/words.js";
+import { parseNameList, type PaneEnvPolicy } from "./util/pane-env.js";
 
 export interface TermhiveConfig {
   home: string;
@@ -44,6 +45,8 @@ export interface TermhiveConfig {
   httpSessionTtlMs: number;
   /** TERMHIVE_DEBUG=1: stack traces of CLI errors, and a line for each failure termhive ignores (util/traced.ts). */
   debug: boolean;
+  /** TERMHIVE_PANE_ENV_DENY / TERMHIVE_PANE_ENV_ALLOW: which of termhive's variables panes inherit (util/pane-env.ts). */
+  paneEnv: PaneEnvPolicy;
 }
 
 export interface SafetySettings {
@@ -79,6 +82,17 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name}=${JSON.stringify(raw)} is invalid: use a whole number from ${min} to ${max}`);
   }
   return value;
+}
+
+/** A list of variable names (util/pane-env.ts), or null when unset. */
+function nameListFrom(env: NodeJS.ProcessEnv, name: string): string[] | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return null;
+  try {
+    return parseNameList(raw);
+  } catch (error) {
+    throw new ConfigError(`${name}=${JSON.stringify(raw)} is invalid: ${(error as Error).message}; write names separated by commas, e.g. ANTHROPIC_API_KEY,AWS_*`);
+  }
 }
 
 /** A size in MB, fractions allowed (0.5 = 512 KB). */
@@ -123,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     httpMaxSessions: intFrom(env, "TERMHIVE_HTTP_MAX_SESSIONS", 256, 1, 100_000),
     httpSessionTtlMs: intFrom(env, "TERMHIVE_HTTP_SESSION_TTL_S", 1800, 1, 365 * 24 * 3600) * 1000,
     debug: env.TERMHIVE_DEBUG === "1",
+    paneEnv: { deny: nameListFrom(env, "TERMHIVE_PANE_ENV_DENY") ?? [], allow: nameListFrom(env, "TERMHIVE_PANE_ENV_ALLOW") },
     ...overrides,
   };
 }

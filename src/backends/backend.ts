@@ -39,6 +39,8 @@ export interface CreatePaneOptions {
   argv: string[];
   cwd?: string;
   env?: Record<string, string>;
+  /** `env` is the program's whole environment, not additions to the backend's (see launch.ts `clean`). */
+  cleanEnv?: boolean;
   rows: number;
   cols: number;
   meta: Record<string, string>;
@@ -110,6 +112,11 @@ export interface Backend {
 
   createPane(options: CreatePaneOptions): Promise<PaneInfo>;
   listPanes(): Promise<PaneInfo[]>;
+  /**
+   * Hosts whose panes the last listPanes left out because they did not answer in time (their
+   * panes are not known to be closed). Absent where every pane is local.
+   */
+  hostsLeftOut?(): ReadonlySet<string>;
   paneInfo(paneId: string): Promise<PaneInfo | undefined>;
   /** Writes raw bytes to the pane's input, byte-exact, in order, chunked as the backend needs. */
   writeInput(paneId: string, data: Buffer): Promise<void>;

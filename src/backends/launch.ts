@@ -6,7 +6,16 @@ export interface LaunchSpec {
   argv: string[];
   cwd?: string;
   env?: Record<string, string>;
+  /**
+   * `env` is the program's whole environment: nothing is inherited from the process that runs
+   * the script (the tmux server's environment is the first client's, see util/pane-env.ts),
+   * except what the terminal sets for this pane itself (TERM, COLORTERM, TMUX, TMUX_PANE).
+   */
+  clean?: boolean;
 }
+
+/** Variables the terminal sets for the pane itself; kept by a clean launch when set. */
+const TERMINAL_SET = ["TERM", "COLORTERM", "TMUX", "TMUX_PANE"];
 
 import { shellWord } from "../util/shell-word.js";
 import { joinWords } from "../util/words.js";
@@ -32,6 +41,16 @@ export function launchScript(spec: LaunchSpec): string {
   validateLaunch(spec);
   const lines: string[] = [];
   if (spec.cwd) lines.push(`cd -- ${shellWord(spec.cwd)} || exit 126`);
+  if (spec.clean) {
+    // env -i: the program starts from exactly this list. `${X+"X=$X"}` is the word X=value when the terminal set X, else nothing.
+    const kept = TERMINAL_SET.filter((name) => !(spec.env && name in spec.env)).map((name) => `\${${name}+"${name}=$${name}"}`);
+    const given = Object.entries(spec.env ?? {}).map(([name, value]) => shellWord(`${name}=${value}`));
+    // A program whose name holds "=" would be read by env as one more variable: ./ makes it a path.
+    const [program, ...rest] = spec.argv;
+    const first = program!.includes("=") && !program!.includes("/") ? `./${program}` : program!;
+    lines.push(`exec env -i ${[...kept, ...given].join(" ")} ${joinWords([first, ...rest])}`);
+    return lines.join("\n");
+  }
   for (const [name, value] of Object.entries(spec.env ?? {})) lines.push(`export ${name}=${shellWord(value)}`);
   lines.push(`exec ${joinWords(spec.argv)}`);
   return lines.join("\n");

@@ -8,6 +8,7 @@ import { Iterm2Backend } from "./iterm2/iterm2-backend.js";
 import { PtyBackend } from "./pty/pty-backend.js";
 import { TmuxBackend } from "./tmux/tmux-backend.js";
 import { HostRouter } from "./remote/host-router.js";
+import { DEFAULT_PANE_ENV } from "../util/pane-env.js";
 
 /**
  * Where tmux lives when a client starts termhive with a short PATH (a GUI app on macOS has no
@@ -51,7 +52,7 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
-type BackendConfig = Pick<TermhiveConfig, "backend" | "home" | "tmuxPath" | "historyLimit"> & Partial<Pick<TermhiveConfig, "ssh" | "allowedHosts">>;
+type BackendConfig = Pick<TermhiveConfig, "backend" | "home" | "tmuxPath" | "historyLimit"> & Partial<Pick<TermhiveConfig, "ssh" | "allowedHosts" | "paneEnv">>;
 
 /** The local backend, with sessions on other hosts (`host`) reached over ssh beside it. */
 export function createBackend(config: BackendConfig): Backend {
@@ -65,7 +66,7 @@ export function createBackend(config: BackendConfig): Backend {
 
 export function createLocalBackend(config: BackendConfig): Backend {
   const tmuxPath = findTmux(config.tmuxPath);
-  const tmux = (path: string) => new TmuxBackend({ home: config.home, tmuxPath: path, historyLimit: config.historyLimit });
+  const tmux = (path: string) => new TmuxBackend({ home: config.home, tmuxPath: path, historyLimit: config.historyLimit, paneEnv: config.paneEnv ?? DEFAULT_PANE_ENV });
   switch (config.backend) {
     case "pty":
       return new PtyBackend();

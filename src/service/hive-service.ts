@@ -276,7 +276,7 @@ export class HiveService {
         // The same path as every typed text: size limit, gate when submitted, audit.
         const session = this.crew.liveSession(agent.sessionId);
         const text = `[message from ${message.from}] ${input.text}`;
-        this.service.policy.check(text, session, { enter: true });
+        await this.service.policy.check(text, session, { enter: true });
         typed = await this.crew.typeMessage(session, text, true, "hive_mail");
       } catch (error) {
         typed = { delivered: false, note: (error as Error).message };

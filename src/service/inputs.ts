@@ -75,19 +75,4 @@ export interface CallContext {
   onProgress?: (elapsedMs: number, message: string) => void;
 }
 
-export interface SessionSummary {
-  session: string;
-  name: string;
-  backend: string;
-  /** ssh destination of a session on another host. */
-  host?: string;
-  alive: boolean;
-  exit_code?: number | null;
-  foreground: string;
-  cwd: string | null;
-  running: string | null;
-  last_exit_code: number | null;
-  idle_s: number;
-  tui: boolean;
-  pane: string;
-}
+export type { SessionSummary } from "../terminal/summary.js";

@@ -1,7 +1,6 @@
 // The terminal operations every door (MCP, gRPC, CLI) calls, built once per process by the
 // composition root (root.ts). No door holds behaviour of its own.
 import { randomBytes } from "node:crypto";
-import { basename } from "node:path";
 import type { Backend } from "../backends/backend.js";
 import { createBackend } from "../backends/select.js";
 import { AuditLog } from "../audit.js";
@@ -13,16 +12,19 @@ import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
 import { submission, typeIntoSession, typeText } from "../terminal/typing.js";
+import { literalText } from "../terminal/literal-text.js";
+import { EMPTY_LINE, withText } from "../terminal/pending-line.js";
+import { planKeys } from "../terminal/key-plan.js";
 import { readSession, type ReadResult } from "../terminal/read.js";
 import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js";
-import { deadError, runCommand, type RunResult } from "../terminal/run.js";
+import { deadError, runCommand, waitShellStarted, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
 import { traced } from "../util/traced.js";
-import type { CallContext, CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, SessionSummary, ThrowawayFacts, WaitInput } from "./inputs.js";
+import type { CallContext, CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, ThrowawayFacts, WaitInput } from "./inputs.js";
 import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
-import { matchNestedPrompt } from "../terminal/prompts.js";
+import { sessionSummary, type SessionSummary } from "../terminal/summary.js";
 import { resolveKey } from "../backends/keys.js";
 import { markSecretLine } from "../shell/secret-line.js";
 
@@ -36,22 +38,21 @@ const OPEN_QUIET_MS = 150;
  * ready once it has been silent this long, not after OPEN_READY_MS: there is nothing to see.
  */
 const OPEN_SILENT_MS = 1_000;
-
 export class TermhiveService {
   readonly registry: SessionRegistry;
   readonly audit: AuditLog;
-  /** Size limit, safety gate and audit of every typed text (terminal/input-policy.ts). */
+  /** Size limit, safety gate, pending line and audit of every typed text (terminal/input-policy.ts). */
   readonly policy: InputPolicy;
 
   constructor(readonly config: TermhiveConfig, backend?: Backend) {
     ensurePrivateDir(config.home);
     this.audit = new AuditLog(config.home, config.auditMaxBytes);
-    this.policy = new InputPolicy(config, this.audit, safetyConfigFrom(config.safety));
     this.registry = new SessionRegistry(
       backend ?? createBackend(config),
       config,
       this.audit,
     );
+    this.policy = new InputPolicy(config, this.audit, safetyConfigFrom(config.safety), this.registry.backend);
   }
 
   get backend(): Backend {
@@ -64,8 +65,13 @@ export class TermhiveService {
 
   async open(input: OpenInput) {
     await this.ensureRoomFor(1);
-    const session = await this.registry.open({ ...input, rows: input.rows ?? 40, cols: input.cols ?? 120 });
-    await this.waitReady(session);
+    const session = await this.registry.open({ ...input, rows: input.rows ?? 40, cols: input.cols ?? 120, refreshed: true });
+    // A shell becomes ready in the background, however long its rc files take: every path that
+    // types into it (terminal_run, terminal_send, layouts) waits for its first prompt, in any
+    // process. Another program is waited for here (only its output tells when it is ready).
+    const shell = session.meta.shell !== "other";
+    if (!shell) await this.waitReady(session);
+    const starting = shell && session.phase === "starting" && session.alive;
     return {
       session: session.id,
       name: session.name,
@@ -74,7 +80,10 @@ export class TermhiveService {
       pid: session.pane.pid,
       pane: session.paneId,
       shell: session.meta.shell,
-      integrated: session.integrated,
+      // A shell still starting has not reported yet; it is started with integration.
+      integrated: session.integrated || starting,
+      ready: !starting,
+      ...(starting ? { hint: "the shell is still starting (its rc files run); terminal_run and terminal_send wait for its first prompt." } : {}),
       attach: this.backend.attachCommand(session.paneId),
       cwd: session.cwd ?? session.pane.cwd,
       ...(this.backend.warning ? { warning: this.backend.warning } : {}),
@@ -122,21 +131,24 @@ export class TermhiveService {
       throw new ToolError(`cwd is for a run without session (it opens a throwaway session there); in session ${input.session}, put a cd in the command. Nothing was run.`);
     }
     const session = await this.session(input.session);
-    this.policy.gate(input.command, input.confirm, session);
+    // The command is typed as literal text, after whatever termhive typed on the line without Enter.
+    const command = literalText(input.command).text;
+    await this.policy.judgeLine(session, await this.policy.pending(session), command, input.confirm);
     const until = input.until === undefined ? undefined : this.regex(input.until, "until");
     const timeoutMs = (input.timeout_s ?? 30) * 1000;
-    const release = await acquireRunLock(this.backend, session, session.redact(input.command), timeoutMs);
-    this.audit.write({ event: "run", session: session.id, name: session.name, command: session.redact(input.command) });
+    const release = await acquireRunLock(this.backend, session, session.redact(command), timeoutMs);
+    this.audit.write({ event: "run", session: session.id, name: session.name, command: session.redact(command) });
+    await this.policy.setPending(session, EMPTY_LINE);
     const result = await runCommand(
       session,
       {
-        command: input.command,
+        command,
         timeoutMs,
         until,
         maxTokens: input.max_tokens ?? this.config.maxTokens,
         raw: input.raw,
         reduce: input.reduce,
-        onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(input.command, 60)} (${Math.round(ms / 1000)} s)`)),
+        onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(command, 60)} (${Math.round(ms / 1000)} s)`)),
       },
       this.config,
     ).finally(release);
@@ -160,10 +172,10 @@ export class TermhiveService {
    */
   private async runThrowaway(input: RunInput, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
     // Refusals come before anything is opened.
-    this.policy.gate(input.command, input.confirm, undefined);
+    this.policy.gate(literalText(input.command).text, input.confirm, undefined);
     if (input.until !== undefined) this.regex(input.until, "until");
     await this.ensureRoomFor(1);
-    const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120 });
+    const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120, refreshed: true });
     let result: RunResult;
     try {
       await this.waitReady(session);
@@ -178,27 +190,47 @@ export class TermhiveService {
       return { ...result, session: session.id, session_name: session.name, session_closed: false, hint: result.hint ? `${result.hint} ${hint}` : hint };
     }
     await this.registry.close(session);
-    return { ...result, session: session.id, session_name: session.name, session_closed: true };
+    // The session is gone: a hint that sends the caller to it (terminal_read, terminal_close) would
+    // answer "unknown session".
+    const hint = result.reason === "exit" ? "the command ended the throwaway shell; its output is above, and the session is closed." : result.hint;
+    return { ...result, hint, session: session.id, session_name: session.name, session_closed: true };
   }
 
-  async send(input: SendInput, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number }> {
+  async send(input: SendInput, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number; replaced?: number }> {
     const session = await this.session(input.session);
     if (!session.alive) throw deadError(session);
     if (input.text === undefined && input.keys === undefined && input.secret === undefined) {
       throw new ToolError("nothing to send: give text, keys or secret");
     }
     const enter = input.enter ?? true;
-    // A trailing newline submits the text even with enter: false, so the gate sees it then too.
-    if (input.text !== undefined) this.policy.check(input.text, session, { enter: submission(input.text, enter).enter, confirm: input.confirm });
     const keys = input.keys ?? [];
     // Validate every key before typing anything, so a bad key name sends nothing.
+    let keyNames: string[];
     try {
-      for (const key of keys) resolveKey(key);
+      keyNames = keys.map((key) => resolveKey(key).name);
     } catch (error) {
       throw new ToolError((error as Error).message);
     }
+    // Nothing is typed into a shell still starting (its rc files would read it, or it would be lost).
+    if (session.meta.shell !== "other" && session.phase === "starting") await waitShellStarted(session, this.config);
+    const literal = input.text === undefined ? undefined : literalText(input.text);
+    // A trailing newline submits the text even with enter: false, so the gate sees it then too.
+    const submitted = literal === undefined ? undefined : submission(literal.text, enter && input.secret === undefined);
+    let line = await this.policy.pending(session);
+    if (literal !== undefined) {
+      this.policy.checkSize(literal.text);
+      if (submitted!.enter || literal.text.includes("\n")) await this.policy.judgeLine(session, line, literal.text, input.confirm);
+      line = submitted!.enter ? EMPTY_LINE : withText(line, literal.text);
+    }
+    if (input.secret !== undefined && !input.confirm) await this.policy.judgeLine(session, line, input.secret, false);
+    // The keys' submits that the typed text alone can judge are judged before anything is sent.
+    const plan = planKeys(line, keyNames);
+    if (!input.confirm) for (const step of plan.steps) if (step.submits && !step.line.edited) await this.policy.judgeLine(session, step.line, "", false);
     let sent = 0;
-    if (input.text !== undefined) sent += await typeIntoSession(session, input.text, enter && input.secret === undefined);
+    if (literal !== undefined) {
+      sent += await typeIntoSession(session, literal.text, enter && input.secret === undefined);
+      await this.policy.setPending(session, line);
+    }
     if (input.secret !== undefined) {
       session.addSecret(input.secret);
       // Right after a command ended the shell may still be drawing its prompt: the mark must
@@ -210,13 +242,15 @@ export class TermhiveService {
         else markSecretLine(this.config.home, session.id);
       }
       sent += await typeText(session, input.secret, true);
+      line = EMPTY_LINE;
+      await this.policy.setPending(session, line);
     }
-    if (keys.length) await session.keys(keys);
+    if (keys.length) await this.policy.sendKeys(session, keys, plan, input.confirm === true);
     this.policy.recordInput(session, input.text, enter, {
       keys: keys.length ? keys : undefined,
       secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
     });
-    return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}) };
+    return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}) };
   }
 
   async read(input: ReadInput, ctx: CallContext): Promise<ReadResult> {
@@ -257,30 +291,16 @@ export class TermhiveService {
   async list(): Promise<{ sessions: SessionSummary[] }> {
     await this.registry.ensureStarted();
     await this.registry.refresh();
-    const sessions = this.registry.all().map((s) => this.summary(s));
+    // Sessions of a host that did not answer within the list's budget are left out until it does.
+    const leftOut = this.backend.hostsLeftOut?.() ?? new Set<string>();
+    const sessions = this.registry.all().filter((s) => s.meta.host === undefined || !leftOut.has(s.meta.host)).map((s) => this.summary(s));
     return { sessions };
   }
 
   summary(s: TerminalSession): SessionSummary {
-    // A pane whose program exited runs nothing, whatever record was open when it did.
-    const running = s.alive ? s.running : undefined;
-    const snap = s.goneReason ? undefined : s.screen.snapshot();
-    return {
-      session: s.id,
-      name: s.name,
-      backend: this.backend.kind,
-      ...(s.meta.host ? { host: s.meta.host } : {}),
-      alive: s.alive,
-      ...(s.alive ? {} : { exit_code: s.exitStatus }),
-      foreground: s.pane.foreground,
-      cwd: s.cwd ?? (s.pane.cwd || null),
-      running: running ? running.command : s.integrated || !s.alive ? null : (snap && matchNestedPrompt(s.screen.cursorLinePrefix()) ? null : basename(s.meta.command)),
-      last_exit_code: s.lastExitCode,
-      idle_s: Math.round((Date.now() - s.lastOutputAt) / 100) / 10,
-      tui: snap?.alternate ?? false,
-      pane: s.paneId,
-    };
+    return sessionSummary(s, this.backend.kind);
   }
+
 
   async close(input: CloseInput): Promise<{ closed: boolean; session: string; name: string; exit_code?: number | null }> {
     const session = await this.session(input.session);

@@ -2,6 +2,7 @@
 // events are watched until one of these holds, first match wins:
 //   osc133        the shell's OSC 133 D for this command (exact, with its exit code)
 //   rejected      the shell drew a new prompt without starting it (syntax error, blank line)
+//   incomplete    the shell shows its continuation prompt (OSC 133;P;k=c): it needs more of the line
 //   exit          the session's program exited
 //   until         the caller's pattern showed in the command's output
 //   fullscreen    a full-screen program switched to the alternate screen and drew it
@@ -15,7 +16,7 @@ import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 import { stripAnsi } from "../util/ansi.js";
 import type { SafeRegex } from "../util/regex.js";
 
-export type CompletionReason = "osc133" | "rejected" | "exit" | "until" | "nested-prompt" | "fullscreen" | "idle" | "timeout";
+export type CompletionReason = "osc133" | "rejected" | "incomplete" | "exit" | "until" | "nested-prompt" | "fullscreen" | "idle" | "timeout";
 
 /**
  * What the command was typed into: an integrated shell at its prompt, a program at its own
@@ -73,6 +74,10 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
       const record = ownRecord();
       if (mode === "shell" && record && record.outputEnd !== null) return { reason: "osc133", record };
       if (outer && outer.outputEnd !== null) return { reason: "osc133", record: outer };
+      // An open quote or block, a trailing backslash: the shell waits for the rest of the line.
+      if (mode === "shell" && !record && session.lastContinuationEnd > startOffset && Date.now() - session.lastOutputAt >= SHELL_PROMPT_QUIET_MS) {
+        return { reason: "incomplete" };
+      }
       // The shell came back to its prompt without starting the command: a syntax error (or blank line).
       // (bash redraws its prompt during a multi-line paste, so the prompt must also stay quiet.)
       if (mode === "shell" && !record && session.lastPromptEnd > startOffset && Date.now() - session.lastOutputAt >= REJECT_QUIET_MS) {

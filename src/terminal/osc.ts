@@ -5,7 +5,8 @@ export type OscEvent =
   | { type: "prompt-start" } // 133;A
   | { type: "command-input" } // 133;B
   | { type: "command-output" } // 133;C
-  | { type: "command-end"; exitCode: number | null } // 133;D[;code]
+  | { type: "command-end"; exitCode: number | null; exiting?: { saidExit: boolean } } // 133;D[;code[;exiting|said-exit]]
+  | { type: "continuation" } // 133;P;k=c: the shell shows its continuation prompt (PS2), the line is incomplete
   | { type: "cwd"; path: string } // 7;file://host/path
   | { type: "command-line"; command: string } // 633;E;<escaped>
   | { type: "custom"; id: string; payload: string }; // 1337;Custom=id=<id>:<payload>
@@ -67,7 +68,7 @@ function findTerminator(data: string, from: number): { at: number; length: numbe
 
 export function parseOsc(payload: string): OscEvent | undefined {
   if (payload.startsWith("133;")) {
-    const [, kind, arg] = payload.split(";");
+    const [, kind, arg, tag] = payload.split(";");
     switch (kind) {
       case "A":
         return { type: "prompt-start" };
@@ -77,8 +78,14 @@ export function parseOsc(payload: string): OscEvent | undefined {
         return { type: "command-output" };
       case "D": {
         const code = arg === undefined || arg === "" ? null : Number(arg);
-        return { type: "command-end", exitCode: code === null || Number.isNaN(code) ? null : code };
+        const exitCode = code === null || Number.isNaN(code) ? null : code;
+        // From the shell's exit hook ("exiting"); "said-exit": bash's `exit` printed its "exit" line just before.
+        if (tag === "exiting" || tag === "said-exit") return { type: "command-end", exitCode, exiting: { saidExit: tag === "said-exit" } };
+        return { type: "command-end", exitCode };
       }
+      case "P":
+        // A prompt of kind c (continuation) in the semantic-prompts notation: the line is incomplete.
+        return arg === "k=c" ? { type: "continuation" } : undefined;
       default:
         return undefined;
     }

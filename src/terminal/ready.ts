@@ -1,5 +1,6 @@
 // Waiting until a freshly started program accepts input, for every path that needs it
-// (terminal_open, a run typed into a shell still starting, hive spawns and layouts):
+// (terminal_open of a program other than a shell, a run or send typed into a shell still
+// starting — terminal_open returns before a shell's rc files have run —, hive spawns and layouts):
 //   an integrated shell once it has drawn its first prompt (OSC 133 seen, phase past "starting");
 //   a program the caller can recognise (an agent's ready pattern) once `readyWhen` says so;
 //   any other program once its output has gone quiet (or, when given, it stayed silent that long).

@@ -2,6 +2,7 @@
 // process, or this one before a restart), resolved by id or name, kept in step with the panes.
 // Every session's lifecycle is announced here as typed events (opened, output, screen changed,
 // command started/finished, exited, closed): subscribers follow sessions through these only.
+import { paneEnvironment } from "../util/pane-env.js";
 import { closeSync, openSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Backend, HostFacts, PaneInfo } from "../backends/backend.js";
@@ -36,6 +37,8 @@ export interface OpenOptions {
   host?: string;
   /** Split this session's pane instead of opening a new window (layouts). */
   splitFrom?: { session: TerminalSession; direction: "left" | "right" | "above" | "below"; percent?: number };
+  /** The caller has just refreshed the registry (checking the session limit): not again. */
+  refreshed?: boolean;
 }
 
 /** Output for panes not registered yet (a new pane prints before createPane returns), bounded. */
@@ -84,8 +87,9 @@ export class SessionRegistry {
     backend.on("exit", (paneId, status, signal) => {
       const session = this.byPane(paneId);
       if (!session) return;
-      session.markExited(status, signal);
-      this.audit.write({ event: "exit", session: session.id, name: session.name, status, signal });
+      void session.markExitedAfterLastOutput(status, signal).then(() => {
+        this.audit.write({ event: "exit", session: session.id, name: session.name, status, signal });
+      });
     });
     backend.on("closed", (paneId) => {
       const session = this.byPane(paneId);
@@ -174,6 +178,8 @@ export class SessionRegistry {
 
   private async doRefresh(): Promise<void> {
     const panes = await this.backend.listPanes();
+    // A host that did not answer in time is not a host whose panes closed.
+    const leftOut = this.backend.hostsLeftOut?.() ?? new Set<string>();
     const seen = new Set<string>();
     for (const pane of panes) {
       const id = pane.meta.id;
@@ -192,7 +198,7 @@ export class SessionRegistry {
       await this.adopt(pane);
     }
     for (const [id, session] of this.sessions) {
-      if (!seen.has(id)) {
+      if (!seen.has(id) && !(session.meta.host !== undefined && leftOut.has(session.meta.host))) {
         this.forget(session);
         void releaseName(this.backend, session.name, session.id);
         session.markGone("its pane was closed");
@@ -210,8 +216,11 @@ export class SessionRegistry {
     this.seeding.set(pane.paneId, held);
     try {
       const snap = await this.backend.snapshot(pane.paneId);
+      // A shell still reading its rc files (opened by a process that returned at once) has not
+      // written its status line yet: it stays "starting" here too, until its first prompt.
+      const starting = meta.shell !== "other" && !pane.dead && !(await this.shellStatusWritten(session));
       const atPrompt = meta.shell !== "other" && ownProgramInForeground(pane, meta);
-      session.seed(snap.history, atPrompt, snap, meta.shell !== "other");
+      session.seed(snap.history, starting ? "starting" : atPrompt ? "prompt" : "running", snap, meta.shell !== "other");
       // Before the held output: an end (OSC 133 D) in it must find the running command.
       if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);
       if (atPrompt && !pane.dead) await adoptPasteMode(session, this.backend);
@@ -227,6 +236,12 @@ export class SessionRegistry {
     }
     if (pane.dead) await session.verifyAlive(true);
     this.audit.write({ event: "adopt", session: meta.id, name: meta.name, pane: pane.paneId });
+  }
+
+  /** The integrated shell has written its status line: its integration (after the user's rc) ran. */
+  private async shellStatusWritten(session: TerminalSession): Promise<boolean> {
+    const remote = remoteStatusReader(session, this.backend);
+    return (remote ? await remote() : readStatusLine(this.config.home, session.id)) !== "";
   }
 
   /** What the pane's shared state (and the shell's status file) says the session is running. */
@@ -310,7 +325,7 @@ export class SessionRegistry {
 
   async open(options: OpenOptions): Promise<TerminalSession> {
     await this.ensureStarted();
-    await this.refresh();
+    if (!options.refreshed) await this.refresh();
     const given = options.name === undefined ? undefined : validateName(options.name, "session name");
     // A split pane lives in its session's tmux window, so on its host.
     const splitHost = options.splitFrom?.session.meta.host;
@@ -335,7 +350,10 @@ export class SessionRegistry {
     // The shell rewrites its status file with `>|`, which keeps the mode of a file that
     // exists: made owner-only here, it never takes the user's umask.
     if (shellKind !== "other" && !host) closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
+    // A local pane's environment is this process's (the caller's, util/pane-env.ts), never the
+    // tmux server's; a remote pane starts from its host's.
     const env: Record<string, string> = {
+      ...(host ? {} : paneEnvironment(process.env, this.config.paneEnv)),
       LANG: process.env.LANG || "C.UTF-8",
       ...launch.env,
       TERMHIVE_HOME: host ? host.stateDir : this.config.home,
@@ -387,6 +405,7 @@ export class SessionRegistry {
       argv: launch.argv,
       cwd: options.cwd,
       env,
+      cleanEnv: !meta.host,
       rows: options.rows,
       cols: options.cols,
       meta: { id, name, created: String(meta.created), command: program, shell: shellKind, ...(meta.host ? { host: meta.host } : {}) },
@@ -395,6 +414,8 @@ export class SessionRegistry {
         : undefined,
     });
     const session = this.createSession(meta, pane);
+    // A shell still reading its rc files has not reported its folder yet (OSC 7); a local one starts here.
+    if (!meta.host && options.cwd) session.startedIn(options.cwd);
     for (const chunk of this.orphans.get(pane.paneId) ?? []) session.ingest(chunk);
     this.orphans.delete(pane.paneId);
     this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId });
@@ -422,7 +443,12 @@ export class SessionRegistry {
   async close(session: TerminalSession): Promise<void> {
     this.forget(session);
     try {
-      await this.backend.kill(session.paneId);
+      await this.backend.kill(session.paneId).catch(async (error: unknown) => {
+        // Another process closed it between our lookup and our kill: answered as for any
+        // session that is already closed, not as a backend failure.
+        if ((await this.backend.paneInfo(session.paneId).catch(() => null)) !== undefined) throw error;
+        throw new ToolError(`unknown session ${JSON.stringify(session.name)}: another termhive process closed it just now`, "not_found");
+      });
       await releaseName(this.backend, session.name, session.id);
       rmSync(statusFilePath(this.config.home, session.id), { force: true });
       removeSecretLineMark(this.config.home, session.id);

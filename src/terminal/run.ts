@@ -11,6 +11,7 @@ import { ToolError } from "../util/tool-error.js";
 import { fullscreenHint, renderFullscreen } from "./fullscreen.js";
 import { typeText } from "./typing.js";
 import { renderSlice } from "./render.js";
+import { cancelInputLine, inputLineHasText } from "./prompt-line.js";
 
 export type { CompletionReason } from "./completion.js";
 
@@ -47,6 +48,8 @@ const STARTUP_WAIT_MS = 10_000;
 export async function runCommand(session: TerminalSession, request: RunRequest, config: TermhiveConfig): Promise<RunResult> {
   if (!session.alive) throw deadError(session);
   const mode = await chooseMode(session, config);
+  // Text left on the shell's input line (a person's, an unfinished line) would be glued onto the command.
+  if (mode === "shell" && (await inputLineHasText(session))) await cancelInputLine(session);
   const started = Date.now();
   const startOffset = session.transcript.end;
   if (mode === "shell") session.expectCommand(request.command);
@@ -65,10 +68,12 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
 
   // fish keeps a rejected line in its editor; clear it so the next command is typed on an empty line.
   if (reason === "rejected" && session.meta.shell === "fish") await session.keys(["C-e", "C-u"]);
+  // The shell waits for the rest of a line that cannot run: cancel it, so the shell is back at a clean prompt.
+  const cancelled = reason === "incomplete" ? await cancelInputLine(session) : undefined;
   const fromOuter = record !== undefined && record === outer;
   const from = fromOuter ? startOffset : (record?.outputStart ?? startOffset);
   const to = reason === "osc133" && record?.outputEnd != null ? record.outputEnd : undefined;
-  const rendered = reason === "fullscreen" ? renderFullscreen(session, request.maxTokens) : await renderSlice(session, {
+  const rendered = reason === "incomplete" ? NOTHING_RENDERED : reason === "fullscreen" ? renderFullscreen(session, request.maxTokens) : await renderSlice(session, {
     from,
     command: request.command,
     maxTokens: request.maxTokens,
@@ -91,7 +96,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     folded_lines: rendered.folded_lines,
     reducer: rendered.reducer,
     prompt: completion.prompt,
-    hint: [lostOutputHint(session, from), hintFor(reason, session, mode)].filter(Boolean).join("\n") || undefined,
+    hint: [lostOutputHint(session, from), cancelled === false ? incompleteNotCancelledHint(session) : hintFor(reason, session, mode)].filter(Boolean).join("\n") || undefined,
   };
 }
 
@@ -99,6 +104,14 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
 function lostOutputHint(session: TerminalSession, from: number): string | undefined {
   const reason = session.gapSince(from);
   return reason && `part of this output was lost (${reason}); terminal_read {session: ${JSON.stringify(session.name)}, mode: "screen"} shows what the pane shows now`;
+}
+
+/** What an incomplete line returns: nothing ran, so there is no output. */
+const NOTHING_RENDERED = { text: "", tokens: 0, raw_tokens: 0, folded_lines: 0, reducer: undefined };
+
+function incompleteNotCancelledHint(session: TerminalSession): string {
+  const ref = JSON.stringify(session.name);
+  return `the shell needs more of this line (an unclosed quote or block, or a trailing backslash) and did not take Ctrl-C: it may still be waiting for the rest. See terminal_read {"session":${ref},"mode":"screen"}.`;
 }
 
 function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMode): string | undefined {
@@ -114,6 +127,8 @@ function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMo
         : undefined;
     case "fullscreen":
       return fullscreenHint(session);
+    case "incomplete":
+      return `the shell needs more of this line to run it (an unclosed quote or block, or a trailing backslash); nothing ran. The unfinished line was cancelled (Ctrl-C), so the shell is back at a clean prompt: send the whole command in one terminal_run.`;
     case "rejected":
       return `the shell returned to its prompt without running the command (a syntax error?); nothing ran.`;
     case "exit":
@@ -134,11 +149,17 @@ export function deadError(session: TerminalSession): ToolError {
   );
 }
 
+/**
+ * A shell that has not shown its first prompt yet (terminal_open returns before it does): typing
+ * now would race its rc files. Waits for the prompt (bounded); throws when the shell exited.
+ */
+export async function waitShellStarted(session: TerminalSession, config: TermhiveConfig): Promise<void> {
+  if (session.meta.shell === "other" || session.phase !== "starting") return;
+  if ((await waitUntilReady(session, { timeoutMs: STARTUP_WAIT_MS, quietMs: config.promptQuietMs })) === "exited") throw deadError(session);
+}
+
 async function chooseMode(session: TerminalSession, config: TermhiveConfig): Promise<RunMode> {
-  if (session.meta.shell !== "other" && session.phase === "starting") {
-    // A shell that has not shown its first prompt yet: typing now would race its rc files.
-    if ((await waitUntilReady(session, { timeoutMs: STARTUP_WAIT_MS, quietMs: config.promptQuietMs })) === "exited") throw deadError(session);
-  }
+  await waitShellStarted(session, config);
   await promptRedrawn(session);
   if (session.integrated && (session.phase === "prompt" || session.phase === "redrawing")) return "shell";
   await session.screen.settled();

@@ -245,6 +245,21 @@ export class Screen {
     return line.slice(0, buffer.cursorX);
   }
 
+  /** The whole logical line the cursor is on (rows joined where the terminal wrapped them). */
+  cursorLogicalLine(): string {
+    this.flush();
+    const buffer = this.term.buffer.active;
+    let first = buffer.baseY + buffer.cursorY;
+    while (first > 0 && buffer.getLine(first)?.isWrapped) first--;
+    let text = "";
+    for (let row = first; row < buffer.length; row++) {
+      const line = buffer.getLine(row);
+      if (!line || (row > first && !line.isWrapped)) break;
+      text += line.translateToString(true);
+    }
+    return text;
+  }
+
   dispose(): void {
     clearTimeout(this.flushTimer);
     if (this.flushImmediate) clearImmediate(this.flushImmediate);

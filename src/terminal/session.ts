@@ -20,8 +20,21 @@ export interface SessionLimits {
   recordingMaxBytes: number;
 }
 
+/** The key that tells a shell's exit hook its last D arrived (an empty Enter if the shell is already gone). */
+const EXIT_ACK = "\r";
+
+/** How long an exit reported ahead of the pane's last output waits for the shell's last D. */
+const EXIT_DRAIN_MAX_MS = 1_000;
+
 /** How much of the command history to keep (offsets only; the text is in the transcript). */
 const KEPT_COMMANDS = 200;
+/**
+ * A program asking the terminal about itself: cursor position or status (CSI n), device
+ * attributes (CSI c, > c, = c), colours (OSC 10/11/12 ?). The terminal (tmux) answers into the
+ * pane's input; a program that exits without reading the answer leaves it for the shell's line
+ * editor, where it became `1R` or `2c` in front of the next command.
+ */
+const TERMINAL_QUERY = /\x1b\[[?>=]?[0-9;]*[nc]|\x1b\](?:1[0-2]);\?/;
 
 export class TerminalSession {
   readonly transcript: Transcript;
@@ -68,6 +81,8 @@ export class TerminalSession {
   private exit: SessionExit = { status: null, signal: null };
   private gone: string | null = null;
   private promptEnd = -1;
+  /** Absolute offset just past the latest continuation-prompt mark (OSC 133;P;k=c); -1: none. */
+  private continuationEnd = -1;
   private paneInfo: PaneInfo;
   private foregroundProgram: string;
   /** Recent commands, oldest first (records are updated in place as a command ends). */
@@ -146,6 +161,19 @@ export class TerminalSession {
     return this.promptEnd;
   }
 
+  /**
+   * Absolute offset just past the latest continuation-prompt mark: the shell took a line it
+   * cannot run yet (an open quote, loop or trailing backslash) and waits for more.
+   */
+  get lastContinuationEnd(): number {
+    return this.continuationEnd;
+  }
+
+  /** The shell shows a continuation prompt now (no new prompt or command since the mark). */
+  get awaitingContinuation(): boolean {
+    return this.continuationEnd > this.promptEnd && this.currentPhase === "prompt";
+  }
+
   get pane(): PaneInfo {
     return this.paneInfo;
   }
@@ -176,6 +204,11 @@ export class TerminalSession {
     this.expectedCommand = command;
   }
 
+  /** The folder the program was started in: the working directory until the shell reports one (OSC 7). */
+  startedIn(cwd: string): void {
+    this.currentCwd ??= cwd;
+  }
+
   /** The last exit code as another process recorded it (adoption). */
   restoreLastExitCode(code: number | null): void {
     this.exitCodeOfLast = code;
@@ -200,7 +233,7 @@ export class TerminalSession {
   }
 
   /** Seeds screen and transcript from what the backend still shows (adoption after a restart). */
-  seed(history: string, atPrompt: boolean, pane?: { cursorRow: number; cursorCol: number; alternateScreen: boolean }, integrated = false): void {
+  seed(history: string, phase: ShellPhase, pane?: { cursorRow: number; cursorCol: number; alternateScreen: boolean }, integrated = false): void {
     // A full-screen program holds the alternate screen: the capture is that screen, drawn in
     // place, with the cursor put where tmux has it.
     const alternate = pane?.alternateScreen === true;
@@ -212,7 +245,7 @@ export class TerminalSession {
     // Trailing blanks a program wrote but capture left out (a REPL's ">>> "): put the screen's
     // cursor where tmux has it.
     else if (pane && pane.cursorCol > 0) void this.screen.write(`\r\x1b[${pane.cursorCol}C`);
-    this.currentPhase = atPrompt ? "prompt" : "running";
+    this.currentPhase = phase;
     if (integrated) this.integratedShell = true;
     // No output event: the history is not new output (watchers must not match it again);
     // subscribers that replay a session read it from the transcript.
@@ -265,7 +298,11 @@ export class TerminalSession {
     void this.screen.write("\x1b[?2004h");
   }
 
+  /** A terminal query was seen since termhive last typed here: an unread answer may sit in the line editor. */
+  private answerMayWait = false;
+
   private ingestText(text: string): void {
+    if (TERMINAL_QUERY.test(text)) this.answerMayWait = true;
     if (!this.bracketedPasteSeen && text.includes("\x1b[?2004h")) {
       this.bracketedPasteSeen = true;
       this.bracketedPasteEmitter.fire();
@@ -333,9 +370,17 @@ export class TerminalSession {
       }
       case "command-end": {
         const running = this.running;
-        if (running) this.finishCommand(running, start, event.exitCode, "osc133");
+        // bash's `exit` printed "exit" (or "logout") before its EXIT trap sent this D: not the command's output.
+        const at = event.exiting?.saidExit && running ? start - saidExitLength(this.transcript.slice(running.outputStart, start).text) : start;
+        if (running) this.finishCommand(running, at, event.exitCode, "osc133");
+        // The shell's exit hook waits for this key before it ends: tmux drops a pane's last
+        // output when the program ends before tmux has passed it on (seen here ~1 in 3).
+        if (event.exiting) void this.write(Buffer.from(EXIT_ACK)).catch(() => undefined);
         break;
       }
+      case "continuation":
+        this.continuationEnd = end;
+        break;
       case "cwd":
         this.currentCwd = event.path;
         break;
@@ -373,6 +418,30 @@ export class TerminalSession {
   /** Why output was lost since `offset`, if it was. */
   gapSince(offset: number): string | undefined {
     return this.gaps.find((gap) => gap.at >= offset)?.reason;
+  }
+
+  /**
+   * The pane's program exited, as the backend reports it. tmux can report that before the pane's
+   * last output reaches this process (its pane-died hook line comes through another pane), which
+   * lost a run's output when the command ended the shell (`…; exit 3`). An integrated shell
+   * running a command sends that command's D from its exit hook, last thing before it ends:
+   * wait for it, bounded for a shell that died without running its hook (kill -9).
+   */
+  async markExitedAfterLastOutput(status: number | null, signal: number | null): Promise<void> {
+    if (this.living && this.integratedShell && this.running) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          finished.dispose();
+          closed.dispose();
+          resolve();
+        };
+        const timer = setTimeout(done, EXIT_DRAIN_MAX_MS);
+        const finished = this.commandFinishedEmitter.event(done);
+        const closed = this.closedEmitter.event(done);
+      });
+    }
+    this.markExited(status, signal);
   }
 
   markExited(status: number | null, signal: number | null): void {
@@ -416,11 +485,24 @@ export class TerminalSession {
   }
 
   async write(data: Buffer): Promise<void> {
+    this.answerMayWait = false;
     await this.backend.writeInput(this.paneId, data);
   }
 
   async keys(keys: readonly string[]): Promise<void> {
+    this.answerMayWait = false;
     await this.backend.sendKeys(this.paneId, keys);
+  }
+
+  /**
+   * Before termhive types at an integrated shell's prompt: when a program asked the terminal
+   * something since termhive last typed here, the answer it never read is in the line editor
+   * (input is read in order, so the editor has it before these keys): the line is cleared.
+   * termhive typed nothing on it since, so nothing of the caller's is lost.
+   */
+  async dropUnreadAnswers(): Promise<void> {
+    if (!this.answerMayWait || !this.integrated || this.phase !== "prompt") return;
+    await this.keys(["C-e", "C-u"]);
   }
 
   async resize(rows: number, cols: number): Promise<void> {
@@ -429,6 +511,11 @@ export class TerminalSession {
     this.recorder.resize(cols, rows);
     this.paneInfo = { ...this.paneInfo, rows, cols };
   }
+}
+
+/** Length of the "exit"/"logout" line bash's `exit` printed at the end of `text` (0: none). */
+function saidExitLength(text: string): number {
+  return /(?:exit|logout)\r?\n$/.exec(text)?.[0].length ?? 0;
 }
 
 function firstLineOf(text: string): string {

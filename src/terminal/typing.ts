@@ -4,6 +4,7 @@
 // until the program has echoed it and gone quiet (one paste timing for every caller).
 import type { TerminalSession } from "./session.js";
 import { watchSession } from "./watch.js";
+import { literalText } from "./literal-text.js";
 
 export const PASTE_START = "\x1b[200~";
 export const PASTE_END = "\x1b[201~";
@@ -39,7 +40,11 @@ export function submission(text: string, enter: boolean): { text: string; enter:
  * line is typed, as a person would); "always" pastes any text (hive delivery: a TUI takes a
  * paste as one input, keystrokes may trigger its shortcuts).
  */
-export async function writeText(session: TerminalSession, text: string, paste: "multiline" | "always"): Promise<Typed> {
+export async function writeText(session: TerminalSession, given: string, paste: "multiline" | "always"): Promise<Typed> {
+  // Callers pass text already made literal (the gate judged that); done again here so that no
+  // path can type a control character as text (it is idempotent).
+  const text = literalText(given).text;
+  await session.dropUnreadAnswers();
   if (paste === "multiline" && !text.includes("\n")) {
     const outputBefore = session.lastOutputAt;
     const bytes = Buffer.from(text, "utf8");
@@ -49,7 +54,7 @@ export async function writeText(session: TerminalSession, text: string, paste: "
   // The screen model knows whether the program asked for bracketed paste once it has parsed all output.
   await session.screen.settled();
   const outputBefore = session.lastOutputAt;
-  const body = text.replace(/\r?\n/g, "\r");
+  const body = text.replace(/\n/g, "\r");
   // A shell that takes pastes turns the mode on only once its line editor starts, a moment
   // after the prompt is drawn (zsh: seen typed as keystrokes, so the first line ran alone).
   // Its editor reads a paste typed before that from the terminal's buffer all the same.
@@ -68,7 +73,9 @@ export async function pressEnter(session: TerminalSession): Promise<void> {
  * Types text and, with `enter`, submits it: keystrokes carry their Enter in the same write; a
  * paste gets its Enter once the program has echoed it (see settleAfterPaste).
  */
-export async function typeText(session: TerminalSession, text: string, enter: boolean): Promise<number> {
+export async function typeText(session: TerminalSession, given: string, enter: boolean): Promise<number> {
+  const text = literalText(given).text;
+  await session.dropUnreadAnswers();
   if (!text.includes("\n")) {
     const bytes = Buffer.from(enter ? text + "\r" : text, "utf8");
     await session.write(bytes);

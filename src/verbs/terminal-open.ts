@@ -23,7 +23,7 @@ export default defineVerb({
   family: "terminal",
   run: (s, input) => s.terminal.open(input),
   text: (r) =>
-    `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
+    `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}${r.ready ? "" : " · still starting (runs and sends wait for its first prompt)"}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
   grpc: "Open",
   cli: {
     command: "open",

@@ -31,7 +31,7 @@ export default defineVerb({
   name: "terminal_run",
   title: "Run a command and wait for it",
   description:
-    "Type a command into a session and wait until it finishes. Returns only the command's own output (cleaned, folded when long), the exit code, and why it counted as complete: osc133 (shell reported the end), exit, until (your regex), nested-prompt (a REPL/remote prompt is back), fullscreen (a full-screen program such as vim or less has drawn its screen: the output is that screen, it keeps running; go on with terminal_send), idle, or timeout (it keeps running). Works inside REPLs (python, node, psql) and ssh. Without session, the command runs in a throwaway shell in your folder (or cwd) that is closed when the command finishes; if it is still running the session is kept and named in the result.",
+    "Type a command into a session and wait until it finishes. Returns only the command's own output (cleaned, folded when long), the exit code, and why it counted as complete: osc133 (shell reported the end), incomplete (the shell needs more of the line, e.g. an unclosed quote: nothing ran, the line was cancelled), exit, until (your regex), nested-prompt (a REPL/remote prompt is back), fullscreen (a full-screen program such as vim or less has drawn its screen: the output is that screen, it keeps running; go on with terminal_send), idle, or timeout (it keeps running). Works inside REPLs (python, node, psql) and ssh. Without session, the command runs in a throwaway shell in your folder (or cwd) that is closed when the command finishes; if it is still running the session is kept and named in the result.",
   input: runInput,
   family: "terminal",
   run: (s, input, ctx) => s.terminal.run(input, ctx),

@@ -5,12 +5,12 @@ import { defineVerb } from "./verb.js";
 const sendInput = {
   session,
   text: z.string().max(64 * 1024 * 1024).optional().describe(
-    "Text to type. Multi-line text is sent as one bracketed paste. A trailing newline submits the text: it is the Enter (also with enter: false, and never a second Enter with enter: true).",
+    "Text to type, literally. Multi-line text is sent as one bracketed paste. A trailing newline (\\n, \\r\\n or \\r) submits the text: it is the Enter (also with enter: false, and never a second Enter with enter: true). Other control characters (ESC, NUL, DEL, C-x…) are typed as visible symbols (␛ ␀ ␡): send control keys with keys.",
   ),
   enter: z.boolean().default(true).describe("Press Enter after the text (default true). Text ending in a newline is submitted either way."),
   keys: z.array(z.string().max(32)).max(1000).optional().describe("Named keys sent after the text: Up, Down, Left, Right, Home, End, Tab, S-Tab, Escape, Enter, Backspace, Delete, Insert, PageUp, PageDown, F1–F12, C-a…C-z, C-\\, C-], M-x."),
   secret: z.string().max(64 * 1024).optional().describe("Sensitive text (password) typed with Enter; never logged, recorded or returned."),
-  confirm: z.boolean().optional().describe("Send even though the safety gate flags the text."),
+  confirm: z.boolean().optional().describe("Send even though the safety gate flags the line Enter would submit (this text plus what was typed there without Enter)."),
 };
 
 export default defineVerb({
@@ -21,7 +21,7 @@ export default defineVerb({
   input: sendInput,
   family: "terminal",
   run: (s, input, ctx) => s.terminal.send(input, ctx),
-  text: (r) => `sent ${r.sent_bytes} bytes${r.keys ? ` and ${r.keys} keys` : ""}`,
+  text: (r) => `sent ${r.sent_bytes} bytes${r.keys ? ` and ${r.keys} keys` : ""}${r.replaced ? `; ${r.replaced} control characters in text were typed as visible symbols (send control keys with keys)` : ""}`,
   grpc: "Send",
   cli: {
     command: "send",

@@ -103,7 +103,9 @@ describe("hive tells the truth", () => {
     assert.ok(!logLines(logA).some((l) => l.includes("rm -rf")) && !logLines(logB).includes("accepted: harmless"));
 
     // An exited agent is addressed but refused: an event says so, and it accepted nothing.
-    await h.ok("hive_send", { targets: "mc", text: "\u0003", enter: false });
+    // (Text is literal: a control key goes through terminal_send's keys.)
+    const mcSession = (await h.ok("agent_list", {})).agents.find((a: { name: string }) => a.name === "mc").session;
+    await h.ok("terminal_send", { session: mcSession, keys: ["C-c"] });
     assert.equal((await h.ok("hive_wait", { targets: "mc", for: "exited", timeout_s: 10 })).matched, true);
     const c2 = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
     await h.ok("hive_message", { broadcast: "anyone there" });

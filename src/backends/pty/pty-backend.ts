@@ -81,9 +81,10 @@ export class PtyBackend implements Backend {
     cols = cols > 0 ? cols : DEFAULT_COLS;
     // The same launch script as tmux (cd, export, exec), so cwd errors, env validation and
     // "the pane's pid is the program's pid" behave identically on both backends.
-    const [file, ...args] = launchArgv({ argv: options.argv, cwd: options.cwd, env: options.env });
+    // A clean environment is exactly options.env: it is the spawn's environment (no env -i needed).
+    const [file, ...args] = launchArgv({ argv: options.argv, cwd: options.cwd, env: options.cleanEnv ? {} : options.env });
     const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+    for (const [name, value] of Object.entries(options.cleanEnv ? (options.env ?? {}) : process.env)) if (value !== undefined) env[name] = value;
     delete env.TMUX; // the pane is not inside tmux even when termhive was started from one
     delete env.TMUX_PANE;
     const pty = loadNodePty().spawn(file!, args, {

@@ -128,24 +128,35 @@ export class HostRouter implements Backend {
     return onHost(await backend.createPane({ ...options, splitFrom }), host);
   }
 
+  private leftOut = new Set<string>();
+
+  hostsLeftOut(): ReadonlySet<string> {
+    return this.leftOut;
+  }
+
   async listPanes(): Promise<PaneInfo[]> {
     const hosts = [...this.rememberedHosts()];
-    const [local, ...remote] = await Promise.all([this.local.listPanes(), ...hosts.map((host) => this.listHost(host))]);
+    const leftOut = new Set<string>();
+    const [local, ...remote] = await Promise.all([this.local.listPanes(), ...hosts.map((host) => this.listHost(host, leftOut))]);
+    this.leftOut = leftOut;
     return [...local!, ...remote.flat()];
   }
 
   /** A remembered host's panes, or none when it cannot be reached now (the reason goes to hostDown). */
-  private async listHost(host: string): Promise<PaneInfo[]> {
-    const remote = this.remote(host);
+  private async listHost(host: string, leftOut: Set<string>): Promise<PaneInfo[]> {
     const listing = (async () => {
       const panes = (await (await this.hostBackend(host)).listPanes()).map((pane) => onHost(pane, host));
       if (!panes.some((pane) => pane.meta.id)) this.forgetHost(host);
       return panes;
     })();
     listing.catch((error: Error) => this.events.emit("hostDown", host, error.message));
-    if (remote.connected) return listing.catch(() => []);
+    // Connected is no promise of an answer: a frozen host (stopped, or a link that went silent)
+    // holds the listing until ssh gives up on it (~30 s), so it gets the same budget.
     let timer: NodeJS.Timeout | undefined;
-    const budget = new Promise<PaneInfo[]>((resolve) => (timer = setTimeout(() => resolve([]), LIST_BUDGET_MS)));
+    const budget = new Promise<PaneInfo[]>((resolve) => (timer = setTimeout(() => {
+      leftOut.add(host);
+      resolve([]);
+    }, LIST_BUDGET_MS)));
     try {
       return await Promise.race([listing.catch(() => []), budget]);
     } finally {

@@ -1,3 +1,4 @@
+import { paneEnvironment, passesToPane, type PaneEnvPolicy } from "../../util/pane-env.js";
 import { EventEmitter } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +27,8 @@ export interface TmuxBackendOptions {
    * written there by whoever prepared the host) and `launch` runs the control client there.
    */
   onHost?: { socketPath: string; configPath: string; launch: (tmuxArgv: string[]) => string[] };
+  /** Local servers: what of this process's environment the server may hold (util/pane-env.ts). */
+  paneEnv?: PaneEnvPolicy;
 }
 
 /** Messages of a tmux client that lost a race with another one starting the same server. */
@@ -82,14 +85,26 @@ export class TmuxBackend implements Backend {
   private async connect(): Promise<void> {
     const configOptions = { historyLimit: this.options.historyLimit ?? 50000 };
     if (!this.options.onHost) writeFileSync(this.configPath, tmuxConfig(configOptions), { mode: 0o600 });
-    const env = { ...process.env };
+    const env: NodeJS.ProcessEnv = this.options.paneEnv ? paneEnvironment(process.env, this.options.paneEnv) : { ...process.env };
     delete env.TMUX; // we may be started from inside a tmux pane; our server is our own
     delete env.TMUX_PANE;
     const client = await this.attachClient(env);
+    // A server started by an older termhive (or another client) may hold agent identity in its
+    // global environment; whatever tmux itself starts (hooks, a person's new window) gets it.
+    if (this.options.paneEnv) await this.cleanServerEnvironment(client, this.options.paneEnv);
     // An existing server keeps the hook/options of its own start; apply ours again so they hold.
     await Promise.all(tmuxConfigCommands(configOptions).map((command) => client.command(command)));
     await client.command(`refresh-client -f pause-after=${this.options.pauseAfterSeconds ?? 10}`);
     await this.ensureSignalPane(client);
+  }
+
+  private async cleanServerEnvironment(client: ControlClient, policy: PaneEnvPolicy): Promise<void> {
+    const scopes = ["-g", `-t ${tmuxQuote(this.sessionName)}`];
+    await Promise.all(scopes.map(async (scope) => {
+      const lines = await client.command(`show-environment ${scope}`).catch(() => [] as string[]);
+      const names = lines.map((l) => /^-?([A-Za-z_][A-Za-z0-9_]*)/.exec(l)?.[1]).filter((n): n is string => n !== undefined && !passesToPane(n, policy));
+      await Promise.all(names.map((n) => client.command(`set-environment ${scope} -u ${n}`).catch(() => undefined)));
+    }));
   }
 
   /**
@@ -219,7 +234,7 @@ export class TmuxBackend implements Backend {
   }
 
   async createPane(options: CreatePaneOptions): Promise<PaneInfo> {
-    const argv = launchArgv({ argv: options.argv, cwd: options.cwd, env: options.env });
+    const argv = launchArgv({ argv: options.argv, cwd: options.cwd, env: options.env, clean: options.cleanEnv });
     const quotedArgv = argv.map(tmuxQuote).join(" ");
     let line: string | undefined;
     if (options.splitFrom) {
@@ -234,9 +249,12 @@ export class TmuxBackend implements Backend {
         throw error;
       }
     } else {
-      await this.cmd(`set -g default-size ${options.cols}x${options.rows}`);
+      // tmux runs a control client's commands in order: sent together, they cost one round trip.
+      const sized = this.cmd(`set -g default-size ${options.cols}x${options.rows}`);
       const tag = windowTag(options.meta);
-      [line] = await this.cmd(`new-window -d -n ${tag} -t ${tmuxQuote(this.sessionName + ":")} -P -F '#{pane_id}' ${quotedArgv}`);
+      const created = this.cmd(`new-window -d -n ${tag} -t ${tmuxQuote(this.sessionName + ":")} -P -F '#{pane_id}' ${quotedArgv}`);
+      await sized;
+      [line] = await created;
       if (!line?.trim()) {
         // Rarely the -P reply comes back empty; the window's unique name still finds the pane.
         const found = (await this.cmd(`list-panes -s -t ${tmuxQuote(this.sessionName + ":")} -F '#{pane_id} #{window_name}'`))
@@ -249,9 +267,12 @@ export class TmuxBackend implements Backend {
     if (!/^%\d+$/.test(paneId)) throw new TmuxError(`tmux did not report the new pane (got ${JSON.stringify(line)})`);
     try {
       this.known.add(paneId);
-      await this.writeMeta(paneId, options.meta);
-      if (!options.splitFrom) await this.resize(paneId, options.rows, options.cols);
-      const info = await this.paneInfo(paneId);
+      // In order, in one round trip (see above): the pane's info is read after the meta and size are set.
+      const [, , info] = await Promise.all([
+        this.writeMeta(paneId, options.meta),
+        options.splitFrom ? undefined : this.resize(paneId, options.rows, options.cols),
+        this.paneInfo(paneId),
+      ]);
       if (!info) throw new TmuxError(`pane ${paneId} vanished right after it was created`);
       return info;
     } catch (error) {

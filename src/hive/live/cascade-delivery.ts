@@ -41,7 +41,7 @@ export async function deliverCascade(crew: Crew, input: CascadeInput) {
   try {
     for (const d of plan.deliveries) {
       const session = registry.byId(d.sessionId);
-      if (session) crew.deps.policy.check(d.text, session, { enter: submit, confirm: input.confirm });
+      if (session) await crew.deps.policy.check(d.text, session, { enter: submit, confirm: input.confirm });
     }
   } catch (error) {
     recordCascade(hive.events, plan.assignments, new Map(), `safety gate: ${(error as Error).message}`);

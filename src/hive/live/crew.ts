@@ -10,6 +10,7 @@ import type { Backend } from "../../backends/backend.js";
 import { deliverText, type DeliveryResult } from "../../terminal/delivery.js";
 import { Emitter, type Event } from "../../terminal/events.js";
 import type { InputPolicy } from "../../terminal/input-policy.js";
+import { literalText } from "../../terminal/literal-text.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { ToolError } from "../../util/tool-error.js";
@@ -167,7 +168,10 @@ export class Crew {
 
   /** Every text the hive types into an agent (cascade now, from the queue, a mail): one path, audited like terminal_send. */
   async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message"): Promise<DeliveryResult> {
-    const result = await deliverText(session, text, submit);
+    const literal = literalText(text).text;
+    const result = await deliverText(session, literal, submit);
+    // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
+    await this.deps.policy.noteTyped(session, literal, result.attempts > 0);
     this.deps.policy.recordInput(session, text, submit, { via, delivered: result.delivered });
     return result;
   }

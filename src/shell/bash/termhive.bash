@@ -10,6 +10,7 @@
 #   ESC ] 133 ; C BEL        command output starts    (PS0: after the line is read)
 #   ESC ] 133 ; D ; <n> BEL  command ended with exit status n (next PROMPT_COMMAND)
 #   ESC ] 7 ; file://<host><cwd> BEL   current directory, percent-encoded
+#   ESC ] 133 ; P ; k=c BEL  continuation prompt (start of PS2): the line typed is incomplete
 #
 # Decisions (termhive's parser relies on them):
 #   - An empty Enter, or Ctrl-C at the prompt, runs no command: bash does not expand
@@ -70,6 +71,7 @@ __termhive_histcmd=$HISTCMD  # HISTCMD at the last prompt: a larger one in PS0 m
 __termhive_none=()    # always empty: PS0 indexes it only for the side effects
 __termhive_A=$'\e]133;A\a'
 __termhive_B=$'\e]133;B\a'
+__termhive_P2=$'\e]133;P;k=c\a'
 
 # ---------------------------------------------------------------------------
 # 3. OSC 7: the working directory as a file:// URL. Bytes outside a safe set are
@@ -174,13 +176,33 @@ __termhive_precmd() {
   return "$s"
 }
 
+# A command line that ends the shell (`…; exit 3`) never reaches the next precmd: the EXIT
+# trap sends its D, tagged "exiting", and waits (bounded) for termhive's Enter saying it
+# arrived: tmux drops a pane's last output when the program ends before tmux has passed it
+# on. bash's `exit` has printed "exit" just before: "said-exit" tells termhive that line is
+# not the command's. A trap the user's rc set is left alone (termhive then falls back to the
+# pane's end, and may lose the last output).
+__termhive_exit() {
+  local s=$? tag=exiting
+  if [[ -n $__termhive_ran ]]; then
+    __termhive_ran=
+    case $BASH_COMMAND in exit | exit[[:space:]]* | logout | logout[[:space:]]*) tag=said-exit ;; esac
+    (( __termhive_seq++ ))
+    __termhive_status "$s"
+    builtin printf '\e]133;D;%s;%s\a' "$s" "$tag"
+    [[ -t 0 ]] && builtin read -r -s -t 0.5 -n 1 __termhive_tag
+  fi
+  return "$s"
+}
+[[ -n $(builtin trap -p EXIT) ]] || builtin trap __termhive_exit EXIT
+
 __termhive_postcmd() {
   local s=$?
   __termhive_install_prompts
   return "$s"
 }
 
-# PS1 and PS0 may be reassigned by the user or by their PROMPT_COMMAND (git prompts,
+# PS1, PS2 and PS0 may be reassigned by the user or by their PROMPT_COMMAND (git prompts,
 # starship…) at any time, so the markers are re-applied before every prompt: PS1 gets
 # A in front and B at the end; PS0 gets our part after the user's own PS0.
 __termhive_ps0_ours='${__termhive_none[__termhive_ran=1]-}${__termhive_none[__termhive_added=HISTCMD>__termhive_histcmd]-}\e]133;C\a'
@@ -190,6 +212,12 @@ __termhive_install_prompts() {
     local p=${PS1//"$a"/}
     p=${p//"$b"/}
     PS1=$a$p$b
+  fi
+  # PS2 shows when bash needs more of the line (an open quote, loop, trailing backslash):
+  # termhive returns the run at once instead of waiting out its timeout.
+  local c='\['$__termhive_P2'\]'
+  if [[ ${PS2-} != "$c"* ]]; then
+    PS2=$c${PS2//"$c"/}
   fi
   if [[ ${PS0-} != *"$__termhive_ps0_ours" ]]; then
     PS0=${PS0-}$__termhive_ps0_ours

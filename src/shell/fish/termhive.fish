@@ -9,6 +9,7 @@
 #   OSC 133;C           fish_preexec, right before the command runs
 #   OSC 133;D;<status>  fish_postexec, with $status of the command line
 #   OSC 7;file://<host><cwd> before each prompt
+#   OSC 133;P;k=c       Enter on a line fish cannot run yet (see __termhive_enter)
 #
 # fish fires no preexec/postexec for an empty line, and none for Ctrl-C at the
 # prompt, so those give a new prompt (A/B) and no C/D. A multi-line command
@@ -30,6 +31,7 @@ for i in (seq 1 31)
 end
 
 function __termhive_osc7 --on-event fish_prompt
+    set -e __termhive_ran_line
     # --style=url percent-encodes everything but unreserved characters and '/'.
     printf '\e]7;file://%s%s\a' $hostname (string escape --style=url -- $PWD)
 end
@@ -90,7 +92,50 @@ function __termhive_postexec --on-event fish_postexec
     set __termhive_seq (math $__termhive_seq + 1)
     __termhive_status $s
     printf '\e]133;D;%s\a' $s
+    set -g __termhive_ran_line 1
 end
+
+# A command line that ends the shell (`…; exit 3`) gets no fish_postexec: its D is sent on the
+# way out, tagged "exiting", and the shell waits (bounded; fish's read has no timeout) for
+# termhive's Enter saying it arrived: tmux drops a pane's last output when the program ends
+# before tmux has passed it on.
+# fish runs fish_postexec for the line that called `exit` (its D is sent there): the exit hook
+# sends an "exiting" D again, which termhive takes as that acknowledgement request only.
+function __termhive_exit --on-event fish_exit
+    set -l s $status
+    if set -q __termhive_started
+        set -e __termhive_started
+        set __termhive_seq (math $__termhive_seq + 1)
+        __termhive_status $s
+    else if not set -q __termhive_ran_line
+        return 0
+    end
+    printf '\e]133;D;%s;exiting\a' $s
+    isatty stdin; and command -q timeout; and command timeout --foreground 0.5 head -c 1 >/dev/null 2>&1
+end
+
+# fish has no continuation prompt: Enter on a line it cannot run yet (an open quote or block, a
+# trailing backslash) adds a line break to it. Our Enter says so first, with the mark bash and
+# zsh put in PS2, then does what Enter did. It replaces Enter only where Enter runs `execute`
+# (emacs and vi insert/default modes), again whenever the key bindings are switched.
+function __termhive_enter
+    commandline --is-valid
+    set -l valid $status
+    # A trailing backslash (not an escaped one) continues the line although --is-valid says 0.
+    set -l lines (commandline)
+    if test $valid -eq 2; or begin; set -q lines[1]; and string match -qr -- '(?<!\\\\)(\\\\\\\\)*\\\\$' $lines[-1]; end
+        printf '\e]133;P;k=c\a'
+    end
+    commandline -f execute
+end
+function __termhive_bind_enter --on-variable fish_key_bindings
+    for mode in (bind -L)
+        for key in \r \n
+            string match -qr -- ' execute$' (bind -M $mode $key 2>/dev/null); and bind -M $mode $key __termhive_enter
+        end
+    end
+end
+__termhive_bind_enter
 
 # The prompt: A before the user's fish_prompt, B after it. fish_prompt may be
 # autoloaded, or redefined later (fish_config, a theme), so the check runs before

@@ -8,6 +8,7 @@
 #   OSC 133;C  output start            (preexec, last)
 #   OSC 133;D;<status>                 (precmd, only if a command ran since the last prompt)
 #   OSC 7;file://<host><cwd>           (precmd)
+#   OSC 133;P;k=c  continuation prompt (front of PS2): the line typed is incomplete
 #
 # zsh calls preexec only for a line that runs, so an empty Enter or Ctrl-C at the
 # prompt gives a new A/B and no C/D; a multi-line command is one preexec (one C, one D).
@@ -16,7 +17,7 @@
 (( ${+__termhive_loaded} )) && return 0
 typeset -g __termhive_loaded=1
 typeset -g __termhive_ran=
-typeset -g __termhive_A=$'\e]133;A\a' __termhive_B=$'\e]133;B\a'
+typeset -g __termhive_A=$'\e]133;A\a' __termhive_B=$'\e]133;B\a' __termhive_P2=$'\e]133;P;k=c\a'
 builtin export TERMHIVE_SHELL_DIR=${TERMHIVE_SHELL_DIR:-${${(%):-%x}:A:h:h}}
 
 # OSC 7. Bytes outside a safe set are percent-encoded; the loop runs only for such paths.
@@ -86,6 +87,9 @@ __termhive_prompt() {
     p=${p//"$b"/}
     PS1=$a$p$b
   fi
+  # PS2 shows when zsh needs more of the line (an open quote, loop, trailing backslash).
+  local c="%{$__termhive_P2%}"
+  [[ $PS2 == "$c"* ]] || PS2=$c${PS2//"$c"/}
   return s
 }
 
@@ -113,11 +117,28 @@ __termhive_preexec() {
   builtin print -rn -- $'\e]633;E;'"$REPLY"$'\a\e]133;C\a'
 }
 
+# A command line that ends the shell (`…; exit 3`) never reaches the next precmd: its D is
+# sent on the way out, tagged "exiting", and the shell waits (bounded) for termhive's Enter
+# saying it arrived: tmux drops a pane's last output when the program ends before tmux has
+# passed it on.
+__termhive_exit() {
+  local s=$?
+  if [[ -n $__termhive_ran ]]; then
+    __termhive_ran=
+    (( __termhive_seq++ ))
+    __termhive_status $s
+    builtin print -rn -- $'\e]133;D;'"$s"$';exiting\a'
+    [[ -t 0 ]] && builtin read -s -t 0.5 -k 1 __termhive_ack
+  fi
+  return 0
+}
+
 # zsh's documented hook arrays (what add-zsh-hook edits): ours first/last as needed.
-typeset -ga precmd_functions preexec_functions zshaddhistory_functions
+typeset -ga precmd_functions preexec_functions zshaddhistory_functions zshexit_functions
 precmd_functions=(__termhive_precmd ${precmd_functions:#__termhive_*} __termhive_prompt)
 preexec_functions=(${preexec_functions:#__termhive_*} __termhive_preexec)
 zshaddhistory_functions=(${zshaddhistory_functions:#__termhive_*} __termhive_addhistory)
+zshexit_functions=(${zshexit_functions:#__termhive_*} __termhive_exit)
 
 # This shell replaced an integrated one through `exec zsh` (see bin/launch.sh): close
 # the `exec` command line the old shell opened with C.

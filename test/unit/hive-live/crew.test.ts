@@ -30,7 +30,7 @@ function crewOnPty(t: { after(fn: () => unknown): void }): { crew: Crew; audit: 
   const registry = new SessionRegistry(backend, config, audit);
   const crew = new Crew({
     registry,
-    policy: new InputPolicy(config, audit, loadSafetyConfig(env)),
+    policy: new InputPolicy(config, audit, loadSafetyConfig(env), backend),
     home,
     ensureRoomFor: async () => undefined,
     openHive: () => Hive.open({ home, profiles: new ProfileRegistry() }),

@@ -61,3 +61,11 @@ test("an unterminated sequence longer than any of ours is not buffered for ever"
 test("other OSCs (titles, hyperlinks) are skipped without events", () => {
   assert.deepEqual(scanAll(["\x1b]0;title\x07\x1b]8;;http://x\x07link\x1b]8;;\x07"]), []);
 });
+
+test("the shell's exit hook tags its D; a continuation prompt is 133;P;k=c", () => {
+  assert.deepEqual(parseOsc("133;D;3;exiting"), { type: "command-end", exitCode: 3, exiting: { saidExit: false } });
+  assert.deepEqual(parseOsc("133;D;3;said-exit"), { type: "command-end", exitCode: 3, exiting: { saidExit: true } });
+  assert.deepEqual(parseOsc("133;D;3;other"), { type: "command-end", exitCode: 3 });
+  assert.deepEqual(parseOsc("133;P;k=c"), { type: "continuation" });
+  assert.equal(parseOsc("133;P;k=i"), undefined);
+});

@@ -1,0 +1,55 @@
+// The integrated shell's input line, kept clean around a run: a run is typed on an empty line
+// (text a person left at the prompt would be glued onto the command), and a line the shell
+// could not finish (an open quote or block, a trailing backslash) is cancelled so the next run
+// is not typed into it. Both use Ctrl-C, which every integrated shell takes the same way in
+// emacs and vi modes alike (insert or command): the line is dropped, nothing runs, and a new
+// prompt (OSC 133 A/B) is drawn, starting in insert mode.
+import { stripAnsi } from "../util/ansi.js";
+import type { TerminalSession } from "./session.js";
+import { watchSession } from "./watch.js";
+
+/** How long a shell may take to draw its new prompt after Ctrl-C. */
+const CANCEL_PROMPT_WAIT_MS = 2_000;
+
+/**
+ * Something is on the shell's input line: printable text echoed since the prompt ended, or
+ * the shell waiting for the rest of an unfinished line. (A right-hand prompt counts too: the
+ * cost is one needless Ctrl-C, never text glued onto a command.)
+ */
+export async function inputLineHasText(session: TerminalSession): Promise<boolean> {
+  if (!session.integrated || session.phase !== "prompt") return false;
+  if (session.awaitingContinuation) return true;
+  if (session.lastPromptEnd >= 0 && session.lastPromptEnd >= session.transcript.start) {
+    const echoed = stripAnsi(session.transcript.slice(session.lastPromptEnd).text);
+    // Printable characters only: a shell's line editor also moves the cursor and erases (\b, \r).
+    return /[^\s\x00-\x1f\x7f]/.test(echoed);
+  }
+  // Where the prompt ended is not known (a session this process adopted at its prompt, or whose
+  // prompt's output was trimmed away): the cursor's line tells. An empty line ends with the
+  // prompt's last sign and the cursor after it; typed text, or a cursor moved into it (vi's
+  // command mode sits on the last character), does not. An unusual prompt costs a Ctrl-C.
+  await session.screen.settled();
+  const { lines, cursor } = session.screen.snapshot();
+  const line = lines[cursor.row] ?? "";
+  const beforeCursor = line.slice(0, cursor.col);
+  const afterCursor = line.slice(cursor.col);
+  return afterCursor.trim() !== "" || !EMPTY_PROMPT_END.test(beforeCursor);
+}
+
+/** How a prompt line ends when nothing is typed on it: a prompt sign, then blanks. */
+const EMPTY_PROMPT_END = /[$#%>❯»λ→]\s*$/;
+
+/**
+ * Cancels what is on the shell's input line with Ctrl-C and waits (bounded) for the new prompt.
+ * Resolves true when the shell drew it.
+ */
+export async function cancelInputLine(session: TerminalSession): Promise<boolean> {
+  const promptBefore = session.lastPromptEnd;
+  await session.keys(["C-c"]);
+  const drawn = await watchSession(
+    session,
+    () => (session.phase === "prompt" && session.lastPromptEnd > promptBefore ? true : undefined),
+    { timeoutMs: CANCEL_PROMPT_WAIT_MS },
+  ).catch(() => "timeout" as const);
+  return drawn === true;
+}
