@@ -31,7 +31,7 @@ async function mcpCommand(): Promise<void> {
       [
         `termhive ${VERSION}: an MCP server speaking over stdio — a client starts it, you don't type to it.`,
         `Register it with Claude Code:   claude mcp add termhive -- ${process.argv[1]} mcp`,
-        `(or, installed globally:        claude mcp add termhive -- npx termhive mcp)`,
+        `(once published to npm, also:  claude mcp add termhive -- npx termhive mcp)`,
         `State: ${config.home}`,
         tmux
           ? `Backend: ${tmux} (sessions survive restarts; watch with tmux attach)`
@@ -76,7 +76,13 @@ async function main(): Promise<void> {
   const verb = process.argv[2];
   // The other verbs pull in the gRPC client and the HTTP door (~20 MB); an MCP client's
   // server process (mcp/start) never loads them.
-  if (verb !== "mcp" && verb !== "start") {
+  if (verb === "hook") {
+    // Runs inside an agent's turn (Claude Code's hooks, Codex's notify), whose end the hive
+    // reports from it: only the hook command and the hive store are loaded (under load the
+    // full CLI took ~2 s longer to start, past the turn's end by that much).
+    const { registerHook } = await import("./cli/hook.js");
+    registerHook(program);
+  } else if (verb !== "mcp" && verb !== "start") {
     const { registerCliVerbs } = await import("./cli/index.js");
     const { registerHiveCommands } = await import("./cli/hive-commands.js");
     registerCliVerbs(program);

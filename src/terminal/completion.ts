@@ -130,7 +130,25 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
  */
 export async function fullscreenSettled(session: TerminalSession, since: number, idleQuietMs: number): Promise<boolean> {
   if (session.transcript.end <= since || Date.now() - session.lastOutputAt < idleQuietMs) return false;
-  return onAlternateScreen(session);
+  return (await onAlternateScreen(session)) || redrawsInPlace(session, since);
+}
+
+/** Clear screen: ESC[2J, or cursor home then erase below (ESC[H ESC[J, as top draws). */
+const CLEAR_SCREEN = /\x1b\[2J|\x1b\[(?:1;1)?H\x1b\[0?J/;
+/** Any absolute cursor position (ESC[row;colH, ESC[H). */
+const CURSOR_POSITION = /\x1b\[\d*(?:;\d*)?H/;
+/** How far after the command's start its first screen is looked for. */
+const REDRAW_SCAN_CHARS = 256 * 1024;
+
+/**
+ * A full-screen program that stays on the normal screen (top, watch on a terminal without an
+ * alternate screen): it cleared the screen after `since` and positioned the cursor again
+ * after that (it redraws in place). A `clear` followed by ordinary output does not.
+ */
+function redrawsInPlace(session: TerminalSession, since: number): boolean {
+  const text = session.transcript.slice(since, Math.min(session.transcript.end, since + REDRAW_SCAN_CHARS)).text;
+  const clear = CLEAR_SCREEN.exec(text);
+  return clear !== null && CURSOR_POSITION.test(text.slice(clear.index + clear[0].length));
 }
 
 /** Whether the alternate screen is active now (the model's screen brought up to date first). */
