@@ -16,7 +16,8 @@ import { benchOpen } from "./open.js";
 import { benchOpenSlowRc, benchThrowaway } from "./open-slow-rc.js";
 import { benchRemote } from "./remote.js";
 import { benchWatchRatio } from "./watch-ratio.js";
-import { benchFlood, benchHostile, benchSoak } from "./load.js";
+import { benchFlood, benchHostile } from "./load.js";
+import { benchSoak } from "./soak.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);

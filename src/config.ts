@@ -45,6 +45,12 @@ export interface TermhiveConfig {
   httpSessionTtlMs: number;
   /** TERMHIVE_DEBUG=1: stack traces of CLI errors, and a line for each failure termhive ignores (util/traced.ts). */
   debug: boolean;
+  /** gRPC calls (streams included) one door of `termhive serve` serves at once. */
+  grpcMaxCalls: number;
+  /** gRPC watch streams (WatchOutput, WatchEvents) one door serves at once. */
+  grpcMaxWatches: number;
+  /** Output a WatchOutput stream may fall behind by before it is ended RESOURCE_EXHAUSTED. */
+  grpcWatchBacklogBytes: number;
   /** TERMHIVE_PANE_ENV_DENY / TERMHIVE_PANE_ENV_ALLOW: which of termhive's variables panes inherit (util/pane-env.ts). */
   paneEnv: PaneEnvPolicy;
 }
@@ -137,6 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     httpMaxSessions: intFrom(env, "TERMHIVE_HTTP_MAX_SESSIONS", 256, 1, 100_000),
     httpSessionTtlMs: intFrom(env, "TERMHIVE_HTTP_SESSION_TTL_S", 1800, 1, 365 * 24 * 3600) * 1000,
     debug: env.TERMHIVE_DEBUG === "1",
+    grpcMaxCalls: intFrom(env, "TERMHIVE_GRPC_MAX_CALLS", 64, 1, 100_000),
+    grpcMaxWatches: intFrom(env, "TERMHIVE_GRPC_MAX_WATCHES", 16, 1, 10_000),
+    grpcWatchBacklogBytes: megabytesFrom(env, "TERMHIVE_GRPC_WATCH_BACKLOG_MB", 16),
     paneEnv: { deny: nameListFrom(env, "TERMHIVE_PANE_ENV_DENY") ?? [], allow: nameListFrom(env, "TERMHIVE_PANE_ENV_ALLOW") },
     ...overrides,
   };

@@ -130,13 +130,18 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal(wrong.body, "");
   });
 
-  test("foreign Origin or Host → 403 (DNS rebinding)", async () => {
+  test("foreign Origin or Host → 403 (DNS rebinding, other local pages)", async () => {
     const auth = { authorization: `Bearer ${s.token}` };
     assert.equal((await raw(s, { ...auth, origin: "http://evil.example" })).status, 403);
     assert.equal((await raw(s, { ...auth, host: `evil.example:${s.port}` })).status, 403);
     assert.equal((await raw(s, { ...auth, origin: "null" })).status, 403);
-    // Loopback origins are the legitimate local case.
-    assert.equal((await raw(s, { ...auth, origin: `http://localhost:${s.port}` })).status, 200);
+    // Exactly the origin the request is addressed to: another loopback port is another page
+    // (a dev server), whatever browsers think of its cookies; so is another scheme or name.
+    for (const origin of [`http://127.0.0.1:${s.port + 1}`, `http://127.0.0.1`, `https://127.0.0.1:${s.port}`, `http://localhost:${s.port}`]) {
+      assert.equal((await raw(s, { ...auth, origin })).status, 403, origin);
+    }
+    assert.equal((await raw(s, { ...auth, origin: `http://127.0.0.1:${s.port}` })).status, 200);
+    assert.equal((await raw(s, { ...auth, host: `localhost:${s.port}`, origin: `http://localhost:${s.port}` })).status, 200);
   });
 
   test("a body over the limit → 413", async () => {
