@@ -5,6 +5,19 @@ import { registerTools } from "./tools.js";
 import { registerResources } from "./resources.js";
 import { registerPrompts } from "./prompts.js";
 import { VERSION } from "../version.js";
+import type { ToolFamily } from "../config.js";
+
+/** The server's instructions: which tool for which job, in a few lines a client keeps in context. */
+export function instructionsFor(families: readonly ToolFamily[]): string {
+  const lines = [
+    "termhive: persistent terminal sessions (tmux) that survive restarts.",
+    "terminal_run runs a command and waits: output, exit code, why it ended. No session: a throwaway shell.",
+    "terminal_send types into interactive programs (vim, REPL prompts, keys like C-c) without waiting; then terminal_wait (until idle, a pattern or the end) or terminal_read (screen, new output, line ranges).",
+    "Long output is folded; a marker names the terminal_read call for the hidden lines.",
+  ];
+  if (families.includes("hive")) lines.push("The hive runs agents (claude, codex…) in panes: agent_spawn or hive_layout, hive_message, hive_wait, hive_events.");
+  return lines.join("\n");
+}
 
 export function createMcpServer(root: ServiceRoot, clientId?: string): McpServer {
   const server = new McpServer(
@@ -12,15 +25,15 @@ export function createMcpServer(root: ServiceRoot, clientId?: string): McpServer
     {
       // logging/setLevel is part of the generic MCP server surface (conformance: logging-set-level).
       capabilities: { logging: {} },
-      instructions:
-        "termhive gives you persistent terminal sessions. Open one with terminal_open, run commands with terminal_run (exact completion and exit codes, also in REPLs and ssh), type into interactive programs with terminal_send, read screens with terminal_read.",
+      instructions: instructionsFor(root.terminal.config.toolFamilies),
     },
   );
   // The hive store opens on first use: a database that cannot be opened (locked, corrupt)
   // fails the hive calls with its reason and never takes the terminal tools down.
   const { terminal, hive } = root;
-  registerTools(server, { terminal, hive: () => hive }, clientId);
-  registerResources(server, terminal, hive);
+  const families = terminal.config.toolFamilies;
+  registerTools(server, { terminal, hive: () => hive }, { clientId, families, elicit: terminal.config.elicit });
+  registerResources(server, terminal, families.includes("hive") ? hive : undefined);
   registerPrompts(server);
   return server;
 }
