@@ -19,6 +19,7 @@ import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js
 import { deadError, runCommand, waitShellStarted, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
+import { describePolicy } from "../sandbox/policy.js";
 import type { CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, WaitInput } from "./inputs.js";
 import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
@@ -55,6 +56,8 @@ export interface SessionSummary {
   idle_s: number;
   tui: boolean;
   pane: string;
+  /** The sandbox its program runs in, described (absent: the user's full rights). */
+  sandbox?: string;
 }
 
 /** How long terminal_open waits for a fresh shell's first prompt (or a program's first output). */
@@ -125,6 +128,7 @@ export class TermhiveService {
       ...(starting ? { hint: "the shell is still starting (its rc files run); terminal_run and terminal_send wait for its first prompt." } : {}),
       attach: this.backend.attachCommand(session.paneId),
       cwd: session.cwd ?? session.pane.cwd,
+      ...(session.meta.sandbox ? { sandbox: describePolicy(session.meta.sandbox) } : {}),
       ...(this.backend.warning ? { warning: this.backend.warning } : {}),
     };
   }
@@ -376,6 +380,7 @@ export class TermhiveService {
       idle_s: Math.round((Date.now() - s.lastOutputAt) / 100) / 10,
       tui: snap?.alternate ?? false,
       pane: s.paneId,
+      ...(s.meta.sandbox ? { sandbox: describePolicy(s.meta.sandbox) } : {}),
     };
   }
 

@@ -11,6 +11,7 @@ import { OscScanner, type OscEvent } from "./osc.js";
 import { CastRecorder } from "./recording.js";
 import { Screen } from "./screen.js";
 import { Transcript } from "./transcript.js";
+import type { SandboxPolicy } from "../sandbox/policy.js";
 
 export interface CommandRecord {
   /** The command line, from the shell integration (OSC 633 E), termhive's own run, or the echo. */
@@ -57,6 +58,8 @@ export interface SessionMeta {
   shell: ShellKind;
   /** The ssh destination of a session on another host; absent for a local one. */
   host?: string;
+  /** The sandbox the pane's program runs in (src/sandbox/); absent when it runs with the user's full rights. */
+  sandbox?: SandboxPolicy;
 }
 
 export interface SessionLimits {
