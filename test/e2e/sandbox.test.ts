@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
-import { Harness } from "./harness.js";
+import { spawnSync } from "node:child_process";
+import { CLI, Harness } from "./harness.js";
 
 const bwrap = process.platform === "linux" ? findBwrap() : null;
 const skip = bwrap ? false : "bubblewrap (bwrap) is not installed (apt-get install bubblewrap; .ci/run installs it)";
@@ -119,5 +120,10 @@ describe("sandboxed panes (bubblewrap)", { skip }, () => {
     assert.equal(r.isError, true);
     assert.match(r.text, /sandbox write path .*nope.* does not exist.*nothing was opened/);
     assert.equal((await h.ok("terminal_list")).sessions.length, before);
+  });
+
+  test("termhive doctor says sandboxing is available", () => {
+    const r = spawnSync(process.execPath, [CLI, "doctor"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: userHome, TERMHIVE_HOME: join(root, "doctor-home") }, cwd: sibling, timeout: 60_000 });
+    assert.match(r.stdout, /ok +sandbox +bubblewrap .*sandbox option is available/);
   });
 });
