@@ -1,5 +1,5 @@
-// Load figures (issue 15 §1/§4, issue 9 §6): a flood's peak memory, the event loop under
-// hostile input, and a bounded soak. JSON lines like the other sections.
+// Load figures (issue 15 §1/§4, issue 9 §6): a flood's peak memory and the event loop under
+// hostile input. JSON lines like the other sections. (The soak is in soak.ts.)
 //
 // Event-loop delay is measured from outside, through the protocol: the server's own
 // monitorEventLoopDelay is not reachable over stdio, and a probe inside would need a knob in
@@ -7,7 +7,6 @@
 // server's event loop alone (no tmux, no shell), so while a hostile call runs, the longest
 // ping round trip bounds the longest stall the server had. A bystander session's `echo` on the
 // same server, sent meanwhile, is what another client of that server would feel.
-import { readdirSync } from "node:fs";
 import { benchHome, emit, loadavg, median, percentile, round, rssMb, startServer, timed, type Server } from "./common.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,7 +24,7 @@ export async function benchFlood(): Promise<void> {
     const command = `echo FIRST-LINE; yes | head -c ${mb * 1_000_000}; echo LAST-LINE`;
     // The bench helper's 120 s request limit is too short for 500 MB on a busy machine.
     const [ms, result] = await timed(() => s.client.callTool({ name: "terminal_run", arguments: { session: "flood", command, timeout_s: 3600 } }, undefined, { timeout: 3_600_000 }));
-    const r = (result as { structuredContent?: Record<string, any> }).structuredContent ?? {};
+    const r = (result as { _meta?: Record<string, any> })._meta?.["termhive/result"] ?? {};
     const lines = String(r.output).split("\n");
     const memory = rssMb(s.transport.pid!);
     emit({
@@ -176,117 +175,4 @@ function describe(result: unknown): Record<string, unknown> {
   const r = result as { error?: string; exit_code?: number; reason?: string; raw_tokens?: number; sent_bytes?: number; matched?: boolean };
   if (r.error) return { error: r.error };
   return { result: { exit_code: r.exit_code, reason: r.reason, raw_tokens: r.raw_tokens, sent_bytes: r.sent_bytes, matched: r.matched } };
-}
-
-const IDLE_MS = 120_000;
-
-/**
- * Live memory of idle servers: the lowest RSS each reaches within IDLE_MS of quiet, sampled
- * every 5 s. V8's memory reducer collects and gives pages back some seconds after allocation
- * stops, at a moment of its own choosing (seen: one server back to its live size after 30 s,
- * three others still holding the run's garbage); RSS during a run mostly measures that garbage.
- */
-async function idleRss(servers: Server[]): Promise<number[]> {
-  const lowest = servers.map(() => Infinity);
-  for (const end = Date.now() + IDLE_MS; Date.now() < end; await sleep(5_000)) {
-    servers.forEach((s, i) => (lowest[i] = Math.min(lowest[i]!, rssMb(s.transport.pid!).rss_mb)));
-  }
-  return lowest;
-}
-
-function fdCount(pid: number): number {
-  return readdirSync(`/proc/${pid}/fd`).length;
-}
-
-/**
- * 64 sessions, 4 clients (each its own server process on one home, as MCP stdio clients are),
- * each running checked commands in its 16 sessions for BENCH_SOAK_S (default 120; the issue's
- * figure is 600). RSS and open fds of every server sampled every 10 s.
- */
-export async function benchSoak(): Promise<void> {
-  const seconds = Number(process.env.BENCH_SOAK_S ?? 120);
-  const home = benchHome();
-  const servers: Server[] = [];
-  try {
-    for (let i = 0; i < 4; i++) servers.push(await startServer({ ...home, destroy: () => {} }));
-    const names = Array.from({ length: 64 }, (_, i) => `soak${i}`);
-    for (const [i, name] of names.entries()) await servers[i % 4]!.call("terminal_open", { name, command: "bash" });
-    // Live memory: RSS once the servers have been idle for IDLE_MS (V8's memory reducer
-    // collects and shrinks once allocation stops); RSS during the run mostly measures garbage
-    // V8 has not collected yet. The first third of the run is warm-up (transcripts and
-    // scrollback of 64 sessions fill up to their caps, V8 and the shells settle): the leak
-    // figure compares the idle reading after warm-up with the idle reading at the end.
-    const idleBefore = await idleRss(servers);
-    const samples: { t: number; rss: number[]; fds: number[] }[] = [];
-    const sample = () => samples.push({ t: Date.now(), rss: servers.map((s) => rssMb(s.transport.pid!).rss_mb), fds: servers.map((s) => fdCount(s.transport.pid!)) });
-    sample();
-    const sampler = setInterval(sample, 10_000);
-    let commands = 0;
-    let wrong = 0;
-    const wrongExamples: string[] = [];
-    const times: number[] = [];
-    const counters = servers.map(() => 0);
-    const load = (ms: number) =>
-      Promise.all(
-        servers.map(async (s, c) => {
-          const mine = names.filter((_, i) => i % 4 === c);
-          for (const end = Date.now() + ms; Date.now() < end; ) {
-            const n = counters[c]!++;
-            const name = mine[n % mine.length]!;
-            const k = (n % 50) + 1;
-            // Three shapes: a word, a short count, a line count of a longer output.
-            const [command, expected] =
-              n % 3 === 0 ? [`echo ${name}-${n}`, `${name}-${n}`] : n % 3 === 1 ? [`seq ${n} ${n + k} | wc -l`, String(k + 1)] : [`seq 1 ${k * 100} | tail -n 1`, String(k * 100)];
-            const [took, r] = await timed(() => s.call("terminal_run", { session: name, command, timeout_s: 30 }).catch((e: Error) => ({ output: `error: ${e.message}`, exit_code: -1 })));
-            commands++;
-            times.push(took);
-            if (String(r.output).trim() !== expected || r.exit_code !== 0) {
-              wrong++;
-              // Why it ended and any hint (lost output, timeout) tell a wrong result's cause.
-              const facts = r as { exit_code?: number | null; reason?: string; hint?: string };
-              if (wrongExamples.length < 5) wrongExamples.push(`${command} → ${JSON.stringify(r.output).slice(0, 120)} (exit ${facts.exit_code}, ${facts.reason ?? "no reason"}${facts.hint ? `; hint: ${facts.hint.slice(0, 120)}` : ""})`);
-            }
-          }
-        }),
-      );
-    const warmupMs = (seconds * 1000) / 3;
-    await load(warmupMs);
-    const idleWarm = await idleRss(servers);
-    const fdsWarm = servers.map((s) => fdCount(s.transport.pid!));
-    await load(seconds * 1000 - warmupMs);
-    clearInterval(sampler);
-    sample();
-    const idle = await idleRss(servers);
-    const last = samples[samples.length - 1]!;
-    emit({
-      bench: `soak: 64 sessions, 4 clients, ${seconds} s`,
-      unit: "%",
-      live_rss_growth_after_warmup_pct: idle.map((r, i) => round(((r - idleWarm[i]!) / idleWarm[i]!) * 100)),
-      rss_mb_idle_before: idleBefore,
-      rss_mb_idle_after_warmup: idleWarm,
-      rss_mb_idle_end: idle,
-      rss_mb_peak: servers.map((_, i) => Math.max(...samples.map((x) => x.rss[i]!))),
-      rss_target: "idle RSS at the end within +20 % of idle RSS after warm-up (first third)",
-      fds_start: samples[0]!.fds,
-      fds_after_warmup: fdsWarm,
-      fds_end: last.fds,
-      fds_max: servers.map((_, i) => Math.max(...samples.map((x) => x.fds[i]!))),
-      commands,
-      wrong,
-      wrong_examples: wrongExamples,
-      run_median_ms: round(median(times)),
-      run_p99_ms: round(percentile(times, 99)),
-      samples: samples.length,
-      loadavg: loadavg(),
-      method: "4 server processes on one TERMHIVE_HOME, 16 sessions each, terminal_run back to back with its output checked; idle RSS (lowest within 120 s of quiet) before, after the warm-up third and at the end; RSS/fds from /proc every 10 s",
-    });
-  } finally {
-    for (const s of servers) await s.stop();
-    try {
-      home.destroy();
-    } catch (error) {
-      // 64 shells killed with the tmux server may still be writing their history into HOME.
-      process.stderr.write(`note: could not remove ${home.home}: ${(error as Error).message}\n`);
-    }
-  }
 }

@@ -9,13 +9,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { benchTokens } from "./tokens.js";
 import { benchHive } from "./hive.js";
+import { benchHiveReal } from "./hive-real.js";
 import { benchDoors } from "./doors.js";
 import { benchDashboard } from "./dashboard.js";
 import { benchOpen } from "./open.js";
 import { benchOpenSlowRc, benchThrowaway } from "./open-slow-rc.js";
 import { benchRemote } from "./remote.js";
 import { benchWatchRatio } from "./watch-ratio.js";
-import { benchFlood, benchHostile, benchSoak } from "./load.js";
+import { benchFlood, benchHostile } from "./load.js";
+import { benchSoak } from "./soak.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
@@ -165,6 +167,7 @@ async function main(): Promise<void> {
   if (!only || only === "tokens") for (const record of await benchTokens()) emit({ bench: "tokens", ...record });
   if (!only || only === "idle") await benchIdle();
   if (!only || only === "hive") await benchHive(emit);
+  if (!only || only === "hive-real") await benchHiveReal(emit);
   if (!only || only === "doors") await benchDoors(emit);
   if (!only || only === "watch-ratio") await benchWatchRatio(emit);
   if (!only || only === "dashboard") await benchDashboard(emit);

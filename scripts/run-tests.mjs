@@ -1,6 +1,7 @@
 // Runs every test/**/*.test.ts with node's own runner (TypeScript through tsx).
 // Unit tests import src/ directly; e2e tests spawn the built server in dist/.
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -55,9 +56,38 @@ if (files.some((file) => /(^|\/)real-[^/]*\.test\.ts$/.test(file)) && !process.e
 // One file at a time by default: the end-to-end files each start servers, tmux and shells,
 // and on a 2-core machine running them side by side made timing-sensitive waits flaky.
 const concurrency = process.env.TERMHIVE_TEST_CONCURRENCY ?? "1";
+// The tests' temporary folders (homes, sockets, fixtures) all go in one folder of this run
+// (TMPDIR), so a run leaves nothing behind however a test ends: what is left there, and any
+// tmux server whose socket was in it, is removed and named when the run is over.
+const testTmp = mkdtempSync(join(process.env.TMPDIR || tmpdir(), "termhive-tests-"));
 const result = spawnSync(
   process.execPath,
   ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-timeout=90000", "--test-reporter=spec", ...files],
-  { stdio: "inherit" },
+  { stdio: "inherit", env: { ...process.env, TMPDIR: testTmp } },
 );
+cleanUp(testTmp);
 process.exit(result.status ?? 1);
+
+/** Ends the tmux servers started in `dir` and removes it; says what the tests left there. */
+function cleanUp(dir) {
+  const ps = spawnSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).stdout ?? "";
+  const servers = ps.split("\n")
+    .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
+    .filter((m) => m && /(^|\/)tmux\b/.test(m[2].split(" ")[0]) && m[2].includes(dir + "/"))
+    .map((m) => ({ pid: Number(m[1]), args: m[2] }));
+  for (const server of servers) {
+    try {
+      process.kill(server.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+  // tsx keeps its compile cache there (tsx-<uid>): the tooling's, not a test's.
+  const left = existsSync(dir) ? readdirSync(dir).filter((name) => !/^tsx-\d+$/.test(name)) : [];
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  if (servers.length || left.length) {
+    console.log(`note: the tests left ${servers.length} tmux server(s) and ${left.length} temporary folder(s); removed:`);
+    for (const s of servers) console.log(`  tmux pid ${s.pid}: ${s.args}`);
+    for (const name of left) console.log(`  ${join(dir, name)}`);
+  }
+}

@@ -1,12 +1,18 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S node --max-semi-space-size=4 --optimize-for-size
 // The `termhive` command.
 //
 // --max-semi-space-size=4 (MB): V8's young generation otherwise grows to 32 MB during the
 // first big outputs and stays resident for the server's life; capped, the server peaks
 // ~25 MB lower through `seq 1 200000` ×5. At 1 MB a flood cost ~280 scavenges per 32 MB
 // (~0.9 s of CPU per 100 MB, a third of the server's work); at 4 MB ~60, for ~2 MB more
-// peak. The flag only applies when the file is run as a program (npx termhive, the bin);
-// `node cli.js` skips it.
+// peak.
+// --optimize-for-size: V8 grows the old generation by smaller steps and collects sooner. A
+// server following many busy sessions promotes much short-lived garbage (a run's objects live
+// as long as the run, ~1 s under load); with V8's default growing factors its RSS rose from
+// ~100 to 240-265 MB in a 5-minute soak (2 processes × 33 sessions) around a live heap of
+// ~47 MB, and had not levelled off. With the flag it stays flat (issue 20 §5).
+// The flags only apply when the file is run as a program (npx termhive, the bin);
+// `node cli.js` skips them.
 import { Command, CommanderError } from "commander";
 import { spawnSync } from "node:child_process";
 import { loadConfig, ConfigError } from "./config.js";
@@ -31,7 +37,7 @@ async function mcpCommand(): Promise<void> {
       [
         `termhive ${VERSION}: an MCP server speaking over stdio — a client starts it, you don't type to it.`,
         `Register it with Claude Code:   claude mcp add termhive -- ${process.argv[1]} mcp`,
-        `(or, installed globally:        claude mcp add termhive -- npx termhive mcp)`,
+        `(once published to npm, also:  claude mcp add termhive -- npx termhive mcp)`,
         `State: ${config.home}`,
         tmux
           ? `Backend: ${tmux} (sessions survive restarts; watch with tmux attach)`
@@ -76,7 +82,13 @@ async function main(): Promise<void> {
   const verb = process.argv[2];
   // The other verbs pull in the gRPC client and the HTTP door (~20 MB); an MCP client's
   // server process (mcp/start) never loads them.
-  if (verb !== "mcp" && verb !== "start") {
+  if (verb === "hook") {
+    // Runs inside an agent's turn (Claude Code's hooks, Codex's notify), whose end the hive
+    // reports from it: only the hook command and the hive store are loaded (under load the
+    // full CLI took ~2 s longer to start, past the turn's end by that much).
+    const { registerHook } = await import("./cli/hook.js");
+    registerHook(program);
+  } else if (verb !== "mcp" && verb !== "start") {
     const { registerCliVerbs } = await import("./cli/index.js");
     const { registerHiveCommands } = await import("./cli/hive-commands.js");
     registerCliVerbs(program);

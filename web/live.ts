@@ -1,6 +1,7 @@
-// The live channel: one WebSocket to /live (the login cookie goes with it), reconnected with
-// a growing delay when it drops. Requests with an id get their reply as a promise.
-import type { ClientMessage, ServerMessage } from "../src/dashboard/protocol.js";
+// The live channel: one WebSocket to /live (the login cookie goes with it, and the page token
+// the server wrote into this page, as a subprotocol), reconnected with a growing delay when it
+// drops. Requests with an id get their reply as a promise.
+import { LIVE_PROTOCOL, PAGE_TOKEN_META, PAGE_TOKEN_PROTOCOL, type ClientMessage, type ServerMessage } from "../src/dashboard/protocol.js";
 
 type Reply = Extract<ServerMessage, { t: "reply" }>;
 type WithoutId<T> = T extends { id: number } ? Omit<T, "id"> : never;
@@ -17,7 +18,8 @@ export class Live {
   ) {}
 
   connect(): void {
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/live`);
+    const token = document.querySelector<HTMLMetaElement>(`meta[name="${PAGE_TOKEN_META}"]`)?.content ?? "";
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/live`, [LIVE_PROTOCOL, PAGE_TOKEN_PROTOCOL + token]);
     this.ws = ws;
     ws.onopen = () => {
       this.failures = 0;

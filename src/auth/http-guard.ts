@@ -1,5 +1,6 @@
-// Checks every HTTP request to termhive serve (MCP door, dashboard) passes: Host/Origin against DNS
-// rebinding (403), the bearer token (401, no detail), the body size (413).
+// Checks every HTTP request to termhive serve (MCP door, dashboard) passes: Host against DNS
+// rebinding and Origin against other local pages, exactly (403), the bearer token (401, no
+// detail), the body size (413).
 import type { IncomingMessage } from "node:http";
 import { tokenMatches } from "./token.js";
 
@@ -23,17 +24,27 @@ function hostName(header: string): string {
 
 /**
  * A browser page on a foreign origin, or a rebound DNS name pointing at us, must not reach
- * the terminals. Allowed: loopback names, plus the name we were told to bind to.
+ * the terminals. The Host must be a loopback name or the name we were told to bind to (DNS
+ * rebinding), and an Origin, when sent, must be exactly the origin the request was addressed
+ * to: `http://` + its Host, port included. Browsers count every port of 127.0.0.1 as one site
+ * (cookies and SameSite ignore ports), so a page a dev server serves on another loopback port
+ * differs from ours by its port alone. Addressed-to rather than listening port: the dashboard
+ * still works through `ssh -L 9000:127.0.0.1:7777`.
  */
 export function hostAndOriginAllowed(req: IncomingMessage, boundHost: string): boolean {
   const allowed = (name: string) => isLoopbackHost(name) || name === boundHost || `[${boundHost}]` === name;
   const host = req.headers.host;
   if (!host || !allowed(hostName(host).toLowerCase())) return false;
   const origin = req.headers.origin;
-  if (origin === undefined) return true;
+  return origin === undefined || originIsOurs(origin, host);
+}
+
+/** `origin` is exactly http://<host> (scheme, name and port; default ports normalised). */
+export function originIsOurs(origin: string, host: string): boolean {
   try {
-    const url = new URL(origin);
-    return (url.protocol === "http:" || url.protocol === "https:") && allowed(url.hostname.toLowerCase());
+    const given = new URL(origin);
+    const ours = new URL(`http://${host}`);
+    return given.protocol === "http:" && given.origin === ours.origin && ours.host === host.toLowerCase();
   } catch {
     return false; // "null" and garbage origins
   }

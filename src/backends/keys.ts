@@ -60,7 +60,9 @@ export class UnknownKeyError extends Error {
   constructor(key: string) {
     super(
       `unknown key ${JSON.stringify(key)}: use Up, Down, Left, Right, Home, End, Tab, S-Tab, Escape, Enter, Space, ` +
-        `Backspace, Delete, Insert, PageUp, PageDown, F1–F12, C-a…C-z, C-\\, C-], C-@, or M-<key> (e.g. M-x, M-Enter)`,
+        `Backspace, Delete, Insert, PageUp, PageDown, F1–F12, C-a…C-z, C-\\, C-], C-@, or M-<key> (e.g. M-x, M-Enter)` +
+        // "q" to quit less, "y" to answer a prompt: characters are text, not keys.
+        (/^[^\x00-\x1f\x7f-]+$/.test(key) ? `; to type ${JSON.stringify(key)}, send it as text: {"text": ${JSON.stringify(key)}, "enter": false}` : ""),
     );
     this.name = "UnknownKeyError";
   }

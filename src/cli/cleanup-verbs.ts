@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { findTmux } from "../backends/select.js";
+import { stopServe, stoppedText } from "./serve-stop.js";
 import { SIGNAL_WINDOW } from "../backends/tmux/config.js";
 import { loadConfig } from "../config.js";
 import { ToolError } from "../service/errors.js";
@@ -68,7 +69,10 @@ export function registerCleanupVerbs(program: Command): void {
       const tmux = findTmux(config.tmuxPath);
       const panes = tmux && existsSync(socket) ? spawnSync(tmux, ["-S", socket, "list-windows", "-a", "-F", "#{window_name}"], { encoding: "utf8" }) : undefined;
       if (!tmux || panes?.status !== 0) {
-        print(o.json, { stopped: false, sessions: 0 }, () => `no tmux server is running for ${config.home}`);
+        // The background serve (termhive dashboard's) goes too: a reset leaves nothing running.
+        const serve = await stopServe(config.home);
+        print(o.json, { stopped: false, sessions: 0, serve_stopped: serve !== undefined }, () =>
+          `no tmux server is running for ${config.home}${serve ? `; ${stoppedText(config.home, serve)}` : ""}`);
         return;
       }
       const count = panes.stdout.split("\n").filter((w) => w && w !== SIGNAL_WINDOW).length;
@@ -81,8 +85,11 @@ export function registerCleanupVerbs(program: Command): void {
           return;
         }
       }
+      // The serve first: it would start a fresh tmux server on its next call.
+      const serve = await stopServe(config.home);
       const killed = spawnSync(tmux, ["-S", socket, "kill-server"], { encoding: "utf8" });
       if (killed.status !== 0) throw new Error(`tmux kill-server failed: ${(killed.stderr || "").trim()}`);
-      print(o.json, { stopped: true, sessions: count }, () => `stopped the tmux server of ${config.home} (${count} session${count === 1 ? "" : "s"} ended)`);
+      print(o.json, { stopped: true, sessions: count, serve_stopped: serve !== undefined }, () =>
+        `stopped the tmux server of ${config.home} (${count} session${count === 1 ? "" : "s"} ended)${serve ? `; ${stoppedText(config.home, serve)}` : ""}`);
     });
 }

@@ -11,6 +11,7 @@ import { tokenPath } from "../auth/token.js";
 import { connectEngine } from "./connect.js";
 import { findBwrap } from "../sandbox/bwrap.js";
 import { print } from "./output.js";
+import { judgeVersion, loadProfiles, parseVersion } from "../hive/index.js";
 
 interface Check {
   check: string;
@@ -81,6 +82,27 @@ function sandboxCheck(): Check {
 }
 
 /** What of the iTerm2 support works here: tab status and the iterm2 backend need its API. */
+/** The agent programs the built-in profiles drive: installed version, and whether the profile knows it. */
+function agentChecks(): Check[] {
+  let profiles;
+  try {
+    profiles = loadProfiles();
+  } catch (error) {
+    return [{ check: "profiles", ok: false, required: false, detail: (error as Error).message }];
+  }
+  return ["claude", "codex"].map((name): Check => {
+    const profile = profiles.get(name);
+    const program = profile.command.trim().split(/\s+/)[0] || name;
+    const output = probe(program, ["--version"]);
+    const version = output && parseVersion(output);
+    if (!version) return { check: name, ok: true, required: false, detail: "not installed (only needed to run it under the hive)" };
+    const verdict = judgeVersion(profile, version);
+    return verdict.known
+      ? { check: name, ok: true, required: false, detail: `${version}; ${verdict.note}` }
+      : { check: name, ok: false, required: false, detail: `${version}: ${verdict.note}` };
+  });
+}
+
 async function iterm2Check(config: TermhiveConfig, tmuxOk: boolean): Promise<Check> {
   const probe = await probeIterm2();
   const needed = config.backend === "iterm2";
@@ -122,7 +144,7 @@ async function roundTrip(): Promise<Check> {
 export function registerDoctor(program: Command): void {
   program
     .command("doctor")
-    .description("check tmux, shells, TERMHIVE_HOME, iTerm2 and a live round trip; print what is missing and how to install it")
+    .description("check tmux, shells, TERMHIVE_HOME, iTerm2, the claude/codex versions the hive profiles know, and a live round trip; print what is missing and how to install it")
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
       const config = loadConfig();
@@ -131,6 +153,7 @@ export function registerDoctor(program: Command): void {
       const live = existsSync(socket) && (await socketIsLive(socket, 500));
       checks.push(await iterm2Check(config, checks[0]!.ok));
       checks.push(sandboxCheck());
+      checks.push(...agentChecks());
       checks.push({ check: "server", ok: true, required: false, detail: live ? `termhive serve is running (${socket})` : "no termhive serve running (the CLI works directly against tmux)" });
       if (checks[0]!.ok) checks.push(await roundTrip());
       const ok = checks.every((c) => c.ok || !c.required);

@@ -7,7 +7,7 @@
 // hook's stdout to the prompt), and never exit 2 (that blocks the prompt or the stop): a
 // failure is one line on stderr and exit 1, which the program shows as a warning and ignores.
 import type { Command } from "commander";
-import { Hive, HiveError, hookOutcome, parseHookPayload } from "../hive/index.js";
+import { Hive, HiveError, hookIsStale, hookOutcome, isCodexMainThread, parseHookPayload } from "../hive/index.js";
 import { loadConfig } from "../config.js";
 
 const STDIN_TIMEOUT_MS = 2000;
@@ -33,13 +33,18 @@ async function readStdin(): Promise<string> {
 async function runHook(event: string, payloadArg: string | undefined, options: { status?: string; agent?: string }): Promise<void> {
   if (!options.status) throw new HiveError("invalid", "termhive hook needs --status <working|idle|waiting_for_input|error|exited>");
   const payload = parseHookPayload(payloadArg ?? (await readStdin()));
-  const outcome = hookOutcome(event, options.status, payload);
+  const outcome = hookOutcome(event, options.status, payload, { isMainThread: (id) => isCodexMainThread(id) });
   if ("ignored" in outcome) return;
   const name = options.agent ?? process.env.TERMHIVE_AGENT;
   if (!name) throw new HiveError("unknown", "no agent for this hook: pass --agent <name> (or run it in an agent's pane)");
+  // When the program ran this hook: the process's start, not now (starting it takes a while).
+  const firedAt = Date.now() - Math.round(process.uptime() * 1000);
   const hive = Hive.open({ home: loadConfig().home });
   try {
+    // An end reported for a turn older than the message termhive typed since: not this turn's end.
+    if (outcome.status === "idle" && hookIsStale(hive.turns.get(name), firedAt)) return;
     hive.agents.setStatus(name, outcome.status, { detail: outcome.detail, source: "hook" });
+    if (outcome.endsTurn) hive.turns.cancel([name]);
   } finally {
     hive.close();
   }

@@ -1,6 +1,8 @@
 // `termhive serve`: flags → serve/serve.ts.
 import type { Command } from "commander";
+import { loadConfig } from "../config.js";
 import { serveCommand } from "../serve/serve.js";
+import { stopServe, stoppedText } from "./serve-stop.js";
 import { port } from "../verbs/cli-args.js";
 
 export function registerServe(program: Command): void {
@@ -14,7 +16,14 @@ export function registerServe(program: Command): void {
     .option("--auth <on|off>", "bearer token auth; off is only allowed on a loopback host (conformance runs)", "on")
     .option("--max-body-mb <n>", "largest HTTP request body in MB", (v) => Number(v), 4)
     .option("--json", "print the endpoints as one JSON line instead of the banner")
-    .action(async (o: { port: number; host: string; grpcPort?: number; grpcTcp: boolean; auth: string; maxBodyMb: number; json?: boolean }) => {
+    .option("--stop", "stop this home's running serve (e.g. the one `termhive dashboard` started) instead")
+    .action(async (o: { port: number; host: string; grpcPort?: number; grpcTcp: boolean; auth: string; maxBodyMb: number; json?: boolean; stop?: boolean }) => {
+      if (o.stop) {
+        const home = loadConfig().home;
+        const stopped = await stopServe(home);
+        process.stdout.write(o.json ? `${JSON.stringify({ stopped: stopped !== undefined, pid: stopped?.pid ?? null })}\n` : `${stoppedText(home, stopped)}\n`);
+        return;
+      }
       if (o.auth !== "on" && o.auth !== "off") throw new Error(`--auth must be on or off, not ${o.auth}`);
       if (!(o.maxBodyMb > 0)) throw new Error(`--max-body-mb must be a positive number`);
       await serveCommand({

@@ -1,6 +1,7 @@
 // The dashboard inside `termhive serve`: the page at `/` (after the token login) and its
 // live channel, a WebSocket at /live. The HTTP door has already checked Host and Origin
-// for every request; the upgrade to /live is checked here the same way, plus the cookie.
+// for every request; the upgrade to /live is checked here: Host, an Origin that must be
+// present and exactly ours, the cookie, and the page token only our own page can read.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
@@ -8,6 +9,8 @@ import { hostAndOriginAllowed } from "../auth/http-guard.js";
 import type { TermhiveService } from "../service/service.js";
 import { asset } from "./assets.js";
 import { cookieOk, loginCookie, queryToken } from "./auth.js";
+import { PageTokens } from "./page-token.js";
+import { LIVE_PROTOCOL } from "./protocol.js";
 import { tokenMatches } from "../auth/token.js";
 import { DashboardConnection } from "./connection.js";
 import { HiveFeed } from "./hive-feed.js";
@@ -38,7 +41,17 @@ export interface Dashboard {
 export function createDashboard(service: TermhiveService, options: { token: string | null; host: string; log?: (line: string) => void }): Dashboard {
   const log = limitedLog(options.log ?? ((line: string) => process.stderr.write(`termhive serve: dashboard: ${line}\n`)));
   const feed = new HiveFeed(service);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  const pageTokens = new PageTokens(options.token);
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    perMessageDeflate: false,
+    handleProtocols: () => LIVE_PROTOCOL,
+    // One frame per socket per event-loop turn: a page sending thousands of frames at once
+    // is served in turn with the others, not ahead of them (25,000 frames held others ~350 ms).
+    // ws reads no further from that socket until its frames are out: memory stays bounded too.
+    allowSynchronousEvents: false,
+  });
   const alive = new WeakMap<object, boolean>();
   const pinger = setInterval(() => {
     for (const ws of wss.clients) {
@@ -93,16 +106,19 @@ export function createDashboard(service: TermhiveService, options: { token: stri
         res.writeHead(404, { "content-length": "0", ...SECURITY_HEADERS }).end();
         return;
       }
-      res.writeHead(200, { "content-type": file.type, "content-length": String(file.body.length), ...SECURITY_HEADERS });
-      res.end(req.method === "HEAD" ? undefined : file.body);
+      const body = path === "/" ? pageTokens.page(file.body) : file.body;
+      res.writeHead(200, { "content-type": file.type, "content-length": String(body.length), ...SECURITY_HEADERS });
+      res.end(req.method === "HEAD" ? undefined : body);
     },
 
     upgrade(req, socket, head) {
       socket.on("error", () => {});
       const path = (req.url ?? "/").split("?")[0];
       if (path !== LIVE_PATH) return refuseUpgrade(socket, "404 Not Found", `no WebSocket at ${path}`, req);
-      if (!hostAndOriginAllowed(req, options.host)) return refuseUpgrade(socket, "403 Forbidden", `Host ${req.headers.host ?? "-"} / Origin ${req.headers.origin ?? "-"} not allowed`, req);
+      // Browsers always send an Origin on a WebSocket; one without is not our page.
+      if (req.headers.origin === undefined || !hostAndOriginAllowed(req, options.host)) return refuseUpgrade(socket, "403 Forbidden", `Host ${req.headers.host ?? "-"} / Origin ${req.headers.origin ?? "-"} not allowed`, req);
       if (!cookieOk(req, options.token)) return refuseUpgrade(socket, "401 Unauthorized", "no valid dashboard cookie", req);
+      if (!pageTokens.fromProtocols(req.headers["sec-websocket-protocol"])) return refuseUpgrade(socket, "401 Unauthorized", "no valid page token (reload the dashboard page)", req);
       wss.handleUpgrade(req, socket, head, (ws) => {
         alive.set(ws, true);
         ws.on("pong", () => alive.set(ws, true));

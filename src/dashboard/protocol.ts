@@ -1,5 +1,13 @@
-// What travels on the dashboard's WebSocket (/live), as JSON text frames. Types only: the
-// page (web/) imports them too. The server checks what it receives in client-messages.ts.
+// What travels on the dashboard's WebSocket (/live), as JSON text frames. Types (and the
+// handshake's names): the page (web/) imports them too. The server checks what it receives
+// in client-messages.ts.
+
+/** The subprotocol the server answers /live with. */
+export const LIVE_PROTOCOL = "termhive-live";
+/** The page offers its page token as a second subprotocol: this prefix, then the token. */
+export const PAGE_TOKEN_PROTOCOL = "termhive-page.";
+/** The meta tag of index.html the server writes the page token into. */
+export const PAGE_TOKEN_META = "termhive-page-token";
 
 export interface SessionView {
   session: string;

@@ -2,7 +2,7 @@
 // byte. Chunks of one event-loop turn (during a flood, of 5 ms), and all chunks while
 // grpc-js reports its buffer full (write() → false), wait here; adjacent chunks of one
 // session are merged into one message (fewer, larger messages are what lets a reader keep
-// up). A reader that stays too far behind is ended with RESOURCE_EXHAUSTED rather than
+// up). A reader that stays too far behind (TERMHIVE_GRPC_WATCH_BACKLOG_MB, 16 by default) is ended with RESOURCE_EXHAUSTED rather than
 // followed by unbounded memory or loss.
 import * as grpc from "@grpc/grpc-js";
 import { BatchTimer } from "../util/batch-timer.js";
@@ -16,8 +16,6 @@ export interface OutputMessage {
 
 /** The largest message built by merging; well under grpc's default 4 MB receive limit. */
 const MERGE_LIMIT = 1024 * 1024;
-/** How far a reader may fall behind before its stream is ended. */
-export const QUEUE_LIMIT = 64 * 1024 * 1024;
 
 interface Pending extends Omit<OutputMessage, "data"> {
   parts: Buffer[];
@@ -32,7 +30,11 @@ export class OutputQueue {
   private readonly batch = new BatchTimer(() => this.flush(), 5);
   private ended = false;
 
-  constructor(private readonly call: grpc.ServerWritableStream<Record<string, unknown>, object>) {
+  constructor(
+    private readonly call: grpc.ServerWritableStream<Record<string, unknown>, object>,
+    /** How far a reader may fall behind before its stream is ended. */
+    private readonly limit: number,
+  ) {
     call.on("drain", () => {
       this.blocked = false;
       this.flush();
@@ -56,7 +58,7 @@ export class OutputQueue {
       this.pending.push({ ...rest, parts: [data], bytes: data.length });
     }
     this.queued += message.data.length;
-    if (this.queued > QUEUE_LIMIT) this.overflow();
+    if (this.queued > this.limit) this.overflow();
   }
 
   private flush(): void {

@@ -1,11 +1,13 @@
 // Serves the gRPC API on the private unix socket (no token: the socket is 0600 in a 0700
-// directory) and, optionally, on loopback TCP where the bearer token is required.
+// directory) and, optionally, on loopback TCP where the bearer token is required. Each door
+// checks a call's token and counts it (guard.ts) before grpc-js reads its message.
 import * as grpc from "@grpc/grpc-js";
 import { chmodSync, existsSync, unlinkSync } from "node:fs";
 import type { TermhiveService } from "../service/service.js";
-import { buildHandlers } from "./handlers.js";
+import { buildHandlers, type Authorize } from "./handlers.js";
 import { loadTermhiveProto } from "./proto.js";
 import { claimSocket } from "./socket.js";
+import { callGuard } from "./guard.js";
 import { tokenMatches } from "../auth/token.js";
 
 export interface GrpcServeOptions {
@@ -27,16 +29,24 @@ function bind(server: grpc.Server, address: string): Promise<number> {
   );
 }
 
-const SERVER_OPTIONS: grpc.ServerOptions = {
-  // Runs return up to a few hundred KB of output; sends can carry large pastes.
-  "grpc.max_receive_message_length": 64 * 1024 * 1024,
-  "grpc.max_send_message_length": 64 * 1024 * 1024,
-};
+/** The largest request: a Send's text (TERMHIVE_MAX_INPUT_BYTES) and room for its other fields. */
+const REQUEST_OVERHEAD = 1024 * 1024;
+
+function serverOptions(service: TermhiveService, authorize: Authorize | undefined): grpc.ServerOptions {
+  const { maxInputBytes, grpcMaxCalls, grpcMaxWatches } = service.config;
+  return {
+    // Read only once the guard has let the call in (authenticated, under the caps).
+    "grpc.max_receive_message_length": maxInputBytes + REQUEST_OVERHEAD,
+    // Runs return up to a few hundred KB of output; a watch message is at most 1 MB.
+    "grpc.max_send_message_length": 64 * 1024 * 1024,
+    interceptors: [callGuard({ authorize, maxCalls: grpcMaxCalls, maxWatches: grpcMaxWatches })],
+  };
+}
 
 export async function startGrpc(service: TermhiveService, options: GrpcServeOptions): Promise<GrpcServers> {
   const { service: definition } = loadTermhiveProto("server");
   await claimSocket(options.socketPath);
-  const local = new grpc.Server(SERVER_OPTIONS);
+  const local = new grpc.Server(serverOptions(service, undefined));
   local.addService(definition, buildHandlers(service));
   await bind(local, `unix:${options.socketPath}`);
   chmodSync(options.socketPath, 0o600);
@@ -45,11 +55,12 @@ export async function startGrpc(service: TermhiveService, options: GrpcServeOpti
   let tcpPort: number | undefined;
   if (options.tcp) {
     const token = options.token;
-    remote = new grpc.Server(SERVER_OPTIONS);
     const authorize = token === null ? undefined : (md: grpc.Metadata) => {
       const value = md.get("authorization")[0];
       return typeof value === "string" && tokenMatches(value.replace(/^Bearer\s+/i, ""), token);
     };
+    remote = new grpc.Server(serverOptions(service, authorize));
+    // The handlers check the token again: a second lock, should a call ever bypass the guard.
     remote.addService(definition, buildHandlers(service, authorize));
     const host = options.tcp.host.includes(":") ? `[${options.tcp.host}]` : options.tcp.host;
     try {

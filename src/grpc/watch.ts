@@ -39,7 +39,7 @@ export async function watchOutput(service: TermhiveService, call: Stream): Promi
   const wanted = await resolve(service, call);
   if (wanted === undefined) return;
   const seen = new Set<string>();
-  const queue = new OutputQueue(call);
+  const queue = new OutputQueue(call, service.config.grpcWatchBacklogBytes);
   const send = (session: TerminalSession, data: Buffer) =>
     queue.push({ session: session.id, name: session.name, data, transcript_end: session.transcript.end });
   // Replay (and a session first seen while watching) comes from the transcript, once.

@@ -16,7 +16,8 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
  * Who decided a status: screen detection by profile, the agent itself (CLI/OSC), the agent's
  * hooks (hooks.ts), or the service. Which one wins over which: precedence.ts.
  */
-export type StatusSource = "profile" | "self" | "hook" | "service";
+/** typed: termhive typed a message and the program took it (a turn started; see precedence.ts). */
+export type StatusSource = "profile" | "self" | "hook" | "service" | "typed";
 
 /** A detail-only change (same status) is an event at most this often per agent. */
 export const DETAIL_EVENT_MS = 5000;

@@ -14,6 +14,8 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
   claude: {
     description: "Claude Code (Anthropic's CLI agent)",
     command: "claude",
+    // Checked against these versions, offline, by test/e2e/real-claude.test.ts (docs/agents.md).
+    checkedVersions: ["2.1.332"],
     // The input prompt or the "? for shortcuts" footer appear once the TUI accepts input.
     ready: String.raw`\? for shortcuts|^[\s│]*[>❯](?:\s|$)`,
     quietIdleMs: 1500,
@@ -27,8 +29,12 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
       { status: "waiting_for_input", pattern: String.raw`No, and tell Claude what to do differently`, lines: 30, detail: "permission prompt" },
       // First start in a new folder.
       { status: "waiting_for_input", pattern: String.raw`Do you trust the files in this folder\?`, lines: 30, detail: "trust prompt" },
-      // The menu cursor on any option of a Yes/No menu.
-      { status: "waiting_for_input", pattern: String.raw`^[\s│]*❯\s*\d\.\s+(?:Yes|No)\b`, lines: 30, detail: "choice prompt" },
+      // Start-up dialogs of 2.1.3xx: manual mode kept in settings; an API key in the environment.
+      { status: "waiting_for_input", pattern: String.raw`Make auto mode your default permission mode\?`, lines: 30, detail: "start-up choice" },
+      { status: "waiting_for_input", pattern: String.raw`Do you want to use this API key\?`, lines: 30, detail: "API key prompt" },
+      // The menu cursor on a numbered option, or any menu's footer.
+      { status: "waiting_for_input", pattern: String.raw`^[\s│]*❯\s*\d+\.\s+\S`, lines: 30, detail: "choice prompt" },
+      { status: "waiting_for_input", pattern: String.raw`^\s*(?:Enter to confirm · )?Esc to cancel\b|[Pp]ress [Ee]nter to continue`, lines: 4, detail: "dialog" },
       // Spinner line while a turn runs: "✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)".
       { status: "working", pattern: String.raw`esc to interrupt`, flags: "i", lines: 12 },
       { status: "error", pattern: String.raw`API Error|Credit balance is too low|OAuth token has expired|Invalid API key|Request timed out`, lines: 12 },
@@ -43,8 +49,11 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
     hooks: {
       via: "claude-settings",
       events: [
+        { event: "SessionStart", status: "idle" },
         { event: "UserPromptSubmit", status: "working" },
         { event: "Stop", status: "idle" },
+        { event: "StopFailure", status: "error" },
+        { event: "PermissionRequest", status: "waiting_for_input" },
         { event: "Notification", matcher: "permission_prompt", status: "waiting_for_input" },
         { event: "Notification", matcher: "idle_prompt", status: "idle" },
         { event: "SessionEnd", status: "exited" },
@@ -54,6 +63,8 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
   codex: {
     description: "OpenAI Codex CLI",
     command: "codex",
+    // Checked against these versions, offline, by test/e2e/real-codex.test.ts (docs/agents.md).
+    checkedVersions: ["0.169.0"],
     ready: String.raw`OpenAI Codex|\? for shortcuts|context left|^\s*›(?:\s|$)`,
     quietIdleMs: 1500,
     quietStatus: "idle",
@@ -62,13 +73,20 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
       { status: "waiting_for_input", pattern: String.raw`Would you like to (?:run the following command|make the following edits)`, lines: 30, detail: "approval prompt" },
       { status: "waiting_for_input", pattern: String.raw`Press enter to confirm or esc to cancel`, lines: 30, detail: "approval prompt" },
       { status: "waiting_for_input", pattern: String.raw`^[\s›>]*1\.\s+Yes, proceed`, lines: 30, detail: "approval prompt" },
+      // Start-up menus (model migration "Meet …  › 1. Try new model", trust) and any other
+      // menu: the cursor on a numbered option, or a menu's footer.
+      { status: "waiting_for_input", pattern: String.raw`Do you trust the (?:files|contents)`, lines: 30, detail: "trust prompt" },
+      { status: "waiting_for_input", pattern: String.raw`^[\s│]*›\s*\d+\.\s+\S`, lines: 30, detail: "choice prompt" },
+      { status: "waiting_for_input", pattern: String.raw`enter/esc confirm|[Pp]ress [Ee]nter to (?:confirm|continue)`, lines: 4, detail: "dialog" },
       // Status line while a turn runs: "• Working (12s • esc to interrupt)".
       { status: "working", pattern: String.raw`esc to interrupt`, flags: "i", lines: 12 },
       { status: "error", pattern: String.raw`stream error|unexpected status \d{3}|error sending request`, flags: "i", lines: 12 },
       // The composer prompt "›" (older builds: "▌" or ">").
       { status: "idle", pattern: String.raw`^\s*[›▌>](?:\s|$)`, lines: 10, minQuietMs: 300, detail: "input prompt" },
     ],
-    // Codex runs its `notify` program after each turn: turn complete → idle.
+    // Codex runs its `notify` program after each turn: turn complete → idle (its main thread
+    // only: hooks.ts). It reports no turn start: that is seen from what termhive typed and
+    // from the screen (precedence.ts).
     hooks: { via: "codex-notify", events: [{ event: "agent-turn-complete", status: "idle" }] },
   },
   aider: {

@@ -47,6 +47,81 @@ function lineAt(text: string, index: number): string {
   return line.length > MAX_DETAIL ? line.slice(0, MAX_DETAIL - 1) + "…" : line;
 }
 
+/** A match's length: a RegExp match's [0], a SafeRegex match's text. */
+function matchLength(m: { index: number }): number {
+  const text = (m as { 0?: unknown; text?: unknown })[0] ?? (m as { text?: unknown }).text;
+  return typeof text === "string" ? text.length : 1;
+}
+
+/** A menu choice: "❯ 1. Yes", "  2. No", "› 1. Try new model" (a box's "│" edges allowed). */
+const NUMBERED_CHOICE = /^[\s│]*(?:[❯›>▶]\s*)?(\d{1,2})\.\s+(.*?)[\s│]*$/;
+/** The cursor on an unnumbered choice: "❯ Yes, set auto mode…" */
+const CURSOR_CHOICE = /^([\s│]*[❯›]\s+)(\S.*?)[\s│]*$/;
+
+/**
+ * Whether the lines below a dialog and its menu hold the profile's input box (its idle
+ * input-prompt rule): the box is newer than the question, which was answered.
+ */
+function inputBoxIn(profile: AgentProfile, below: string): boolean {
+  if (below.trim() === "") return false;
+  return profile.rules.some((r) => r.status === "idle" && !r.overridesHooks && r.minQuietMs > 0 && r.pattern.test(below));
+}
+
+interface Menu {
+  /** First and last line of the choices. */
+  at: number;
+  last: number;
+  choices: string[];
+}
+
+/** The menu at or below line `from`: contiguous numbered choices, else the cursor's unnumbered options. */
+function choicesOf(lines: readonly string[], from: number): Menu | null {
+  const numbered: { at: number; text: string }[] = [];
+  for (let i = from; i < lines.length; i++) {
+    const m = NUMBERED_CHOICE.exec(lines[i]!);
+    if (m && m[2]) numbered.push({ at: i, text: `${m[1]}. ${m[2]}` });
+    else if (numbered.length > 0) break;
+  }
+  if (numbered.length > 0) return { at: numbered[0]!.at, last: numbered.at(-1)!.at, choices: numbered.map((c) => c.text) };
+  const cursor = lines.findIndex((l, i) => i >= from && CURSOR_CHOICE.test(l));
+  if (cursor === -1) return null;
+  const m = CURSOR_CHOICE.exec(lines[cursor]!)!;
+  const column = m[1]!.length;
+  // Options are the lines around the cursor whose text starts in the cursor option's column.
+  const option = (l: string | undefined) => l !== undefined && l.length > column && l.slice(0, column).trim().replace(/[│❯›]/g, "") === "" && /\S/.test(l[column]!);
+  let first = cursor;
+  while (first - 1 >= from && option(lines[first - 1]) && !/\?\s*│?$/.test(lines[first - 1]!)) first--;
+  let last = cursor;
+  while (option(lines[last + 1])) last++;
+  const choices = lines.slice(first, last + 1).map((l) => l.slice(column).replace(/[\s│]*$/, ""));
+  return { at: first, last, choices };
+}
+
+/**
+ * A dialog's detail: its label, the question and the choices, e.g.
+ * "permission prompt: Do you want to proceed? 1. Yes / 2. No"; without a menu on screen the
+ * label alone.
+ */
+function describeDialog(lines: readonly string[], menu: Menu | null, label: string): string {
+  if (!menu) return label;
+  const clean = (l: string) => l.replace(/^[\s│]+|[\s│]+$/g, "");
+  let question = "";
+  for (let i = menu.at - 1; i >= Math.max(0, menu.at - 8); i--) {
+    const l = clean(lines[i]!);
+    if (l === "" || /^[─╌━═-]+$/.test(l)) continue;
+    if (/\?$/.test(l)) {
+      question = l;
+      break;
+    }
+    if (question === "") question = l;
+  }
+  const out = `${label}: ${question ? `${question} ` : ""}${menu.choices.map(clean).join(" / ")}`;
+  return out.length > MAX_DIALOG_DETAIL ? out.slice(0, MAX_DIALOG_DETAIL - 1) + "…" : out;
+}
+
+/** A dialog's detail holds its question and choices: longer than a matched line's. */
+const MAX_DIALOG_DETAIL = 200;
+
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;
 
 export function detectStatus(profile: AgentProfile, screen: ScreenState): DetectedStatus {
@@ -57,7 +132,19 @@ export function detectStatus(profile: AgentProfile, screen: ScreenState): Detect
     if (screen.quietMs < rule.minQuietMs) continue;
     const text = bottom(screen.screenLines, rule.lines).join("\n");
     const m = rule.pattern.exec(text);
-    if (m) return { status: rule.status, detail: rule.detail ?? lineAt(text, m.index), by: "rule", ...(rule.overridesHooks ? { overridesHooks: true as const } : {}) };
+    if (!m) continue;
+    if (rule.status === "waiting_for_input") {
+      const lines = text.split("\n");
+      const matchLine = text.slice(0, m.index).split("\n").length - 1;
+      const matchEnd = text.slice(0, m.index + Math.max(1, matchLength(m)) - 1).split("\n").length - 1;
+      // The question may be the matched line or just above it: look for the menu from a few lines up.
+      const menu = choicesOf(lines, Math.max(0, matchLine - 2));
+      // A question that scrolled above a newer input box was answered: input goes to the box.
+      const below = lines.slice(Math.max(matchEnd, menu?.last ?? 0) + 1).join("\n");
+      if (inputBoxIn(profile, below)) continue;
+      return { status: rule.status, detail: describeDialog(lines, menu, rule.detail ?? lineAt(text, m.index)), by: "rule", ...(rule.overridesHooks ? { overridesHooks: true as const } : {}) };
+    }
+    return { status: rule.status, detail: rule.detail ?? lineAt(text, m.index), by: "rule", ...(rule.overridesHooks ? { overridesHooks: true as const } : {}) };
   }
   if (screen.ready === false) return { status: "starting", detail: "waiting for the program to be ready", by: "quiet" };
   if (screen.quietMs < profile.quietIdleMs) return { status: "working", detail: "output is changing", by: "quiet" };

@@ -95,7 +95,7 @@ export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; age
   };
 }
 
-export type HookOutcome = { status: AgentStatus; detail: string } | { ignored: string };
+export type HookOutcome = { status: AgentStatus; detail: string; endsTurn?: true } | { ignored: string };
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
 
@@ -116,13 +116,20 @@ export function parseHookPayload(raw: string): Record<string, unknown> {
  * The status a hook reports. `status` is what the profile declared for `event`; the payload
  * refines it: a payload naming another event is ignored (a shared notify program), and
  * Claude Code's SessionEnd for `/clear` is not the end of the program (a new session follows).
+ * Codex (0.169) runs notify for side threads too (the title it generates for each new task
+ * ends ~1 s before the real turn): `isMainThread` says whether a notify's thread-id is the
+ * agent's own conversation; any other thread is ignored. Claude Code's SessionStart after a
+ * compaction happens inside a turn: not an idle moment.
  */
-export function hookOutcome(event: string, status: string, payload: Record<string, unknown>): HookOutcome {
+export function hookOutcome(event: string, status: string, payload: Record<string, unknown>, options: { isMainThread?: (threadId: string) => boolean } = {}): HookOutcome {
   if (!(HOOK_STATUSES as readonly string[]).includes(status)) {
     throw new HiveError("invalid", `hook status ${JSON.stringify(status)}; valid: ${HOOK_STATUSES.join(", ")}`);
   }
   const named = text(payload.hook_event_name) ?? text(payload.type);
   if (named !== undefined && named !== event) return { ignored: `payload is for ${named}, not ${event}` };
+  const threadId = text(payload["thread-id"]);
+  if (threadId !== undefined && options.isMainThread && !options.isMainThread(threadId)) return { ignored: `thread ${threadId} is not the agent's main thread` };
+  if (event === "SessionStart" && text(payload.source) === "compact") return { ignored: "SessionStart after a compaction: the turn goes on" };
   const reason = text(payload.reason);
   if (event === "SessionEnd" && reason === "clear") return { status: "idle", detail: "SessionEnd hook: session cleared" };
   const detail =
@@ -130,6 +137,12 @@ export function hookOutcome(event: string, status: string, payload: Record<strin
     (event === "SessionEnd" ? `session ended${reason ? ` (${reason})` : ""}` : undefined) ??
     (event === "Stop" || event === "agent-turn-complete" ? "turn ended" : undefined) ??
     (event === "UserPromptSubmit" ? "prompt submitted" : undefined) ??
+    (event === "SessionStart" && text(payload.session_id) ? `session ${text(payload.session_id)}` : undefined) ??
+    (event === "PermissionRequest" && text(payload.tool_name) ? `permission for ${text(payload.tool_name)}` : undefined) ??
+    // Claude Code 2.1.332: {"error": "unknown", "last_assistant_message": "API Error: 400 …"}.
+    (event === "StopFailure" ? `turn failed: ${text(payload.last_assistant_message) ?? text(payload.error) ?? "no reason given"}` : undefined) ??
     "reported";
-  return { status: status as AgentStatus, detail: clipDetail(`${event} hook: ${detail}`) ?? "" };
+  // A failed turn is over (the agent is back at its input box): its error must not hold the
+  // turn open, or every later message would queue behind it.
+  return { status: status as AgentStatus, detail: clipDetail(`${event} hook: ${detail}`) ?? "", ...(event === "StopFailure" ? { endsTurn: true as const } : {}) };
 }

@@ -127,6 +127,8 @@ export * from "./profiles.js";
 export * from "./detect.js";
 export * from "./status.js";
 export * from "./hooks.js";
+export * from "./codex-threads.js";
+export * from "./versions.js";
 export * from "./precedence.js";
 export * from "./turns.js";
 export * from "./outbox.js";

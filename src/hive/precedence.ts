@@ -8,7 +8,12 @@
 //  - while the screen agrees on the status, the hook's record (and source) stays: no churn;
 //  - for HOOK_FRESH_MS nothing on screen replaces it (the screen may lag the hook);
 //  - a detection without a matching rule ("output is changing", "quiet for …") never replaces it;
-//  - a rule-matched waiting_for_input or error replaces it (a person must look);
+//  - a rule-matched waiting_for_input replaces it at once, fresh or not: a dialog on screen is
+//    where input goes now, whatever a hook said a moment before (Claude Code's SessionStart
+//    fires while its start-up dialog is up; a Stop can come just before a question);
+//  - a rule-matched error replaces it once it is no longer fresh (a person must look);
+//  - a rule-matched working replaces a hook's idle once that is no longer fresh: a hook that
+//    has not fired yet (Codex reports only turn ends) never hides a turn the screen shows;
 //  - a hook's waiting_for_input is replaced by the rule-matched screen: no hook reports that a
 //    permission dialog was answered. At once when the screen showed the dialog (from shortly
 //    before the hook on) and no longer does (`dialogSeen`), else after HOOK_FRESH_MS;
@@ -18,8 +23,10 @@
 //    (settings overridden, hook failed) must not freeze the status for ever. With hooks that
 //    work, the screen agrees with them by then (Claude's spinner during a long turn), so this
 //    changes nothing.
-// Self reports (source "self"): held SELF_HOLD_MS against the screen, except for
-// waiting_for_input and error.
+// Self reports (source "self"), and the working status a message termhive typed and the
+// program took (source "typed": Claude Code runs its UserPromptSubmit hook before it shows a
+// spinner, and its input box alone looks idle): held SELF_HOLD_MS against the screen, except
+// for waiting_for_input and error.
 import type { AgentRecord } from "./agents.js";
 import type { DetectedStatus } from "./detect.js";
 
@@ -42,11 +49,13 @@ export function screenMayReplace(
   const age = (options.now ?? Date.now()) - agent.updatedAt;
   if (agent.statusSource === "hook") {
     if (detected.status === agent.status || detected.by !== "rule") return false;
+    if (detected.status === "waiting_for_input") return true;
     if (agent.status === "waiting_for_input" && options.dialogSeen) return true;
     if (age < HOOK_FRESH_MS) return false;
     if (needsPerson(detected.status) || agent.status === "waiting_for_input" || detected.overridesHooks) return true;
+    if (agent.status === "idle" && detected.status === "working") return true;
     return age >= HOOK_HOLD_MS;
   }
-  if (agent.statusSource === "self") return age >= SELF_HOLD_MS || needsPerson(detected.status);
+  if (agent.statusSource === "self" || agent.statusSource === "typed") return age >= SELF_HOLD_MS || needsPerson(detected.status);
   return true;
 }

@@ -23,6 +23,8 @@
 //         "hooks": { "via": "claude-settings" | "codex-notify",   // optional: status from the
 //                    "events": [ { "event": "Stop", "matcher": "…", "status": "idle" } ] }
 //                                        //   program's own hooks (hooks.ts); inherited by `extends`
+//         "checkedVersions": ["2.1.332"]  // optional: program versions the rules were checked
+//                                        //   against; `termhive doctor` warns about newer ones
 //   } } }
 //
 // A profile in the file with a built-in's name replaces that built-in (extend it to refine it).
@@ -62,6 +64,7 @@ const ProfileSchema = z
     quietStatus: z.enum(["idle", "working", "waiting_for_input"]).optional(),
     rules: z.array(RuleSchema).optional(),
     hooks: HooksSchema.optional(),
+    checkedVersions: z.array(z.string().regex(/^\d+(?:\.\d+)*$/, "a version: digits and dots")).optional(),
   })
   .strict();
 
@@ -107,6 +110,8 @@ export interface AgentProfile {
   rules: StatusRule[];
   /** The program's own hooks that report status (agent_spawn passes them to it), or null. */
   hooks: ProfileHooks | null;
+  /** The program versions this profile was checked against (newest last); [] when unknown. */
+  checkedVersions: string[];
   builtin: boolean;
 }
 
@@ -153,6 +158,7 @@ function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet
       quietStatus: config.quietStatus ?? parent?.quietStatus ?? "idle",
       rules: [...own, ...(parent?.rules ?? [])],
       hooks: config.hooks ?? parent?.hooks ?? null,
+      checkedVersions: config.checkedVersions ?? parent?.checkedVersions ?? [],
       builtin: builtinNames.has(name),
     };
     out.set(name, profile);

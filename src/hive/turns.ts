@@ -33,6 +33,16 @@ export function advanceTurn(store: HiveStore, agent: string, status: string, now
   else if (status === "exited") store.db.prepare("DELETE FROM turns WHERE agent = ?").run(agent);
 }
 
+/**
+ * Whether a hook's idle is about an older turn than the one running: the hook fired (its
+ * program was started by the agent) before termhive typed the message that started this
+ * turn. A hook process can take a second or more to start on a loaded machine, and Codex's
+ * notify for the last turn then lands inside the next one.
+ */
+export function hookIsStale(turn: Turn | undefined, firedAt: number): boolean {
+  return turn !== undefined && turn.since > firedAt;
+}
+
 export class Turns {
   constructor(private readonly store: HiveStore) {}
 

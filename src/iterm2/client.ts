@@ -4,8 +4,8 @@ import { EventEmitter } from "node:events";
 import { connect as netConnect } from "node:net";
 import WebSocket from "ws";
 import { VERSION } from "../version.js";
-import { iterm2Credentials, iterm2Endpoints, type Iterm2Credentials, type Iterm2Endpoint } from "./endpoint.js";
-import { Iterm2Error } from "./errors.js";
+import { iterm2Credentials, iterm2Endpoints, requestCredentials, type Iterm2Credentials, type Iterm2Endpoint } from "./endpoint.js";
+import { Iterm2Error, Iterm2Refusal } from "./errors.js";
 import { decodeServer, encodeClient } from "./proto.js";
 
 export const SUBPROTOCOL = "api.iterm2.com";
@@ -17,7 +17,13 @@ export const LIBRARY_VERSION = "python 2.7";
 const REQUEST_TIMEOUT_MS = 15_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 
-export { Iterm2Error };
+export { Iterm2Error, Iterm2Refusal };
+
+/**
+ * Cookies this process has sent: iTerm2 accepts each once, so one from the environment is
+ * not offered again (a reconnect asks for a fresh one instead of being refused).
+ */
+const spentCookies = new Set<string>();
 
 export type NotificationType =
   | "NOTIFY_ON_SCREEN_UPDATE"
@@ -68,7 +74,10 @@ type Pending = { resolve: (message: Record<string, any>) => void; reject: (error
 export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
   endpoints?: Iterm2Endpoint[];
+  /** The cookie and key to offer first (default: ITERM2_COOKIE/ITERM2_KEY unless spent). */
   credentials?: Iterm2Credentials | null;
+  /** Asks iTerm2 for a fresh cookie and key (default: AppleScript, see requestCredentials). */
+  requestCredentials?: () => Promise<Iterm2Credentials | null> | Iterm2Credentials | null;
 }
 
 export class Iterm2Client {
@@ -92,20 +101,43 @@ export class Iterm2Client {
     return this.closedReason !== null;
   }
 
-  /** Connects to the first endpoint that answers; the error names every one that did not. */
+  /**
+   * Connects to the first endpoint that answers; the error names every one that did not.
+   * As iTerm2's Python library does: a cookie from the environment is tried first, and when
+   * iTerm2 refuses it (each cookie works once) a fresh one is asked for and tried once more.
+   */
   static async connect(options: ConnectOptions = {}): Promise<Iterm2Client> {
     const env = options.env ?? process.env;
     const endpoints = options.endpoints ?? iterm2Endpoints(env);
     if (endpoints.length === 0) throw new Iterm2Error("iTerm2: not macOS (its API exists only there)");
-    const credentials = options.credentials !== undefined ? options.credentials : iterm2Credentials(env);
+    const request = options.requestCredentials ?? (() => requestCredentials(env));
+    let credentials = options.credentials !== undefined ? options.credentials : iterm2Credentials(env);
+    if (credentials && spentCookies.has(credentials.cookie)) credentials = null;
+    let fresh = false;
+    if (credentials === null) {
+      credentials = await request();
+      fresh = true;
+    }
+    try {
+      return await Iterm2Client.connectWith(endpoints, credentials);
+    } catch (error) {
+      if (fresh || !(error instanceof Iterm2Refusal) || error.status !== 401) throw error;
+      const again = await request();
+      if (!again) throw error;
+      return await Iterm2Client.connectWith(endpoints, again);
+    }
+  }
+
+  private static async connectWith(endpoints: Iterm2Endpoint[], credentials: Iterm2Credentials | null): Promise<Iterm2Client> {
+    if (credentials) spentCookies.add(credentials.cookie);
     const failures: string[] = [];
     for (const endpoint of endpoints) {
       try {
         return new Iterm2Client(await openSocket(endpoint, credentials), endpoint);
       } catch (error) {
-        failures.push((error as Error).message);
         // A refusal is an answer: iTerm2 is there and said no, so the other endpoint would too.
-        if (error instanceof Iterm2Error && /refused|401|403/.test(error.message)) break;
+        if (error instanceof Iterm2Refusal) throw error;
+        failures.push((error as Error).message);
       }
     }
     throw new Iterm2Error(failures.join("; "));
@@ -334,6 +366,9 @@ function openSocket(endpoint: Iterm2Endpoint, credentials: Iterm2Credentials | n
     origin: "ws://localhost/",
     "x-iterm2-library-version": LIBRARY_VERSION,
     "x-iterm2-advisory-name": `termhive ${VERSION}`,
+    // No "Allow Python API usage?" dialog for a connection without a valid cookie: iTerm2
+    // refuses it (401) at once instead, and a fresh cookie is asked for (connect()).
+    "x-iterm2-disable-auth-ui": "true",
     ...(credentials ? { "x-iterm2-cookie": credentials.cookie, "x-iterm2-key": credentials.key } : {}),
   };
   // The socket's path holds a space ("Application Support"), which a ws+unix: URL would
@@ -347,19 +382,43 @@ function openSocket(endpoint: Iterm2Endpoint, credentials: Iterm2Credentials | n
     ...(endpoint.kind === "unix" ? { createConnection: () => netConnect(endpoint.path) } : {}),
   });
   return new Promise((resolve, reject) => {
+    // ws's handshakeTimeout does not cover a connection made by createConnection (the unix
+    // socket): without this, an iTerm2 that accepts and never answers hangs every call.
+    const timer = setTimeout(() => {
+      reject(new Iterm2Error(
+        `iTerm2 at ${where} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s: is a dialog (such as "Allow Python API usage?") waiting in iTerm2? Answer it, then try again`,
+      ));
+      socket.terminate();
+    }, CONNECT_TIMEOUT_MS);
+    timer.unref();
     socket.once("open", () => {
+      clearTimeout(timer);
       socket.removeAllListeners("error");
       socket.removeAllListeners("unexpected-response");
       resolve(socket);
     });
     socket.once("unexpected-response", (_req, res) => {
+      clearTimeout(timer);
       const status = res.statusCode ?? 0;
-      const hint = credentials
-        ? "the cookie/key were not accepted (stale ITERM2_COOKIE/ITERM2_KEY?)"
-        : "no cookie/key: set ITERM2_COOKIE and ITERM2_KEY or allow termhive when iTerm2 asks";
-      reject(new Iterm2Error(`iTerm2 at ${where} refused the connection (HTTP ${status}): ${hint}; the Python API must be enabled in iTerm2 > Settings > General > Magic`));
+      reject(new Iterm2Refusal(refusalMessage(where, status, credentials !== null), status));
       socket.terminate();
     });
-    socket.once("error", (error) => reject(new Iterm2Error(`iTerm2 is not reachable at ${where}: ${error.message}`)));
+    socket.once("error", (error) => {
+      clearTimeout(timer);
+      reject(new Iterm2Error(`iTerm2 is not reachable at ${where}: ${error.message}`));
+    });
   });
+}
+
+/** What an HTTP refusal of the handshake means, per iTerm2's server (iTermAPIServer.m). */
+function refusalMessage(where: string, status: number, hadCookie: boolean): string {
+  const head = `iTerm2 at ${where} refused the connection (HTTP ${status})`;
+  if (status === 406) return `${head}: termhive's API library version (${LIBRARY_VERSION}) is older than this iTerm2 accepts; update termhive`;
+  if (status === 401) {
+    const hint = hadCookie
+      ? "the cookie/key were not accepted (iTerm2 takes each cookie once; no fresh one could be had)"
+      : "no cookie/key: allow termhive when iTerm2 asks, or set ITERM2_COOKIE and ITERM2_KEY";
+    return `${head}: ${hint}; the Python API must be enabled in iTerm2 > Settings > General > Magic`;
+  }
+  return head;
 }

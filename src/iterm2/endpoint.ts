@@ -1,5 +1,5 @@
 // Where iTerm2's API listens and how a client proves it may talk to it.
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -38,13 +38,26 @@ export interface Iterm2Credentials {
 }
 
 /**
- * ITERM2_COOKIE/ITERM2_KEY (iTerm2 sets them for scripts it launches), else asked of iTerm2
- * through AppleScript, which shows the user a one-time consent prompt. null: neither works.
+ * ITERM2_COOKIE/ITERM2_KEY (iTerm2 sets them for scripts it launches). iTerm2 accepts each
+ * cookie once, so one from the environment may already be spent: connect() falls back to
+ * requestCredentials() when it is refused, as iTerm2's own Python library does.
  */
-export function iterm2Credentials(env: NodeJS.ProcessEnv = process.env, platform = process.platform): Iterm2Credentials | null {
-  if (env.ITERM2_COOKIE && env.ITERM2_KEY) return { cookie: env.ITERM2_COOKIE, key: env.ITERM2_KEY };
-  if (platform !== "darwin") return null;
-  const r = spawnSync("osascript", ["-e", 'tell application "iTerm2" to request cookie and key for app named "termhive"'], { encoding: "utf8", timeout: 15_000 });
-  const [cookie, key] = r.status === 0 ? r.stdout.trim().split(/\s+/) : [];
+export function iterm2Credentials(env: NodeJS.ProcessEnv = process.env): Iterm2Credentials | null {
+  return env.ITERM2_COOKIE && env.ITERM2_KEY ? { cookie: env.ITERM2_COOKIE, key: env.ITERM2_KEY } : null;
+}
+
+/**
+ * A fresh cookie and key, asked of iTerm2 through AppleScript (the user is asked once to allow
+ * termhive). Tried on macOS, and wherever a socket was named (TERMHIVE_ITERM2_SOCKET: the
+ * simulator, whose `osascript` stands in for AppleScript). null: none to be had.
+ */
+export async function requestCredentials(env: NodeJS.ProcessEnv = process.env, platform = process.platform): Promise<Iterm2Credentials | null> {
+  if (platform !== "darwin" && !env.TERMHIVE_ITERM2_SOCKET) return null;
+  // Not spawnSync: the person may take a while to answer, and the event loop goes on meanwhile.
+  const stdout = await new Promise<string | null>((resolve) => {
+    execFile("osascript", ["-e", 'tell application "iTerm2" to request cookie and key for app named "termhive"'], { encoding: "utf8", timeout: 15_000, env }, (error, out) =>
+      resolve(error ? null : out));
+  });
+  const [cookie, key] = stdout ? stdout.trim().split(/\s+/) : [];
   return cookie && key ? { cookie, key } : null;
 }

@@ -466,8 +466,16 @@ export class HiveService {
   /** After typing: the turn starts (delivered) or there is none (not taken). */
   turnAfterTyping(agents: readonly string[], delivered: boolean): void {
     try {
-      if (delivered) this.hive.turns.submitted(agents, (n) => BUSY_STATUSES.has(this.hive.agents.find(n)?.status ?? ""));
-      else this.hive.turns.cancel(agents);
+      if (delivered) {
+        this.hive.turns.submitted(agents, (n) => BUSY_STATUSES.has(this.hive.agents.find(n)?.status ?? ""));
+        // The program took the text: its turn starts now, whatever a hook said before (Codex
+        // reports only turn ends), held a few seconds against a screen that has not caught up.
+        for (const name of agents) {
+          const a = this.hive.agents.find(name);
+          const s = a && this.registry.byId(a.sessionId);
+          if (a?.status === "idle" && s) this.tracker.record(() => this.hive.agents.setStatus(name, "working", { detail: "took a typed message", source: "typed" }), s);
+        }
+      } else this.hive.turns.cancel(agents);
     } catch {
       // store locked: a typing row goes stale and stops holding after a while
     }

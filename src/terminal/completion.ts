@@ -66,47 +66,66 @@ type Outcome = Omit<Completion, "exitCode">;
  */
 export async function awaitCompletion(session: TerminalSession, request: CompletionRequest, timing: CompletionTiming): Promise<Completion> {
   const { mode, startOffset, outer, until } = request;
-  const ownRecord = (): CommandRecord | undefined => session.commands.find((record) => record.outputStart >= startOffset);
+  // Typed at startOffset, so its output starts past it and it ends past it (a record that ended
+  // at startOffset is one an adoption placed at the prompt, before this command was typed).
+  const ownRecord = (): CommandRecord | undefined =>
+    session.commands.find((record) => record.outputStart >= startOffset && (record.outputEnd === null || record.outputEnd > startOffset));
   const probeLiveness = livenessProbe(session);
+  // The exact answer, from the shell's own marks. Asked first, and asked again before any other
+  // answer is given: the checks below await (the liveness probe, the screen model catching up),
+  // and under load the command can end and the shell draw its next prompt meanwhile — a shell
+  // prompt on the cursor line is then the shell's own, not a program's (issue 20 §5).
+  const exact = (): Outcome | undefined => {
+    const record = ownRecord();
+    if (mode === "shell" && record && record.outputEnd !== null) return { reason: "osc133", record };
+    if (outer && outer.outputEnd !== null) return { reason: "osc133", record: outer };
+    return undefined;
+  };
+  /** Every answer but the exact one: judged from the screen, the output's quiet, the pane's life. */
+  const judge = async (): Promise<Outcome | undefined> => {
+    const record = ownRecord();
+    // An open quote or block, a trailing backslash: the shell waits for the rest of the line.
+    if (mode === "shell" && !record && session.lastContinuationEnd > startOffset && Date.now() - session.lastOutputAt >= SHELL_PROMPT_QUIET_MS) {
+      return { reason: "incomplete" };
+    }
+    // The shell came back to its prompt without starting the command: a syntax error (or blank line).
+    // (bash redraws its prompt during a multi-line paste, so the prompt must also stay quiet.)
+    if (mode === "shell" && !record && session.lastPromptEnd > startOffset && Date.now() - session.lastOutputAt >= REJECT_QUIET_MS) {
+      return { reason: "rejected" };
+    }
+    if (!session.alive) return { reason: "exit", record };
+    await probeLiveness();
+    if (!session.alive) return { reason: "exit", record };
+    const quietFor = Date.now() - session.lastOutputAt;
+    if (until) {
+      const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
+      if (until.test(text)) return { reason: "until", record };
+    }
+    if (await fullscreenSettled(session, startOffset, timing.idleQuietMs)) return { reason: "fullscreen", record };
+    const producedOutput = session.transcript.end > startOffset;
+    if (mode === "quiet") {
+      return producedOutput && quietFor >= timing.idleQuietMs ? { reason: "idle" } : undefined;
+    }
+    // A REPL's prompt (or a program now waiting for input, when a shell command started one).
+    if (producedOutput && quietFor >= timing.promptQuietMs && (mode === "nested" || record)) {
+      await session.screen.settled();
+      const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
+      // The program echoed at least one line since the command was typed (cheap: no text copied).
+      const echoed = session.transcript.lineCount > session.transcript.lineAt(startOffset);
+      if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(timing.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
+        return { reason: "nested-prompt", record, prompt };
+      }
+    }
+    return undefined;
+  };
   const outcome = await watchSession<Outcome>(
     session,
     async () => {
-      const record = ownRecord();
-      if (mode === "shell" && record && record.outputEnd !== null) return { reason: "osc133", record };
-      if (outer && outer.outputEnd !== null) return { reason: "osc133", record: outer };
-      // An open quote or block, a trailing backslash: the shell waits for the rest of the line.
-      if (mode === "shell" && !record && session.lastContinuationEnd > startOffset && Date.now() - session.lastOutputAt >= SHELL_PROMPT_QUIET_MS) {
-        return { reason: "incomplete" };
-      }
-      // The shell came back to its prompt without starting the command: a syntax error (or blank line).
-      // (bash redraws its prompt during a multi-line paste, so the prompt must also stay quiet.)
-      if (mode === "shell" && !record && session.lastPromptEnd > startOffset && Date.now() - session.lastOutputAt >= REJECT_QUIET_MS) {
-        return { reason: "rejected" };
-      }
-      if (!session.alive) return { reason: "exit", record };
-      await probeLiveness();
-      if (!session.alive) return { reason: "exit", record };
-      const quietFor = Date.now() - session.lastOutputAt;
-      if (until) {
-        const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
-        if (until.test(text)) return { reason: "until", record };
-      }
-      if (await fullscreenSettled(session, startOffset, timing.idleQuietMs)) return { reason: "fullscreen", record };
-      const producedOutput = session.transcript.end > startOffset;
-      if (mode === "quiet") {
-        return producedOutput && quietFor >= timing.idleQuietMs ? { reason: "idle" } : undefined;
-      }
-      // A REPL's prompt (or a program now waiting for input, when a shell command started one).
-      if (producedOutput && quietFor >= timing.promptQuietMs && (mode === "nested" || record)) {
-        await session.screen.settled();
-        const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
-        // The program echoed at least one line since the command was typed (cheap: no text copied).
-        const echoed = session.transcript.lineCount > session.transcript.lineAt(startOffset);
-        if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(timing.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
-          return { reason: "nested-prompt", record, prompt };
-        }
-      }
-      return undefined;
+      const ended = exact();
+      if (ended) return ended;
+      const guessed = await judge();
+      // The caller's own pattern is no guess: it stands as it matched.
+      return guessed && guessed.reason !== "until" ? (exact() ?? guessed) : guessed;
     },
     {
       timeoutMs: request.timeoutMs,
@@ -130,7 +149,25 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
  */
 export async function fullscreenSettled(session: TerminalSession, since: number, idleQuietMs: number): Promise<boolean> {
   if (session.transcript.end <= since || Date.now() - session.lastOutputAt < idleQuietMs) return false;
-  return onAlternateScreen(session);
+  return (await onAlternateScreen(session)) || redrawsInPlace(session, since);
+}
+
+/** Clear screen: ESC[2J, or cursor home then erase below (ESC[H ESC[J, as top draws). */
+const CLEAR_SCREEN = /\x1b\[2J|\x1b\[(?:1;1)?H\x1b\[0?J/;
+/** Any absolute cursor position (ESC[row;colH, ESC[H). */
+const CURSOR_POSITION = /\x1b\[\d*(?:;\d*)?H/;
+/** How far after the command's start its first screen is looked for. */
+const REDRAW_SCAN_CHARS = 256 * 1024;
+
+/**
+ * A full-screen program that stays on the normal screen (top, watch on a terminal without an
+ * alternate screen): it cleared the screen after `since` and positioned the cursor again
+ * after that (it redraws in place). A `clear` followed by ordinary output does not.
+ */
+function redrawsInPlace(session: TerminalSession, since: number): boolean {
+  const text = session.transcript.slice(since, Math.min(session.transcript.end, since + REDRAW_SCAN_CHARS)).text;
+  const clear = CLEAR_SCREEN.exec(text);
+  return clear !== null && CURSOR_POSITION.test(text.slice(clear.index + clear[0].length));
 }
 
 /** Whether the alternate screen is active now (the model's screen brought up to date first). */

@@ -243,7 +243,9 @@ export class SessionRegistry {
       session.seed(snap.history, starting ? "starting" : atPrompt ? "prompt" : "running", snap, meta.shell !== "other");
       // Before the held output: an end (OSC 133 D) in it must find the running command.
       if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);
-      if (atPrompt && !pane.dead) await adoptPasteMode(session, this.backend);
+      // A shell at its prompt, or a program run without a shell (an agent's TUI, which keeps
+      // the mode on while it runs): the pane says whether it takes bracketed paste.
+      if ((atPrompt || meta.shell === "other") && !pane.dead) await adoptPasteMode(session, this.backend);
       this.seeding.delete(pane.paneId);
       for (const chunk of held.slice(snap.outputsIncluded)) session.ingest(chunk);
     } catch {

@@ -307,6 +307,14 @@ export class TerminalSession {
   adoptRun(run: { command: string; startedAt: number; endedAt?: number; exitCode?: number | null; previousExitCode?: number | null }): void {
     if (run.endedAt !== undefined) {
       this.exitCodeOfLast = run.exitCode ?? null;
+      // Recorded as a command that ended, so a wait for completion here answers at once, as it
+      // does in the process that saw it end (issue 21 §2). Where its output lies in the adopted
+      // history is found from its echo; not found, the record holds no output, only its end.
+      // Only with the shell back at its prompt: a program in the foreground means a later
+      // command runs whose start went unrecorded (a process killed as it began).
+      if (this.currentPhase !== "prompt" || this.running || this.commands.length > 0) return;
+      const { outputStart, outputEnd } = locateEndedOutput(this.transcript.slice(this.transcript.start).text, this.transcript.start, run.command);
+      this.commands.push({ command: run.command, outputStart, outputEnd, exitCode: run.exitCode ?? null, startedAt: run.startedAt, endedAt: run.endedAt });
       return;
     }
     this.exitCodeOfLast = run.previousExitCode ?? null;
@@ -569,4 +577,19 @@ function saidExitLength(text: string): number {
 function firstLineOf(text: string): string {
   // The echo of what was typed, without prompt redraw escapes.
   return stripAnsi(text).replace(/\r/g, "").split("\n")[0]?.trim() ?? "";
+}
+
+/**
+ * Where a command that ended before this process adopted its pane printed its output, in the
+ * adopted history (which ends on the cursor's line, the shell's new prompt): from the line after
+ * the last echo of the command's first line to the start of that prompt line. Without an echo
+ * (a prompt that hides it, a history cut short) both are the prompt line's start.
+ */
+export function locateEndedOutput(history: string, base: number, command: string): { outputStart: number; outputEnd: number } {
+  const promptLine = history.lastIndexOf("\n") + 1;
+  const first = command.split("\n", 1)[0]!.trim();
+  const echo = first ? history.lastIndexOf(first, promptLine - 1) : -1;
+  const echoLineEnd = echo < 0 ? -1 : history.indexOf("\n", echo + first.length);
+  const outputStart = echoLineEnd < 0 || echoLineEnd >= promptLine ? promptLine : echoLineEnd + 1;
+  return { outputStart: base + outputStart, outputEnd: base + Math.max(outputStart, promptLine) };
 }

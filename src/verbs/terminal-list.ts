@@ -1,11 +1,12 @@
-import { defineVerb } from "./verb.js";
+import { READS, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "terminal_list",
   title: "List sessions",
-  description: "List every session: name, id, host (remote sessions), alive, foreground program, cwd, running command, last exit code, idle seconds, and whether a full-screen app is active, and the sandbox policy of a sandboxed one.",
+  description: "List every session: name, id, host (remote sessions), alive, foreground program, cwd, running command, last exit code, idle seconds, and whether a full-screen app is active, sandbox policy.",
   input: {},
   family: "terminal",
+  annotations: READS,
   run: (s) => s.terminal.list(),
   text: (r) =>
     r.sessions.length

@@ -13,6 +13,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import WebSocket from "ws";
 import { logHas, logLines } from "./fake-agent-log.js";
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { CLI } from "./harness.js";
 import { destroyHome, newHome, serve, testEnv, type Served } from "./serve-process.js";
@@ -23,7 +25,7 @@ const FAKE = resolve("test/fixtures/fake-agent.mjs");
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const skip = existsSync(CHROMIUM) ? false : `chromium is not installed (${CHROMIUM}); apt-get install chromium to run the dashboard tests`;
 
-type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; _meta?: Record<string, any>; isError?: boolean };
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -52,12 +54,20 @@ describe("web dashboard", { skip }, () => {
   const ok = async (name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> => {
     const r = (await client.callTool({ name, arguments: args })) as Result;
     if (r.isError) throw new Error(`${name}: ${r.content.map((c) => c.text).join("\n")}`);
-    return r.structuredContent ?? {};
+    return (r._meta?.["termhive/result"] ?? r.structuredContent ?? {});
   };
   /** The text of one session's terminal as xterm.js draws it (its DOM renderer's rows). */
   const screenText = (name: string) => page.locator(`.term[data-name="${name}"] .xterm-rows`).textContent();
   /** The same text for assistive tech (screen-reader mode; xterm updates it at most once a second). */
   const readerText = (name: string) => page.locator(`.term[data-name="${name}"] .xterm-accessibility-tree`).textContent();
+  /** A fresh page token, read from the page as the browser gets it (the cookie goes with the request). */
+  const pageToken = async (): Promise<string> => {
+    const cookie = (await context.cookies())[0]!;
+    const html = await (await fetch(`${base()}/`, { headers: { cookie: `${cookie.name}=${cookie.value}` } })).text();
+    const token = /<meta name="termhive-page-token" content="([^"]+)">/.exec(html)?.[1];
+    assert.ok(token, "the page carries a page token");
+    return token;
+  };
   const openSession = async (name: string) => {
     await page.locator(`#sessions tr[data-name="${name}"]`).click();
     await until(`the terminal of ${name} drawn`, async () => (await page.locator(`.term[data-name="${name}"][data-drawn]`).count()) === 1);
@@ -210,6 +220,63 @@ describe("web dashboard", { skip }, () => {
     await page.getByLabel("Take over").uncheck();
   });
 
+  test("a page on another loopback port, in the signed-in browser, gets nothing and types nothing", async () => {
+    // A dev server an agent started from an untrusted repo: same host, another port. Browsers
+    // count both as one site, so the dashboard's cookie goes with its requests.
+    const victim = join(s.home, "attacked-file");
+    const attackPage = `<!doctype html><meta charset="utf-8"><title>attack</title><script>
+      const r = { opened: false, frames: [], closed: null, read: null };
+      window.results = r;
+      const ws = new WebSocket("ws://127.0.0.1:${s.port}/live");
+      ws.onopen = () => {
+        r.opened = true;
+        const send = (m) => ws.send(JSON.stringify(m));
+        send({ t: "watch", sessions: ["plain"] });
+        send({ t: "takeover", session: "plain", on: true });
+        send({ t: "input", session: "plain", data: "touch ${victim}\\r" });
+        send({ t: "mailbox", id: 1, agent: "fa" });
+      };
+      ws.onmessage = (e) => r.frames.push(String(e.data).slice(0, 300));
+      ws.onclose = (e) => (r.closed = e.code);
+      ws.onerror = () => {};
+      fetch("http://127.0.0.1:${s.port}/", { credentials: "include" }).then((x) => x.text()).then((t) => (r.read = t), (e) => (r.read = "refused: " + e.message));
+    </script>`;
+    const attacker = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(attackPage));
+    await new Promise<void>((r) => attacker.listen(0, "127.0.0.1", r));
+    const attackPort = (attacker.address() as AddressInfo).port;
+    const evil = await context.newPage();
+    try {
+      assert.ok((await context.cookies()).length === 1, "the user is signed in to the dashboard in this browser");
+      await evil.goto(`http://127.0.0.1:${attackPort}/`);
+      type Results = { opened: boolean; frames: string[]; closed: number | null; read: string | null };
+      const results = () => evil.evaluate(() => (globalThis as unknown as { results: Results }).results);
+      // Done when the socket is refused, or when it was let in and its mailbox request answered.
+      const seen = await until("the attack page's socket to be refused or answered", async () => {
+        const r = await results();
+        return (r.closed !== null || r.frames.some((f) => f.includes('"reply"'))) && r.read !== null ? r : undefined;
+      });
+      // Whatever the pane was sent has been read by its shell once a later command finishes there.
+      assert.equal((await ok("terminal_run", { session: "plain", command: "echo after-the-attack" })).output, "after-the-attack");
+      assert.equal(existsSync(victim), false, "the attack page typed a command into a pane");
+      assert.equal(seen.opened, false, "the live channel accepted a socket from another origin");
+      assert.deepEqual(seen.frames, [], "hive data reached the attack page");
+      assert.match(seen.read ?? "", /^refused/, "the attack page read the dashboard page");
+      assert.match(s.stderr(), new RegExp(`refused a live-channel connection .*Origin http://127\\.0\\.0\\.1:${attackPort}`));
+    } finally {
+      await evil.close();
+      await new Promise((r) => attacker.close(r));
+    }
+    // Plain HTTP from a foreign origin is refused too, even with the right bearer token.
+    for (const origin of [`http://127.0.0.1:${attackPort}`, `http://localhost:${s.port + 1}`, `https://127.0.0.1:${s.port}`, "null"]) {
+      const r = await fetch(s.url, {
+        method: "POST",
+        headers: { origin, authorization: `Bearer ${s.token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+      });
+      assert.equal(r.status, 403, `POST /mcp from Origin ${origin}`);
+    }
+  });
+
   test("grid mode shows the panes of a layout side by side", async () => {
     await ok("hive_layout", { layout: "horizontal", panes: [{ name: "g1" }, { name: "g2" }] });
     await until("the layout's sessions listed", async () => (await page.locator('#sessions tr[data-name="g2"]').count()) === 1);
@@ -226,19 +293,31 @@ describe("web dashboard", { skip }, () => {
   test("the live channel refuses connections without the cookie or from another origin, and malformed frames", async () => {
     const cookie = (await context.cookies())[0]!;
     const url = `ws://127.0.0.1:${s.port}/live`;
-    const attempt = (headers: Record<string, string>) =>
+    const token = await pageToken();
+    const attempt = (headers: Record<string, string>, protocols: string[] = ["termhive-live", `termhive-page.${token}`]) =>
       new Promise<number>((resolveStatus, reject) => {
-        const ws = new WebSocket(url, { headers });
+        const ws = new WebSocket(url, protocols, { headers });
         ws.on("unexpected-response", (_req, res) => resolveStatus(res.statusCode ?? 0));
         ws.on("open", () => (ws.close(), reject(new Error("the connection was accepted"))));
         ws.on("error", () => {});
       });
-    assert.equal(await attempt({}), 401);
-    assert.equal(await attempt({ cookie: `${cookie.name}=forged` }), 401);
-    assert.equal(await attempt({ cookie: `${cookie.name}=${cookie.value}`, origin: "http://evil.example" }), 403);
+    assert.equal(await attempt({ origin: base() }), 401);
+    assert.equal(await attempt({ cookie: `${cookie.name}=forged`, origin: base() }), 401);
+    const signedIn = `${cookie.name}=${cookie.value}`;
+    assert.equal(await attempt({ cookie: signedIn, origin: "http://evil.example" }), 403);
+    // Exactly our origin: not another port, scheme or loopback name, and not none at all.
+    for (const origin of [`http://127.0.0.1:${s.port + 1}`, `https://127.0.0.1:${s.port}`, `http://localhost:${s.port}`, "null"]) {
+      assert.equal(await attempt({ cookie: signedIn, origin }), 403, origin);
+    }
+    assert.equal(await attempt({ cookie: signedIn }), 403, "no Origin");
+    // The cookie alone is not enough: the page token is needed too, and a forged one fails.
+    assert.equal(await attempt({ cookie: signedIn, origin: base() }, ["termhive-live"]), 401);
+    assert.equal(await attempt({ cookie: signedIn, origin: base() }, ["termhive-live", `termhive-page.${token.slice(0, -2)}xx`]), 401);
+    assert.equal(await attempt({ cookie: signedIn, origin: base() }, ["termhive-live", `termhive-page.x${token}`]), 401);
     assert.match(s.stderr(), /refused a live-channel connection/);
+    assert.match(s.stderr(), /no valid page token/);
 
-    const ws = new WebSocket(url, { headers: { cookie: `${cookie.name}=${cookie.value}`, origin: base() } });
+    const ws = new WebSocket(url, ["termhive-live", `termhive-page.${token}`], { headers: { cookie: signedIn, origin: base() } });
     const frames: any[] = [];
     ws.on("message", (d) => frames.push(JSON.parse(d.toString())));
     await new Promise((r, j) => (ws.once("open", r), ws.once("error", j)));
@@ -256,7 +335,7 @@ describe("web dashboard", { skip }, () => {
   test("a page that stops reading gets a fresh picture later, and serve stays responsive meanwhile", async () => {
     const cookie = (await context.cookies())[0]!;
     await ok("terminal_open", { name: "flood", command: "bash" });
-    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/live`, { headers: { cookie: `${cookie.name}=${cookie.value}`, origin: base() } });
+    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/live`, ["termhive-live", `termhive-page.${await pageToken()}`], { headers: { cookie: `${cookie.name}=${cookie.value}`, origin: base() } });
     let received = 0;
     const frames: { t: string; data?: string }[] = [];
     ws.on("message", (d) => {

@@ -16,4 +16,4 @@ export async function logHas(file: string, line: string, timeoutMs = 20_000): Pr
 }
 
 /** A hive event as hive_events returns it. */
-export type HiveEvent = { id: number; kind: string; agent: string; data: Record<string, any> };
+export type HiveEvent = { id: number; at: number; kind: string; agent: string; data: Record<string, any> };

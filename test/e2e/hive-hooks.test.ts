@@ -47,7 +47,7 @@ describe("hive hooks: status from the agent's own hooks", () => {
     assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
     await logHas(log, "ready");
     // The fake was started with --settings and read these hook events from it.
-    assert.ok(logLines(log).includes("settings: Notification,SessionEnd,Stop,UserPromptSubmit"), logLines(log).join(" | "));
+    assert.ok(logLines(log).includes("settings: Notification,PermissionRequest,SessionEnd,SessionStart,Stop,StopFailure,UserPromptSubmit"), logLines(log).join(" | "));
     assert.equal((await h.ok("hive_wait", { targets: "hooked", for: "idle", timeout_s: 10 })).matched, true);
     const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
 

@@ -32,9 +32,11 @@ describe("hive indicators in tmux", () => {
   });
 
   const option = (scope: "-p" | "-w", pane: string, name: string) => h.tmux("show", scope, "-v", "-t", pane, name).stdout.trim();
+  // The styles as tmux draws this pane's border: the window's formats expanded for the pane.
+  const style = (pane: string, name: string) => h.tmux("display", "-p", "-t", pane, `#{E:${name}}`).stdout.trim();
   const borderIs = (pane: string, colour: string) =>
-    until(`${pane} border ${colour} (is ${option("-p", pane, "pane-border-style")})`, () =>
-      option("-p", pane, "pane-border-style") === `fg=${colour}` && option("-p", pane, "pane-active-border-style") === `fg=${colour},bold` ? true : undefined);
+    until(`${pane} border ${colour} (is ${style(pane, "pane-border-style")})`, () =>
+      style(pane, "pane-border-style") === `fg=${colour}` && style(pane, "pane-active-border-style") === `fg=${colour},bold` ? true : undefined);
   const summaryIs = (pane: string, text: string) =>
     until(`summary "${text}" (is "${option("-w", pane, "@termhive_summary")}")`, () => (option("-w", pane, "@termhive_summary") === text ? true : undefined));
 
@@ -47,7 +49,7 @@ describe("hive indicators in tmux", () => {
     const pane = Object.fromEntries(layout.panes.map((p: { agent: string; pane: string }) => [p.agent, p.pane])) as Record<"lefty" | "righty", string>;
     for (const name of ["lefty", "righty"] as const) await logHas(logs[name], "ready");
     // hive_layout started them with the profile's hooks (--settings), which the fake read.
-    for (const name of ["lefty", "righty"] as const) await logHas(logs[name], "settings: Notification,SessionEnd,Stop,UserPromptSubmit");
+    for (const name of ["lefty", "righty"] as const) await logHas(logs[name], "settings: Notification,PermissionRequest,SessionEnd,SessionStart,Stop,StopFailure,UserPromptSubmit");
     assert.equal((await h.ok("hive_wait", { targets: { agents: ["lefty", "righty"] }, for: "idle", mode: "all", timeout_s: 10 })).matched, true);
     await borderIs(pane.lefty, "green");
     await borderIs(pane.righty, "green");
@@ -90,7 +92,7 @@ describe("hive indicators in tmux", () => {
 
     // No longer an agent: its pane stops being coloured and counted.
     await h.ok("agent_remove", { name: "righty" });
-    await until("righty's border options unset", () => (option("-p", pane.righty, "pane-border-style") === "" && option("-p", pane.righty, "@termhive_status") === "" ? true : undefined));
+    await until("righty's border back to the default", () => (style(pane.righty, "pane-border-style") === "default" && option("-p", pane.righty, "@termhive_status") === "" ? true : undefined));
     await summaryIs(pane.lefty, "1 idle");
   });
 });

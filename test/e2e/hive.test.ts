@@ -26,7 +26,8 @@ const footer = () =>
   state === "working" ? "✻ Working… (3s · esc to interrupt)"
   : state === "permission" ? "Do you want to proceed?\r\n❯ 1. Yes\r\n  2. No"
   : "  ? for shortcuts";
-const render = () => out("\x1b[2J\x1b[H" + log.slice(-12).join("\r\n") + "\r\n" + footer() + "\r\n> " + input);
+// A dialog takes the input box's place, as in Claude Code 2.1.3xx.
+const render = () => out("\x1b[2J\x1b[H" + log.slice(-12).join("\r\n") + "\r\n" + footer() + (state === "permission" ? "" : "\r\n> " + input));
 function submit() {
   const text = input;
   input = "";

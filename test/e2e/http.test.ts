@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CLI } from "./harness.js";
 import { serve, type Served } from "./serve-process.js";
 
-type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; _meta?: Record<string, any>; isError?: boolean };
 
 async function connect(s: Served, name: string): Promise<Client> {
   const client = new Client({ name, version: "1.0.0" });
@@ -21,7 +21,7 @@ async function connect(s: Served, name: string): Promise<Client> {
 async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const r = (await client.callTool({ name, arguments: args })) as Result;
   if (r.isError) throw new Error(`${name}: ${r.content.map((c) => c.text).join("\n")}`);
-  return r.structuredContent ?? {};
+  return (r._meta?.["termhive/result"] ?? r.structuredContent ?? {});
 }
 
 const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
@@ -130,13 +130,18 @@ describe("MCP over Streamable HTTP", () => {
     assert.equal(wrong.body, "");
   });
 
-  test("foreign Origin or Host → 403 (DNS rebinding)", async () => {
+  test("foreign Origin or Host → 403 (DNS rebinding, other local pages)", async () => {
     const auth = { authorization: `Bearer ${s.token}` };
     assert.equal((await raw(s, { ...auth, origin: "http://evil.example" })).status, 403);
     assert.equal((await raw(s, { ...auth, host: `evil.example:${s.port}` })).status, 403);
     assert.equal((await raw(s, { ...auth, origin: "null" })).status, 403);
-    // Loopback origins are the legitimate local case.
-    assert.equal((await raw(s, { ...auth, origin: `http://localhost:${s.port}` })).status, 200);
+    // Exactly the origin the request is addressed to: another loopback port is another page
+    // (a dev server), whatever browsers think of its cookies; so is another scheme or name.
+    for (const origin of [`http://127.0.0.1:${s.port + 1}`, `http://127.0.0.1`, `https://127.0.0.1:${s.port}`, `http://localhost:${s.port}`]) {
+      assert.equal((await raw(s, { ...auth, origin })).status, 403, origin);
+    }
+    assert.equal((await raw(s, { ...auth, origin: `http://127.0.0.1:${s.port}` })).status, 200);
+    assert.equal((await raw(s, { ...auth, host: `localhost:${s.port}`, origin: `http://localhost:${s.port}` })).status, 200);
   });
 
   test("a body over the limit → 413", async () => {

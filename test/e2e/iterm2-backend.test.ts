@@ -45,4 +45,44 @@ describe("iterm2 backend (simulated iTerm2)", () => {
     await h.ok("terminal_close", { session: "it" });
     assert.equal(sim.sessions.size, 0, "closing the session closed its iTerm2 tab");
   });
+
+  // Issue 21 §7.
+  test("a finished program's output ends with its own last line, not iTerm2's \" Session Ended \"", async () => {
+    await h.ok("terminal_open", { name: "ends", command: "sh -c 'echo first; echo last-line; exit 4'" });
+    const waited = await h.ok("terminal_wait", { session: "ends", for: "exit", timeout_s: 15 });
+    assert.equal(waited.exit_code, 4);
+    const all = await h.ok("terminal_read", { session: "ends", mode: "all" });
+    assert.match(all.output, /first\nlast-line/);
+    assert.doesNotMatch(all.output, /Session Ended/, JSON.stringify(all.output));
+    assert.doesNotMatch(waited.output, /Session Ended/, JSON.stringify(waited.output));
+    // A restarted server adopts the finished tab from iTerm2's buffer, which has the line by then.
+    await h.close();
+    await h.connect();
+    const adopted = await h.ok("terminal_read", { session: "ends", mode: "all" });
+    assert.match(adopted.output, /first\nlast-line/);
+    assert.doesNotMatch(adopted.output, /Session Ended/, JSON.stringify(adopted.output));
+  });
+});
+
+// Issue 21 §7: what a real iTerm2 does that the first simulator did not.
+describe("iterm2 backend: a full-screen window", () => {
+  let sim: Iterm2Simulator;
+  let h: Harness;
+  before(async () => {
+    sim = await Iterm2Simulator.start({ fullScreen: true });
+    h = await Harness.start({ TERMHIVE_BACKEND: "iterm2", ...sim.env() });
+  });
+  after(async () => {
+    await h?.destroy();
+    await sim?.stop();
+  });
+
+  test("opening in a full-screen window (resize refused as IMPOSSIBLE) works at the window's size, and leaves no stray tab", async () => {
+    const opened = await h.ok("terminal_open", { name: "full", command: "bash", rows: 30, cols: 100 });
+    assert.equal(opened.backend, "iterm2");
+    assert.equal(sim.sessions.size, 1, "one tab: the session's");
+    const r = await h.ok("terminal_run", { session: "full", command: "echo full-$((6*7))" });
+    assert.equal(r.output, "full-42");
+  });
+
 });

@@ -111,7 +111,8 @@ describe("termhive doctor: iTerm2", () => {
     const good = await doctorAsync(sim.env());
     assert.equal(good.ok, true);
     assert.match(good.detail, /^API at .*Application Support\/socket \(\d+ sessions open\): agent status on tabs is on/);
-    const bad = await doctorAsync({ ...sim.env(), ITERM2_KEY: "wrong" });
+    // A key iTerm2 does not accept, and no AppleScript to ask for a fresh cookie (no osascript on PATH).
+    const bad = await doctorAsync({ ...sim.env(), ITERM2_KEY: "wrong", PATH: process.env.PATH! });
     assert.equal(bad.ok, false);
     assert.match(bad.detail, /refused the connection \(HTTP 401\)/);
     assert.match(bad.fix, /Enable Python API/);

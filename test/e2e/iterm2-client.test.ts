@@ -2,6 +2,7 @@
 // handshake and auth, requests matched by id, notifications, and real programs behind sessions.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { Iterm2Client, Iterm2Error } from "../../src/iterm2/client.js";
 import { iterm2Endpoints, iterm2Unavailable } from "../../src/iterm2/endpoint.js";
 import { Iterm2Simulator } from "../fixtures/iterm2-sim/server.js";
@@ -37,9 +38,65 @@ describe("iTerm2 client (simulated iTerm2)", () => {
   });
 
   test("a wrong cookie is refused with a clear message; so is no cookie", async () => {
-    await assert.rejects(Iterm2Client.connect({ env: { ...sim.env(), ITERM2_COOKIE: "stale" } }), (e: Error) => e instanceof Iterm2Error && /refused the connection \(HTTP 401\).*not accepted/.test(e.message));
-    await assert.rejects(Iterm2Client.connect({ env: sim.env(), credentials: null }), /HTTP 401.*ITERM2_COOKIE/);
+    const noFresh = () => null;
+    await assert.rejects(Iterm2Client.connect({ env: { ...sim.env(), ITERM2_COOKIE: "stale" }, requestCredentials: noFresh }), (e: Error) => e instanceof Iterm2Error && /refused the connection \(HTTP 401\).*not accepted/.test(e.message));
+    await assert.rejects(Iterm2Client.connect({ env: sim.env(), credentials: null, requestCredentials: noFresh }), /HTTP 401.*ITERM2_COOKIE/);
     assert.deepEqual(sim.refused.slice(-2), ["bad cookie or key", "bad cookie or key"]);
+  });
+
+  // Issue 21 §7: the behaviours of the real iTerm2 the simulator now has.
+  test("no cookie: termhive asks for no dialog (x-iterm2-disable-auth-ui), so iTerm2 refuses at once instead of waiting for a person", async () => {
+    const started = Date.now();
+    await assert.rejects(Iterm2Client.connect({ env: sim.env(), credentials: null, requestCredentials: () => null }), /HTTP 401/);
+    assert.equal(sim.dialogs.length, 0, "no \"Allow Python API usage?\" dialog was left waiting");
+    assert.ok(Date.now() - started < 4_000);
+  });
+
+  test("iTerm2 accepts each cookie once: a spent one from the environment is replaced by a fresh one (AppleScript), in one process and in the next", async () => {
+    const env = { ...sim.env(), ITERM2_COOKIE: sim.issueCookie().split(" ")[0]! };
+    const first = await Iterm2Client.connect({ env });
+    first.close();
+    // The same environment again (a reconnect): the spent cookie is not offered again.
+    const second = await Iterm2Client.connect({ env });
+    assert.ok((await second.listSessions()).length >= 0);
+    second.close();
+    // Another process with the same spent cookie (its environment came from the same launch): refused, then a fresh one.
+    // (Spawned without blocking: the simulator answers from this process.)
+    const other = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `
+        const { Iterm2Client } = await import(${JSON.stringify(new URL("../../src/iterm2/client.ts", import.meta.url).pathname)});
+        const c = await Iterm2Client.connect({ env: process.env });
+        console.log("sessions", (await c.listSessions()).length);
+        c.close();`], { env: { ...process.env, ...env } });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("error", reject);
+      child.on("close", () => resolve({ stdout, stderr }));
+    });
+    assert.match(other.stdout, /^sessions \d+$/m, other.stderr);
+    assert.ok(sim.refused.includes("bad cookie or key"), "the spent cookie was refused first, as iTerm2 does");
+  });
+
+  test("a library version iTerm2 finds too old (HTTP 406) is reported as that, not as a cookie problem", async () => {
+    const strict = await Iterm2Simulator.start({ minimumLibrary: 99.0 });
+    try {
+      await assert.rejects(Iterm2Client.connect({ env: strict.env() }), (e: Error) => /HTTP 406/.test(e.message) && /library version .* older than this iTerm2 accepts/.test(e.message) && !/cookie/.test(e.message));
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  test("an iTerm2 that holds the handshake (a modal dialog) fails the connect within its timeout, naming the dialog", { timeout: 30_000 }, async () => {
+    const held = await Iterm2Simulator.start({ holdHandshakes: true });
+    try {
+      const started = Date.now();
+      await assert.rejects(Iterm2Client.connect({ env: held.env() }), /did not answer within 5 s: is a dialog .*waiting in iTerm2/);
+      assert.ok(Date.now() - started < 15_000);
+    } finally {
+      await held.stop();
+    }
   });
 
   test("create a tab, send text, read the screen, split, list", async () => {

@@ -16,6 +16,9 @@ describe("programs", () => {
 
   test("python3 REPL via terminal_run: each run returns its own output at the prompt", async () => {
     await h.ok("terminal_open", { name: "py", command: "python3" });
+    // Its banner and first prompt first: under load, a run typed before them had the banner
+    // (or an empty output at the banner's prompt) as its result. Not a shell: no readiness mark.
+    assert.equal((await h.ok("terminal_wait", { session: "py", pattern: "^>>> $", timeout_s: 30 })).matched, true);
     const r = await h.ok("terminal_run", { session: "py", command: "1+1" });
     assert.equal(r.output, "2");
     assert.equal(r.reason, "nested-prompt");

@@ -193,6 +193,23 @@ describe("remote hosts over ssh", { skip }, () => {
     assert.ok(host.connectionPids().some((pid) => !before.includes(pid)), "a new connection was made");
   });
 
+  test("a wait after the connection came back sees the command that ended meanwhile, at once (issue 21 §2)", async () => {
+    await h.ok("terminal_open", { name: "waited", host: host.alias });
+    await h.ok("terminal_run", { session: "waited", command: "echo connected" });
+    const before = host.connectionPids();
+    await h.ok("terminal_send", { session: "waited", text: "sleep 1; echo ended-away-$((6*7)); (exit 6)\n" });
+    await until("the command to start", async () => ((await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "waited")?.running ? true : undefined));
+    // The host drops out (the server side of every connection killed) and the command ends there.
+    for (const pid of before) process.kill(pid, "SIGKILL");
+    await until("the connections to close", () => (host.connectionPids().some((pid) => before.includes(pid)) ? undefined : true));
+    await until("the command to finish on the host", () => (/ended-away-42/.test(remoteTmux("capture-pane", "-p", "-t", "waited").stdout) ? true : undefined));
+    const waited = await h.ok("terminal_wait", { session: "waited", for: "completion", timeout_s: 20 });
+    assert.equal(waited.matched, true, JSON.stringify(waited));
+    assert.equal(waited.exit_code, 6);
+    assert.match(waited.output, /ended-away-42/);
+    assert.ok(waited.duration_ms < 15_000, `answered after ${waited.duration_ms} ms`);
+  });
+
   test("the CLI opens on a host too, and the MCP server's process adopts that session", async () => {
     const cli = spawnSync(process.execPath, [CLI, "open", "--host", host.alias, "--name", "by-cli", "--json"], { env: h.serverEnv(), encoding: "utf8" });
     assert.equal(cli.status, 0, cli.stderr);

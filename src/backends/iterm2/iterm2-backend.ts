@@ -14,6 +14,7 @@ import { shellWord } from "../../util/shell-word.js";
 import { joinWords } from "../../util/words.js";
 import type { BufferContents, ConnectOptions, Iterm2Client } from "../../iterm2/client.js";
 import { Iterm2Error } from "../../iterm2/errors.js";
+import { withoutSessionEnded } from "./session-ended.js";
 import { ScreenStream } from "./screen-stream.js";
 
 /** Session variable holding a pane's termhive metadata (JSON); only sessions that have it are ours. */
@@ -130,11 +131,26 @@ export class Iterm2Backend implements Backend {
       sessionId = tab.sessionId;
       windowId = `tab-${tab.tabId}`;
     }
-    // Followed before anything else is awaited, so none of its first notifications is missed.
-    const pane = await this.adopt(sessionId, windowId, options.meta, true);
-    if (!options.splitFrom && options.rows > 0 && options.cols > 0) await this.api.setGridSize(sessionId, options.rows, options.cols);
-    await this.api.setVariables({ session: sessionId }, { [META_VARIABLE]: options.meta });
-    return { ...(await this.refreshed(pane)) };
+    try {
+      // Followed before anything else is awaited, so none of its first notifications is missed.
+      const pane = await this.adopt(sessionId, windowId, options.meta, true);
+      if (!options.splitFrom && options.rows > 0 && options.cols > 0) {
+        // A full-screen window keeps its size (iTerm2 answers IMPOSSIBLE): the session is
+        // usable at the size it has, which refreshed() reports.
+        await this.api.setGridSize(sessionId, options.rows, options.cols).catch((error: Error) => {
+          if (!/IMPOSSIBLE/.test(error.message)) throw error;
+        });
+      }
+      await this.api.setVariables({ session: sessionId }, { [META_VARIABLE]: options.meta });
+      return { ...(await this.refreshed(pane)) };
+    } catch (error) {
+      // Not half-made: a tab without termhive's metadata would be adopted or closed by nobody.
+      const pane = this.panes.get(sessionId);
+      this.panes.delete(sessionId);
+      for (const unsubscribe of pane?.unsubscribe ?? []) await unsubscribe().catch(() => undefined);
+      await this.api.closeSessions([sessionId], true).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** Starts following a session: its screen, prompts and custom escape sequences. */
@@ -204,7 +220,7 @@ export class Iterm2Backend implements Backend {
     let buffer = await this.api.getBuffer(pane.info.paneId, rows + 200);
     const needed = pane.stream.linesNeeded(buffer);
     if (needed > buffer.lines.length && buffer.firstLine > 0) buffer = await this.api.getBuffer(pane.info.paneId, Math.min(needed, 100_000));
-    return buffer;
+    return withoutSessionEnded(buffer);
   }
 
   private queueUpdate(pane: Iterm2Pane): void {
@@ -385,7 +401,7 @@ export class Iterm2Backend implements Backend {
     const outputsAtCall = pane.outputs;
     let snapshot: PaneSnapshot | undefined;
     const take = async () => {
-      const buffer = await this.api.getBuffer(paneId, SNAPSHOT_LINES);
+      const buffer = withoutSessionEnded(await this.api.getBuffer(paneId, SNAPSHOT_LINES));
       pane.stream.prime(buffer);
       let history = "";
       buffer.lines.forEach((line, i) => {

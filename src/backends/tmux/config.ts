@@ -37,8 +37,13 @@ export function tmuxConfigCommands(options: TmuxConfigOptions): string[] {
     // Window names stay what termhive set (the signal window is found by its name).
     "set -g automatic-rename off",
     "set -g allow-rename off",
-    // Where a window shows pane borders (hive layouts), the border carries the agent's status.
+    // Where a window shows pane borders (hive layouts), the border carries the agent's status
+    // (its title names it) in the status colour. tmux 3.3 reads the border styles from the
+    // window, not the pane (a per-pane set rewrites them for every pane), but expands their
+    // formats for each pane it draws: each border takes its own pane's @termhive_colour.
     "set -g pane-border-format ' #{?@termhive_title,#{@termhive_title},#{pane_title}} '",
+    `set -g pane-border-style '#{?@termhive_colour,fg=#{@termhive_colour},default}'`,
+    `set -g pane-active-border-style '#{?@termhive_colour,fg=#{@termhive_colour}#,bold,fg=green}'`,
     // tmux 3.3 tells control clients nothing when a pane's program exits. The hook types a
     // line into the signal pane (a raw, echo-less cat), whose %output every client sees at once.
     `set-hook -g pane-died "run-shell -C \\"send-keys -t #{@termhive_signal} -l '${DEATH_PREFIX} #{hook_pane} #{pane_dead_status}:#{pane_dead_signal};'\\""`,

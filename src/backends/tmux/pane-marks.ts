@@ -1,7 +1,8 @@
-// The tmux side of the hive's status at a glance: a pane's mark is the pane option
-// @termhive_status plus its border colours; a window's summary is the window option
-// @termhive_summary, shown by the session's status-right; an alert is bytes written to the tty
-// of every person (not control-mode client) attached to the pane's session.
+// The tmux side of the hive's status at a glance: a pane's mark is the pane options
+// @termhive_status and @termhive_colour, which the border styles and format read (config.ts);
+// a window's summary is the window option @termhive_summary, shown by the session's
+// status-right; an alert is bytes written to the tty of every person (not control-mode
+// client) attached to the pane's session.
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import type { PaneMark } from "../backend.js";
@@ -11,9 +12,10 @@ type Tmux = (command: string) => Promise<string[]>;
 
 export async function markPane(tmux: Tmux, paneId: string, mark: PaneMark | null): Promise<void> {
   const pane = tmuxQuote(paneId);
+  // Pane options only: the border styles and format (config.ts) read them per pane.
   const options: [string, string][] = mark === null
-    ? [["@termhive_status", ""], ["pane-border-style", ""], ["pane-active-border-style", ""]]
-    : [["@termhive_status", mark.name], ["pane-border-style", `fg=${mark.colour}`], ["pane-active-border-style", `fg=${mark.colour},bold`]];
+    ? [["@termhive_status", ""], ["@termhive_colour", ""]]
+    : [["@termhive_status", mark.name], ["@termhive_colour", mark.colour]];
   // Pipelined on the control client.
   await Promise.all(options.map(([name, value]) => tmux(value === "" ? `set -p -u -t ${pane} ${name}` : `set -p -t ${pane} ${name} ${tmuxQuote(value)}`)));
 }

@@ -35,6 +35,8 @@ interface Tracked {
    */
   seededAt: number | null;
   timers: NodeJS.Timeout[];
+  /** Re-judges the screen when a hook's status stops being fresh (see followStore). */
+  hookRecheck: NodeJS.Timeout | null;
   detach: () => void;
 }
 
@@ -75,7 +77,7 @@ export class StatusTracker {
     if (existing?.session === session) return;
     existing?.detach();
     const entry: Tracked = {
-      session, ready: options.ready ?? false, seededAt: options.adopted ? session.lastOutputAt : null, timers: [], detach: () => {},
+      session, ready: options.ready ?? false, seededAt: options.adopted ? session.lastOutputAt : null, timers: [], hookRecheck: null, detach: () => {},
     };
     const wiring = new DisposableStore();
     wiring.add(session.onScreenChanged(() => this.schedule(entry)));
@@ -84,6 +86,7 @@ export class StatusTracker {
     wiring.add(session.onClosed((reason) => this.exited(entry, entry.session.exitStatus, reason)));
     entry.detach = () => {
       for (const t of entry.timers) clearTimeout(t);
+      if (entry.hookRecheck) clearTimeout(entry.hookRecheck);
       wiring.dispose();
       if (this.tracked.get(session.id) === entry) this.tracked.delete(session.id);
     };
@@ -144,7 +147,24 @@ export class StatusTracker {
       void this.title(entry.session).finally(() => {
         for (const a of fresh) this.announce(a);
       });
+      if (fresh.some((a) => a.statusSource === "hook")) this.recheckAfterHook(entry);
     }
+  }
+
+  /**
+   * A hook's status holds the screen off while fresh, and the screen is otherwise judged only
+   * when it changes: a dialog already up when the hook came (Claude Code's SessionStart under
+   * its start-up question), or a turn the hook did not report, would stay hidden. So the screen
+   * is judged again now (a dialog replaces any hook at once) and when the hook stops being fresh.
+   */
+  private recheckAfterHook(entry: Tracked): void {
+    this.evaluate(entry);
+    if (entry.hookRecheck) clearTimeout(entry.hookRecheck);
+    entry.hookRecheck = setTimeout(() => {
+      entry.hookRecheck = null;
+      this.evaluate(entry);
+    }, HOOK_FRESH_MS + DEBOUNCE_MS);
+    entry.hookRecheck.unref();
   }
 
   private announce(agent: AgentRecord): void {

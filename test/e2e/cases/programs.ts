@@ -28,6 +28,8 @@ export function programCases(backend?: string): void {
     test("python3 REPL: a run completes at the >>> prompt with its output", async () => {
       const opened = await h.ok("terminal_open", { name: "py", command: "python3" });
       if (backend) assert.equal(opened.backend, backend);
+      // Its banner and first prompt first (a run typed before them raced the banner under load).
+      assert.equal((await h.ok("terminal_wait", { session: "py", pattern: "^>>> $", timeout_s: 30 })).matched, true);
       const r = await h.ok("terminal_run", { session: "py", command: "print(6*7)" });
       assert.equal(r.complete, true);
       assert.match(r.output, /^42$/m);

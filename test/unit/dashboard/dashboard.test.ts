@@ -1,11 +1,13 @@
 // The dashboard's checks that need no browser: the live channel's frame parser, the login
-// cookie, the refusal log's limit.
+// cookie, the exact Origin, the page token, the refusal log's limit.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { IncomingMessage } from "node:http";
 import { parseClientMessage } from "../../../src/dashboard/client-messages.js";
 import { cookieOk, loginCookie, queryToken } from "../../../src/dashboard/auth.js";
 import { limitedLog } from "../../../src/dashboard/log.js";
+import { PageTokens } from "../../../src/dashboard/page-token.js";
+import { originIsOurs } from "../../../src/auth/http-guard.js";
 
 test("well-formed frames parse; anything else is refused with a reason", () => {
   assert.deepEqual(parseClientMessage('{"t":"watch","sessions":["a","b"]}'), { ok: true, message: { t: "watch", sessions: ["a", "b"] } });
@@ -52,4 +54,36 @@ test("the refusal log lets a burst through, then holds lines back and says how m
   now += 60_000;
   log("refused later");
   assert.deepEqual(lines.slice(20), ["refused later (and 5 similar lines held back)"]);
+});
+
+test("an Origin passes only when it is exactly http://<Host>: scheme, name and port", () => {
+  assert.equal(originIsOurs("http://127.0.0.1:7777", "127.0.0.1:7777"), true);
+  assert.equal(originIsOurs("http://LOCALHOST:7777", "localhost:7777"), true);
+  assert.equal(originIsOurs("http://[::1]:7777", "[::1]:7777"), true);
+  assert.equal(originIsOurs("http://127.0.0.1:5173", "127.0.0.1:7777"), false, "another loopback port");
+  assert.equal(originIsOurs("http://127.0.0.1", "127.0.0.1:7777"), false);
+  assert.equal(originIsOurs("https://127.0.0.1:7777", "127.0.0.1:7777"), false);
+  assert.equal(originIsOurs("http://localhost:7777", "127.0.0.1:7777"), false);
+  assert.equal(originIsOurs("null", "127.0.0.1:7777"), false);
+  assert.equal(originIsOurs("http://evil.example:7777", "127.0.0.1:7777@evil.example:7777"), false);
+});
+
+test("page tokens: each page its own, checked by the key of the serve token; forged or foreign ones fail", () => {
+  const tokens = new PageTokens("t".repeat(43));
+  const a = tokens.issue();
+  const b = tokens.issue();
+  assert.notEqual(a, b);
+  assert.equal(tokens.valid(a), true);
+  assert.equal(new PageTokens("t".repeat(43)).valid(a), true, "a restart with the same serve token keeps pages signed in");
+  assert.equal(new PageTokens("u".repeat(43)).valid(a), false);
+  assert.equal(tokens.valid(a.slice(0, -1) + (a.endsWith("A") ? "B" : "A")), false);
+  assert.equal(tokens.valid(`${b.split(".")[0]}.${a.split(".")[1]}`), false, "another page's MAC");
+  assert.equal(tokens.valid(""), false);
+  assert.equal(tokens.fromProtocols(`termhive-live, termhive-page.${a}`), true);
+  assert.equal(tokens.fromProtocols("termhive-live"), false);
+  assert.equal(tokens.fromProtocols(undefined), false);
+  const page = tokens.page(Buffer.from('<head><meta name="termhive-page-token" content=""></head>')).toString();
+  const inPage = /content="([^"]+)"/.exec(page)?.[1];
+  assert.ok(inPage && tokens.valid(inPage), page);
+  assert.notEqual(new PageTokens(null).issue(), new PageTokens(null).issue());
 });

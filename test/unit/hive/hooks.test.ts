@@ -16,7 +16,8 @@ test("the claude and codex built-ins declare their hooks; the others have none",
   const claude = builtins.get("claude").hooks!;
   assert.equal(claude.via, "claude-settings");
   assert.deepEqual(claude.events.map((e) => `${e.event}${e.matcher ? `:${e.matcher}` : ""}=${e.status}`), [
-    "UserPromptSubmit=working", "Stop=idle", "Notification:permission_prompt=waiting_for_input", "Notification:idle_prompt=idle", "SessionEnd=exited",
+    "SessionStart=idle", "UserPromptSubmit=working", "Stop=idle", "StopFailure=error", "PermissionRequest=waiting_for_input",
+    "Notification:permission_prompt=waiting_for_input", "Notification:idle_prompt=idle", "SessionEnd=exited",
   ]);
   assert.deepEqual(builtins.get("codex").hooks, { via: "codex-notify", events: [{ event: "agent-turn-complete", status: "idle" }] });
   assert.equal(builtins.get("aider").hooks, null);
@@ -30,7 +31,7 @@ test("profiles in the JSON format declare hooks, inherit them with extends, and 
       bot: { command: "bot", hooks: { via: "claude-settings", events: [{ event: "Stop", status: "idle" }] } },
     },
   }));
-  assert.equal(reg.get("mine").hooks?.events.length, 5);
+  assert.equal(reg.get("mine").hooks?.events.length, 8);
   assert.deepEqual(reg.get("bot").hooks?.events, [{ event: "Stop", status: "idle" }]);
   const bad = (hooks: unknown, why: RegExp) =>
     assert.throws(() => parseProfilesConfig({ profiles: { p: { hooks } } }, "f.json"), (e: unknown) => e instanceof HiveError && why.test(e.message));
@@ -46,7 +47,7 @@ test("claude-settings: one --settings file with a matcher group per declared eve
   assert.deepEqual(launch.args, ["--settings", "/h/hooks/rev-1.json"]);
   assert.equal(launch.files.length, 1);
   const settings = JSON.parse(launch.files[0]!.content);
-  assert.deepEqual(Object.keys(settings.hooks).sort(), ["Notification", "SessionEnd", "Stop", "UserPromptSubmit"]);
+  assert.deepEqual(Object.keys(settings.hooks).sort(), ["Notification", "PermissionRequest", "SessionEnd", "SessionStart", "Stop", "StopFailure", "UserPromptSubmit"]);
   assert.deepEqual(settings.hooks.Notification.map((g: { matcher: string }) => g.matcher), ["permission_prompt", "idle_prompt"]);
   assert.equal(settings.hooks.Stop[0].matcher, undefined);
   const hook = settings.hooks.Notification[0].hooks[0];
@@ -85,8 +86,14 @@ const may = (agent: ReturnType<typeof hook> | { status: "idle"; statusSource: "s
 test("precedence: a hook status holds against the screen, except where the screen knows more", () => {
   // Agreement keeps the hook's record (no detail churn, source stays "hook").
   assert.equal(may(hook("working", 60_000), seen("working")), false);
-  // Fresh: nothing replaces it, not even a rule.
-  assert.equal(may(hook("idle", HOOK_FRESH_MS - 1), seen("waiting_for_input")), false);
+  // Fresh: no rule replaces it (the screen may lag the hook)...
+  assert.equal(may(hook("idle", HOOK_FRESH_MS - 1), seen("error")), false);
+  assert.equal(may(hook("idle", HOOK_FRESH_MS - 1), seen("working")), false);
+  // ...except a dialog: input goes there now, whatever a hook said a moment before (issue 23 §2).
+  assert.equal(may(hook("idle", 0), seen("waiting_for_input")), true);
+  assert.equal(may(hook("working", 0), seen("waiting_for_input")), true);
+  // A hook that reports only turn ends (Codex) never hides a turn the screen shows (§3).
+  assert.equal(may(hook("idle", HOOK_FRESH_MS), seen("working")), true);
   // Quiet-time guesses never replace a hook.
   assert.equal(may(hook("idle", HOOK_HOLD_MS * 10), seen("working", "quiet")), false);
   // A person must look: a rule-matched dialog or error wins once the hook is not fresh.
@@ -99,7 +106,7 @@ test("precedence: a hook status holds against the screen, except where the scree
   // A rule for a state hooks never report (an interrupted turn) replaces it once not fresh.
   assert.equal(may(hook("working", HOOK_FRESH_MS), { ...seen("idle"), overridesHooks: true }), true);
   assert.equal(may(hook("working", HOOK_FRESH_MS - 1), { ...seen("idle"), overridesHooks: true }), false);
-  // Working/idle disagreements wait for HOOK_HOLD_MS without a hook (a missed hook must not freeze it).
+  // A hook's working against an idle screen waits for HOOK_HOLD_MS without a hook (a missed hook must not freeze it).
   assert.equal(may(hook("working", HOOK_HOLD_MS - 1), seen("idle")), false);
   assert.equal(may(hook("working", HOOK_HOLD_MS), seen("idle")), true);
   // Self reports: held SELF_HOLD_MS except for waiting/error; screen statuses always replace each other.

@@ -55,7 +55,10 @@ test("claude: a permission dialog is waiting_for_input", () => {
 │   2. Yes, and don't ask again for rm commands in this project│
 │   3. No, and tell Claude what to do differently (esc)        │
 ╰──────────────────────────────────────────────────────────────╯`;
-  assert.deepEqual(detect("claude", s), { status: "waiting_for_input", detail: "permission prompt" });
+  assert.deepEqual(detect("claude", s), {
+    status: "waiting_for_input",
+    detail: "permission prompt: Do you want to proceed? 1. Yes / 2. Yes, and don't ask again for rm commands in this project / 3. No, and tell Claude what to do differently (esc)",
+  });
   const edit = `
  Do you want to make this edit to auth.ts?
    1. Yes
@@ -69,7 +72,7 @@ test("claude: a permission dialog is waiting_for_input", () => {
 
  ❯ 1. Yes, proceed
    2. No, exit`;
-  assert.deepEqual(detect("claude", trust, 100, { ready: false }), { status: "waiting_for_input", detail: "trust prompt" });
+  assert.deepEqual(detect("claude", trust, 100, { ready: false }), { status: "waiting_for_input", detail: "trust prompt: Do you trust the files in this folder? 1. Yes, proceed / 2. No, exit" });
 });
 
 test("claude: idle at the input box once quiet; a question in the model's own answer is not a dialog", () => {
@@ -122,7 +125,10 @@ test("codex: working, approval prompt, idle composer", () => {
   3. No, and tell Codex what to do differently (esc)
 
   Press enter to confirm or esc to cancel`;
-  assert.deepEqual(detect("codex", approval), { status: "waiting_for_input", detail: "approval prompt" });
+  assert.deepEqual(detect("codex", approval), {
+    status: "waiting_for_input",
+    detail: "approval prompt: Would you like to run the following command? 1. Yes, proceed (y) / 2. Yes, and don't ask again for this command (a) / 3. No, and tell Codex what to do differently (esc)",
+  });
   const idle = `
 • Here is the summary: three commits fixed the parser.
 
@@ -211,4 +217,81 @@ test("custom profiles: extend, override a built-in, validation errors name the f
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// Issue 23 §2: no dialog is ever idle. Screens as the real programs draw them (captured from
+// Codex 0.169.0 and Claude Code 2.1.332 against the test stand-ins).
+test("codex 0.169: the start-up model menu is waiting_for_input with its question and choices, not the idle composer", () => {
+  const meet = `
+  Meet GPT-6 Sol
+
+  Our latest Sol is more intelligent and more efficient so your usage limits go further. This model is a great daily
+  driver for complex tasks, especially coding.
+
+› 1. Try new model
+  2. Use existing model
+
+  enter/esc confirm · ^c quit`;
+  assert.deepEqual(detect("codex", meet), {
+    status: "waiting_for_input",
+    detail: "choice prompt: driver for complex tasks, especially coding. 1. Try new model / 2. Use existing model",
+  });
+});
+
+test("claude 2.1.332: the start-up auto-mode question and the API key question are waiting_for_input, not the ❯ input prompt", () => {
+  const automode = `
+ ▐▛███▛█   Claude Code v2.1.332
+────────────────────────────────────────────────────────────
+  Make auto mode your default permission mode?
+  Auto mode lets Claude handle permission prompts automatically.
+  ❯ Yes, set auto mode as my default permission mode
+    No, keep manual mode`;
+  assert.deepEqual(detect("claude", automode), {
+    status: "waiting_for_input",
+    detail: "start-up choice: Make auto mode your default permission mode? Yes, set auto mode as my default permission mode / No, keep manual mode",
+  });
+  const key = `
+  Detected a custom API key in your environment
+  ANTHROPIC_API_KEY: sk-ant-...andin-key-0123456789
+  Do you want to use this API key?
+    Yes
+  ❯ No (recommended)
+  Enter to confirm · Esc to cancel`;
+  assert.deepEqual(detect("claude", key), { status: "waiting_for_input", detail: "API key prompt: Do you want to use this API key? Yes / No (recommended)" });
+  const permission = `
+● Bash(touch made-by-claude)
+  ⎿  Waiting…
+────────────────────────────────────────────────────────────
+ Bash command
+ touch made-by-claude
+ Do you want to proceed?
+ ❯ 1. Yes
+   2. Yes, and always allow access to proj from this project
+   3. Yes, and switch to auto mode · auto mode handles these prompts for you
+   4. No
+ Esc to cancel · Tab to amend`;
+  assert.equal(detect("claude", permission).status, "waiting_for_input");
+  assert.match(detect("claude", permission).detail, /^permission prompt: Do you want to proceed\? 1\. Yes \/ .* \/ 4\. No$/);
+});
+
+test("a question that scrolled above a newer input box was answered: the box is idle", () => {
+  const claude = `
+ Do you want to proceed?
+ ❯ 1. Yes
+   2. No
+● ran the tests
+────────────────────────────────────────────────────────────
+❯ 
+────────────────────────────────────────────────────────────
+  ⏸ manual mode on · ? for shortcuts`;
+  assert.deepEqual(detect("claude", claude), { status: "idle", detail: "input prompt" });
+  const codex = `
+› 1. Try new model
+  2. Use existing model
+• Model kept: gpt-5.6-sol
+
+› Ask Codex to do anything
+
+  gpt-5.6-sol default · ~/proj`;
+  assert.deepEqual(detect("codex", codex), { status: "idle", detail: "input prompt" });
 });

@@ -1,0 +1,85 @@
+// The real agent programs under the hive (issue 23): where the pinned binaries are, the
+// private HOME each test gives them (so nothing of the machine's own login or settings is
+// used), and small probes shared by real-claude.test.ts and real-codex.test.ts. The programs
+// run offline against the loopback stand-ins in standins/.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
+import type { Harness } from "./harness.js";
+import type { HiveEvent } from "./fake-agent-log.js";
+
+export const AGENTS_BIN = resolve("scripts/agents/node_modules/.bin");
+
+/** Why the real program cannot run here (the test then skips saying so), or null. */
+export function missingAgent(program: "claude" | "codex"): string | null {
+  const bin = join(AGENTS_BIN, program);
+  if (process.env.TERMHIVE_SKIP_REAL_AGENTS) return `TERMHIVE_SKIP_REAL_AGENTS is set`;
+  if (!existsSync(bin)) return `${bin} is not installed (npm ci --prefix scripts/agents; scripts/run-tests.mjs does it for real-*.test.ts)`;
+  const r = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 30_000, env: { ...process.env, HOME: "/nonexistent-home" } });
+  if (r.status !== 0) return `${bin} --version failed: ${(r.stderr || r.error?.message || "").trim().split("\n")[0]}`;
+  return null;
+}
+
+/** PATH for the termhive server (and so the panes): the pinned programs first. */
+export function agentPath(): string {
+  return `${AGENTS_BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`;
+}
+
+/** A project folder for the agent to work in, inside the test's home. */
+export function projectDir(h: Harness, name: string): string {
+  const dir = join(h.home, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export function writeJson(path: string, value: unknown): void {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, JSON.stringify(value, null, 2) + "\n");
+}
+
+export type Agent = { name: string; status: string; source: string; detail: string | null };
+
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    const value = await probe().catch((e) => ((last = e), undefined));
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function agentNamed(h: Harness, name: string): Promise<Agent> {
+  return (await h.ok("agent_list", {})).agents.find((a: Agent) => a.name === name);
+}
+
+export function agentIs(h: Harness, name: string, status: string, timeoutMs = 30_000): Promise<Agent> {
+  return until(`${name} ${status}`, async () => {
+    const a = await agentNamed(h, name);
+    return a?.status === status ? a : undefined;
+  }, timeoutMs);
+}
+
+export async function statusEvents(h: Harness, name: string, since: number): Promise<HiveEvent[]> {
+  return (await h.ok("hive_events", { since, targets: name, kinds: ["status"], limit: 1000 })).events;
+}
+
+export async function messageEvents(h: Harness, name: string, since: number): Promise<HiveEvent[]> {
+  return (await h.ok("hive_events", { since, targets: name, kinds: ["message"], limit: 1000 })).events;
+}
+
+export async function cursor(h: Harness): Promise<number> {
+  let since = 0;
+  for (;;) {
+    const r = await h.ok("hive_events", { since, limit: 1000 });
+    if (!r.more) return r.cursor;
+    since = r.cursor;
+  }
+}
+
+/** The screen of an agent's pane (for failure messages). */
+export async function screenOf(h: Harness, name: string): Promise<string> {
+  const r = await h.call("terminal_read", { session: name, mode: "screen" });
+  return r.text;
+}
