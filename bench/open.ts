@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { findBwrap } from "../src/sandbox/bwrap.js";
 import { type Emit, benchHome, cliArgs, median, round, timed } from "./common.js";
 
 const OPENS = 10;
@@ -61,6 +62,26 @@ export async function benchOpen(emit: Emit): Promise<void> {
       layouts.push(ms);
     }
     emit({ bench: "hive_layout quad (4 bash panes)", unit: "ms", median: round(median(layouts)), max: round(Math.max(...layouts)), runs: layouts.length, target: "<= 200" });
+
+    // Issue 26: the same open + first command, the shell under bubblewrap ("worktree" preset).
+    if (findBwrap()) {
+      const boxedOpens: number[] = [];
+      const boxedFirsts: number[] = [];
+      for (let i = 0; i < OPENS; i++) {
+        const [openMs, opened] = await timed(() => call("terminal_open", { name: `s${i}`, command: "bash", cwd: work, sandbox: "worktree" }));
+        if (!opened.sandbox) throw new Error(`open s${i} is not sandboxed: ${JSON.stringify(opened)}`);
+        boxedOpens.push(openMs);
+        const [runMs, r] = await timed(() => call("terminal_run", { session: `s${i}`, command: "echo first" }));
+        if (r.output !== "first" || r.exit_code !== 0) throw new Error(`first sandboxed command returned ${JSON.stringify(r)}`);
+        boxedFirsts.push(runMs);
+      }
+      emit({
+        bench: "terminal_open + first command, sandboxed bash (worktree) vs plain", unit: "ms",
+        median: round(median(boxedOpens.map((o, i) => o + boxedFirsts[i]!))), plain_median: round(median(opens.map((o, i) => o + firsts[i]!))),
+        open_median: round(median(boxedOpens)), first_command_median: round(median(boxedFirsts)), runs: boxedOpens.length,
+        method: "as above, the shell under bwrap (read-only root, cwd writable, private /tmp, own /dev /proc and pid namespace); plain_median: the plain opens above",
+      });
+    }
   } finally {
     await client.close().catch(() => {});
     bench.destroy();

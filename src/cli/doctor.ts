@@ -9,6 +9,7 @@ import { probeIterm2 } from "../iterm2/availability.js";
 import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";
 import { tokenPath } from "../auth/token.js";
 import { connectEngine } from "./connect.js";
+import { findBwrap } from "../sandbox/bwrap.js";
 import { print } from "./output.js";
 import { judgeVersion, loadProfiles, parseVersion } from "../hive/index.js";
 
@@ -66,6 +67,18 @@ function homeCheck(home: string): Check[] {
     );
   }
   return checks;
+}
+
+/** terminal_open's `sandbox` option: bubblewrap on Linux, and whether it can make a namespace here. */
+function sandboxCheck(): Check {
+  if (process.platform !== "linux") return { check: "sandbox", ok: false, required: false, detail: `not available on ${process.platform} (only Linux with bubblewrap; macOS sandbox-exec is not done)` };
+  const bwrap = findBwrap();
+  if (!bwrap) return { check: "sandbox", ok: false, required: false, detail: "bubblewrap (bwrap) is not installed: terminal_open's sandbox option is refused", fix: "sudo apt-get install -y bubblewrap" };
+  // A real try: bwrap is there but user namespaces may be off (a container, a sysctl).
+  const works = spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--unshare-net", "--die-with-parent", "--", "true"], { timeout: 5000 }).status === 0;
+  return works
+    ? { check: "sandbox", ok: true, required: false, detail: `${probe(bwrap, ["--version"]) ?? "bwrap"} (${bwrap}): terminal_open's sandbox option is available` }
+    : { check: "sandbox", ok: false, required: false, detail: `${bwrap} is installed but cannot create a sandbox here (user namespaces disabled?)`, fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1) or run where they are allowed" };
 }
 
 /** What of the iTerm2 support works here: tab status and the iterm2 backend need its API. */
@@ -139,6 +152,7 @@ export function registerDoctor(program: Command): void {
       const socket = grpcSocketPath(config.home);
       const live = existsSync(socket) && (await socketIsLive(socket, 500));
       checks.push(await iterm2Check(config, checks[0]!.ok));
+      checks.push(sandboxCheck());
       checks.push(...agentChecks());
       checks.push({ check: "server", ok: true, required: false, detail: live ? `termhive serve is running (${socket})` : "no termhive serve running (the CLI works directly against tmux)" });
       if (checks[0]!.ok) checks.push(await roundTrip());

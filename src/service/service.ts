@@ -20,6 +20,7 @@ import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js
 import { deadError, runCommand, waitShellStarted, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
+import { describePolicy } from "../sandbox/policy.js";
 import { traced } from "../util/traced.js";
 import type { CallContext, CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, ThrowawayFacts, WaitInput } from "./inputs.js";
 import { waitSession, type WaitResult } from "../terminal/wait.js";
@@ -86,6 +87,7 @@ export class TermhiveService {
       ...(starting ? { hint: "the shell is still starting (its rc files run); terminal_run and terminal_send wait for its first prompt." } : {}),
       attach: this.backend.attachCommand(session.paneId),
       cwd: session.cwd ?? session.pane.cwd,
+      ...(session.meta.sandbox ? { sandbox: describePolicy(session.meta.sandbox) } : {}),
       ...(this.backend.warning ? { warning: this.backend.warning } : {}),
     };
   }

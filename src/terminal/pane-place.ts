@@ -6,6 +6,7 @@ import { statSync } from "node:fs";
 import type { HostFacts, PaneInfo } from "../backends/backend.js";
 import { ToolError } from "../util/tool-error.js";
 import type { SessionMeta } from "./session.js";
+import { parseStoredPolicy } from "../sandbox/policy.js";
 
 /** The pane's foreground process is the program the session was opened with (a shell: nothing runs in it). */
 export function ownProgramInForeground(pane: { foreground: string }, meta: { command: string }): boolean {
@@ -37,7 +38,9 @@ export function remoteCwd(host: HostFacts, cwd: string | undefined): string {
 
 export function metaFromPane(pane: PaneInfo): SessionMeta {
   const shell = pane.meta.shell;
+  const sandbox = parseStoredPolicy(pane.meta.sandbox);
   return {
+    ...(sandbox ? { sandbox } : {}),
     ...(pane.meta.host ? { host: pane.meta.host } : {}),
     id: pane.meta.id!,
     name: pane.meta.name ?? pane.meta.id!,

@@ -17,6 +17,8 @@ import { newSessionId, validateName } from "./names.js";
 import { paneCliEnv } from "./pane-cli.js";
 import { RUN_KEY, decodeRun, publishRuns, readStatusLine, remoteStatusReader, resolveRun, statusFilePath } from "./run-state.js";
 import { encodeShared } from "./shared-codec.js";
+import { cleanCallerEnv, sandboxLaunch } from "../sandbox/launch.js";
+import type { SandboxOption } from "../sandbox/policy.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
 import { removeSecretLineMark } from "../shell/secret-line.js";
@@ -39,6 +41,8 @@ export interface OpenOptions {
   splitFrom?: { session: TerminalSession; direction: "left" | "right" | "above" | "below"; percent?: number };
   /** The caller has just refreshed the registry (checking the session limit): not again. */
   refreshed?: boolean;
+  /** Run the pane's program under this sandbox policy (src/sandbox/). */
+  sandbox?: SandboxOption;
 }
 
 /** Output for panes not registered yet (a new pane prints before createPane returns), bounded. */
@@ -352,10 +356,17 @@ export class SessionRegistry {
     // The shell rewrites its status file with `>|`, which keeps the mode of a file that
     // exists: made owner-only here, it never takes the user's umask.
     if (shellKind !== "other" && !host) closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
+    const callerEnv = host ? {} : paneEnvironment(process.env, this.config.paneEnv);
+    const sandbox =
+      options.sandbox === undefined
+        ? undefined
+        : sandboxLaunch(options.sandbox, {
+            argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other", host: host?.host,
+          });
     // A local pane's environment is this process's (the caller's, util/pane-env.ts), never the
     // tmux server's; a remote pane starts from its host's.
     const env: Record<string, string> = {
-      ...(host ? {} : paneEnvironment(process.env, this.config.paneEnv)),
+      ...(sandbox?.policy.env === "clean" ? cleanCallerEnv(callerEnv) : callerEnv),
       LANG: process.env.LANG || "C.UTF-8",
       ...launch.env,
       TERMHIVE_HOME: host ? host.stateDir : this.config.home,
@@ -364,10 +375,10 @@ export class SessionRegistry {
       ...(host ? {} : paneCliEnv(this.config.home)),
       ...options.env,
     };
-    const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind, ...(host ? { host: host.host } : {}) };
+    const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind, ...(host ? { host: host.host } : {}), ...(sandbox ? { sandbox: sandbox.policy } : {}) };
     this.opening.add(id);
     try {
-      return await this.createOpened(meta, launch, env, { ...options, cwd });
+      return await this.createOpened(meta, sandbox ?? launch, env, { ...options, cwd });
     } catch (error) {
       await release();
       throw error;
@@ -410,7 +421,7 @@ export class SessionRegistry {
       cleanEnv: !meta.host,
       rows: options.rows,
       cols: options.cols,
-      meta: { id, name, created: String(meta.created), command: program, shell: shellKind, ...(meta.host ? { host: meta.host } : {}) },
+      meta: { id, name, created: String(meta.created), command: program, shell: shellKind, ...(meta.host ? { host: meta.host } : {}), ...(meta.sandbox ? { sandbox: JSON.stringify(meta.sandbox) } : {}) },
       splitFrom: options.splitFrom
         ? { paneId: options.splitFrom.session.paneId, direction: options.splitFrom.direction, percent: options.splitFrom.percent }
         : undefined,

@@ -1,6 +1,7 @@
 // What a session says about itself: its commands, the shell's phase, how a command ended, how
 // the pane's program exited, and the metadata a pane carries (session.ts keeps them current).
 import type { ShellKind } from "../shell/integration.js";
+import type { SandboxPolicy } from "../sandbox/policy.js";
 
 export interface CommandRecord {
   /** The command line, from the shell integration (OSC 633 E), termhive's own run, or the echo. */
@@ -47,4 +48,6 @@ export interface SessionMeta {
   shell: ShellKind;
   /** The ssh destination of a session on another host; absent for a local one. */
   host?: string;
+  /** The sandbox its program runs in (src/sandbox/); absent: the user's full rights. */
+  sandbox?: SandboxPolicy;
 }

@@ -1,5 +1,6 @@
 // One line of terminal_list: what a session is and does now, as every door reports it.
 import { basename } from "node:path";
+import { describePolicy } from "../sandbox/policy.js";
 import { matchNestedPrompt } from "./prompts.js";
 import type { TerminalSession } from "./session.js";
 
@@ -18,6 +19,8 @@ export interface SessionSummary {
   idle_s: number;
   tui: boolean;
   pane: string;
+  /** The sandbox its program runs in, described (absent: the user's full rights). */
+  sandbox?: string;
 }
 
 export function sessionSummary(s: TerminalSession, backend: string): SessionSummary {
@@ -38,5 +41,6 @@ export function sessionSummary(s: TerminalSession, backend: string): SessionSumm
     idle_s: Math.round((Date.now() - s.lastOutputAt) / 100) / 10,
     tui: snap?.alternate ?? false,
     pane: s.paneId,
+    ...(s.meta.sandbox ? { sandbox: describePolicy(s.meta.sandbox) } : {}),
   };
 }

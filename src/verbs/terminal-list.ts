@@ -3,7 +3,7 @@ import { READS, defineVerb } from "./verb.js";
 export default defineVerb({
   name: "terminal_list",
   title: "List sessions",
-  description: "List every session: name, id, host (remote sessions), alive, foreground program, cwd, running command, last exit code, idle seconds, and whether a full-screen app is active.",
+  description: "List every session: name, id, host (remote sessions), alive, foreground program, cwd, running command, last exit code, idle seconds, and whether a full-screen app is active, sandbox policy.",
   input: {},
   family: "terminal",
   annotations: READS,
@@ -11,7 +11,7 @@ export default defineVerb({
   text: (r) =>
     r.sessions.length
       ? r.sessions
-          .map((s) => `${s.name} (${s.session})${s.host ? ` on ${s.host}` : ""} ${s.alive ? "alive" : `exited ${s.exit_code}`} · ${s.foreground}${s.running ? ` · running: ${s.running}` : ""}${s.last_exit_code !== null ? ` · last exit ${s.last_exit_code}` : ""} · idle ${s.idle_s}s${s.tui ? " · full-screen" : ""}${s.cwd ? ` · ${s.cwd}` : ""}`)
+          .map((s) => `${s.name} (${s.session})${s.host ? ` on ${s.host}` : ""} ${s.alive ? "alive" : `exited ${s.exit_code}`} · ${s.foreground}${s.running ? ` · running: ${s.running}` : ""}${s.last_exit_code !== null ? ` · last exit ${s.last_exit_code}` : ""} · idle ${s.idle_s}s${s.tui ? " · full-screen" : ""}${s.sandbox ? ` · sandbox ${s.sandbox}` : ""}${s.cwd ? ` · ${s.cwd}` : ""}`)
           .join("\n")
       : "no sessions; open one with terminal_open",
   grpc: "List",

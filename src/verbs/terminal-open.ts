@@ -3,12 +3,14 @@ import { joinWords } from "../util/words.js";
 import { int } from "./cli-args.js";
 import { cols, rows } from "./schemas/terminal.js";
 import { WRITES, defineVerb } from "./verb.js";
+import { sandboxOption } from "../sandbox/policy.js";
 
 const openInput = {
   name: z.string().max(64).optional().describe("Letters, digits, . _ - (default: from the command)."),
   command: z.string().max(10_000).optional().describe("Program instead of your shell, e.g. python3."),
   cwd: z.string().max(4096).optional().describe("Working directory."),
   env: z.record(z.string(), z.string()).optional().describe("Extra environment variables."),
+  sandbox: sandboxOption.optional().describe("bubblewrap sandbox: worktree (writes cwd only), readonly, or a policy."),
   rows: rows.default(40).describe("Terminal rows (default 40)."),
   cols: cols.default(120).describe("Terminal columns (default 120)."),
   host: z.string().max(512).optional().describe("ssh destination (alias, user@host) to run it on."),
@@ -27,15 +29,15 @@ export default defineVerb({
   structured: {
     schema: {
       name: z.string(), session: z.string(), backend: z.string(), host: z.string().optional(), pid: z.number().int().optional(),
-      shell_integration: z.boolean(), ready: z.boolean(), attach: z.string().nullable(), warning: z.string().optional(),
+      shell_integration: z.boolean(), ready: z.boolean(), attach: z.string().nullable(), warning: z.string().optional(), sandbox: z.string().optional(),
     },
     of: (r) => ({
       name: r.name, session: r.session, backend: r.backend, ...(r.host ? { host: r.host } : {}), ...(r.pid ? { pid: r.pid } : {}),
-      shell_integration: r.integrated, ready: r.ready !== false, attach: r.attach ?? null, ...(r.warning ? { warning: r.warning } : {}),
+      shell_integration: r.integrated, ready: r.ready !== false, attach: r.attach ?? null, ...(r.warning ? { warning: r.warning } : {}), ...(r.sandbox ? { sandbox: r.sandbox } : {}),
     }),
   },
   text: (r) =>
-    `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}${r.ready ? "" : " · still starting (runs and sends wait for its first prompt)"}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
+    `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}${r.sandbox ? ` · sandbox ${r.sandbox}` : ""}${r.ready ? "" : " · still starting (runs and sends wait for its first prompt)"}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
   grpc: "Open",
   cli: {
     command: "open",

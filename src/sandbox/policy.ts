@@ -1,0 +1,92 @@
+// What a sandboxed pane may touch (issue 26): the `sandbox` option of terminal_open, as given
+// (a preset name or an explicit policy), and the policy it resolves to for one pane.
+import { z } from "zod";
+import { existsSync, statSync } from "node:fs";
+import { basename, isAbsolute, join, resolve } from "node:path";
+
+export const NETWORK_MODES = ["on", "off", "loopback"] as const;
+export type NetworkMode = (typeof NETWORK_MODES)[number];
+export const SANDBOX_PRESETS = ["worktree", "readonly"] as const;
+
+/** A resolved policy: absolute paths, every field set. Kept on the pane (JSON) for every process. */
+export interface SandboxPolicy {
+  /** Folders and files the program may write (everything else is read-only or absent). */
+  write: string[];
+  /** "all": the whole filesystem is readable; a list: only those paths, plus the system's programs and libraries. */
+  read: "all" | string[];
+  /** "on": the host's network. "off"/"loopback": a network namespace of its own (see README "Sandbox"). */
+  network: NetworkMode;
+  /** "clean": the pane starts with only the basic variables (HOME, PATH, USER, LANG…), not the caller's others. */
+  env?: "clean";
+  /** The preset it came from, to show. */
+  preset?: (typeof SANDBOX_PRESETS)[number];
+}
+
+const path = z.string();
+export const sandboxOption = z.union([
+  z.enum(SANDBOX_PRESETS),
+  z
+    .object({
+      write: z.array(path),
+      read: z.union([z.literal("all"), z.array(path)]).optional(),
+      network: z.enum(NETWORK_MODES),
+      env: z.literal("clean").optional(),
+    })
+    .strict(),
+]);
+export type SandboxOption = z.infer<typeof sandboxOption>;
+
+export class SandboxPolicyError extends Error {
+  override name = "SandboxPolicyError";
+}
+
+/**
+ * Config and cache folders a known program writes to run at all (an agent's login, settings,
+ * sessions). The "worktree" preset adds the ones that exist; none is created.
+ */
+const PROGRAM_DIRS: Record<string, string[]> = {
+  claude: [".claude", ".claude.json", ".cache/claude", ".config/claude"],
+  codex: [".codex"],
+};
+
+export function programDirs(program: string, home: string): string[] {
+  const name = basename(program.trim().split(/\s+/)[0] ?? "");
+  return (PROGRAM_DIRS[name] ?? []).map((p) => join(home, p)).filter((p) => existsSync(p));
+}
+
+/** The option as a full policy for a pane opened in `cwd` running `program`; paths checked now, so a typo opens nothing. */
+export function resolvePolicy(option: SandboxOption, ctx: { cwd: string; home: string; program: string }): SandboxPolicy {
+  if (option === "worktree") return { preset: "worktree", write: [ctx.cwd, ...programDirs(ctx.program, ctx.home)], read: "all", network: "on" };
+  if (option === "readonly") return { preset: "readonly", write: [], read: "all", network: "on" };
+  const absolute = (p: string) => (isAbsolute(p) ? resolve(p) : resolve(ctx.cwd, p));
+  const write = option.write.map(absolute);
+  for (const p of write) {
+    if (!existsSync(p)) throw new SandboxPolicyError(`sandbox write path ${JSON.stringify(p)} does not exist (create it first); nothing was opened`);
+  }
+  const read = option.read === undefined || option.read === "all" ? "all" : option.read.map(absolute);
+  if (read !== "all") {
+    for (const p of read) if (!existsSync(p)) throw new SandboxPolicyError(`sandbox read path ${JSON.stringify(p)} does not exist; nothing was opened`);
+    if (!statSync(ctx.cwd, { throwIfNoEntry: false }) || ![...read, ...write].some((p) => ctx.cwd === p || ctx.cwd.startsWith(p.endsWith("/") ? p : p + "/"))) {
+      throw new SandboxPolicyError(`the session's cwd ${JSON.stringify(ctx.cwd)} is not in the sandbox's read or write paths; nothing was opened`);
+    }
+  }
+  return { write, read, network: option.network, ...(option.env ? { env: option.env } : {}) };
+}
+
+/** One line for lists: "worktree: write /w/a; network on". */
+export function describePolicy(p: SandboxPolicy): string {
+  const write = p.write.length ? `write ${p.write.join(", ")}` : "read-only";
+  const read = p.read === "all" ? "" : `; read ${p.read.join(", ")}`;
+  return `${p.preset ? `${p.preset}: ` : ""}${write}${read}; network ${p.network}${p.env ? "; env clean" : ""}`;
+}
+
+/** The policy kept in pane metadata, or undefined for a pane without one (or an unreadable value). */
+export function parseStoredPolicy(value: string | undefined): SandboxPolicy | undefined {
+  if (!value) return undefined;
+  try {
+    const p = JSON.parse(value) as SandboxPolicy;
+    return Array.isArray(p.write) && (p.read === "all" || Array.isArray(p.read)) && NETWORK_MODES.includes(p.network) ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}

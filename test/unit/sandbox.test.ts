@@ -1,0 +1,94 @@
+// The sandbox policy (presets, checks) and its bubblewrap command line.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, writeFileSync, chmodSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bwrapArgs, findBwrap } from "../../src/sandbox/bwrap.js";
+import { describePolicy, parseStoredPolicy, resolvePolicy, sandboxOption } from "../../src/sandbox/policy.js";
+
+const dir = mkdtempSync(join(tmpdir(), "termhive-sandbox-unit-"));
+const home = join(dir, "home");
+const work = join(dir, "work");
+mkdirSync(join(home, ".claude"), { recursive: true });
+mkdirSync(work);
+const ctx = { termhiveHome: join(home, ".termhive"), sessionId: "s1", shellFiles: true, cwd: work, support: ["/opt/termhive"] };
+
+/** The argument pairs/triples of one bwrap option, in order. */
+function option(args: string[], name: string, arity: number): string[][] {
+  return args.flatMap((a, i) => (a === name ? [args.slice(i + 1, i + 1 + arity)] : []));
+}
+
+describe("sandbox policy", () => {
+  test("worktree writes cwd and the program's own existing config dirs; readonly writes nothing", () => {
+    assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "claude --verbose" }), { preset: "worktree", write: [work, join(home, ".claude")], read: "all", network: "on" });
+    assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "bash" }).write, [work]);
+    assert.deepEqual(resolvePolicy("readonly", { cwd: work, home, program: "bash" }).write, []);
+  });
+
+  test("relative paths are taken from cwd; a missing one is an error that names it", () => {
+    assert.deepEqual(resolvePolicy({ write: ["."], network: "off" }, { cwd: work, home, program: "bash" }).write, [work]);
+    assert.throws(() => resolvePolicy({ write: ["missing"], network: "off" }, { cwd: work, home, program: "bash" }), /sandbox write path ".*work\/missing" does not exist/);
+    assert.throws(() => resolvePolicy({ write: [], read: [home], network: "on" }, { cwd: work, home, program: "bash" }), /cwd .* is not in the sandbox's read or write paths/);
+  });
+
+  test("the schema takes presets and explicit policies and refuses unknown keys and modes", () => {
+    assert.equal(sandboxOption.safeParse("worktree").success, true);
+    assert.equal(sandboxOption.safeParse({ write: ["/w"], network: "loopback", env: "clean" }).success, true);
+    assert.equal(sandboxOption.safeParse("everything").success, false);
+    assert.equal(sandboxOption.safeParse({ write: ["/w"], network: "some" }).success, false);
+    assert.equal(sandboxOption.safeParse({ write: ["/w"], network: "on", writes: [] }).success, false);
+  });
+
+  test("kept on the pane as JSON and read back; an unreadable value is no policy", () => {
+    const p = resolvePolicy({ write: [work], network: "off" }, { cwd: work, home, program: "bash" });
+    assert.deepEqual(parseStoredPolicy(JSON.stringify(p)), p);
+    assert.equal(parseStoredPolicy("{not json"), undefined);
+    assert.equal(parseStoredPolicy(JSON.stringify({ write: "x" })), undefined);
+    assert.equal(describePolicy(p), `write ${work}; network off`);
+  });
+});
+
+describe("bwrap arguments", () => {
+  test("read-only root, private /tmp, own /dev and /proc, writable paths bound last, dies with its parent", () => {
+    const args = bwrapArgs({ write: [work], read: "all", network: "on" }, ctx);
+    assert.deepEqual(args.slice(0, 3), ["--ro-bind", "/", "/"]);
+    assert.deepEqual(option(args, "--tmpfs", 1), [["/tmp"], [ctx.termhiveHome]]);
+    assert.ok(args.includes("--unshare-pid") && args.includes("--die-with-parent"));
+    assert.equal(args.includes("--unshare-net"), false);
+    const binds = option(args, "--bind", 2);
+    assert.deepEqual(binds.at(-1), [work, work]);
+    // After the tmpfs over TERMHIVE_HOME, or a path under it would be hidden again.
+    assert.ok(args.lastIndexOf("--bind") > args.indexOf(ctx.termhiveHome));
+    assert.deepEqual(option(args, "--chdir", 1), [[work]]);
+  });
+
+  test("TERMHIVE_HOME is hidden but for the shim and this session's own shell status files", () => {
+    const args = bwrapArgs({ write: [], read: "all", network: "off" }, ctx);
+    const shell = join(ctx.termhiveHome, "shell");
+    assert.deepEqual(option(args, "--bind", 2), [
+      [join(shell, "status.s1"), join(shell, "status.s1")],
+      [join(shell, "secret.s1"), join(shell, "secret.s1")],
+    ]);
+    assert.deepEqual(option(args, "--ro-bind-try", 2), [[join(ctx.termhiveHome, "bin"), join(ctx.termhiveHome, "bin")]]);
+    assert.ok(args.includes("--unshare-net"));
+    assert.equal(option(bwrapArgs({ write: [], read: "all", network: "on" }, { ...ctx, shellFiles: false }), "--bind", 2).length, 0);
+  });
+
+  test("a read list mounts the system, the listed paths and termhive's own support paths only", () => {
+    const args = bwrapArgs({ write: [], read: [work], network: "loopback" }, ctx);
+    assert.equal(args.includes("/") && args[args.indexOf("/") - 1] === "--ro-bind", false);
+    assert.deepEqual(option(args, "--ro-bind", 2), [[work, work], ["/opt/termhive", "/opt/termhive"]]);
+    assert.ok(option(args, "--ro-bind-try", 2).some(([p]) => p === "/usr"));
+    assert.ok(args.includes("--unshare-net"));
+  });
+
+  test("findBwrap looks on PATH only", () => {
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    assert.equal(findBwrap(bin), null);
+    writeFileSync(join(bin, "bwrap"), "#!/bin/sh\n");
+    chmodSync(join(bin, "bwrap"), 0o755);
+    assert.equal(findBwrap(`/nonexistent:${bin}`), join(bin, "bwrap"));
+  });
+});
