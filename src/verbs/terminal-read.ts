@@ -9,7 +9,7 @@ const MODES = ["auto", "new", "screen", "diff", "lines", "all"] as const;
 const readInput = {
   session,
   mode: z.enum(MODES).default("auto").describe(
-    "new: since your last read; screen: what is shown; diff: screen lines changed since your last screen read; lines: from_line..to_line; all: everything held; auto: screen for full-screen apps, else new.",
+    "new: since your last read; screen: what is shown; diff: screen lines changed since your last screen read; lines: from_line..to_line; all: everything held; auto: screen for TUIs, else new.",
   ),
   from_line: z.number().int().min(1).optional().describe("1-based."),
   to_line: z.number().int().min(1).optional().describe("Inclusive."),

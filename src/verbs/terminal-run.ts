@@ -8,7 +8,7 @@ const runInput = {
     "Session id or name. Without it: a throwaway shell in your folder (or cwd), closed when done, kept and named if still running.",
   ),
   command: z.string().min(1).max(1_000_000).describe("Command line to run (multi-line allowed)."),
-  cwd: z.string().max(4096).optional().describe("Working directory of the throwaway shell."),
+  cwd: z.string().max(4096).optional().describe("Folder for the throwaway shell."),
   timeout_s: z.number().min(0.1).max(3600).default(30).describe("Seconds to wait (default 30)."),
   until: z.string().max(2000).optional().describe("Regex: return once the output matches."),
   max_tokens: z.number().int().min(50).max(200_000).optional().describe("Output budget (default 2000); longer is folded."),
@@ -31,7 +31,7 @@ export default defineVerb({
   name: "terminal_run",
   title: "Run a command and wait for it",
   description:
-    "Run a command in a session and wait until it finishes; also inside REPLs (python, node, psql) and ssh. Returns its own output (cleaned, folded when long), the exit code and why it ended: osc133, incomplete (unclosed quote: nothing ran), exit, until, nested-prompt (a REPL prompt is back), fullscreen (vim/less drew its screen and keeps running: go on with terminal_send), idle, or timeout (still running: terminal_wait).",
+    "Run a command in a session and wait until it finishes; also inside REPLs (python, node, psql) and ssh. Returns its output (cleaned, folded when long), exit code and why it ended: osc133, incomplete (unclosed quote: nothing ran), exit, until, nested-prompt (a REPL prompt is back), fullscreen (vim/less drew its screen: go on with terminal_send), idle, or timeout (still running: terminal_wait).",
   input: runInput,
   family: "terminal",
   annotations: RUNS,

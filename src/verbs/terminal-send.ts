@@ -8,7 +8,7 @@ const sendInput = {
     "Text to type literally (multi-line: one paste; control characters show as symbols: use keys). A trailing newline is its Enter.",
   ),
   enter: z.boolean().default(true).describe("Press Enter after the text (default true)."),
-  keys: z.array(z.string().max(32)).max(1000).optional().describe("Keys after the text: Up, Down, Left, Right, Home, End, Tab, S-Tab, Escape, Enter, Backspace, Delete, PageUp, PageDown, F1–F12, C-a…C-z, M-x."),
+  keys: z.array(z.string().max(32)).max(1000).optional().describe("Keys after the text, as tmux names them: Enter, Escape, Tab, Up, Home, PageUp, Backspace, F1, C-c, M-x…"),
   secret: z.string().max(64 * 1024).optional().describe("Password, typed with Enter; never logged or returned."),
   confirm: z.boolean().optional().describe("Send even if the safety gate flags the line Enter submits."),
 };

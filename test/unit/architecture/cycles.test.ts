@@ -127,7 +127,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["service/"],
   ["hive/live/"],
   ["hive/", "terminal/"],
-  ["backends/", "iterm2/", "output/", "safety/", "shell/"],
+  ["backends/", "iterm2/", "output/", "safety/", "shell/", "sandbox/"],
   ["util/", "auth/", "config.ts", "audit.ts", "version.ts"],
 ];
 
