@@ -24,7 +24,7 @@ export async function benchFlood(): Promise<void> {
     const command = `echo FIRST-LINE; yes | head -c ${mb * 1_000_000}; echo LAST-LINE`;
     // The bench helper's 120 s request limit is too short for 500 MB on a busy machine.
     const [ms, result] = await timed(() => s.client.callTool({ name: "terminal_run", arguments: { session: "flood", command, timeout_s: 3600 } }, undefined, { timeout: 3_600_000 }));
-    const r = (result as { structuredContent?: Record<string, any> }).structuredContent ?? {};
+    const r = (result as { _meta?: Record<string, any> })._meta?.["termhive/result"] ?? {};
     const lines = String(r.output).split("\n");
     const memory = rssMb(s.transport.pid!);
     emit({

@@ -34,6 +34,8 @@ export interface RenderOptions {
   session: string;
   /** Values that must never appear in the result. */
   secrets?: readonly string[];
+  /** Lines kept from the start when folding (default 20); 0 when the caller shows the start itself. */
+  headLines?: number;
 }
 
 export interface Rendered {
@@ -111,7 +113,7 @@ function* renderStages(text: string, opts: RenderOptions): Generator<void, Rende
   }
 
   yield;
-  const folded = foldTable(lines, { ...target, maxTokens });
+  const folded = foldTable(lines, { ...target, maxTokens, headLines: opts.headLines });
   hidden += folded.hidden;
   const out = maskSecrets(folded.text, opts.secrets);
   const result: Rendered = { text: out, tokens: countTokens(out), raw_tokens: raw.count, folded_lines: hidden };
