@@ -103,12 +103,18 @@ describe("real Claude Code under the hive", { skip: missing ?? false }, () => {
     // The person keeps manual mode.
     await h.ok("terminal_send", { session: "ccm", keys: ["Down", "Enter"] });
     await waitForRequest(() => api.requests, (r) => !r.side && r.userText.includes("delta please run"), "the text queued behind the question", 40_000)
-      .catch(async (e) => assert.fail(`${e}\n${JSON.stringify(await agentNamed(h, "ccm"))}\n${await screenOf(h, "ccm")}`));
+      // On failure: what became of the queued message (typed but not verified, retried, …) and the screen.
+      .catch(async (e) => assert.fail(`${e}\n${JSON.stringify(await agentNamed(h, "ccm"))}\n${JSON.stringify((await messageEvents(h, "ccm", 0)).map((m) => m.data))}\n${JSON.stringify((await statusEvents(h, "ccm", 0)).map((m) => [m.at, m.data.status, m.data.source]))}\n${await screenOf(h, "ccm")}`));
     const permission = await agentIs(h, "ccm", "waiting_for_input").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "ccm")}`));
+    assert.doesNotMatch(permission.detail ?? "", /Make auto mode your default/, "still the start-up question's status");
     assert.match(permission.detail ?? "", /Do you want to proceed\?|permission/, permission.detail ?? "");
     assert.equal(existsSync(made), false, "the command ran before it was allowed");
+    // The PermissionRequest hook reports the dialog a moment before Claude Code draws it; a "1"
+    // typed before that lands in the input box. A person presses 1 when they see the dialog.
+    await until("the permission dialog on screen", async () => (/Do you want to proceed\?/.test(await screenOf(h, "ccm")) ? true : undefined));
     await h.ok("terminal_send", { session: "ccm", text: "1", enter: false });
-    await until("the allowed command's file", async () => (existsSync(made) ? true : undefined));
+    await until("the allowed command's file", async () => (existsSync(made) ? true : undefined))
+      .catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "ccm")}`));
     assert.equal((await h.ok("hive_wait", { targets: "ccm", for: "idle", timeout_s: 30 })).matched, true);
     assert.equal(api.turnsWith("delta please run").length, 1);
   });
