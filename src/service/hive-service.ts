@@ -25,6 +25,7 @@ import { WatchScanner } from "./hive/watch-scanner.js";
 import { addWorktree } from "./hive/worktree.js";
 import { withProgress } from "./hive/progress.js";
 import { commandWithHooks } from "./hive/hook-launch.js";
+import { startNotifier } from "./hive/notify-start.js";
 
 /** Default size of a layout window: room for four panes of useful width. */
 const LAYOUT_ROWS = 50;
@@ -56,7 +57,7 @@ export interface MessageDelivery {
 }
 
 export class HiveService {
-  private opened: { hive: Hive; tracker: StatusTracker; scanner: WatchScanner; outbox: OutboxDispatcher } | undefined;
+  private opened: { hive: Hive; tracker: StatusTracker; scanner: WatchScanner; outbox: OutboxDispatcher; stopNotifier: () => void } | undefined;
   /** Agent status changes ("change", agent), listenable before the store is open. */
   readonly changes = new EventEmitter().setMaxListeners(0);
   private synced: Promise<void> | null = null;
@@ -79,7 +80,8 @@ export class HiveService {
       const tracker = new StatusTracker(hive, this.service.backend);
       tracker.changes.on("change", (agent) => this.changes.emit("change", agent));
       const outbox = new OutboxDispatcher(hive, this.service.registry, tracker.changes, (session, text, submit) => this.typeMessage(session, text, submit), (agents, delivered) => this.turnAfterTyping(agents, delivered));
-      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.service.registry), outbox };
+      const stopNotifier = startNotifier(hive, this.service.config, this.service.audit, tracker.changes);
+      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.service.registry), outbox, stopNotifier };
     }
     return this.opened;
   }
@@ -602,6 +604,7 @@ export class HiveService {
     this.opened.tracker.stop();
     this.opened.scanner.stop();
     this.opened.outbox.stop();
+    this.opened.stopNotifier();
     this.opened.hive.close();
   }
 }
