@@ -80,7 +80,7 @@ export class HiveService {
       const tracker = new StatusTracker(hive, this.service.backend);
       tracker.changes.on("change", (agent) => this.changes.emit("change", agent));
       const outbox = new OutboxDispatcher(hive, this.service.registry, tracker.changes, (session, text, submit) => this.typeMessage(session, text, submit), (agents, delivered) => this.turnAfterTyping(agents, delivered));
-      const stopNotifier = startNotifier(hive, this.service.config, this.service.audit, tracker.changes);
+      const stopNotifier = startNotifier(hive, this.service.config, this.service.audit, tracker.changes, (id) => this.service.registry.byId(id)?.name);
       this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.service.registry), outbox, stopNotifier };
     }
     return this.opened;

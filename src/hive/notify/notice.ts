@@ -16,7 +16,7 @@ export interface Notice {
 }
 
 /** The notice an event makes, or null when it is not one (spinner details, lifecycle, messages…). */
-export function noticeOf(event: HiveEvent, teamOf: (agent: string) => string | null): Notice | null {
+export function noticeOf(event: HiveEvent, teamOf: (agent: string) => string | null, sessionName: (id: string) => string | undefined = () => undefined): Notice | null {
   const agent = event.agent;
   const team = agent ? teamOf(agent) : null;
   const base = { id: event.id, agent, team, at: event.at };
@@ -36,7 +36,7 @@ export function noticeOf(event: HiveEvent, teamOf: (agent: string) => string | n
   if (event.kind === "watch" && event.data.disabled !== true) {
     const label = typeof event.data.label === "string" && event.data.label ? event.data.label : `/${String(event.data.pattern)}/`;
     const line = typeof event.data.line === "string" ? event.data.line : "";
-    const where = agent ?? event.sessionId ?? "a session";
+    const where = agent ?? (event.sessionId ? (sessionName(event.sessionId) ?? event.sessionId) : "a session");
     return { ...base, kind: "watch", title: `watcher ${label} fired`, message: `${label} matched in ${where}: ${line}` };
   }
   return null;

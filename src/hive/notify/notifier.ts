@@ -19,6 +19,8 @@ export interface NotifierOptions {
   pollMs?: number;
   backoffMs?: number;
   attempt?: Attempt;
+  /** A session's name (watch hits on a plain terminal name it; the hive knows only ids). */
+  sessionName?: (id: string) => string | undefined;
 }
 
 export class Notifier {
@@ -56,7 +58,7 @@ export class Notifier {
         const page = this.hive.events.since(this.cursor, { kinds: ["status", "watch"], limit: 200 });
         this.cursor = page.cursor;
         for (const event of page.events) {
-          const notice = noticeOf(event, (name) => this.hive.agents.find(name)?.team ?? null);
+          const notice = noticeOf(event, (name) => this.hive.agents.find(name)?.team ?? null, this.options.sessionName);
           if (notice) this.consider(notice);
         }
         if (!page.more) return;

@@ -7,12 +7,18 @@ import type { AuditLog } from "../../audit.js";
 import type { Hive } from "../../hive/index.js";
 import { loadNotifyConfig, Notifier } from "../../hive/notify/index.js";
 
-export function startNotifier(hive: Hive, settings: { home: string; notifyUrls: string[] }, audit: AuditLog, changes: EventEmitter): () => void {
+export function startNotifier(
+  hive: Hive,
+  settings: { home: string; notifyUrls: string[] },
+  audit: AuditLog,
+  changes: EventEmitter,
+  sessionName: (id: string) => string | undefined,
+): () => void {
   let notifier: Notifier;
   try {
     const config = loadNotifyConfig(settings.home, settings.notifyUrls);
     if (config.endpoints.length === 0) return () => {};
-    notifier = new Notifier(hive, config, (entry) => audit.write(entry));
+    notifier = new Notifier(hive, config, (entry) => audit.write(entry), { sessionName });
   } catch (error) {
     const reason = (error as Error).message;
     process.stderr.write(`termhive: notifications are off: ${reason}\n`);

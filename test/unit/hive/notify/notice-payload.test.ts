@@ -27,6 +27,7 @@ test("watch hits are notices; a disabled-watcher report is not", () => {
   const n = noticeOf(hit, teamOf)!;
   assert.equal(n.kind, "watch");
   assert.match(n.message, /build failed matched in s2: FAIL src\/a\.ts/);
+  assert.match(noticeOf(hit, teamOf, (id) => (id === "s2" ? "builder" : undefined))!.message, /matched in builder:/);
   assert.equal(noticeOf({ ...hit, data: { watcher: 1, pattern: "(", disabled: true } }, teamOf), null);
 });
 
