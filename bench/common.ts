@@ -130,9 +130,9 @@ export async function startServer(bench: BenchHome = benchHome(), extraEnv: Reco
     transport,
     home,
     async call(name, args) {
-      const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { structuredContent?: Record<string, any>; isError?: boolean; content: { text: string }[] };
+      const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { structuredContent?: Record<string, any>; _meta?: Record<string, any>; isError?: boolean; content: { text: string }[] };
       if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
-      return r.structuredContent ?? {};
+      return (r._meta?.["termhive/result"] ?? r.structuredContent ?? {});
     },
     async stop() {
       await client.close().catch(() => {});

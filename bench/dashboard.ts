@@ -67,9 +67,9 @@ export async function benchDashboard(emit: Emit): Promise<void> {
     client = new Client({ name: "bench-dashboard", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(info.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
     const call = async (name: string, args: Record<string, unknown>) => {
-      const r = (await client!.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { structuredContent?: Record<string, any>; isError?: boolean; content: { text: string }[] };
+      const r = (await client!.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { structuredContent?: Record<string, any>; _meta?: Record<string, any>; isError?: boolean; content: { text: string }[] };
       if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
-      return r.structuredContent ?? {};
+      return (r._meta?.["termhive/result"] ?? r.structuredContent ?? {});
     };
     await call("terminal_open", { name: "lat", command: "bash" });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -92,9 +92,9 @@ export async function benchDoors(emit: Emit): Promise<void> {
       await client.connect(new StreamableHTTPClientTransport(new URL(info.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
       clients.push(client);
       return async (tool: string, args: Record<string, unknown>) => {
-        const r = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120_000 })) as { structuredContent?: Record<string, any>; isError?: boolean; content: { text: string }[] };
+        const r = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120_000 })) as { structuredContent?: Record<string, any>; _meta?: Record<string, any>; isError?: boolean; content: { text: string }[] };
         if (r.isError) throw new Error(`${tool}: ${r.content[0]?.text}`);
-        return r.structuredContent ?? {};
+        return (r._meta?.["termhive/result"] ?? r.structuredContent ?? {});
       };
     };
     if (wanted("http")) {

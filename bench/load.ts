@@ -24,7 +24,7 @@ export async function benchFlood(): Promise<void> {
     const command = `echo FIRST-LINE; yes | head -c ${mb * 1_000_000}; echo LAST-LINE`;
     // The bench helper's 120 s request limit is too short for 500 MB on a busy machine.
     const [ms, result] = await timed(() => s.client.callTool({ name: "terminal_run", arguments: { session: "flood", command, timeout_s: 3600 } }, undefined, { timeout: 3_600_000 }));
-    const r = (result as { structuredContent?: Record<string, any> }).structuredContent ?? {};
+    const r = (result as { _meta?: Record<string, any> })._meta?.["termhive/result"] ?? {};
     const lines = String(r.output).split("\n");
     const memory = rssMb(s.transport.pid!);
     emit({
@@ -108,6 +108,13 @@ const CASES: HostileCase[] = [
     setup: async (s) => void (await s.call("terminal_send", { session: "victim", text: py("print('a'*5000 + chr(33))"), enter: true })),
     run: (s) => s.call("terminal_wait", { session: "victim", pattern: "(?i)(a+)+b$", timeout_s: 2 }),
   },
+  {
+    // Linear but costly (~1.3 s of re2js): run off the event loop (util/regex-worker.ts).
+    name: "terminal_wait (.*a){20}b over a 100 KB line",
+    setup: async (s) => void (await s.call("terminal_send", { session: "victim", text: py("print('a'*100000 + 'b')"), enter: true })),
+    run: (s) => s.call("terminal_wait", { session: "victim", pattern: "(.*a){20}b", timeout_s: 30 }),
+  },
+  { name: "terminal_read filter (.*a){20}b over a 100 KB line", run: (s) => s.call("terminal_read", { session: "victim", mode: "all", filter: "(.*a){20}b" }) },
   { name: "one 100 KB word", run: (s) => s.call("terminal_run", { session: "victim", command: py("print('x'*100000)") }) },
   {
     name: "1 MB typed into cat",
@@ -155,6 +162,7 @@ export async function benchHostile(): Promise<void> {
         unit: "ms",
         call_ms: round(ms),
         event_loop_max_ms: round(Math.max(...seen.ping)),
+        ping_median_ms: round(median(seen.ping)),
         ping_p99_ms: round(percentile(seen.ping, 99)),
         echo_max_ms: round(Math.max(...seen.echo)),
         echo_median_ms: round(median(seen.echo)),

@@ -26,12 +26,12 @@ export async function benchOpen(emit: Emit): Promise<void> {
   await client.connect(transport);
   const call = async (name: string, args: Record<string, unknown>): Promise<Record<string, any>> => {
     const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as {
-      structuredContent?: Record<string, any>;
+      structuredContent?: Record<string, any>; _meta?: Record<string, any>;
       isError?: boolean;
       content: { text: string }[];
     };
     if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
-    return r.structuredContent ?? {};
+    return (r._meta?.["termhive/result"] ?? r.structuredContent ?? {});
   };
   try {
     // The first open also starts the tmux server: reported on its own, not in the median.

@@ -40,6 +40,10 @@ export interface TermhiveConfig {
   httpMaxSessions: number;
   /** Idle time after which `termhive serve` forgets an MCP-over-HTTP session. */
   httpSessionTtlMs: number;
+  /** TERMHIVE_TOOLS: the tool families the MCP door lists (terminal, hive); all by default. */
+  toolFamilies: ToolFamily[];
+  /** TERMHIVE_ELICIT=off: never ask the person through the client; the model's confirm: true decides. */
+  elicit: boolean;
   /** gRPC calls (streams included) one door of `termhive serve` serves at once. */
   grpcMaxCalls: number;
   /** gRPC watch streams (WatchOutput, WatchEvents) one door serves at once. */
@@ -51,6 +55,9 @@ export interface TermhiveConfig {
   /** TERMHIVE_NOTIFY_URL: webhook / ntfy topic URLs notified when an agent needs attention (hive/notify). */
   notifyUrls: string[];
 }
+
+export const TOOL_FAMILIES = ["terminal", "hive"] as const;
+export type ToolFamily = (typeof TOOL_FAMILIES)[number];
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -116,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     recordingMaxBytes: megabytesFrom(env, "TERMHIVE_RECORDING_MAX_MB", 50),
     httpMaxSessions: intFrom(env, "TERMHIVE_HTTP_MAX_SESSIONS", 256, 1, 100_000),
     httpSessionTtlMs: intFrom(env, "TERMHIVE_HTTP_SESSION_TTL_S", 1800, 1, 365 * 24 * 3600) * 1000,
+    toolFamilies: parseToolFamilies(env.TERMHIVE_TOOLS),
+    elicit: parseSwitch(env, "TERMHIVE_ELICIT", true),
     grpcMaxCalls: intFrom(env, "TERMHIVE_GRPC_MAX_CALLS", 64, 1, 100_000),
     grpcMaxWatches: intFrom(env, "TERMHIVE_GRPC_MAX_WATCHES", 16, 1, 10_000),
     grpcWatchBacklogBytes: megabytesFrom(env, "TERMHIVE_GRPC_WATCH_BACKLOG_MB", 16),
@@ -123,6 +132,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     paneEnv: { deny: nameListFrom(env, "TERMHIVE_PANE_ENV_DENY") ?? [], allow: nameListFrom(env, "TERMHIVE_PANE_ENV_ALLOW") },
     ...overrides,
   };
+}
+
+/** TERMHIVE_TOOLS: a comma list of tool families (terminal, hive); unset or empty: all. */
+export function parseToolFamilies(value: string | undefined): ToolFamily[] {
+  if (value === undefined || value.trim() === "") return [...TOOL_FAMILIES];
+  const names = value.split(",").map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const unknown = names.filter((name) => !(TOOL_FAMILIES as readonly string[]).includes(name));
+  if (unknown.length || names.length === 0) {
+    throw new ConfigError(`TERMHIVE_TOOLS=${JSON.stringify(value)} is invalid: use a comma list of ${TOOL_FAMILIES.join(", ")} (e.g. TERMHIVE_TOOLS=terminal)`);
+  }
+  return TOOL_FAMILIES.filter((family) => names.includes(family));
+}
+
+function parseSwitch(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "on", "true", "yes"].includes(raw)) return true;
+  if (["0", "off", "false", "no"].includes(raw)) return false;
+  throw new ConfigError(`${name}=${JSON.stringify(env[name])} is invalid: use on or off`);
 }
 
 function sshWords(value: string | undefined): string[] {

@@ -1,8 +1,8 @@
 // Stands in for the MCP SDK's `validation/ajv-provider.js` inside the bundled server
 // (scripts/bundle.mjs swaps it in). The SDK's Server imports Ajv and ajv-formats at load
 // time — about 45 ms of a ~250 ms start — for one job: checking a client's answers to
-// elicitation requests, which termhive never sends. The real validator is loaded the
-// first time a schema is asked for, so behaviour is unchanged when one ever is.
+// elicitation requests, which termhive sends only when the safety gate refuses a command
+// (mcp/elicit.ts). The real validator is loaded the first time a schema is asked for.
 import { createRequire } from "node:module";
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 

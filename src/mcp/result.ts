@@ -2,8 +2,25 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { toolErrorResult } from "../verbs/errors.js";
 
-export function ok(structured: object, text: string): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: structured as Record<string, unknown> };
+/**
+ * _meta key of the verb's whole result (every field the gRPC and CLI doors get), for programs
+ * that drive termhive over MCP. Clients do not show _meta to a model; what a model reads is the
+ * text, or structuredContent where a tool declares an outputSchema (Claude Code shows that
+ * instead of the text), so structuredContent stays as lean as the text.
+ */
+export const RESULT_META = "termhive/result";
+
+export function ok(result: object, text: string, structured?: Record<string, unknown>): CallToolResult {
+  return {
+    content: [{ type: "text", text }],
+    ...(structured ? { structuredContent: structured } : {}),
+    _meta: { [RESULT_META]: result },
+  };
+}
+
+/** The verb's whole result from a tool result (test and bench clients read their facts here). */
+export function resultFacts(result: { _meta?: Record<string, unknown>; structuredContent?: Record<string, unknown> }): Record<string, any> {
+  return (result._meta?.[RESULT_META] ?? result.structuredContent ?? {}) as Record<string, any>;
 }
 
 export async function guard(work: () => Promise<CallToolResult>): Promise<CallToolResult> {

@@ -6,6 +6,19 @@ import { registerResources } from "./resources.js";
 import { registerPrompts } from "./prompts.js";
 import { hiveServiceFor } from "../service/hive-instance.js";
 import { VERSION } from "../version.js";
+import type { ToolFamily } from "../config.js";
+
+/** The server's instructions: which tool for which job, in a few lines a client keeps in context. */
+export function instructionsFor(families: readonly ToolFamily[]): string {
+  const lines = [
+    "termhive: persistent terminal sessions (tmux) that survive restarts.",
+    "terminal_run runs a command and waits: output, exit code, why it ended. No session: a throwaway shell.",
+    "terminal_send types into interactive programs (vim, REPL prompts, keys like C-c) without waiting; then terminal_wait (until idle, a pattern or the end) or terminal_read (screen, new output, line ranges).",
+    "Long output is folded; a marker names the terminal_read call for the hidden lines.",
+  ];
+  if (families.includes("hive")) lines.push("The hive runs agents (claude, codex…) in panes: agent_spawn or hive_layout, hive_message, hive_wait, hive_events.");
+  return lines.join("\n");
+}
 
 export function createMcpServer(service: TermhiveService, clientId?: string): McpServer {
   const server = new McpServer(
@@ -13,15 +26,15 @@ export function createMcpServer(service: TermhiveService, clientId?: string): Mc
     {
       // logging/setLevel is part of the generic MCP server surface (conformance: logging-set-level).
       capabilities: { logging: {} },
-      instructions:
-        "termhive gives you persistent terminal sessions. Open one with terminal_open, run commands with terminal_run (exact completion and exit codes, also in REPLs and ssh), type into interactive programs with terminal_send, read screens with terminal_read.",
+      instructions: instructionsFor(service.config.toolFamilies),
     },
   );
   // The hive store opens on first use: a database that cannot be opened (locked, corrupt)
   // fails the hive calls with its reason and never takes the terminal tools down.
   const hive = hiveServiceFor(service);
-  registerTools(server, { terminal: service, hive: () => hive }, clientId);
-  registerResources(server, service, hive);
+  const families = service.config.toolFamilies;
+  registerTools(server, { terminal: service, hive: () => hive }, { clientId, families, elicit: service.config.elicit });
+  registerResources(server, service, families.includes("hive") ? hive : undefined);
   registerPrompts(server);
   return server;
 }

@@ -1,16 +1,29 @@
 // The MCP door: one tool per verb of the table (verbs/index.ts), with the verb's title,
-// description for a model, strict input schema, operation and text.
+// description for a model, annotations, strict input schema, operation and text.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { ToolFamily } from "../config.js";
 import type { CallContext } from "../service/service.js";
-import { VERBS, type Services } from "../verbs/index.js";
+import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
+import { confirmByPerson, type Elicitor } from "./elicit.js";
 import { guard, ok } from "./result.js";
 import { strictInput } from "./strict.js";
+import { listedTool } from "./tool-list.js";
 
 type Extra = {
   sessionId?: string;
   _meta?: { progressToken?: string | number };
   sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
 };
+
+export interface ToolOptions {
+  clientId?: string;
+  /** The families listed (TERMHIVE_TOOLS); all when omitted. */
+  families?: readonly ToolFamily[];
+  /** Ask the person through the client when the safety gate refuses (TERMHIVE_ELICIT); default true. */
+  elicit?: boolean;
+}
 
 /** The call context of a tool call: client id for read cursors, progress to the caller. */
 function context(extra: Extra, fallbackClient: string): CallContext {
@@ -24,16 +37,34 @@ function context(extra: Extra, fallbackClient: string): CallContext {
   };
 }
 
-export function registerTools(server: McpServer, services: Services, clientId = "stdio"): void {
-  for (const verb of VERBS) {
+/** The verbs of the listed families (the hive family holds the agent_ and team_ tools too). */
+export function toolsOf(families?: readonly ToolFamily[]): AnyVerb[] {
+  return VERBS.filter((verb) => !families || families.includes(verb.family));
+}
+
+export function registerTools(server: McpServer, services: Services, options: ToolOptions = {}): void {
+  const verbs = toolsOf(options.families);
+  const elicitor: Elicitor | undefined = options.elicit === false ? undefined : server.server;
+  for (const verb of verbs) {
     server.registerTool(
       verb.name,
-      { title: verb.title, description: verb.description, inputSchema: strictInput(verb.input) },
+      {
+        title: verb.title,
+        description: verb.description,
+        inputSchema: strictInput(verb.input),
+        annotations: verb.annotations,
+        ...(verb.structured ? { outputSchema: z.object(verb.structured.schema) } : {}),
+      },
       ((input: Record<string, unknown>, extra: Extra) =>
         guard(async () => {
-          const result = await verb.run(services, input, context(extra, clientId));
-          return ok(result, verb.text(result));
+          const ctx = context(extra, options.clientId ?? "stdio");
+          const run = (args: Record<string, unknown>) => verb.run(services, args, ctx);
+          const result = "confirm" in verb.input ? await confirmByPerson(elicitor, input, run) : await run(input);
+          return ok(result, verb.text(result), verb.structured?.of(result));
         })) as never,
     );
   }
+  // Listed lean (tool-list.ts); the SDK's own listing would send the validation-only keywords.
+  const listed = verbs.map(listedTool);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
 }

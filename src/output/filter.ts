@@ -1,4 +1,5 @@
 import type { Line } from "./line.js";
+import { SYNC_MATCH_STEPS } from "../util/regex.js";
 import { hiddenMarker, type FetchTarget } from "./markers.js";
 
 export interface Filtered {
@@ -15,16 +16,47 @@ export interface Filtered {
 export interface LineMatcher {
   test(text: string): boolean;
   toString(): string;
+  /** SafeRegex: what one line costs in place, and a match that may run off the event loop. */
+  cost?(text: string): number;
+  testAsync?(text: string): Promise<boolean>;
 }
 
-export function filterLines(lines: readonly Line[], pattern: LineMatcher, context: number, target: FetchTarget): Filtered {
+/** Steps of matching between two returns to the event loop: the in-place bound of one match. */
+const SLICE_STEPS = SYNC_MATCH_STEPS;
+
+/**
+ * Which lines match, in slices: the event loop is given back after every SLICE_STEPS of
+ * estimated work, and a line too costly for one slice is matched off the event loop, so a
+ * costly pattern over many or long lines never holds other clients for long.
+ */
+export async function matchLinesSliced(lines: readonly Line[], pattern: LineMatcher): Promise<boolean[]> {
+  const matched: boolean[] = [];
+  let spent = 0;
+  for (const line of lines) {
+    const cost = pattern.cost?.(line.text) ?? 0;
+    if (pattern.testAsync && cost > SLICE_STEPS) {
+      matched.push(await pattern.testAsync(line.text));
+      continue;
+    }
+    if (spent + cost > SLICE_STEPS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      spent = 0;
+    }
+    spent += cost;
+    matched.push(pattern.test(line.text));
+  }
+  return matched;
+}
+
+/** `matched`: the lines' answers from matchLinesSliced, when the caller could wait for them. */
+export function filterLines(lines: readonly Line[], pattern: LineMatcher, context: number, target: FetchTarget, matched?: readonly boolean[]): Filtered {
   // A global or sticky RegExp carries lastIndex between test() calls and would skip matches.
   const matcher = pattern instanceof RegExp && (pattern.global || pattern.sticky) ? new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, "")) : pattern;
   const around = Math.max(0, Math.floor(context));
   const keep = new Uint8Array(lines.length);
   let matches = 0;
   lines.forEach((line, index) => {
-    if (!matcher.test(line.text)) return;
+    if (!(matched ? matched[index] : matcher.test(line.text))) return;
     matches++;
     for (let k = Math.max(0, index - around); k <= Math.min(lines.length - 1, index + around); k++) keep[k] = 1;
   });

@@ -20,7 +20,8 @@ export interface Folded {
   hidden: number;
 }
 
-const HEAD = 20;
+export const FOLD_HEAD_LINES = 20;
+const HEAD = FOLD_HEAD_LINES;
 const TAIL = 30;
 const IMPORTANT_CAP = 40;
 
@@ -45,8 +46,11 @@ export function foldTable(table: LineTable, options: FoldOptions): { text: strin
 /** The folded lines, or undefined when the whole table fits the budget. */
 function fold(table: LineTable, options: FoldOptions): Folded | undefined {
   if (fitsWhole(table, options.maxTokens)) return undefined;
-  let head = options.headLines ?? HEAD;
-  let tail = options.tailLines ?? TAIL;
+  // A budget well above the default is a caller asking for more of the output: head and tail
+  // grow to fill it (the default budget folds hard, to the head, tail and important lines).
+  const fill = options.maxTokens > FILL_ABOVE_TOKENS ? linesFilling(table, options.maxTokens) : 0;
+  let head = options.headLines ?? Math.max(HEAD, Math.floor(fill * 0.4));
+  let tail = options.tailLines ?? Math.max(TAIL, Math.floor(fill * 0.6));
   let cap = options.maxImportant ?? IMPORTANT_CAP;
   const important = importantLineIndexes(table);
   let maxChars: number | undefined;
@@ -55,10 +59,23 @@ function fold(table: LineTable, options: FoldOptions): Folded | undefined {
     const small = head <= 1 && tail <= 1 && cap === 0;
     if (small || countTokens(folded.lines.join("\n")) <= options.maxTokens) return folded;
     cap = Math.floor(cap / 2);
-    head = Math.max(1, Math.floor(head / 2));
+    head = Math.min(head, Math.max(1, Math.floor(head / 2)));
     tail = Math.max(1, Math.floor(tail / 2));
     maxChars = Math.max(60, Math.floor((maxChars ?? 400) / 2));
   }
+}
+
+/** Budgets above this fill up with output; at or below it, output is folded hard. */
+const FILL_ABOVE_TOKENS = 4000;
+
+/** How many lines of this output about fit the budget (from the tokens per line of a sample). */
+function linesFilling(table: LineTable, maxTokens: number): number {
+  const edge = Math.min(100, Math.floor(table.length / 2));
+  const sample: string[] = [];
+  for (let i = 0; i < edge; i++) sample.push(table.lineText(i), table.lineText(table.length - 1 - i));
+  const perLine = Math.max(1, countTokens(sample.join("\n")) / Math.max(1, sample.length));
+  // A tenth is left for the fold markers and the important middle lines.
+  return Math.floor((maxTokens * 0.9) / perLine);
 }
 
 // Decides "fits" without counting a huge text: a prefix of whole lines of ~12 characters

@@ -1,5 +1,5 @@
 import { cleanTable } from "./clean.js";
-import { filterLines, type LineMatcher } from "./filter.js";
+import { filterLines, matchLinesSliced, type LineMatcher } from "./filter.js";
 import { foldTable } from "./fold.js";
 import type { Line } from "./line.js";
 import { fetchCall, type FetchTarget } from "./markers.js";
@@ -34,6 +34,8 @@ export interface RenderOptions {
   session: string;
   /** Values that must never appear in the result. */
   secrets?: readonly string[];
+  /** Lines kept from the start when folding (default 20); 0 when the caller shows the start itself. */
+  headLines?: number;
 }
 
 export interface Rendered {
@@ -56,7 +58,7 @@ export interface Rendered {
  * budget (fold.ts), with caller-declared secrets masked throughout.
  */
 export function renderOutput(text: string, opts: RenderOptions): Rendered {
-  const stages = renderStages(text, opts);
+  const stages = renderStages(text, opts, false);
   for (;;) {
     const step = stages.next();
     if (step.done) return step.value;
@@ -72,15 +74,17 @@ const YIELD_ABOVE_CHARS = 64 * 1024;
  * one go held every other client of the process for over 100 ms.
  */
 export async function renderOutputYielding(text: string, opts: RenderOptions): Promise<Rendered> {
-  const stages = renderStages(text, opts);
+  const stages = renderStages(text, opts, true);
   for (;;) {
     const step = stages.next();
     if (step.done) return step.value;
-    if (text.length > YIELD_ABOVE_CHARS) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (step.value) await step.value;
+    else if (text.length > YIELD_ABOVE_CHARS) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
-function* renderStages(text: string, opts: RenderOptions): Generator<void, Rendered, void> {
+/** `sliced`: the driver awaits a yielded promise (a filter matched in slices, filter.ts). */
+function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Generator<Promise<unknown> | void, Rendered, void> {
   const target: FetchTarget = { session: opts.session, firstLine: opts.firstLine };
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const raw = countTokensBounded(maskSecrets(text, opts.secrets));
@@ -98,7 +102,10 @@ function* renderStages(text: string, opts: RenderOptions): Generator<void, Rende
   let reducerName: string | undefined;
   let reducedLines: number | undefined;
   if (opts.filter && !opts.raw) {
-    const filtered = filterLines(lines.toLines(), opts.filter, opts.context ?? 0, target);
+    const all = lines.toLines();
+    let matched: boolean[] | undefined;
+    if (sliced) yield matchLinesSliced(all, opts.filter).then((m) => void (matched = m));
+    const filtered = filterLines(all, opts.filter, opts.context ?? 0, target, matched);
     lines = LineTable.fromLines(filtered.lines);
     hidden += filtered.hidden;
   } else if (!opts.raw && opts.reduce !== false) {
@@ -111,7 +118,7 @@ function* renderStages(text: string, opts: RenderOptions): Generator<void, Rende
   }
 
   yield;
-  const folded = foldTable(lines, { ...target, maxTokens });
+  const folded = foldTable(lines, { ...target, maxTokens, headLines: opts.headLines });
   hidden += folded.hidden;
   const out = maskSecrets(folded.text, opts.secrets);
   const result: Rendered = { text: out, tokens: countTokens(out), raw_tokens: raw.count, folded_lines: hidden };

@@ -99,7 +99,7 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
     const quietFor = Date.now() - session.lastOutputAt;
     if (until) {
       const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
-      if (until.test(text)) return { reason: "until", record };
+      if (await until.testAsync(text)) return { reason: "until", record };
     }
     if (await fullscreenSettled(session, startOffset, timing.idleQuietMs)) return { reason: "fullscreen", record };
     const producedOutput = session.transcript.end > startOffset;

@@ -1,6 +1,9 @@
 // Turning a slice of a session's transcript into what a model reads.
 import type { LineMatcher } from "../output/filter.js";
-import { countTokens, renderOutputYielding, type Rendered } from "../output/index.js";
+import { cleanLines, countTokens, renderOutputYielding, type Rendered } from "../output/index.js";
+import { FOLD_HEAD_LINES } from "../output/fold.js";
+import { cutOverlong } from "../output/overlong.js";
+import { maskSecrets } from "../output/secrets.js";
 import { redactCredentials } from "../safety/index.js";
 import type { TerminalSession } from "./session.js";
 import { countLines } from "../output/screen.js";
@@ -54,24 +57,32 @@ export async function renderSlice(session: TerminalSession, request: RenderReque
     headPart = trimEcho(headPart);
     tailPart = trimPrompt(tailPart);
   }
-  const headLines = headText === "" ? 0 : countLines(headText);
-  const skippedFrom = head.firstLine + headLines;
-  const skippedLines = Math.max(0, tailPart.firstLine - skippedFrom);
-  const gone = tailStart > t.start && headEnd >= t.start ? "" : `, part dropped from memory (the recording ${session.recorder.path} has all of it)`;
-  const read = JSON.stringify({ session: session.name, mode: "lines", from_line: skippedFrom, to_line: tailPart.firstLine - 1 });
-  const marker = `… ${skippedLines} lines (${tailStart - headEnd} characters) not shown${gone}: terminal_read ${read}`;
-  const headBudget = Math.max(100, Math.floor(request.maxTokens / 5));
-  const first = await renderPart(session, { ...request, reduce: false }, headPart.text, headPart.firstLine, headBudget);
-  const last = await renderPart(session, request, tailPart.text, tailPart.firstLine, Math.max(100, request.maxTokens - headBudget));
-  const text = [first.text, marker, last.text].filter((part) => part !== "").join("\n");
+  // Folded once: the output's first lines, one marker for everything between them and what the
+  // tail's fold keeps (its important lines and last lines), then those. Folding the head and the
+  // tail each on its own showed two heads and two markers.
+  const shownHead = firstLines(headPart.text, FOLD_HEAD_LINES);
+  const skippedFrom = headPart.firstLine + (shownHead === "" ? 0 : countLines(shownHead));
+  const headClean = request.raw ? shownHead : cleanLines(shownHead).map((line) => cutOverlong(line.text)).join("\n");
+  const headRendered = textForModel(session, maskSecrets(headClean, session.secrets), request.raw);
+  const headTokens = countTokens(headRendered);
+  const last = await renderPart(session, request, tailPart.text, tailPart.firstLine, Math.max(100, request.maxTokens - headTokens), 0);
+  // The tail's fold starts with a marker for its own first lines: this marker takes them in.
+  const leading = LEADING_MARKER.exec(last.text);
+  const hiddenTo = leading ? Number(leading[1]) : tailPart.firstLine - 1;
+  const tailText = leading ? last.text.slice(leading[0].length) : last.text;
+  const skippedLines = Math.max(0, hiddenTo - skippedFrom + 1);
+  const gone = tailStart > t.start && headEnd >= t.start ? "" : `, part no longer in memory (the recording ${session.recorder.path} has all of it)`;
+  const read = JSON.stringify({ session: session.name, mode: "lines", from_line: skippedFrom, to_line: hiddenTo });
+  const marker = `… ${skippedLines} lines hidden${gone}: terminal_read ${read}`;
+  const text = [headRendered, skippedLines > 0 ? marker : "", tailText].filter((part) => part !== "").join("\n");
   const shown = headPart.text.length + tailPart.text.length;
   const result: Rendered & { dropped_chars: number } = {
     text,
-    tokens: first.tokens + last.tokens + countTokens(marker),
+    tokens: countTokens(text),
     // Scaled from the parts rendered: counting every character would need the whole slice.
-    raw_tokens: shown === 0 ? 0 : Math.round(((first.raw_tokens + last.raw_tokens) * (to - request.from)) / shown),
+    raw_tokens: shown === 0 ? 0 : Math.round(((countTokens(headPart.text) + last.raw_tokens) * (to - request.from)) / shown),
     raw_tokens_estimated: true,
-    folded_lines: first.folded_lines + last.folded_lines + skippedLines,
+    folded_lines: skippedLines + Math.max(0, last.folded_lines - (leading ? hiddenTo - tailPart.firstLine + 1 : 0)),
     dropped_chars: droppedBefore,
   };
   if (last.reducer) result.reducer = last.reducer;
@@ -90,8 +101,23 @@ function trimPrompt(part: { text: string; firstLine: number }): { text: string; 
   return { text: lastBreak === -1 ? "" : part.text.slice(0, lastBreak).replace(/\r$/, ""), firstLine: part.firstLine };
 }
 
-async function renderPart(session: TerminalSession, request: RenderRequest, text: string, firstLine: number, maxTokens: number): Promise<Rendered> {
+/** A fold marker at the very start of a text, capturing the last line it hides. */
+const LEADING_MARKER = /^… \d+ lines hidden(?: \(\d+ look important\))?: terminal_read \{[^\n]*"to_line":(\d+)\}(?:\n|$)/;
+
+/** The first `count` lines of a text. */
+function firstLines(text: string, count: number): string {
+  let end = -1;
+  for (let i = 0; i < count; i++) {
+    const next = text.indexOf("\n", end + 1);
+    if (next === -1) return text;
+    end = next;
+  }
+  return text.slice(0, end);
+}
+
+async function renderPart(session: TerminalSession, request: RenderRequest, text: string, firstLine: number, maxTokens: number, headLines?: number): Promise<Rendered> {
   const rendered = await renderOutputYielding(text, {
+    headLines,
     command: request.command,
     maxTokens,
     raw: request.raw,

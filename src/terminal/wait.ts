@@ -51,7 +51,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
       if (request.for === "exit" || request.for === "completion") await probeLiveness();
       switch (request.for) {
         case "pattern": {
-          const found = request.pattern!.exec(stripAnsi(session.transcript.slice(from).text));
+          const found = await request.pattern!.execAsync(stripAnsi(session.transcript.slice(from).text));
           if (found) {
             match = found.text;
             return true;
@@ -86,7 +86,9 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
 
   // In a full-screen program the transcript is cursor moves and partial redraws; its screen is what to read.
   const tui = await onAlternateScreen(session);
-  const rendered = tui ? renderFullscreen(session, request.maxTokens) : await renderSlice(session, { from, maxTokens: request.maxTokens });
+  // A completed command's output ends where the shell reported its end: the prompt after it is not output.
+  const to = outcome === true && request.for === "completion" ? lastCommandEnd(session, from) : undefined;
+  const rendered = tui ? renderFullscreen(session, request.maxTokens) : await renderSlice(session, { from, to, maxTokens: request.maxTokens });
   session.readCursors.set(request.clientId, session.transcript.end);
   return {
     matched: outcome === true,
@@ -98,6 +100,12 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
     duration_ms: Date.now() - started,
     ...(tui ? { tui: true as const } : {}),
   };
+}
+
+/** Where the last command that ended after `from` ended (OSC 133 D), if the shell reported one. */
+function lastCommandEnd(session: TerminalSession, from: number): number | undefined {
+  const ended = session.commands.filter((r) => r.outputEnd !== null && r.outputEnd >= from);
+  return ended.at(-1)?.outputEnd ?? undefined;
 }
 
 function failDead(session: TerminalSession): never {

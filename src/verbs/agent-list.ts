@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { name } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { READS, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "agent_list",
@@ -8,6 +8,7 @@ export default defineVerb({
   description: "Every agent (or a team's, with child teams): session, team, profile, status and detail, alive.",
   input: { team: name.optional(), recursive: z.boolean().optional() },
   family: "hive",
+  annotations: READS,
   run: (s, input) => s.hive().listAgents(input),
   text: (r) =>
     r.agents.length

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { name } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { WRITES, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "agent_register",
@@ -8,6 +8,7 @@ export default defineVerb({
   description: "Bind an agent name to an existing session (with team and status profile). Refused if the name is taken unless replace: true.",
   input: { name, session: z.string(), team: name.optional(), profile: name.optional(), replace: z.boolean().optional() },
   family: "hive",
+  annotations: WRITES,
   run: (s, input) => s.hive().registerAgent(input),
   text: (r) => `agent ${r.agent.name} → ${r.agent.session_name} (${r.agent.status})`,
   grpc: "AgentRegister",

@@ -1,18 +1,19 @@
 import { z } from "zod";
 import { name } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { RUNS, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "agent_spawn",
   title: "Start an agent in a new pane",
   description:
-    "Start an agent program (claude, codex, aider, any command) in a new session, optionally in a new git worktree on a new branch, join it to a team and wait until it is ready for input (profile ready pattern or quiet screen).",
+    "Start an agent program (claude, codex, aider, any command) in a new session, optionally in a new git worktree and branch, in a team; waits until it is ready for input.",
   input: {
     name, command: z.string().optional(), team: name.optional(), cwd: z.string().optional(), env: z.record(z.string(), z.string()).optional(), profile: name.optional(),
     worktree: z.object({ repo: z.string(), branch: z.string().min(1) }).optional(), replace: z.boolean().optional(), ready_timeout_s: z.number().min(0.1).max(600).optional(),
-    host: z.string().max(512).optional().describe("Run the agent on another machine: an ssh destination, in that host's tmux."),
+    host: z.string().max(512).optional().describe("ssh destination to run it on."),
   },
   family: "hive",
+  annotations: RUNS,
   run: (s, input, ctx) => s.hive().spawn(input, ctx),
   text: (r) => `spawned ${r.agent.name} (${r.agent.profile}) ${r.ready} in ${r.ready_ms} ms, status ${r.agent.status}${r.worktree ? ` · worktree ${r.worktree.path} on ${r.worktree.branch}` : ""}`,
   grpc: "AgentSpawn",

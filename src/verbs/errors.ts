@@ -24,6 +24,8 @@ export function classify(error: unknown): Failure {
   if (error instanceof UnsupportedByBackend) return { code: "unsupported", message };
   // The tmux server went away under us (killed, crashed): the message says to retry.
   if (error instanceof Error && error.name === "TmuxGoneError") return { code: "unavailable", message };
+  // A user regex that ran past its time bound (util/regex-worker.ts): the pattern is the cause.
+  if (error instanceof Error && error.name === "RegexTimeoutError") return { code: "invalid", message };
   if (error instanceof ZodError) return { code: "invalid", message: error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") };
   return { code: "internal", message: `internal error: ${message}` };
 }

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { EVENT_KINDS } from "../hive/index.js";
 import { targets } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { READS, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "hive_events",
   title: "Read hive events",
-  description: "Status changes, watcher hits, messages and lifecycle events after a cursor (pass the returned cursor next time).",
+  description: "Status changes, watcher hits, messages and lifecycle events after since (pass the returned cursor next time).",
   input: { since: z.number().int().min(0).optional(), targets: targets.optional(), kinds: z.array(z.enum(EVENT_KINDS)).optional(), limit: z.number().int().min(1).max(1000).optional() },
   family: "hive",
+  annotations: READS,
   run: (s, input) => s.hive().events(input),
   text: (r) =>
     `${r.events.length} events, cursor ${r.cursor}${r.more ? " (more)" : ""}${r.missed ? `, ${r.missed} pruned` : ""}\n` +

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { targets } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { RUNS, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "hive_send",
   title: "Type into many sessions at once",
   description:
-    "Type text into every target in parallel (Enter unless enter: false). Results per target; a failure on one target does not stop the others. skip_duplicates: skip a session whose last hive_send text was identical.",
+    "Type text into every target in parallel (Enter unless enter: false); results per target. skip_duplicates: skip a session whose last hive_send text was the same.",
   input: { targets, text: z.string().min(1).max(1024 * 1024), enter: z.boolean().optional(), skip_duplicates: z.boolean().optional(), confirm: z.boolean().optional() },
   family: "hive",
+  annotations: RUNS,
   run: (s, input, ctx) => s.hive().send(input, ctx),
   text: (r) =>
     `sent to ${r.sent}, failed ${r.failed}\n` +

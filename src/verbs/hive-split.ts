@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { name } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { WRITES, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "hive_split",
@@ -12,6 +12,7 @@ export default defineVerb({
     host: z.string().max(512).optional().describe("Must be the split session's host (the default)."),
   },
   family: "hive",
+  annotations: WRITES,
   run: (s, input) => s.hive().split(input),
   text: (r) => `split ${r.split_from} ${r.direction}: ${r.name} (${r.session}) ${r.ready}`,
   grpc: "HiveSplit",

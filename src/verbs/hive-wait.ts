@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { targets } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { READS, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "hive_wait",
@@ -11,6 +11,7 @@ export default defineVerb({
     timeout_s: z.number().min(0.05).max(3600).optional(),
   },
   family: "hive",
+  annotations: READS,
   run: (s, input, ctx) => s.hive().wait(input, ctx),
   text: (r) => `${r.matched ? "matched" : "timeout"} after ${r.elapsed_ms} ms\n` + r.targets.map((t) => `${t.name}: ${t.met ? "✓" : "·"} ${t.detail}`).join("\n"),
   grpc: "HiveWait",

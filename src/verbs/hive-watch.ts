@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { targets } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { WRITES, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "hive_watch",
   title: "Watch output for a regex",
-  description: "Add a persisted regex watcher over targets (hits become watch events, see hive_events), and/or remove one by id. Returns the current watchers.",
+  description: "Add a persisted regex watcher over targets (hits are hive_events), or remove one by id. Returns the watchers.",
   input: { targets: targets.optional(), pattern: z.string().max(1000).optional(), flags: z.string().max(4).optional(), label: z.string().max(100).optional(), remove: z.number().int().optional() },
   family: "hive",
+  annotations: WRITES,
   run: (s, input) => s.hive().watch(input),
   text: (r) => r.watchers.map((w) => `#${w.id} /${w.pattern}/${w.flags} on ${JSON.stringify(w.target)}`).join("\n") || "no watchers",
   grpc: "HiveWatch",

@@ -1,5 +1,5 @@
 import { name } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { SETS, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "team_assign",
@@ -7,6 +7,7 @@ export default defineVerb({
   description: "With agent: the agent joins team (null: leaves its team). Without agent: team moves under parent (null: top level); cycles are refused.",
   input: { agent: name.optional(), team: name.nullable(), parent: name.nullable().optional() },
   family: "hive",
+  annotations: SETS,
   run: (s, input) => s.hive().assign(input),
   text: (r) => JSON.stringify(r, null, 1),
   grpc: "TeamAssign",

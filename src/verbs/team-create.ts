@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { name } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { WRITES, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "team_create",
@@ -8,6 +8,7 @@ export default defineVerb({
   description: "Create a team, optionally under a parent team.",
   input: { name, parent: name.optional(), description: z.string().max(500).optional() },
   family: "hive",
+  annotations: WRITES,
   run: (s, input) => s.hive().createTeam(input),
   text: (r) => `team ${r.team.name}${r.team.parent ? ` under ${r.team.parent}` : ""}`,
   grpc: "TeamCreate",

@@ -1,4 +1,4 @@
-import { defineVerb } from "./verb.js";
+import { READS, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "team_list",
@@ -6,6 +6,7 @@ export default defineVerb({
   description: "Teams with parent, members and child teams.",
   input: {},
   family: "hive",
+  annotations: READS,
   run: (s) => s.hive().listTeams(),
   text: (r) => (r.teams.length ? r.teams.map((t) => `${t.name}${t.parent ? ` ⊂ ${t.parent}` : ""}: ${t.members.join(", ") || "(no agents)"}`).join("\n") : "no teams"),
   grpc: "TeamList",

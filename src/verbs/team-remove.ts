@@ -1,5 +1,5 @@
 import { name } from "./schemas/hive.js";
-import { defineVerb } from "./verb.js";
+import { REMOVES, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "team_remove",
@@ -7,6 +7,7 @@ export default defineVerb({
   description: "Remove a team; its agents and child teams move to its parent.",
   input: { name },
   family: "hive",
+  annotations: REMOVES,
   run: (s, input) => s.hive().removeTeam(input),
   text: (r) => `removed team ${r.team.name}; moved ${r.agents.length} agents and ${r.childTeams.length} teams to ${r.movedTo ?? "top level"}`,
   grpc: "TeamRemove",

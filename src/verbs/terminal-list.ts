@@ -1,4 +1,4 @@
-import { defineVerb } from "./verb.js";
+import { READS, defineVerb } from "./verb.js";
 
 export default defineVerb({
   name: "terminal_list",
@@ -6,6 +6,7 @@ export default defineVerb({
   description: "List every session: name, id, host (remote sessions), alive, foreground program, cwd, running command, last exit code, idle seconds, and whether a full-screen app is active.",
   input: {},
   family: "terminal",
+  annotations: READS,
   run: (s) => s.terminal.list(),
   text: (r) =>
     r.sessions.length

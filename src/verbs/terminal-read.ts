@@ -2,22 +2,22 @@ import { Option } from "commander";
 import { z } from "zod";
 import { int } from "./cli-args.js";
 import { session } from "./schemas/terminal.js";
-import { defineVerb } from "./verb.js";
+import { READS, defineVerb } from "./verb.js";
 
 const MODES = ["auto", "new", "screen", "diff", "lines", "all"] as const;
 
 const readInput = {
   session,
   mode: z.enum(MODES).default("auto").describe(
-    "new: output since your last read; screen: the visible screen; diff: screen lines changed since your last screen read; lines: a line range; all: everything held; auto: screen for full-screen apps, else new.",
+    "new: since your last read; screen: what is shown; diff: screen lines changed since your last screen read; lines: from_line..to_line; all: everything held; auto: screen for full-screen apps, else new.",
   ),
-  from_line: z.number().int().min(1).optional().describe("First line (1-based) for mode lines."),
-  to_line: z.number().int().min(1).optional().describe("Last line (inclusive) for mode lines."),
+  from_line: z.number().int().min(1).optional().describe("1-based."),
+  to_line: z.number().int().min(1).optional().describe("Inclusive."),
   raw: z.boolean().optional().describe("Keep escape codes."),
   filter: z.string().max(2000).optional().describe("Regex: keep only matching lines (with context)."),
-  context: z.number().int().min(0).max(50).optional().describe("Lines of context around filter matches (default 0)."),
+  context: z.number().int().min(0).max(50).optional().describe("Lines around filter matches (default 0)."),
   max_tokens: z.number().int().min(50).max(200_000).optional().describe("Token budget (default 2000)."),
-  reduce: z.boolean().optional().describe("Apply a per-command reducer (default false for reads)."),
+  reduce: z.boolean().optional().describe("Summarise by command (default false)."),
 };
 
 function formatRead(r: { output: string; mode: string; tui: boolean; cursor?: { row: number; col: number }; line_count: number; tokens: number; note?: string; alive: boolean; exit_code?: number | null }): string {
@@ -31,9 +31,10 @@ export default defineVerb({
   name: "terminal_read",
   title: "Read a session",
   description:
-    "Read a session: new output since your last read, the rendered screen (for vim/less/htop), a screen diff, a range of lines, or everything. Long output is folded; fold markers give the exact terminal_read call for the hidden lines.",
+    "Read a session: new output, the screen (vim/less/htop), a screen diff, a line range, or everything. Long output is folded; fold markers name the terminal_read call for the hidden lines.",
   input: readInput,
   family: "terminal",
+  annotations: READS,
   run: (s, input, ctx) => s.terminal.read(input, ctx),
   text: formatRead,
   grpc: "Read",

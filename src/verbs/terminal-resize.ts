@@ -1,5 +1,6 @@
+import { z } from "zod";
 import { cols, rows, session } from "./schemas/terminal.js";
-import { defineVerb } from "./verb.js";
+import { SETS, defineVerb } from "./verb.js";
 
 const resizeInput = { session, rows, cols };
 
@@ -9,7 +10,9 @@ export default defineVerb({
   description: "Set a session's terminal size in rows and columns.",
   input: resizeInput,
   family: "terminal",
+  annotations: SETS,
   run: (s, input) => s.terminal.resize(input),
-  text: (r) => JSON.stringify(r, null, 2),
+  structured: { schema: { session: z.string(), rows: z.number().int(), cols: z.number().int() }, of: (r) => ({ ...r }) },
+  text: (r) => `resized ${r.session} to ${r.rows} rows × ${r.cols} cols`,
   grpc: "Resize",
 });

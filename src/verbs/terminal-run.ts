@@ -1,20 +1,20 @@
 import { z } from "zod";
 import { int, seconds } from "./cli-args.js";
 import { session } from "./schemas/terminal.js";
-import { defineVerb } from "./verb.js";
+import { RUNS, defineVerb } from "./verb.js";
 
 const runInput = {
   session: session.optional().describe(
-    "Session id or name (see terminal_list). Without it the command runs in a throwaway shell in your folder (or cwd), closed once the command finishes; kept, and named in the result, if it is still running.",
+    "Session id or name. Without it: a throwaway shell in your folder (or cwd), closed when done, kept and named if still running.",
   ),
   command: z.string().min(1).max(1_000_000).describe("Command line to run (multi-line allowed)."),
-  cwd: z.string().max(4096).optional().describe("Working directory of the throwaway session (only without session; default: your folder)."),
-  timeout_s: z.number().min(0.1).max(3600).default(30).describe("Seconds to wait (default 30). On timeout the command keeps running."),
-  until: z.string().max(2000).optional().describe("Regex: return as soon as the command's output matches it."),
-  max_tokens: z.number().int().min(50).max(200_000).optional().describe("Token budget of the output (default 2000); longer output is folded."),
+  cwd: z.string().max(4096).optional().describe("Working directory of the throwaway shell."),
+  timeout_s: z.number().min(0.1).max(3600).default(30).describe("Seconds to wait (default 30)."),
+  until: z.string().max(2000).optional().describe("Regex: return once the output matches."),
+  max_tokens: z.number().int().min(50).max(200_000).optional().describe("Output budget (default 2000); longer is folded."),
   raw: z.boolean().optional().describe("Keep escape codes; no reduction."),
-  reduce: z.boolean().optional().describe("false: no per-command reducer (default true)."),
-  confirm: z.boolean().optional().describe("Run even though the safety gate flags the command."),
+  reduce: z.boolean().optional().describe("false: no per-command summary."),
+  confirm: z.boolean().optional().describe("Run even if the safety gate flags it."),
 };
 
 function formatRun(r: {
@@ -31,9 +31,10 @@ export default defineVerb({
   name: "terminal_run",
   title: "Run a command and wait for it",
   description:
-    "Type a command into a session and wait until it finishes. Returns only the command's own output (cleaned, folded when long), the exit code, and why it counted as complete: osc133 (shell reported the end), incomplete (the shell needs more of the line, e.g. an unclosed quote: nothing ran, the line was cancelled), exit, until (your regex), nested-prompt (a REPL/remote prompt is back), fullscreen (a full-screen program such as vim or less has drawn its screen: the output is that screen, it keeps running; go on with terminal_send), idle, or timeout (it keeps running). Works inside REPLs (python, node, psql) and ssh. Without session, the command runs in a throwaway shell in your folder (or cwd) that is closed when the command finishes; if it is still running the session is kept and named in the result.",
+    "Run a command in a session and wait until it finishes; also inside REPLs (python, node, psql) and ssh. Returns its own output (cleaned, folded when long), the exit code and why it ended: osc133, incomplete (unclosed quote: nothing ran), exit, until, nested-prompt (a REPL prompt is back), fullscreen (vim/less drew its screen and keeps running: go on with terminal_send), idle, or timeout (still running: terminal_wait).",
   input: runInput,
   family: "terminal",
+  annotations: RUNS,
   run: (s, input, ctx) => s.terminal.run(input, ctx),
   text: formatRun,
   grpc: "Run",

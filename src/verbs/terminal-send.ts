@@ -1,25 +1,26 @@
 import { z } from "zod";
 import { session } from "./schemas/terminal.js";
-import { defineVerb } from "./verb.js";
+import { RUNS, defineVerb } from "./verb.js";
 
 const sendInput = {
   session,
   text: z.string().max(64 * 1024 * 1024).optional().describe(
-    "Text to type, literally. Multi-line text is sent as one bracketed paste. A trailing newline (\\n, \\r\\n or \\r) submits the text: it is the Enter (also with enter: false, and never a second Enter with enter: true). Other control characters (ESC, NUL, DEL, C-x…) are typed as visible symbols (␛ ␀ ␡): send control keys with keys.",
+    "Text to type literally (multi-line: one paste; control characters show as symbols: use keys). A trailing newline is its Enter.",
   ),
-  enter: z.boolean().default(true).describe("Press Enter after the text (default true). Text ending in a newline is submitted either way."),
-  keys: z.array(z.string().max(32)).max(1000).optional().describe("Named keys sent after the text: Up, Down, Left, Right, Home, End, Tab, S-Tab, Escape, Enter, Backspace, Delete, Insert, PageUp, PageDown, F1–F12, C-a…C-z, C-\\, C-], M-x."),
-  secret: z.string().max(64 * 1024).optional().describe("Sensitive text (password) typed with Enter; never logged, recorded or returned."),
-  confirm: z.boolean().optional().describe("Send even though the safety gate flags the line Enter would submit (this text plus what was typed there without Enter)."),
+  enter: z.boolean().default(true).describe("Press Enter after the text (default true)."),
+  keys: z.array(z.string().max(32)).max(1000).optional().describe("Keys after the text: Up, Down, Left, Right, Home, End, Tab, S-Tab, Escape, Enter, Backspace, Delete, PageUp, PageDown, F1–F12, C-a…C-z, M-x."),
+  secret: z.string().max(64 * 1024).optional().describe("Password, typed with Enter; never logged or returned."),
+  confirm: z.boolean().optional().describe("Send even if the safety gate flags the line Enter submits."),
 };
 
 export default defineVerb({
   name: "terminal_send",
   title: "Type text or keys",
   description:
-    "Type into a session without waiting: text (Enter pressed unless enter: false; text ending in a newline is submitted either way; multi-line text is pasted), named keys (C-c, Up, Escape, F1, M-x…), or a secret (password) that is never logged or returned. Use for interactive programs (vim, less, prompts); use terminal_run for commands.",
+    "Type text, keys or a secret into a session without waiting: for interactive programs (vim, less, prompts). Commands go through terminal_run.",
   input: sendInput,
   family: "terminal",
+  annotations: RUNS,
   run: (s, input, ctx) => s.terminal.send(input, ctx),
   text: (r) => `sent ${r.sent_bytes} bytes${r.keys ? ` and ${r.keys} keys` : ""}${r.replaced ? `; ${r.replaced} control characters in text were typed as visible symbols (send control keys with keys)` : ""}`,
   grpc: "Send",

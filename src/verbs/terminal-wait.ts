@@ -2,15 +2,15 @@ import { Option } from "commander";
 import { z } from "zod";
 import { int, seconds } from "./cli-args.js";
 import { session } from "./schemas/terminal.js";
-import { defineVerb } from "./verb.js";
+import { READS, defineVerb } from "./verb.js";
 
 const waitInput = {
   session,
-  pattern: z.string().max(2000).optional().describe("Regex to wait for (in output not yet read, then new output)."),
+  pattern: z.string().max(2000).optional().describe("Regex to wait for."),
   for: z.enum(["pattern", "completion", "idle", "exit"]).optional().describe("What to wait for (default: pattern if given, else completion)."),
   timeout_s: z.number().min(0.1).max(3600).default(30).describe("Seconds to wait (default 30)."),
-  idle_ms: z.number().int().min(10).max(600_000).optional().describe("Quiet time that counts as idle (default 500)."),
-  max_tokens: z.number().int().min(50).max(200_000).optional(),
+  idle_ms: z.number().int().min(10).max(600_000).optional().describe("Quiet ms that count as idle (default 500)."),
+  max_tokens: z.number().int().min(50).max(200_000).optional().describe("Output budget (default 2000)."),
 };
 
 function formatWait(r: { matched: boolean; reason: string; output: string; match?: string; exit_code?: number | null; duration_ms: number; tui?: true }): string {
@@ -23,9 +23,10 @@ export default defineVerb({
   name: "terminal_wait",
   title: "Wait for output, completion, idle or exit",
   description:
-    "Block until a regex appears in the output (output printed since your last read counts), the running command completes, the output goes idle, or the program exits. Returns the output since your last read.",
+    "Block until a regex shows in output not yet read, the command completes, output goes idle, or the program exits. Returns the output since your last read.",
   input: waitInput,
   family: "terminal",
+  annotations: READS,
   run: (s, input, ctx) => s.terminal.wait(input, ctx),
   text: formatWait,
   grpc: "Wait",

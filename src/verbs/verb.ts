@@ -1,5 +1,6 @@
 // A verb is one tool of termhive as every door sees it: the MCP tool, the gRPC method and, where
 // it has one, the CLI command. A door is a loop over the table in ./index.ts.
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Option } from "commander";
 import type { z } from "zod";
 import type { HiveService } from "../service/hive-service.js";
@@ -50,12 +51,38 @@ export interface Verb<S extends Shape = Shape, R extends object = object> {
   /** Which wire conventions its gRPC messages follow (see grpc/hive-codec.ts). */
   family: "terminal" | "hive";
   run(services: Services, input: Input<S>, ctx: CallContext): R | Promise<R>;
-  /** How the result reads as text (structuredContent carries the same facts). */
+  /**
+   * MCP hints for clients: read-only tools may run in parallel, destructive ones are asked
+   * about. openWorldHint is true only for what runs or types commands (they may reach anything).
+   */
+  annotations: ToolAnnotations;
+  /**
+   * How the result reads as text: what a model reads. Every fact of the result is in it
+   * (output, exit code, reason, fold calls, hints), compact.
+   */
   text(result: NoInfer<R>): string;
+  /**
+   * Typed fields for programs, declared as the tool's outputSchema and sent as
+   * structuredContent. Only for small results: a client such as Claude Code gives its model
+   * JSON.stringify(structuredContent) instead of the text, so it must stay as lean as the
+   * text and never hold a command's output.
+   */
+  structured?: { schema: Shape; of(result: NoInfer<R>): Record<string, unknown> };
   /** The rpc of proto/termhive.proto. */
   grpc: string;
   cli?: CliForm<S, R>;
 }
+
+/** Looks at things, changes nothing: safe to run in parallel and to repeat. */
+export const READS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Adds or changes something (types, opens, records) without destroying anything. */
+export const WRITES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/** Setting a value twice is setting it once (resize, status, focus, team membership). */
+export const SETS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Ends or removes something (a session, an agent, a team); removing twice changes nothing more. */
+export const REMOVES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+/** Runs or types what it is given: it may do anything the command does. */
+export const RUNS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
 /** Infers a verb's input and result types from its schema and operation. */
 export function defineVerb<S extends Shape, R extends object>(verb: Verb<S, R>): Verb<S, R> {

@@ -31,11 +31,12 @@ describe("what agents type", () => {
     const hive = await h.callOnce("agent_list", { team: "x", bogus: 1, other: 2 });
     assert.equal(hive.isError, true, hive.text);
     assert.match(hive.text, /unknown parameters "bogus", "other"; valid parameters: .*team/);
-    // Clients still get a usable JSON schema, now closed to unknown keys.
+    // Clients still get a usable JSON schema; it is listed lean (src/mcp/tool-list.ts): unknown
+    // keys are refused by the server, as above, not spelt out in every tool's schema.
     const tools = (await h.client.listTools()).tools;
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object", tool.name);
-      assert.equal((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties, false, tool.name);
+      assert.ok(tool.inputSchema.properties, tool.name);
     }
     const open = tools.find((t) => t.name === "terminal_open")!;
     assert.ok(open.inputSchema.properties && "cwd" in open.inputSchema.properties);

@@ -25,7 +25,7 @@ const FAKE = resolve("test/fixtures/fake-agent.mjs");
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const skip = existsSync(CHROMIUM) ? false : `chromium is not installed (${CHROMIUM}); apt-get install chromium to run the dashboard tests`;
 
-type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; _meta?: Record<string, any>; isError?: boolean };
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -54,7 +54,7 @@ describe("web dashboard", { skip }, () => {
   const ok = async (name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> => {
     const r = (await client.callTool({ name, arguments: args })) as Result;
     if (r.isError) throw new Error(`${name}: ${r.content.map((c) => c.text).join("\n")}`);
-    return r.structuredContent ?? {};
+    return (r._meta?.["termhive/result"] ?? r.structuredContent ?? {});
   };
   /** The text of one session's terminal as xterm.js draws it (its DOM renderer's rows). */
   const screenText = (name: string) => page.locator(`.term[data-name="${name}"] .xterm-rows`).textContent();

@@ -4,6 +4,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { countTokens } from "../../src/output/index.js";
 import { Harness } from "./harness.js";
 
 /** Pids of processes whose command line names this socket, the tmux server itself excepted. */
@@ -116,9 +117,11 @@ describe("a flood of output", () => {
     assert.equal(lines[0], "FIRST-LINE", r.output.slice(0, 400));
     assert.equal(lines.at(-1), "LAST-LINE", r.output.slice(-400));
     // What is left out is said, with the call that reads what memory still holds of it.
-    const marker = lines.find((l: string) => l.includes("not shown"));
-    assert.ok(marker, r.output.slice(0, 600));
-    assert.match(marker!, /dropped from memory/);
+    // One marker, folded once (issue 24): the head once, the tail once.
+    const markers = lines.filter((l: string) => /^… \d+ lines hidden/.test(l));
+    assert.equal(markers.length, 1, r.output);
+    const marker = markers[0];
+    assert.match(marker!, /no longer in memory/);
     const call = JSON.parse(marker!.slice(marker!.indexOf("{")));
     const read = await h.ok("terminal_read", call);
     assert.match(read.output, /^y( ×\d+)?$/m);
@@ -142,14 +145,29 @@ describe("a large output within the transcript cap", () => {
   });
   after(async () => h.destroy());
 
+  test("seq 1 200000 is folded once: ≤ 200 tokens, first and last lines, the head and the tail once, one marker", async () => {
+    const r = await h.call("terminal_run", { session: "big", command: "seq 1 200000", timeout_s: 120 });
+    const lines = r.text.split("\n");
+    assert.equal(lines[0], "1", r.text);
+    assert.ok(lines.includes("200000"), r.text);
+    assert.equal(lines.filter((l) => /^… \d+ lines hidden/.test(l)).length, 1, r.text);
+    const numbers = lines.filter((l) => /^\d+$/.test(l));
+    assert.equal(new Set(numbers).size, numbers.length, "no line shown twice");
+    // Numbers climb once: one run from 1, then one run to 200000 (two heads made it climb thrice).
+    const jumps = numbers.slice(1).filter((n, i) => Number(n) !== Number(numbers[i]) + 1).length;
+    assert.equal(jumps, 1, r.text);
+    assert.ok(countTokens(r.text) <= 200, `${countTokens(r.text)} tokens:\n${r.text}`);
+  });
+
   test("is rendered as head and tail: first and last line shown, the middle named with the call that reads it", async () => {
     const r = await h.ok("terminal_run", { session: "big", command: "echo FIRST-LINE; seq 1 400000; echo LAST-LINE", timeout_s: 120 });
     const lines = r.output.split("\n");
     assert.equal(lines[0], "FIRST-LINE", r.output.slice(0, 400));
     assert.equal(lines.at(-1), "LAST-LINE", r.output.slice(-400));
-    const marker = lines.find((l: string) => l.includes("not shown"));
-    assert.ok(marker, r.output.slice(0, 600));
-    assert.doesNotMatch(marker!, /dropped/);
+    const markers = lines.filter((l: string) => /^… \d+ lines hidden/.test(l));
+    assert.equal(markers.length, 1, r.output);
+    const marker = markers[0];
+    assert.doesNotMatch(marker!, /no longer in memory/);
     // The named lines are exactly the ones left out: the first of them follows the head's last number.
     const call = JSON.parse(marker!.slice(marker!.indexOf("{")));
     const read = await h.ok("terminal_read", { ...call, to_line: call.from_line });

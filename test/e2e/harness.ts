@@ -7,11 +7,16 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
+/** _meta key of a tool's whole result (src/mcp/result.ts). */
+export const RESULT_META = "termhive/result";
+
 // The bundled command users run (package.json "bin"), not the per-file tsc output.
 export const CLI = resolve("dist/bundle/cli.js");
 
 export interface ToolResult {
   text: string;
+  /** structuredContent as sent (only tools with an outputSchema have it). */
+  structured?: Record<string, unknown>;
   data: Record<string, any>;
   isError: boolean;
 }
@@ -30,6 +35,8 @@ export class Harness {
 
   /** The server's working directory (undefined: the test runner's, i.e. the repo). */
   cwd?: string;
+  /** Capabilities the client declares (elicitation, …); none by default. */
+  clientOptions?: ConstructorParameters<typeof Client>[1];
   /** Field mode: the server gets only the env a bare client gives (HOME, PATH, TERMHIVE_HOME + this.env). */
   bare = false;
 
@@ -100,7 +107,7 @@ export class Harness {
       ...(this.cwd ? { cwd: this.cwd } : {}),
       stderr: "pipe",
     });
-    this.client = new Client({ name: "termhive-e2e", version: "1.0.0" });
+    this.client = new Client({ name: "termhive-e2e", version: "1.0.0" }, this.clientOptions);
     await this.client.connect(this.transport);
   }
 
@@ -117,10 +124,12 @@ export class Harness {
         timeout: 120_000,
         ...(options.progress ? { onprogress: (p: { progress: number; message?: string }) => this.progress.push(p) } : {}),
       },
-    )) as { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+    )) as { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
     return {
       text: result.content.map((c) => c.text).join("\n"),
-      data: (result.structuredContent ?? {}) as Record<string, any>,
+      // The verb's whole result (src/mcp/result.ts): structuredContent is only the lean typed part.
+      data: (result._meta?.[RESULT_META] ?? result.structuredContent ?? {}) as Record<string, any>,
+      structured: result.structuredContent,
       isError: result.isError === true,
     };
   }

@@ -16,7 +16,7 @@ const ROUNDS = Number(process.env.TERMHIVE_STRESS_ROUNDS ?? 3);
 /** How late past its own timeout a reply may be before it counts as lost. */
 const GRACE_MS = 15_000;
 
-type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; _meta?: Record<string, any>; isError?: boolean };
 
 interface Tally {
   calls: number;
@@ -61,7 +61,7 @@ async function call(tally: Tally, client: Client, label: string, name: string, a
 
 function expect(tally: Tally, label: string, r: Result | undefined, check: (data: Record<string, any>) => boolean): void {
   if (!r) return;
-  if (r.isError || !check(r.structuredContent ?? {})) tally.wrong.push(`${label}: ${r.content.map((c) => c.text).join(" ").slice(0, 300)}`);
+  if (r.isError || !check((r._meta?.["termhive/result"] ?? r.structuredContent ?? {}))) tally.wrong.push(`${label}: ${r.content.map((c) => c.text).join(" ").slice(0, 300)}`);
 }
 
 /** A raw tools/call POST on an existing MCP session, cut `afterMs` later (the client goes away mid-wait). */
@@ -199,7 +199,7 @@ describe("HTTP MCP under many concurrent clients", () => {
     // Still serving, and the dropped sessions are gone (terminateSession + transport closes).
     const { client } = await connect(s, "after");
     const r = (await client.callTool({ name: "terminal_run", arguments: { session: "st0", command: "echo still-$((1+1))" } })) as Result;
-    assert.equal(r.structuredContent?.output, "still-2");
+    assert.equal(r._meta?.["termhive/result"]?.output, "still-2");
     await client.close();
     assert.doesNotMatch(s.stderr(), /termhive serve: .*Error/, s.stderr());
   });

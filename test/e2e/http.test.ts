@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CLI } from "./harness.js";
 import { serve, type Served } from "./serve-process.js";
 
-type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = { content: { text: string }[]; structuredContent?: Record<string, any>; _meta?: Record<string, any>; isError?: boolean };
 
 async function connect(s: Served, name: string): Promise<Client> {
   const client = new Client({ name, version: "1.0.0" });
@@ -21,7 +21,7 @@ async function connect(s: Served, name: string): Promise<Client> {
 async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const r = (await client.callTool({ name, arguments: args })) as Result;
   if (r.isError) throw new Error(`${name}: ${r.content.map((c) => c.text).join("\n")}`);
-  return r.structuredContent ?? {};
+  return (r._meta?.["termhive/result"] ?? r.structuredContent ?? {});
 }
 
 const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });

@@ -7,9 +7,13 @@ const SECTION = /^={3,} (.*?) ={3,}$/;
 const FAILURE_HEADER = /^_{3,} (.*?) _{3,}$/;
 // The frame that raised: "test_x.py:18: AssertionError" (a frame it passed through ends in ": ").
 const LOCATION = /^\S+:\d+: \w+/;
-const EXPLANATION_LINES = 6;
-// pytest's own hints inside an explanation: they tell a person which flag shows more.
-const HINT = /^E\s+(?:Use -v to get more diff|Skipping \d+ identical .* use -v to show|\.\.\.Full output truncated|$)/;
+const EXPLANATION_LINES = 2;
+// pytest's own hints and headings inside an explanation: they tell a person which flag shows
+// more, or announce what follows ("Full diff:"); a diff's "?" lines point at characters.
+const HINT = /^E\s+(?:Use -v to get more diff|Skipping \d+ identical .* use -vv? to show|Omitting \d+ identical items?, use -vv? to show|\.\.\.Full output truncated|Full diff:|Differing items:|\?\s|$)/;
+/** Characters kept of an E line (the first one a little longer): a long diff line says little more past this. */
+const E_LINE_CHARS = 72;
+const FIRST_E_CHARS = 100;
 // A diff's unchanged context lines, indented past its "- "/"+ " lines: the changes say more.
 const DIFF_CONTEXT = /^E {11,}\S/;
 const SUMMARY_ENTRY = /^((?:FAILED|ERROR) (\S+?)(?:::(\S+))?)(?: - (.*))?$/;
@@ -36,15 +40,20 @@ export const pytest: Reducer = {
     const progress = new Map<string, number>();
     const repeated = new Set<number>();
     let section = "";
+    let pendingHeading: Line | undefined;
     for (const line of lines) {
       const text = line.text;
       const heading = SECTION.exec(text);
       if (heading) {
         section = heading[1]!.toLowerCase();
-        if (section !== "test session starts") out.push(withText(line, trimRule(text)));
+        // The short summary's heading waits for an entry the failure blocks did not already name.
+        if (section === "short test summary info") pendingHeading = withText(line, trimRule(text));
+        // The failure blocks' own headers say what they are: their section rules add nothing.
+        else if (!["test session starts", "failures", "errors"].includes(section)) out.push(withText(line, trimRule(text)));
         continue;
       }
-      if (/^collected \d+ items?|^collecting .*(?:error|\d+ items)/.test(text)) {
+      // "collected 35 items" goes: the final counts say as much. A collection error stays.
+      if (/^collecting .*error|^collected .*errors?\b/.test(text)) {
         out.push(line);
         continue;
       }
@@ -54,14 +63,21 @@ export const pytest: Reducer = {
           out.push(withText(line, trimRule(text)));
           current = [];
           explained.set(header[1]!.replace(/^ERROR at \w+ of /, ""), current);
-        } else if (/^E\s/.test(text) && current && current.length < EXPLANATION_LINES && !HINT.test(text) && !(current.length > 0 && DIFF_CONTEXT.test(text))) {
-          out.push(line);
+        } else if (/^E\s/.test(text) && current && current.length < explanationLines(current) && !HINT.test(text) && !(current.length > 0 && DIFF_CONTEXT.test(text))) {
+          // "E" and one space: pytest's indentation after it is the same on every line.
+          out.push(withText(line, clip(text.replace(/^E {2,}/, current.length === 0 ? "E " : "E   "), current.length === 0 ? FIRST_E_CHARS : E_LINE_CHARS)));
           current.push(text.replace(/^E\s+/, ""));
-        } else if (LOCATION.test(text)) out.push(line);
+        } else if (LOCATION.test(text)) {
+          // "file.py:7: AssertionError": the exception's name goes when the E line already says it.
+          const [, where, name] = /^(\S+:\d+): (\w+)/.exec(text)!;
+          out.push(current?.[0]?.includes(name!) ? withText(line, where!) : line);
+        }
       } else if (section === "short test summary info") {
         const entry = SUMMARY_ENTRY.exec(text);
         const earlier = entry ? progress.get(entry[3] ? `${entry[2]}::${entry[3]}` : entry[2]!) : undefined;
         if (earlier !== undefined) repeated.add(earlier);
+        // A test whose failure block was shown is named there already (its file:line too).
+        if (entry && explained.has((entry[3] ?? entry[2]!).replace(/::/g, ".")) && (entry[4] === undefined || shortSummary(line, explained) !== line)) continue;
         out.push(shortSummary(line, explained));
       }
       else if (section === "warnings summary") {
@@ -75,6 +91,19 @@ export const pytest: Reducer = {
     return repeated.size === 0 ? out : out.filter((_, i) => !repeated.has(i));
   },
 };
+
+/**
+ * E lines kept for a failure: the first, and one more when pytest elided the values in it
+ * ("{'hosts': ['w..., 'tls': True}"): then the next line shows what differs.
+ */
+function explanationLines(kept: readonly string[]): number {
+  return kept.length === 0 || /\.\.\./.test(kept[0]!) ? EXPLANATION_LINES : 1;
+}
+
+/** A line cut to `max` characters, marked; the text is clean already (escape codes went first). */
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
 
 /** "FAILED file::test - message": the message goes when the failure's E lines already said it. */
 function shortSummary(line: Line, explained: ReadonlyMap<string, readonly string[]>): Line {

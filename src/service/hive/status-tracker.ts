@@ -10,7 +10,7 @@
 // hive_wait wakes at once.
 import { EventEmitter } from "node:events";
 import type { Hive, AgentRecord, AgentProfile } from "../../hive/index.js";
-import { HOOK_FRESH_MS, isReady, parseStatusOsc, screenMayReplace } from "../../hive/index.js";
+import { HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, screenMayReplace } from "../../hive/index.js";
 import { HiveIndicators } from "./indicators.js";
 import type { Backend } from "../../backends/backend.js";
 import { DisposableStore } from "../../terminal/events.js";
@@ -36,7 +36,7 @@ interface Tracked {
   seededAt: number | null;
   timers: NodeJS.Timeout[];
   /** Re-judges the screen when a hook's status stops being fresh (see followStore). */
-  hookRecheck: NodeJS.Timeout | null;
+  holdRecheck: NodeJS.Timeout | null;
   detach: () => void;
 }
 
@@ -77,7 +77,7 @@ export class StatusTracker {
     if (existing?.session === session) return;
     existing?.detach();
     const entry: Tracked = {
-      session, ready: options.ready ?? false, seededAt: options.adopted ? session.lastOutputAt : null, timers: [], hookRecheck: null, detach: () => {},
+      session, ready: options.ready ?? false, seededAt: options.adopted ? session.lastOutputAt : null, timers: [], holdRecheck: null, detach: () => {},
     };
     const wiring = new DisposableStore();
     wiring.add(session.onScreenChanged(() => this.schedule(entry)));
@@ -86,7 +86,7 @@ export class StatusTracker {
     wiring.add(session.onClosed((reason) => this.exited(entry, entry.session.exitStatus, reason)));
     entry.detach = () => {
       for (const t of entry.timers) clearTimeout(t);
-      if (entry.hookRecheck) clearTimeout(entry.hookRecheck);
+      if (entry.holdRecheck) clearTimeout(entry.holdRecheck);
       wiring.dispose();
       if (this.tracked.get(session.id) === entry) this.tracked.delete(session.id);
     };
@@ -147,28 +147,31 @@ export class StatusTracker {
       void this.title(entry.session).finally(() => {
         for (const a of fresh) this.announce(a);
       });
-      if (fresh.some((a) => a.statusSource === "hook")) this.recheckAfterHook(entry);
     }
   }
 
   /**
-   * A hook's status holds the screen off while fresh, and the screen is otherwise judged only
-   * when it changes: a dialog already up when the hook came (Claude Code's SessionStart under
-   * its start-up question), or a turn the hook did not report, would stay hidden. So the screen
-   * is judged again now (a dialog replaces any hook at once) and when the hook stops being fresh.
+   * A hook's, a self report's or a typed message's status holds the screen off for a while, and
+   * the screen is otherwise judged only when it changes: a dialog already up when the hook came
+   * (Claude Code's SessionStart under its start-up question), a turn the hook did not report, or
+   * a command that ended during the hold would stay hidden. So the screen is judged again now (a
+   * dialog replaces any hook at once) and when the hold ends.
    */
-  private recheckAfterHook(entry: Tracked): void {
+  private recheckAfterHold(entry: Tracked, holdMs: number): void {
     this.evaluate(entry);
-    if (entry.hookRecheck) clearTimeout(entry.hookRecheck);
-    entry.hookRecheck = setTimeout(() => {
-      entry.hookRecheck = null;
+    if (entry.holdRecheck) clearTimeout(entry.holdRecheck);
+    entry.holdRecheck = setTimeout(() => {
+      entry.holdRecheck = null;
       this.evaluate(entry);
-    }, HOOK_FRESH_MS + DEBOUNCE_MS);
-    entry.hookRecheck.unref();
+    }, holdMs + DEBOUNCE_MS);
+    entry.holdRecheck.unref();
   }
 
   private announce(agent: AgentRecord): void {
     this.announced.set(agent.name, `${agent.status}@${agent.updatedAt}`);
+    const hold = heldFor(agent);
+    const entry = hold > 0 && agent.sessionId ? this.tracked.get(agent.sessionId) : undefined;
+    if (entry) this.recheckAfterHold(entry, hold);
     this.changes.emit("change", agent);
   }
 
@@ -282,4 +285,11 @@ export class StatusTracker {
     await this.backend.setTitle(session.paneId, text).catch(() => {});
     this.indicators.show(session.pane, agents);
   }
+}
+
+/** How long a status from this source holds the screen off (hive/precedence.ts). */
+function heldFor(agent: AgentRecord): number {
+  if (agent.statusSource === "hook") return HOOK_FRESH_MS;
+  if (agent.statusSource === "self" || agent.statusSource === "typed") return SELF_HOLD_MS;
+  return 0;
 }

@@ -123,6 +123,8 @@ __termhive_preexec() {
 # passed it on.
 __termhive_exit() {
   local s=$?
+  # A subshell's exit (`(exit 3)`) runs these hooks too: only the shell itself ends the pane.
+  (( ${ZSH_SUBSHELL:-0} > 0 )) && return 0
   if [[ -n $__termhive_ran ]]; then
     __termhive_ran=
     (( __termhive_seq++ ))

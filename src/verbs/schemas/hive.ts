@@ -16,4 +16,6 @@ export const targets = z
       recursive: z.boolean().optional(),
     }),
   ])
-  .describe('Who: "all", an agent/team/session name, prefixed forms ("agent:a1", "team:red", "session:s-3", "name:build"), a list of those, or {agents, teams, sessions, names, all}. Teams include child teams.');
+  // Listed as its three forms only: the description names the object's fields.
+  .meta({ "x-listed-as": { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }, { type: "object" }] } })
+  .describe('Who: "all", a name, "agent:a1", "team:red" (with child teams), "session:s-3", a list, or {agents, teams, sessions, names, all}.');
