@@ -53,16 +53,16 @@ async function mcpCommand(): Promise<void> {
   const { config: configureZod } = await import("zod");
   configureZod({ jitless: true });
   // Loaded here, not at the top: the stdio server needs neither gRPC nor the HTTP door.
-  const { TermhiveService } = await import("./service/service.js");
+  const { composeRoot } = await import("./service/root.js");
   const { serveStdio } = await import("./mcp/server.js");
-  const service = new TermhiveService(config);
+  const root = composeRoot(config);
   const stop = async () => {
-    await service.shutdown().catch(() => {});
+    await root.shutdown().catch(() => undefined); // exiting anyway: nothing left to report to
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
-  await serveStdio(service);
+  await serveStdio(root);
   await stop();
 }
 

@@ -32,6 +32,10 @@ export interface TermhiveConfig {
   ssh: string[];
   /** TERMHIVE_HOSTS: the destinations sessions may be opened on; null: any. */
   allowedHosts: string[] | null;
+  /** TERMHIVE_SAFETY, _RULES, _DISABLE as given; safety/config.ts validates them and loads the rules. */
+  safety: SafetySettings;
+  /** TERMHIVE_PROFILES: a file of agent profiles (hive/profiles.ts); null: the built-ins only. */
+  profilesPath: string | null;
   /** Bytes the audit log may reach before it moves to audit.jsonl.1. */
   auditMaxBytes: number;
   /** Bytes one session's recording may reach before it moves to output.cast.1. */
@@ -40,6 +44,8 @@ export interface TermhiveConfig {
   httpMaxSessions: number;
   /** Idle time after which `termhive serve` forgets an MCP-over-HTTP session. */
   httpSessionTtlMs: number;
+  /** TERMHIVE_DEBUG=1: stack traces of CLI errors, and a line for each failure termhive ignores (util/traced.ts). */
+  debug: boolean;
   /** TERMHIVE_TOOLS: the tool families the MCP door lists (terminal, hive); all by default. */
   toolFamilies: ToolFamily[];
   /** TERMHIVE_ELICIT=off: never ask the person through the client; the model's confirm: true decides. */
@@ -56,6 +62,26 @@ export interface TermhiveConfig {
   notifyUrls: string[];
 }
 
+export interface SafetySettings {
+  /** "on" (default), "off"; anything else is refused by safety/config.ts, naming the variable. */
+  switch: string;
+  rulesPath: string | null;
+  disable: string[];
+}
+
+/** The safety gate's settings from the environment (read here, like every TERMHIVE_* setting). */
+export function safetySettings(env: NodeJS.ProcessEnv = process.env): SafetySettings {
+  return {
+    switch: env.TERMHIVE_SAFETY ?? "on",
+    rulesPath: env.TERMHIVE_SAFETY_RULES?.trim() || null,
+    disable: (env.TERMHIVE_SAFETY_DISABLE ?? "").split(",").map((name) => name.trim()).filter(Boolean),
+  };
+}
+
+/** TERMHIVE_PROFILES: the custom agent profiles file, or null. */
+export function profilesPath(env: NodeJS.ProcessEnv = process.env): string | null {
+  return env.TERMHIVE_PROFILES || null;
+}
 export const TOOL_FAMILIES = ["terminal", "hive"] as const;
 export type ToolFamily = (typeof TOOL_FAMILIES)[number];
 
@@ -119,10 +145,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     idleCloseS: intFrom(env, "TERMHIVE_IDLE_CLOSE_S", 0, 0, 365 * 24 * 3600),
     ssh: sshWords(env.TERMHIVE_SSH),
     allowedHosts: parseHostList(env.TERMHIVE_HOSTS),
+    safety: safetySettings(env),
+    profilesPath: profilesPath(env),
     auditMaxBytes: megabytesFrom(env, "TERMHIVE_AUDIT_MAX_MB", 10),
     recordingMaxBytes: megabytesFrom(env, "TERMHIVE_RECORDING_MAX_MB", 50),
     httpMaxSessions: intFrom(env, "TERMHIVE_HTTP_MAX_SESSIONS", 256, 1, 100_000),
     httpSessionTtlMs: intFrom(env, "TERMHIVE_HTTP_SESSION_TTL_S", 1800, 1, 365 * 24 * 3600) * 1000,
+    debug: env.TERMHIVE_DEBUG === "1",
     toolFamilies: parseToolFamilies(env.TERMHIVE_TOOLS),
     elicit: parseSwitch(env, "TERMHIVE_ELICIT", true),
     grpcMaxCalls: intFrom(env, "TERMHIVE_GRPC_MAX_CALLS", 64, 1, 100_000),

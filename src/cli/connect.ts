@@ -5,7 +5,10 @@ import { existsSync } from "node:fs";
 import { loadConfig } from "../config.js";
 import { TermhiveClient } from "../grpc/client.js";
 import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";
-import { TermhiveService } from "../service/service.js";
+import { z } from "zod";
+import { composeRoot } from "../service/root.js";
+import { VERB } from "../verbs/index.js";
+import type { TermhiveService } from "../service/service.js";
 
 /** The operations every verb uses, with one shape whichever engine answers. */
 export type Ops = Pick<TermhiveClient, "open" | "run" | "send" | "read" | "wait" | "list" | "close" | "resize">;
@@ -20,6 +23,12 @@ export interface Engine {
 
 const CLIENT_ID = "cli";
 
+type TerminalVerbs = typeof VERB;
+/** A verb's input checked by its schema, defaults applied (as the MCP and gRPC doors do). */
+function parsed<K extends keyof TerminalVerbs>(key: K, input: unknown): z.infer<z.ZodObject<TerminalVerbs[K]["input"]>> {
+  return z.object(VERB[key].input).parse(input) as z.infer<z.ZodObject<TerminalVerbs[K]["input"]>>;
+}
+
 export async function connectEngine(options: { direct?: boolean; onProgress?: (ms: number, message: string) => void } = {}): Promise<Engine> {
   const config = loadConfig();
   const socket = grpcSocketPath(config.home);
@@ -27,17 +36,19 @@ export async function connectEngine(options: { direct?: boolean; onProgress?: (m
     const client = new TermhiveClient({ socketPath: socket, clientName: CLIENT_ID });
     return { ops: client, remote: true, done: async () => client.closeConnection() };
   }
-  const service = new TermhiveService(config);
+  const root = composeRoot(config);
+  const service = root.terminal;
   const ctx = { clientId: CLIENT_ID, onProgress: options.onProgress };
+  // The same checks and defaults as every other door: each input is parsed with its verb's schema.
   const ops: Ops = {
-    open: (i = {}) => service.open({ rows: 40, cols: 120, ...i }),
-    run: (i) => service.run({ timeout_s: 30, ...i }, ctx),
-    send: (i) => service.send({ enter: true, ...i }, ctx),
-    read: (i) => service.read({ mode: "auto", ...i }, ctx),
-    wait: (i) => service.wait({ timeout_s: 30, ...i }, ctx),
+    open: (i = {}) => service.open(parsed("terminalOpen", i)),
+    run: (i) => service.run(parsed("terminalRun", i), ctx),
+    send: (i) => service.send(parsed("terminalSend", i), ctx),
+    read: (i) => service.read(parsed("terminalRead", i), ctx),
+    wait: (i) => service.wait(parsed("terminalWait", i), ctx),
     list: () => service.list(),
-    close: (i) => service.close(i),
-    resize: (i) => service.resize(i),
+    close: (i) => service.close(parsed("terminalClose", i)),
+    resize: (i) => service.resize(parsed("terminalResize", i)),
   };
-  return { ops, remote: false, service, done: () => service.shutdown() };
+  return { ops, remote: false, service, done: () => root.shutdown() };
 }

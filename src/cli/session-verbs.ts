@@ -1,6 +1,7 @@
 // The CLI door: one command per verb of the table that has a CLI form (ls, open, run, send,
 // read, wait), run against the engine (a running server, else tmux directly).
 import { Option, type Command } from "commander";
+import { z } from "zod";
 import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
 import type { CliOption } from "../verbs/verb.js";
 import { connectEngine, type Engine } from "./connect.js";
@@ -17,10 +18,10 @@ export async function withEngine<T>(json: boolean | undefined, work: (e: Engine)
     if (progress) process.stderr.write("\r\x1b[K");
     return result;
   } catch (error) {
-    await engine?.done().catch(() => {});
+    await engine?.done().catch(() => undefined); // the call's own error is the one to report
     return fail(json, error, session);
   } finally {
-    await engine?.done().catch(() => {});
+    await engine?.done().catch(() => undefined); // released already, or the backend is gone: nothing left to do
   }
 }
 
@@ -45,8 +46,15 @@ function registerVerb(program: Command, verb: AnyVerb): void {
   // commander calls the action with the arguments, then the options, then the command.
   command.action(async (...params: unknown[]) => {
     const o = params.at(-2) as Record<string, unknown> & { json?: boolean };
-    const input = cli.input(params.slice(0, -2) as never, o);
-    const session = typeof input.session === "string" ? input.session : undefined;
+    const given = cli.input(params.slice(0, -2) as never, o);
+    const session = typeof given.session === "string" ? given.session : undefined;
+    // Checked with the verb's schema here, whichever engine answers: a bad value is one clear error.
+    let input: Record<string, unknown>;
+    try {
+      input = z.object(verb.input).parse(given);
+    } catch (error) {
+      return fail(o.json, error, session);
+    }
     const ctx = { clientId: "cli" };
     let result = await withEngine(o.json, (e) => Promise.resolve(verb.run({ terminal: e.ops, hive: noHive } satisfies Services, input, ctx)), session);
     if (cli.speak) result = cliSpeakResult(result, session);

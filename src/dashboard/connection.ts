@@ -3,8 +3,8 @@
 // socket's send buffer is past HIGH_WATER nothing more is queued on it (output keeps
 // piling up in the transcript only, and goes as one frame, or a fresh picture, later).
 import type { WebSocket } from "ws";
-import { hiveServiceFor } from "../service/hive-instance.js";
-import type { TermhiveService } from "../service/service.js";
+import type { ServiceRoot } from "../service/root.js";
+import type { Disposable } from "../terminal/events.js";
 import { parseClientMessage } from "./client-messages.js";
 import type { HiveFeed } from "./hive-feed.js";
 import type { ClientMessage, ServerMessage } from "./protocol.js";
@@ -27,14 +27,20 @@ export class DashboardConnection {
     if (!this.flushTimer && !this.closed) this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
   };
 
+  private readonly feedUpdates: Disposable;
+
+  private get service() {
+    return this.root.terminal;
+  }
+
   constructor(
     private readonly ws: WebSocket,
-    private readonly service: TermhiveService,
+    private readonly root: ServiceRoot,
     private readonly feed: HiveFeed,
     private readonly log: (line: string) => void,
   ) {
     feed.acquire();
-    feed.on("update", this.schedule);
+    this.feedUpdates = feed.onUpdate(this.schedule);
     ws.on("message", (data, isBinary) => {
       if (isBinary) return this.refuse("a binary frame");
       void this.handle(data.toString());
@@ -51,7 +57,7 @@ export class DashboardConnection {
     if (this.closed) return;
     this.closed = true;
     if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.feed.off("update", this.schedule);
+    this.feedUpdates.dispose();
     this.feed.release();
     for (const stream of this.streams.values()) stream.dispose();
     this.streams.clear();
@@ -134,7 +140,7 @@ export class DashboardConnection {
         return;
       }
       case "message": {
-        const hive = hiveServiceFor(this.service);
+        const hive = this.root.hive;
         const to = m.to;
         const input = to.kind === "everyone" ? { broadcast: m.text } : to.kind === "team" ? { teams: { [to.name]: m.text } } : { agents: { [to.name]: m.text } };
         const result = await hive.message({ ...input, confirm: m.confirm });
@@ -143,7 +149,7 @@ export class DashboardConnection {
         return;
       }
       case "mailbox": {
-        const result = await hiveServiceFor(this.service).inbox({ agent: m.agent, all: true, peek: true, limit: 50 });
+        const result = await this.root.hive.inbox({ agent: m.agent, all: true, peek: true, limit: 50 });
         this.send({ t: "reply", id: m.id, ok: true, result });
         return;
       }

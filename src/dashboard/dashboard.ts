@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { hostAndOriginAllowed } from "../auth/http-guard.js";
-import type { TermhiveService } from "../service/service.js";
+import type { ServiceRoot } from "../service/root.js";
 import { asset } from "./assets.js";
 import { cookieOk, loginCookie, queryToken } from "./auth.js";
 import { PageTokens } from "./page-token.js";
@@ -38,9 +38,9 @@ export interface Dashboard {
   close(): void;
 }
 
-export function createDashboard(service: TermhiveService, options: { token: string | null; host: string; log?: (line: string) => void }): Dashboard {
+export function createDashboard(root: ServiceRoot, options: { token: string | null; host: string; log?: (line: string) => void }): Dashboard {
   const log = limitedLog(options.log ?? ((line: string) => process.stderr.write(`termhive serve: dashboard: ${line}\n`)));
-  const feed = new HiveFeed(service);
+  const feed = new HiveFeed(root.terminal, root.hive);
   const pageTokens = new PageTokens(options.token);
   const wss = new WebSocketServer({
     noServer: true,
@@ -122,7 +122,7 @@ export function createDashboard(service: TermhiveService, options: { token: stri
       wss.handleUpgrade(req, socket, head, (ws) => {
         alive.set(ws, true);
         ws.on("pong", () => alive.set(ws, true));
-        new DashboardConnection(ws, service, feed, log);
+        new DashboardConnection(ws, root, feed, log);
       });
     },
 

@@ -2,9 +2,8 @@
 // number of pages: a snapshot (sessions, agents, teams, queue) every second, sooner when an
 // agent's status changes, and new events polled from the store (other termhive processes
 // append there too). Runs only while a page is connected.
-import { EventEmitter } from "node:events";
+import { Emitter, type Disposable } from "../terminal/events.js";
 import type { HiveService } from "../service/hive-service.js";
-import { hiveServiceFor } from "../service/hive-instance.js";
 import type { TermhiveService } from "../service/service.js";
 import type { AgentView, EventView, ServerMessage, SessionView } from "./protocol.js";
 
@@ -17,7 +16,11 @@ const CHANGE_DEBOUNCE_MS = 15;
 /** Events a newly opened page is given, and kept here for pages catching up. */
 export const EVENT_RING = 200;
 
-export class HiveFeed extends EventEmitter {
+export class HiveFeed {
+  private readonly updated = new Emitter<void>();
+  /** A new snapshot or new events: pages re-send what changed. */
+  readonly onUpdate = this.updated.event;
+  private changes: Disposable | undefined;
   private users = 0;
   private timers: NodeJS.Timeout[] = [];
   private changeTimer: NodeJS.Timeout | undefined;
@@ -36,14 +39,10 @@ export class HiveFeed extends EventEmitter {
     }, CHANGE_DEBOUNCE_MS);
   };
 
-  constructor(private readonly service: TermhiveService) {
-    super();
-    this.setMaxListeners(0);
-  }
-
-  private get hive(): HiveService {
-    return hiveServiceFor(this.service);
-  }
+  constructor(
+    private readonly service: TermhiveService,
+    private readonly hive: HiveService,
+  ) {}
 
   /** The latest snapshot and events, once there are any. */
   latest(): { snapshot: HiveSnapshot | undefined; version: number; events: readonly EventView[] } {
@@ -52,7 +51,7 @@ export class HiveFeed extends EventEmitter {
 
   acquire(): void {
     if (this.users++ > 0) return;
-    this.hive.changes.on("change", this.onChange);
+    this.changes = this.hive.onAgentChanged(this.onChange);
     this.timers = [
       setInterval(() => void this.refresh(true), SNAPSHOT_MS),
       setInterval(() => void this.refresh(false), EVENTS_MS),
@@ -63,7 +62,8 @@ export class HiveFeed extends EventEmitter {
 
   release(): void {
     if (--this.users > 0) return;
-    this.hive.changes.off("change", this.onChange);
+    this.changes?.dispose();
+    this.changes = undefined;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     if (this.changeTimer) clearTimeout(this.changeTimer);
@@ -80,7 +80,7 @@ export class HiveFeed extends EventEmitter {
       .catch((error: unknown) => {
         this.snapshot = { ...(this.snapshot ?? emptySnapshot()), at: Date.now(), error: (error as Error).message };
         this.version++;
-        this.emit("update");
+        this.updated.fire();
       })
       .finally(() => {
         this.running = undefined;
@@ -113,7 +113,7 @@ export class HiveFeed extends EventEmitter {
       }
       if (!r.more) break;
     }
-    if (changed) this.emit("update");
+    if (changed) this.updated.fire();
   }
 
   private async takeSnapshot(hive: HiveService): Promise<HiveSnapshot> {

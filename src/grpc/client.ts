@@ -4,7 +4,6 @@
 import * as grpc from "@grpc/grpc-js";
 import type { z } from "zod";
 import type { VERB } from "../verbs/index.js";
-import type { SessionSummary } from "../service/service.js";
 import { defaultHome } from "../util/paths.js";
 import { loadTermhiveProto } from "./proto.js";
 import { grpcSocketPath } from "./socket.js";
@@ -50,11 +49,23 @@ export type WatchStream<T> = AsyncIterable<T> & { cancel(): void };
 
 type Row = Record<string, unknown>;
 
-/** Fields that are `T | null` in the service's results: absent on the wire means null. */
-function nulls<T>(row: Row, keys: string[]): T {
-  for (const key of keys) if (row[key] === undefined) row[key] = null;
-  return row as T;
-}
+/**
+ * A verb's client method name: the terminal verbs drop their family (terminalRun → run), the
+ * hive verbs keep their table name (hiveLayout). The rpc is the same name capitalised (Run,
+ * HiveLayout): the proto's rpcs are checked against the verb table (test/unit/verbs/table.test.ts),
+ * so deriving the methods from the proto's service derives them from the table.
+ */
+type MethodName<K extends string> = K extends `terminal${infer Rest}` ? Uncapitalize<Rest> : K;
+/** A method's input may be left out when the verb has no required field. */
+type Method<K extends keyof Verbs> = {} extends In<K> ? (input?: In<K>) => Promise<Out<K>> : (input: In<K>) => Promise<Out<K>>;
+/** One method per verb of the table, typed from its schema and operation. */
+export type VerbMethods = { [K in keyof Verbs as MethodName<K & string>]: Method<K> };
+
+const STREAMS = new Set(["WatchOutput", "WatchEvents"]);
+const methodOf = (rpc: string) => rpc.charAt(0).toLowerCase() + rpc.slice(1);
+
+// The verb methods are added to the prototype below (one per unary rpc); this declaration gives them their types.
+export interface TermhiveClient extends VerbMethods {}
 
 export class TermhiveClient {
   private readonly stub: grpc.Client & Record<string, Function>;
@@ -86,98 +97,9 @@ export class TermhiveClient {
     });
   }
 
-  async open(input: In<"terminalOpen"> = {}): Promise<Out<"terminalOpen">> {
-    return nulls(await this.call<Row>("Open", input), []);
-  }
-  async run(input: In<"terminalRun">): Promise<Out<"terminalRun">> {
-    return nulls(await this.call<Row>("Run", input), ["exit_code"]);
-  }
-  async send(input: In<"terminalSend">): Promise<Out<"terminalSend">> {
-    return this.call("Send", input);
-  }
-  async read(input: In<"terminalRead">): Promise<Out<"terminalRead">> {
-    return this.call("Read", input);
-  }
-  async wait(input: In<"terminalWait">): Promise<Out<"terminalWait">> {
-    return this.call("Wait", input);
-  }
-  async list(): Promise<Out<"terminalList">> {
-    const r = await this.call<{ sessions: Row[] }>("List", {});
-    return { sessions: r.sessions.map((s) => nulls<SessionSummary>(s, ["cwd", "running", "last_exit_code"])) };
-  }
-  async close(input: In<"terminalClose">): Promise<Out<"terminalClose">> {
-    return this.call("Close", input);
-  }
-  async resize(input: In<"terminalResize">): Promise<Out<"terminalResize">> {
-    return this.call("Resize", input);
-  }
-
-  // The hive: one method per MCP hive tool (hive_layout → hiveLayout), same inputs and results as HiveService.
-  private async hive<R>(method: string, input: object): Promise<R> {
-    return responseFromWire(method, await this.call<Row>(method, requestToWire(method, input as Row))) as R;
-  }
-  async hiveLayout(input: In<"hiveLayout"> = {}): Promise<Out<"hiveLayout">> {
-    return this.hive("HiveLayout", input);
-  }
-  async hiveSplit(input: In<"hiveSplit">): Promise<Out<"hiveSplit">> {
-    return this.hive("HiveSplit", input);
-  }
-  async hiveSend(input: In<"hiveSend">): Promise<Out<"hiveSend">> {
-    return this.hive("HiveSend", input);
-  }
-  async hiveRead(input: In<"hiveRead">): Promise<Out<"hiveRead">> {
-    return this.hive("HiveRead", input);
-  }
-  async hiveMessage(input: In<"hiveMessage">): Promise<Out<"hiveMessage">> {
-    return this.hive("HiveMessage", input);
-  }
-  async hiveQueue(input: In<"hiveQueue"> = {}): Promise<Out<"hiveQueue">> {
-    return this.hive("HiveQueue", input);
-  }
-  async hiveStatus(input: In<"hiveStatus">): Promise<Out<"hiveStatus">> {
-    return this.hive("HiveStatus", input);
-  }
-  async hiveEvents(input: In<"hiveEvents"> = {}): Promise<Out<"hiveEvents">> {
-    return this.hive("HiveEvents", input);
-  }
-  async hiveWait(input: In<"hiveWait">): Promise<Out<"hiveWait">> {
-    return this.hive("HiveWait", input);
-  }
-  async hiveWatch(input: In<"hiveWatch">): Promise<Out<"hiveWatch">> {
-    return this.hive("HiveWatch", input);
-  }
-  async hiveMail(input: In<"hiveMail">): Promise<Out<"hiveMail">> {
-    return this.hive("HiveMail", input);
-  }
-  async hiveInbox(input: In<"hiveInbox">): Promise<Out<"hiveInbox">> {
-    return this.hive("HiveInbox", input);
-  }
-  async hiveFocus(input: In<"hiveFocus">): Promise<Out<"hiveFocus">> {
-    return this.hive("HiveFocus", input);
-  }
-  async agentSpawn(input: In<"agentSpawn">): Promise<Out<"agentSpawn">> {
-    return this.hive("AgentSpawn", input);
-  }
-  async agentRegister(input: In<"agentRegister">): Promise<Out<"agentRegister">> {
-    return this.hive("AgentRegister", input);
-  }
-  async agentList(input: In<"agentList"> = {}): Promise<Out<"agentList">> {
-    return this.hive("AgentList", input);
-  }
-  async agentRemove(input: In<"agentRemove">): Promise<Out<"agentRemove">> {
-    return this.hive("AgentRemove", input);
-  }
-  async teamCreate(input: In<"teamCreate">): Promise<Out<"teamCreate">> {
-    return this.hive("TeamCreate", input);
-  }
-  async teamAssign(input: In<"teamAssign">): Promise<Out<"teamAssign">> {
-    return this.hive("TeamAssign", input);
-  }
-  async teamList(): Promise<Out<"teamList">> {
-    return this.hive("TeamList", {});
-  }
-  async teamRemove(input: In<"teamRemove">): Promise<Out<"teamRemove">> {
-    return this.hive("TeamRemove", input);
+  /** A verb's call: its input as the proto message, the response back in the service's shape. */
+  private async verb(rpc: string, input: object = {}): Promise<Row> {
+    return responseFromWire(rpc, await this.call<Row>(rpc, requestToWire(input as Row)));
   }
 
   /** Live output of the named sessions (all when none), optionally after what they still hold. */
@@ -209,4 +131,15 @@ export class TermhiveClient {
     // Not this.stub.close(): the generated stub aliases the Close RPC as `close`.
     grpc.Client.prototype.close.call(this.stub);
   }
+}
+
+for (const rpc of Object.keys(loadTermhiveProto("client").service)) {
+  if (STREAMS.has(rpc)) continue;
+  Object.defineProperty(TermhiveClient.prototype, methodOf(rpc), {
+    value: function (this: TermhiveClient, input?: object) {
+      return (this as unknown as { verb(rpc: string, input?: object): Promise<Row> }).verb(rpc, input);
+    },
+    writable: true,
+    configurable: true,
+  });
 }

@@ -2,12 +2,10 @@
 // schema, its operation, errors as status codes) and the two watch streams. No behaviour lives here.
 import * as grpc from "@grpc/grpc-js";
 import { z } from "zod";
-import { hiveServiceFor } from "../service/hive-instance.js";
-import type { TermhiveService } from "../service/service.js";
+import type { ServiceRoot } from "../service/root.js";
 import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
-import { grpcFailure } from "../verbs/errors.js";
 import { requestFromWire, responseToWire } from "./hive-codec.js";
-import { CODE_KEY } from "./status.js";
+import { replyError } from "./reply-error.js";
 import { watchEvents, watchOutput } from "./watch.js";
 
 type Unary = grpc.handleUnaryCall<Record<string, unknown>, object>;
@@ -15,13 +13,6 @@ type Row = Record<string, unknown>;
 
 /** Checks the bearer token of a call (TCP listener only; the unix socket is protected by its mode). */
 export type Authorize = (metadata: grpc.Metadata) => boolean;
-
-export function replyError(error: unknown): Partial<grpc.StatusObject> {
-  const { code, details, toolCode } = grpcFailure(error);
-  const metadata = new grpc.Metadata();
-  if (toolCode) metadata.set(CODE_KEY, toolCode);
-  return { code, details, metadata };
-}
 
 function clientId(metadata: grpc.Metadata): string {
   const sent = metadata.get("x-termhive-client")[0];
@@ -38,7 +29,7 @@ function dropEmptyArrays(request: Row): Row {
 /** Wire request → the verb's input, and its result → the wire response. */
 function wire(verb: AnyVerb): { decode(request: Row): Row; encode(result: Row): object } {
   if (verb.family === "terminal") return { decode: dropEmptyArrays, encode: (result) => result };
-  return { decode: (request) => requestFromWire(verb.grpc, request), encode: (result) => responseToWire(verb.grpc, result) };
+  return { decode: (request) => requestFromWire(request, verb.input), encode: (result) => responseToWire(verb.grpc, result) };
 }
 
 function unaryHandler(verb: AnyVerb, services: Services, authorize: Authorize | undefined): Unary {
@@ -60,12 +51,12 @@ function unaryHandler(verb: AnyVerb, services: Services, authorize: Authorize | 
   };
 }
 
-export function buildHandlers(service: TermhiveService, authorize?: Authorize): grpc.UntypedServiceImplementation {
-  // The hive is resolved on its first call, so its store still opens on first use.
-  const services: Services = { terminal: service, hive: () => hiveServiceFor(service) };
+export function buildHandlers(root: ServiceRoot, authorize?: Authorize): grpc.UntypedServiceImplementation {
+  // The hive's store still opens on its first call (the crew opens it on first use).
+  const services: Services = { terminal: root.terminal, hive: () => root.hive };
   const stream = (watch: typeof watchOutput) => (call: grpc.ServerWritableStream<Row, object>) => {
     if (authorize && !authorize(call.metadata)) return call.destroy({ name: "auth", message: "unauthenticated", code: grpc.status.UNAUTHENTICATED } as grpc.ServiceError);
-    void watch(service, call);
+    void watch(root.terminal, call);
   };
   return {
     ...Object.fromEntries(VERBS.map((verb) => [verb.grpc, unaryHandler(verb, services, authorize)])),

@@ -3,6 +3,7 @@
 // forms of `targets`, null (absent on the wire), open-ended event data (JSON), and two
 // per-target fields that the proto keeps beside a reused terminal result instead of inside it.
 import type { TargetSpec } from "../hive/index.js";
+import type { ZodType } from "zod";
 import { ToolError } from "../service/errors.js";
 
 // Wire rows are whatever proto-loader decoded; their shape is the proto's, checked by zod (requests) or typed by the client (results).
@@ -33,14 +34,17 @@ export function targetsFromWire(wire: WireTargets | undefined): TargetSpec | und
   return Object.fromEntries(Object.entries(wire.set).filter(([, v]) => !(Array.isArray(v) && v.length === 0))) as TargetSpec;
 }
 
-/** A request as the shared zod shapes expect it: targets in their MCP form, "" for null where the proto says so. */
-export function requestFromWire(method: string, request: Row): Row {
+/**
+ * A request as the verb's zod shape expects it: targets in their MCP form, and null where the
+ * wire says "" (proto3 strings have no null) for a field the verb's schema lets be null and
+ * never be "". Derived from the schema, so a verb that adds a nullable field needs nothing here.
+ */
+export function requestFromWire(request: Row, input: Readonly<Record<string, ZodType>>): Row {
   const out: Row = { ...request };
   if ("targets" in out) out.targets = targetsFromWire(out.targets);
   if (out.targets === undefined) delete out.targets;
-  if (method === "TeamAssign") {
-    if (out.team === "") out.team = null;
-    if (out.parent === "") out.parent = null;
+  for (const [key, schema] of Object.entries(input)) {
+    if (out[key] === "" && schema.safeParse(null).success && !schema.safeParse("").success) out[key] = null;
   }
   return out;
 }
@@ -65,14 +69,11 @@ export function responseToWire(method: string, result: Row): Row {
 
 // ---- client side ----------------------------------------------------------------------------
 
-/** A request in its MCP/service shape as the proto message. */
-export function requestToWire(method: string, input: Row): Row {
+/** A request in its MCP/service shape as the proto message: a null field travels as "" (see requestFromWire). */
+export function requestToWire(input: Row): Row {
   const out: Row = { ...input };
   if (out.targets !== undefined) out.targets = targetsToWire(out.targets);
-  if (method === "TeamAssign") {
-    if (out.team === null) out.team = "";
-    if (out.parent === null) out.parent = "";
-  }
+  for (const [key, value] of Object.entries(out)) if (value === null) out[key] = "";
   return out;
 }
 
@@ -97,6 +98,12 @@ function watcherFromWire(w: Row | undefined): Row | undefined {
 
 export function responseFromWire(method: string, r: Row): Row {
   switch (method) {
+    case "Run":
+      nulls(r, ["exit_code"]);
+      return r;
+    case "List":
+      for (const s of r.sessions) nulls(s, ["cwd", "running", "last_exit_code"]);
+      return r;
     case "HiveLayout":
       nulls(r, ["attach"]);
       for (const p of r.panes) if (p.agent !== undefined) nulls(p, ["team"]);

@@ -3,6 +3,7 @@
 // checks a call's token and counts it (guard.ts) before grpc-js reads its message.
 import * as grpc from "@grpc/grpc-js";
 import { chmodSync, existsSync, unlinkSync } from "node:fs";
+import type { ServiceRoot } from "../service/root.js";
 import type { TermhiveService } from "../service/service.js";
 import { buildHandlers, type Authorize } from "./handlers.js";
 import { loadTermhiveProto } from "./proto.js";
@@ -43,11 +44,11 @@ function serverOptions(service: TermhiveService, authorize: Authorize | undefine
   };
 }
 
-export async function startGrpc(service: TermhiveService, options: GrpcServeOptions): Promise<GrpcServers> {
+export async function startGrpc(root: ServiceRoot, options: GrpcServeOptions): Promise<GrpcServers> {
   const { service: definition } = loadTermhiveProto("server");
   await claimSocket(options.socketPath);
-  const local = new grpc.Server(serverOptions(service, undefined));
-  local.addService(definition, buildHandlers(service));
+  const local = new grpc.Server(serverOptions(root.terminal, undefined));
+  local.addService(definition, buildHandlers(root));
   await bind(local, `unix:${options.socketPath}`);
   chmodSync(options.socketPath, 0o600);
 
@@ -59,9 +60,9 @@ export async function startGrpc(service: TermhiveService, options: GrpcServeOpti
       const value = md.get("authorization")[0];
       return typeof value === "string" && tokenMatches(value.replace(/^Bearer\s+/i, ""), token);
     };
-    remote = new grpc.Server(serverOptions(service, authorize));
+    remote = new grpc.Server(serverOptions(root.terminal, authorize));
     // The handlers check the token again: a second lock, should a call ever bypass the guard.
-    remote.addService(definition, buildHandlers(service, authorize));
+    remote.addService(definition, buildHandlers(root, authorize));
     const host = options.tcp.host.includes(":") ? `[${options.tcp.host}]` : options.tcp.host;
     try {
       tcpPort = await bind(remote, `${host}:${options.tcp.port}`);

@@ -3,7 +3,7 @@ import type * as grpc from "@grpc/grpc-js";
 import type { TermhiveService } from "../service/service.js";
 import type { Disposable } from "../terminal/events.js";
 import type { TerminalSession } from "../terminal/session.js";
-import { replyError } from "./handlers.js";
+import { replyError } from "./reply-error.js";
 import { OutputQueue } from "./output-queue.js";
 
 type Stream = grpc.ServerWritableStream<Record<string, unknown>, object>;

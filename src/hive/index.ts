@@ -132,3 +132,4 @@ export * from "./versions.js";
 export * from "./precedence.js";
 export * from "./turns.js";
 export * from "./outbox.js";
+export * from "./busy-rule.js";

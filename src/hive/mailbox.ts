@@ -75,7 +75,7 @@ export class Mailbox {
         kind: "message",
         agent: to,
         sessionId: recipient.sessionId,
-        // Same shape as a cascade's message event (service/hive/message-events.ts): a mail is
+        // Same shape as a cascade's message event (hive/live/message-events.ts): a mail is
         // delivered once it is in the recipient's mailbox; typing it into the pane is extra.
         data: { via: "mail", level: "agent", state: "delivered", message: message.id, from, to, preview: text.slice(0, 120) },
       });

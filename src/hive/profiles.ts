@@ -31,6 +31,7 @@
 // Rule patterns are matched against the chosen lines joined with "\n", with the m flag on.
 // The file's patterns (ready and rules) are RE2 syntax, matched in linear time like every
 // user regex (util/regex.ts): lookarounds and backreferences are refused when the file loads.
+import { profilesPath } from "../config.js";
 import { NAME_RULE, isValidName } from "../util/names.js";
 import { SafeRegex } from "../util/regex.js";
 import { readFileSync } from "node:fs";
@@ -223,7 +224,11 @@ export function parseProfilesConfig(json: unknown, source = "profiles"): Record<
 
 /** Built-ins plus the file named by TERMHIVE_PROFILES (if set). A bad file is an error, not ignored. */
 export function loadProfiles(env: NodeJS.ProcessEnv = process.env): ProfileRegistry {
-  const path = env.TERMHIVE_PROFILES;
+  return profilesFrom(profilesPath(env));
+}
+
+/** Built-ins plus the profiles file config.ts names (TERMHIVE_PROFILES), if any. */
+export function profilesFrom(path: string | null): ProfileRegistry {
   if (!path) return new ProfileRegistry();
   let text: string;
   try {

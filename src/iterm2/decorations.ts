@@ -24,10 +24,13 @@ export interface DecoratedService {
   readonly registry: { all(): readonly { readonly id: string; readonly paneId: string }[] };
 }
 
-/** The hive's status changes ("change", agent) and the service they belong to. */
-export interface StatusSource {
-  readonly service: DecoratedService;
-  readonly changes: { on(event: "change", listener: (agent: AgentStatusView) => void): unknown; off(event: "change", listener: (agent: AgentStatusView) => void): unknown };
+/** The crew's typed status event (hive/live/crew.ts: onAgentChanged), as this module needs it. */
+export type AgentChanged = (listener: (agent: AgentStatusView) => void) => { dispose(): void };
+
+/** The iTerm2 display as the composition root holds it: hive_focus's hook and the stop. */
+export interface Iterm2Display {
+  focus(paneId: string): Promise<void>;
+  stop(): void;
 }
 
 type Rgb = [number, number, number];
@@ -123,29 +126,24 @@ export class Iterm2Decorations {
   }
 }
 
-const decorations = new WeakMap<DecoratedService, Iterm2Decorations>();
-
 /**
- * Follows the hive's status changes for as long as the service runs; returns the stop. Does
- * nothing where iTerm2 cannot be there (not macOS and no TERMHIVE_ITERM2_SOCKET).
+ * The iTerm2 display: follows the crew's status changes until stopped. Does nothing where
+ * iTerm2 cannot be there (not macOS and no TERMHIVE_ITERM2_SOCKET).
  */
-export function startIterm2Status(hive: StatusSource): () => void {
-  if (iterm2Unavailable() !== null) return () => {};
-  const d = new Iterm2Decorations(hive.service);
-  decorations.set(hive.service, d);
+export function startIterm2Status(service: DecoratedService, onAgentChanged: AgentChanged): Iterm2Display {
+  if (iterm2Unavailable() !== null) return { focus: async () => undefined, stop: () => undefined };
+  const d = new Iterm2Decorations(service);
   // Each change after the one before, so a tab never ends on an older status.
   let chain = Promise.resolve();
-  const onChange = (agent: AgentStatusView) => {
-    chain = chain.then(() => d.show(agent)).catch(() => undefined);
+  const subscription = onAgentChanged((agent) => {
+    chain = chain.then(() => d.show(agent)).catch(() => undefined); // iTerm2 gone or refusing: the next change retries
+  });
+  return {
+    // hive_focus's hook: also activates the pane in iTerm2 when it is shown there. Never fails the focus.
+    focus: (paneId) => d.focus(paneId).catch(() => undefined), // iTerm2 not showing the pane: the backend's focus stands
+    stop: () => {
+      subscription.dispose();
+      d.stop();
+    },
   };
-  hive.changes.on("change", onChange);
-  return () => {
-    hive.changes.off("change", onChange);
-    d.stop();
-  };
-}
-
-/** hive_focus's hook: also activates the pane in iTerm2 when it is shown there. Never fails the focus. */
-export async function focusInIterm2(service: DecoratedService, paneId: string): Promise<void> {
-  await decorations.get(service)?.focus(paneId).catch(() => undefined);
 }

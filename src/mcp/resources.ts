@@ -194,14 +194,11 @@ class Subscriptions {
     this.wiring.add(registry.onExited(sessionEnded));
     this.wiring.add(registry.onClosed(sessionEnded));
     if (this.hive) {
-      const hive = this.hive;
-      const onChange = () => {
+      this.wiring.add(this.hive.onAgentChanged(() => {
         this.notify(AGENTS_URI);
         this.notify(TEAMS_URI);
         this.notify(EVENTS_URI);
-      };
-      hive.changes.on("change", onChange);
-      this.wiring.add({ dispose: () => hive.changes.off("change", onChange) });
+      }));
     }
   }
 

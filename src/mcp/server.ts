@@ -1,10 +1,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { TermhiveService } from "../service/service.js";
+import type { ServiceRoot } from "../service/root.js";
 import { registerTools } from "./tools.js";
 import { registerResources } from "./resources.js";
 import { registerPrompts } from "./prompts.js";
-import { hiveServiceFor } from "../service/hive-instance.js";
 import { VERSION } from "../version.js";
 import type { ToolFamily } from "../config.js";
 
@@ -20,27 +19,27 @@ export function instructionsFor(families: readonly ToolFamily[]): string {
   return lines.join("\n");
 }
 
-export function createMcpServer(service: TermhiveService, clientId?: string): McpServer {
+export function createMcpServer(root: ServiceRoot, clientId?: string): McpServer {
   const server = new McpServer(
     { name: "termhive", version: VERSION },
     {
       // logging/setLevel is part of the generic MCP server surface (conformance: logging-set-level).
       capabilities: { logging: {} },
-      instructions: instructionsFor(service.config.toolFamilies),
+      instructions: instructionsFor(root.terminal.config.toolFamilies),
     },
   );
   // The hive store opens on first use: a database that cannot be opened (locked, corrupt)
   // fails the hive calls with its reason and never takes the terminal tools down.
-  const hive = hiveServiceFor(service);
-  const families = service.config.toolFamilies;
-  registerTools(server, { terminal: service, hive: () => hive }, { clientId, families, elicit: service.config.elicit });
-  registerResources(server, service, families.includes("hive") ? hive : undefined);
+  const { terminal, hive } = root;
+  const families = terminal.config.toolFamilies;
+  registerTools(server, { terminal, hive: () => hive }, { clientId, families, elicit: terminal.config.elicit });
+  registerResources(server, terminal, families.includes("hive") ? hive : undefined);
   registerPrompts(server);
   return server;
 }
 
-export async function serveStdio(service: TermhiveService): Promise<void> {
-  const server = createMcpServer(service, "stdio");
+export async function serveStdio(root: ServiceRoot): Promise<void> {
+  const server = createMcpServer(root, "stdio");
   const transport = new StdioServerTransport();
   // Set before connect: the SDK chains a handler it finds, but one set later replaces its own
   // (and with it the server's close handling, e.g. resource subscription clean-up).

@@ -7,6 +7,7 @@
 // An unknown value, an unknown rule name or a bad rules file stops start-up with an error
 // that names the variable and the problem.
 // -------------------------------------------------------------------------------------
+import { safetySettings, type SafetySettings } from "../config.js";
 import { loadCustomRules, SafetyConfigError } from "./custom-rules.js";
 import { BUILTIN_RULES, type Rule } from "./rules.js";
 
@@ -19,16 +20,20 @@ export interface SafetyConfig {
 }
 
 export function loadSafetyConfig(env: NodeJS.ProcessEnv = process.env): SafetyConfig {
-  const switchValue = (env.TERMHIVE_SAFETY ?? "on").trim().toLowerCase();
+  return safetyConfigFrom(safetySettings(env));
+}
+
+/** The gate's configuration from its settings (config.ts reads them): validated, rules loaded. */
+export function safetyConfigFrom(settings: SafetySettings): SafetyConfig {
+  const switchValue = settings.switch.trim().toLowerCase();
   if (switchValue !== "on" && switchValue !== "off" && switchValue !== "") {
-    throw new SafetyConfigError(`TERMHIVE_SAFETY must be "on" or "off", got "${env.TERMHIVE_SAFETY}"`);
+    throw new SafetyConfigError(`TERMHIVE_SAFETY must be "on" or "off", got "${settings.switch}"`);
   }
   const builtinNames = new Set(BUILTIN_RULES.map((rule) => rule.name));
-  const rulesPath = env.TERMHIVE_SAFETY_RULES?.trim();
-  const custom = rulesPath ? loadCustomRules(rulesPath, builtinNames) : [];
+  const custom = settings.rulesPath ? loadCustomRules(settings.rulesPath, builtinNames) : [];
   const all: Rule[] = [...BUILTIN_RULES, ...custom];
 
-  const disabled = (env.TERMHIVE_SAFETY_DISABLE ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+  const disabled = settings.disable;
   const known = new Set(all.map((rule) => rule.name));
   const unknown = disabled.filter((name) => !known.has(name));
   if (unknown.length) {

@@ -7,7 +7,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createMcpServer } from "../mcp/server.js";
-import type { TermhiveService } from "../service/service.js";
+import type { ServiceRoot } from "../service/root.js";
 import type { Dashboard } from "../dashboard/dashboard.js";
 import { BoundedEventStore } from "./event-store.js";
 import { bearerOk, BodyTooLarge, discardRestOfBody, hostAndOriginAllowed, hostInUrl, readBody } from "../auth/http-guard.js";
@@ -53,7 +53,7 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   res.writeHead(status, { "content-type": "application/json" }).end(body);
 }
 
-export async function startHttp(service: TermhiveService, options: HttpOptions): Promise<HttpServer> {
+export async function startHttp(root: ServiceRoot, options: HttpOptions): Promise<HttpServer> {
   // Insertion order is kept as recency order (a used session is moved to the end), so the
   // first idle one found is the least recently used.
   const sessions = new Map<string, McpSession>();
@@ -92,7 +92,7 @@ export async function startHttp(service: TermhiveService, options: HttpOptions):
   };
 
   const openSession = async (): Promise<StreamableHTTPServerTransport> => {
-    const server = createMcpServer(service, "http");
+    const server = createMcpServer(root, "http");
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new BoundedEventStore(),

@@ -5,7 +5,8 @@ import { createDashboard } from "../dashboard/dashboard.js";
 import { dashboardUrl, writeServeRecord } from "../dashboard/serve-record.js";
 import { startGrpc } from "../grpc/server.js";
 import { grpcSocketPath } from "../grpc/socket.js";
-import { TermhiveService } from "../service/service.js";
+import { composeRoot } from "../service/root.js";
+import { traced } from "../util/traced.js";
 import { installCrashPolicy } from "../util/crash-policy.js";
 import { isLoopbackHost } from "../auth/http-guard.js";
 import { startHttp } from "./http.js";
@@ -37,22 +38,22 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
   const loopback = isLoopbackHost(options.host);
   if (!options.auth && !loopback) throw new Error(`--auth off is only allowed on a loopback host, not ${options.host}`);
   const config = loadConfig();
-  const service = new TermhiveService(config);
+  const root = composeRoot(config);
   const token = options.auth ? loadOrCreateToken(config.home) : null;
   // gRPC TCP is loopback-only whatever --host says: remote gRPC has no TLS here.
-  const grpc = await startGrpc(service, {
+  const grpc = await startGrpc(root, {
     socketPath: grpcSocketPath(config.home),
     tcp: options.grpcTcp ? { host: "127.0.0.1", port: options.grpcPort } : undefined,
     token,
   });
   let http;
-  const dashboard = createDashboard(service, { token, host: options.host });
+  const dashboard = createDashboard(root, { token, host: options.host });
   try {
-    http = await startHttp(service, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: config.httpMaxSessions, sessionTtlMs: config.httpSessionTtlMs, dashboard });
+    http = await startHttp(root, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: config.httpMaxSessions, sessionTtlMs: config.httpSessionTtlMs, dashboard });
   } catch (error) {
     dashboard.close();
     await grpc.close();
-    await service.shutdown().catch(() => {});
+    await root.shutdown().catch(traced("shutting the services down"));
     throw error;
   }
   const forgetRecord = writeServeRecord(config.home, { pid: process.pid, host: options.host, port: http.port, auth: token !== null });
@@ -69,7 +70,7 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
       dashboard.close();
       await http.close();
       await grpc.close();
-      await service.shutdown().catch(() => {});
+      await root.shutdown().catch(traced("shutting the services down"));
     },
   };
 }

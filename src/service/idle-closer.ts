@@ -13,7 +13,7 @@
 // runs kill-pane once; the process whose kill fails (the pane was already gone) records nothing,
 // so one close makes one event and one audit line.
 import type { TerminalSession } from "../terminal/session.js";
-import { hiveServiceFor } from "./hive-instance.js";
+import type { Crew } from "../hive/live/crew.js";
 import type { TermhiveService } from "./service.js";
 
 export class IdleCloser {
@@ -21,7 +21,10 @@ export class IdleCloser {
   private stopped = false;
   private readonly limitMs: number;
 
-  constructor(private readonly service: TermhiveService) {
+  constructor(
+    private readonly service: TermhiveService,
+    private readonly crew: Crew,
+  ) {
     this.limitMs = service.config.idleCloseS * 1000;
     this.arm(Date.now() + this.limitMs);
   }
@@ -47,7 +50,7 @@ export class IdleCloser {
 
   private agentBound(sessionId: string): boolean {
     try {
-      return hiveServiceFor(this.service).hive.agents.bySession(sessionId).some((a) => a.status !== "exited");
+      return this.crew.hive.agents.bySession(sessionId).some((a) => a.status !== "exited");
     } catch {
       return true; // the hive cannot be read: keep the session rather than guess
     }
@@ -79,7 +82,7 @@ export class IdleCloser {
     const reason = `idle at its prompt for ${idle_s} s (TERMHIVE_IDLE_CLOSE_S=${this.service.config.idleCloseS})`;
     this.service.audit.write({ event: "idle-close", session: session.id, name: session.name, idle_s, reason });
     try {
-      hiveServiceFor(this.service).hive.events.append({
+      this.crew.hive.events.append({
         kind: "lifecycle",
         sessionId: session.id,
         data: { event: "session_closed", session: session.id, name: session.name, reason: "idle", idle_s, detail: reason },

@@ -1,4 +1,4 @@
-// What the terminal operations take. Every door's input is checked into these shapes by the
+// What the terminal operations take (and the shapes they give back that several doors name). Every door's input is checked into these shapes by the
 // verbs' zod schemas (src/verbs/terminal-*.ts, which the compiler holds to them); defined here
 // so the service depends on no door.
 import type { ReadMode } from "../terminal/read.js";
@@ -60,3 +60,19 @@ export interface ResizeInput {
   rows: number;
   cols: number;
 }
+
+/** Where a run without session ran (see TermhiveService.runThrowaway). */
+export interface ThrowawayFacts {
+  session?: string;
+  session_name?: string;
+  /** true: the throwaway session was closed after the command; false: kept (still running). */
+  session_closed?: boolean;
+}
+
+/** Who is calling: read cursors ("new", "diff") are per client; progress goes back to it. */
+export interface CallContext {
+  clientId: string;
+  onProgress?: (elapsedMs: number, message: string) => void;
+}
+
+export type { SessionSummary } from "../terminal/summary.js";

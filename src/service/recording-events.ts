@@ -5,23 +5,24 @@
 // and retried until it can.
 import { onRecordingNotice, type RecordingNotice } from "../terminal/recording.js";
 import { hiveExists } from "../hive/store.js";
-import type { HiveService } from "./hive-service.js";
+import type { Crew } from "../hive/live/crew.js";
+import type { TermhiveService } from "./service.js";
 
 const RETRY_MS = 2_000;
 const MAX_PENDING = 100;
 
-export function reportRecordingNotices(hive: HiveService): () => void {
+export function reportRecordingNotices(service: TermhiveService, crew: Crew): () => void {
   const pending: { notice: RecordingNotice; at: number }[] = [];
   let timer: NodeJS.Timeout | null = null;
 
   const flush = () => {
     timer = null;
     // Only into a hive that exists: a rotation must not create hive.db for a user who never used it.
-    if (!hiveExists(hive.service.config.home)) return void (pending.length = 0);
+    if (!hiveExists(service.config.home)) return void (pending.length = 0);
     while (pending.length > 0) {
       const { notice, at } = pending[0]!;
       try {
-        hive.hive.events.append({ kind: "lifecycle", sessionId: notice.sessionId, data: dataOf(notice) }, at);
+        crew.hive.events.append({ kind: "lifecycle", sessionId: notice.sessionId, data: dataOf(notice) }, at);
       } catch {
         timer = setTimeout(flush, RETRY_MS);
         timer.unref();
@@ -32,7 +33,7 @@ export function reportRecordingNotices(hive: HiveService): () => void {
   };
 
   const subscription = onRecordingNotice((notice) => {
-    const session = hive.service.registry.byId(notice.sessionId);
+    const session = service.registry.byId(notice.sessionId);
     const name = session ? ` (${session.name})` : "";
     if (notice.event !== "recording_rotated") {
       process.stderr.write(
@@ -41,7 +42,7 @@ export function reportRecordingNotices(hive: HiveService): () => void {
           : `termhive: recording of session ${notice.sessionId}${name} is on again (${notice.missedBytes} bytes missed)\n`,
       );
     }
-    hive.service.audit.write({ event: notice.event, session: notice.sessionId, reason: notice.reason, missed_bytes: notice.missedBytes });
+    service.audit.write({ event: notice.event, session: notice.sessionId, reason: notice.reason, missed_bytes: notice.missedBytes });
     if (pending.length >= MAX_PENDING) pending.shift();
     pending.push({ notice, at: Date.now() });
     if (timer === null) flush();

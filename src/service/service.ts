@@ -1,61 +1,34 @@
-// The operations every door (MCP, gRPC, CLI) calls. No door holds behaviour of its own.
+// The terminal operations every door (MCP, gRPC, CLI) calls, built once per process by the
+// composition root (root.ts). No door holds behaviour of its own.
 import { randomBytes } from "node:crypto";
-import { basename } from "node:path";
 import type { Backend } from "../backends/backend.js";
 import { createBackend } from "../backends/select.js";
 import { AuditLog } from "../audit.js";
 import type { TermhiveConfig } from "../config.js";
-import { checkCommand, loadSafetyConfig, redactSecrets, type SafetyConfig } from "../safety/index.js";
+import { safetyConfigFrom } from "../safety/index.js";
+import { InputPolicy, truncate } from "../terminal/input-policy.js";
 import { promptRedrawn, waitUntilReady } from "../terminal/ready.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
-import { settleOutput, submission, typeIntoSession, typeText } from "../terminal/typing.js";
+import { submission, typeIntoSession, typeText } from "../terminal/typing.js";
 import { literalText } from "../terminal/literal-text.js";
-import { EMPTY_LINE, PENDING_MAX_CHARS, readPending, withText, writePending, type PendingLine } from "../terminal/pending-line.js";
-import { planKeys, type KeyPlan } from "../terminal/key-plan.js";
+import { EMPTY_LINE, withText } from "../terminal/pending-line.js";
+import { planKeys } from "../terminal/key-plan.js";
 import { readSession, type ReadResult } from "../terminal/read.js";
 import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js";
 import { deadError, runCommand, waitShellStarted, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
-import type { CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, WaitInput } from "./inputs.js";
+import { traced } from "../util/traced.js";
+import type { CallContext, CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, ThrowawayFacts, WaitInput } from "./inputs.js";
 import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
-import { matchNestedPrompt } from "../terminal/prompts.js";
+import { sessionSummary, type SessionSummary } from "../terminal/summary.js";
 import { resolveKey } from "../backends/keys.js";
 import { markSecretLine } from "../shell/secret-line.js";
 
-/** Who is calling: read cursors ("new", "diff") are per client; progress goes back to it. */
-/** Where a run without session ran (see runThrowaway). */
-export interface ThrowawayFacts {
-  session?: string;
-  session_name?: string;
-  /** true: the throwaway session was closed after the command; false: kept (still running). */
-  session_closed?: boolean;
-}
-
-export interface CallContext {
-  clientId: string;
-  onProgress?: (elapsedMs: number, message: string) => void;
-}
-
-export interface SessionSummary {
-  session: string;
-  name: string;
-  backend: string;
-  /** ssh destination of a session on another host. */
-  host?: string;
-  alive: boolean;
-  exit_code?: number | null;
-  foreground: string;
-  cwd: string | null;
-  running: string | null;
-  last_exit_code: number | null;
-  idle_s: number;
-  tui: boolean;
-  pane: string;
-}
+export type { CallContext, SessionSummary, ThrowawayFacts } from "./inputs.js";
 
 /** How long terminal_open waits for a fresh shell's first prompt (or a program's first output). */
 const OPEN_READY_MS = 10_000;
@@ -65,33 +38,21 @@ const OPEN_QUIET_MS = 150;
  * ready once it has been silent this long, not after OPEN_READY_MS: there is nothing to see.
  */
 const OPEN_SILENT_MS = 1_000;
-/** Before judging a line edited by keys, the program redraws it: quiet this long, or at most the max. */
-const EDIT_SETTLE_QUIET_MS = 60;
-const EDIT_SETTLE_MAX_MS = 1_000;
-/** The longest tail of an on-screen line the gate reads. */
-const SCREEN_LINE_MAX = 4_000;
-
 export class TermhiveService {
   readonly registry: SessionRegistry;
   readonly audit: AuditLog;
-  private readonly safety: SafetyConfig;
+  /** Size limit, safety gate, pending line and audit of every typed text (terminal/input-policy.ts). */
+  readonly policy: InputPolicy;
 
   constructor(readonly config: TermhiveConfig, backend?: Backend) {
     ensurePrivateDir(config.home);
     this.audit = new AuditLog(config.home, config.auditMaxBytes);
-    this.safety = loadSafetyConfig();
     this.registry = new SessionRegistry(
       backend ?? createBackend(config),
       config,
       this.audit,
     );
-    // Loaded only when asked for: the closer pulls in the hive (SQLite) to see agent bindings.
-    if (config.idleCloseS > 0) {
-      void import("./idle-closer.js").then(({ IdleCloser }) => {
-        const closer = new IdleCloser(this);
-        this.onShutdown(() => closer.stop());
-      });
-    }
+    this.policy = new InputPolicy(config, this.audit, safetyConfigFrom(config.safety), this.registry.backend);
   }
 
   get backend(): Backend {
@@ -172,12 +133,12 @@ export class TermhiveService {
     const session = await this.session(input.session);
     // The command is typed as literal text, after whatever termhive typed on the line without Enter.
     const command = literalText(input.command).text;
-    await this.judgeLine(session, await readPending(this.backend, session.paneId), command, input.confirm);
+    await this.policy.judgeLine(session, await this.policy.pending(session), command, input.confirm);
     const until = input.until === undefined ? undefined : this.regex(input.until, "until");
     const timeoutMs = (input.timeout_s ?? 30) * 1000;
     const release = await acquireRunLock(this.backend, session, session.redact(command), timeoutMs);
     this.audit.write({ event: "run", session: session.id, name: session.name, command: session.redact(command) });
-    await writePending(this.backend, session.paneId, EMPTY_LINE);
+    await this.policy.setPending(session, EMPTY_LINE);
     const result = await runCommand(
       session,
       {
@@ -211,7 +172,7 @@ export class TermhiveService {
    */
   private async runThrowaway(input: RunInput, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
     // Refusals come before anything is opened.
-    this.gate(literalText(input.command).text, input.confirm, undefined);
+    this.policy.gate(literalText(input.command).text, input.confirm, undefined);
     if (input.until !== undefined) this.regex(input.until, "until");
     await this.ensureRoomFor(1);
     const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120, refreshed: true });
@@ -220,7 +181,7 @@ export class TermhiveService {
       await this.waitReady(session);
       result = await this.run({ ...input, session: session.id, cwd: undefined, confirm: true }, ctx);
     } catch (error) {
-      await this.registry.close(session).catch(() => undefined);
+      await this.registry.close(session).catch(traced("closing the throwaway session after a failed run"));
       throw error;
     }
     const ref = JSON.stringify(session.name);
@@ -255,20 +216,20 @@ export class TermhiveService {
     const literal = input.text === undefined ? undefined : literalText(input.text);
     // A trailing newline submits the text even with enter: false, so the gate sees it then too.
     const submitted = literal === undefined ? undefined : submission(literal.text, enter && input.secret === undefined);
-    let line = await readPending(this.backend, session.paneId);
+    let line = await this.policy.pending(session);
     if (literal !== undefined) {
-      this.checkSize(literal.text);
-      if (submitted!.enter || literal.text.includes("\n")) await this.judgeLine(session, line, literal.text, input.confirm);
+      this.policy.checkSize(literal.text);
+      if (submitted!.enter || literal.text.includes("\n")) await this.policy.judgeLine(session, line, literal.text, input.confirm);
       line = submitted!.enter ? EMPTY_LINE : withText(line, literal.text);
     }
-    if (input.secret !== undefined && !input.confirm) await this.judgeLine(session, line, input.secret, false);
+    if (input.secret !== undefined && !input.confirm) await this.policy.judgeLine(session, line, input.secret, false);
     // The keys' submits that the typed text alone can judge are judged before anything is sent.
     const plan = planKeys(line, keyNames);
-    if (!input.confirm) for (const step of plan.steps) if (step.submits && !step.line.edited) await this.judgeLine(session, step.line, "", false);
+    if (!input.confirm) for (const step of plan.steps) if (step.submits && !step.line.edited) await this.policy.judgeLine(session, step.line, "", false);
     let sent = 0;
     if (literal !== undefined) {
       sent += await typeIntoSession(session, literal.text, enter && input.secret === undefined);
-      await writePending(this.backend, session.paneId, line);
+      await this.policy.setPending(session, line);
     }
     if (input.secret !== undefined) {
       session.addSecret(input.secret);
@@ -277,41 +238,19 @@ export class TermhiveService {
       await promptRedrawn(session);
       if (session.integrated && session.phase === "prompt") {
         // A remote shell looks for the mark on its own host.
-        if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, `shell/secret.${session.id}`, "1").catch(() => {});
+        if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, `shell/secret.${session.id}`, "1").catch(traced("marking the secret line on the remote host"));
         else markSecretLine(this.config.home, session.id);
       }
       sent += await typeText(session, input.secret, true);
       line = EMPTY_LINE;
-      await writePending(this.backend, session.paneId, line);
+      await this.policy.setPending(session, line);
     }
-    if (keys.length) await this.sendKeys(session, keys, plan, input.confirm === true);
-    this.auditInput(session, input.text, enter, {
+    if (keys.length) await this.policy.sendKeys(session, keys, plan, input.confirm === true);
+    this.policy.recordInput(session, input.text, enter, {
       keys: keys.length ? keys : undefined,
       secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
     });
     return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}) };
-  }
-
-  /**
-   * Sends keys in order. Before a key that submits a line edited by keys termhive cannot follow
-   * (cursor moves, history, yank…), the keys before it are sent, the screen is let settle, and the
-   * line the screen shows is judged; a refusal leaves that line unsubmitted.
-   */
-  private async sendKeys(session: TerminalSession, keys: readonly string[], plan: KeyPlan, confirmed: boolean): Promise<void> {
-    let from = 0;
-    for (const [i, step] of plan.steps.entries()) {
-      if (!step.submits || !step.line.edited || confirmed) continue;
-      if (i > from) {
-        const before = session.lastOutputAt;
-        await session.keys(keys.slice(from, i));
-        await writePending(this.backend, session.paneId, step.line);
-        await settleOutput(session, before, EDIT_SETTLE_QUIET_MS, EDIT_SETTLE_MAX_MS);
-        from = i;
-      }
-      await this.judgeLine(session, step.line, "", false, keys.slice(0, from).length > 0);
-    }
-    if (from < keys.length) await session.keys(keys.slice(from));
-    await writePending(this.backend, session.paneId, plan.after);
   }
 
   async read(input: ReadInput, ctx: CallContext): Promise<ReadResult> {
@@ -359,25 +298,9 @@ export class TermhiveService {
   }
 
   summary(s: TerminalSession): SessionSummary {
-    // A pane whose program exited runs nothing, whatever record was open when it did.
-    const running = s.alive ? s.running : undefined;
-    const snap = s.goneReason ? undefined : s.screen.snapshot();
-    return {
-      session: s.id,
-      name: s.name,
-      backend: this.backend.kind,
-      ...(s.meta.host ? { host: s.meta.host } : {}),
-      alive: s.alive,
-      ...(s.alive ? {} : { exit_code: s.exitStatus }),
-      foreground: s.pane.foreground,
-      cwd: s.cwd ?? (s.pane.cwd || null),
-      running: running ? running.command : s.integrated || !s.alive ? null : (snap && matchNestedPrompt(s.screen.cursorLinePrefix()) ? null : basename(s.meta.command)),
-      last_exit_code: s.lastExitCode,
-      idle_s: Math.round((Date.now() - s.lastOutputAt) / 100) / 10,
-      tui: snap?.alternate ?? false,
-      pane: s.paneId,
-    };
+    return sessionSummary(s, this.backend.kind);
   }
+
 
   async close(input: CloseInput): Promise<{ closed: boolean; session: string; name: string; exit_code?: number | null }> {
     const session = await this.session(input.session);
@@ -408,95 +331,8 @@ export class TermhiveService {
     }
   }
 
-  /**
-   * The checks every text typed into a session passes, whichever door or tool types it
-   * (terminal_send, hive_send, hive_message and its queue): control characters become their
-   * pictures (literal-text.ts), the size limit, and the safety gate on the line Enter will submit
-   * when the text submits it. Throws before anything is typed; returns the text to type.
-   */
-  async checkInput(text: string, session: TerminalSession, options: { enter: boolean; confirm?: boolean }): Promise<string> {
-    const literal = literalText(text).text;
-    this.checkSize(literal);
-    // A line break inside the text may submit what precedes it (typed, where the program takes no paste).
-    if (options.enter || literal.includes("\n")) await this.judgeLine(session, await readPending(this.backend, session.paneId), literal, options.confirm);
-    return literal;
-  }
-
-  /** Records text typed into a session: the pending line grows, or starts afresh once submitted. */
-  async noteTyped(session: TerminalSession, text: string, submitted: boolean): Promise<void> {
-    const line = submitted ? EMPTY_LINE : withText(await readPending(this.backend, session.paneId), text);
-    await writePending(this.backend, session.paneId, line);
-  }
-
-  private checkSize(text: string): void {
-    const textBytes = Buffer.byteLength(text);
-    if (textBytes > this.config.maxInputBytes) {
-      throw new ToolError(`text is ${textBytes} bytes; the limit is ${this.config.maxInputBytes} (TERMHIVE_MAX_INPUT_BYTES). Nothing was sent.`);
-    }
-  }
-
-  /**
-   * The gate on the line Enter is about to submit: what termhive typed there since its last
-   * Enter (pending-line.ts) plus `text`. When keys it cannot follow edited that line, the line
-   * as the screen shows it is judged too (from each word on, since the prompt is part of it).
-   */
-  private async judgeLine(session: TerminalSession, line: PendingLine, text: string, confirm: boolean | undefined, keysSent = false): Promise<void> {
-    if (confirm) return;
-    const unsent = keysSent ? "The keys before Enter were sent; Enter was not pressed." : "Nothing was sent.";
-    if (line.overflow) {
-      throw new ToolError(
-        `refused: more than ${PENDING_MAX_CHARS} characters were typed on this line since termhive last pressed Enter, so the safety gate cannot judge what Enter would run. ${unsent} Clear the line first (keys ["C-c"]), or resend with confirm: true.`,
-        "refused",
-      );
-    }
-    const earlier = line.text === "" ? "" : ` (the line already held ${JSON.stringify(truncate(line.text, 80))}, typed without Enter)`;
-    this.gate(line.text + text, undefined, session, earlier, unsent);
-    if (!line.edited) return;
-    await session.screen.settled();
-    const shown = session.screen.cursorLogicalLine().slice(-SCREEN_LINE_MAX).trimEnd();
-    for (let i = 0; i < shown.length; i++) {
-      if (i > 0 && !/\s/.test(shown[i - 1]!)) continue;
-      this.gate(shown.slice(i), undefined, session, ` (the line as the screen shows it: it was edited with keys since termhive last pressed Enter)`, unsent);
-    }
-  }
-
-  /** The audit record of typed input (secrets and redactions applied), for every path that types. */
-  auditInput(session: TerminalSession, text: string | undefined, enter: boolean, extra: Record<string, unknown> = {}): void {
-    this.audit.write({
-      event: "input",
-      session: session.id,
-      name: session.name,
-      text: text === undefined ? undefined : truncate(redactSecrets(session.redact(text), session.secrets), 2000),
-      enter,
-      ...extra,
-    });
-  }
-
-  /** Refuses (ToolError "refused", nothing sent) a command the safety gate flags, unless confirmed. */
-  gate(command: string, confirm: boolean | undefined, session: TerminalSession | undefined, where = "", unsent = "Nothing was sent."): void {
-    if (confirm) return;
-    const verdict = checkCommand(command, this.safety);
-    if (verdict.allowed) return;
-    const list = verdict.violations.map((v) => `${v.rule} (${v.reason}: \`${v.segment}\`)`).join("; ");
-    this.audit.write({ event: "refused", session: session?.id, name: session?.name, command: session ? session.redact(command) : command, rules: verdict.violations.map((v) => v.rule) });
-    throw new ToolError(`refused by the safety gate: ${list}${where}. ${unsent} If you mean it, resend with confirm: true.`, "refused");
-  }
-
-  private readonly shutdownHooks: (() => void)[] = [];
-
-  /** Runs `hook` when the service shuts down (parts built on the service, e.g. the hive). */
-  onShutdown(hook: () => void): void {
-    this.shutdownHooks.push(hook);
-  }
-
+  /** The last step of the root's shutdown: recordings closed, run ends written, backend stopped. */
   async shutdown(): Promise<void> {
-    for (const hook of this.shutdownHooks.splice(0)) {
-      try {
-        hook();
-      } catch {
-        // one part failing to close must not keep the others (or the recordings) open
-      }
-    }
     for (const session of this.registry.all()) session.recorder.close();
     // A command's end seen just before shutdown is written to its pane before we detach.
     await settleRunWrites();
@@ -504,6 +340,3 @@ export class TermhiveService {
   }
 }
 
-function truncate(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) + "…" : text;
-}

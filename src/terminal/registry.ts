@@ -3,13 +3,13 @@
 // Every session's lifecycle is announced here as typed events (opened, output, screen changed,
 // command started/finished, exited, closed): subscribers follow sessions through these only.
 import { paneEnvironment } from "../util/pane-env.js";
-import { closeSync, openSync, rmSync, statSync } from "node:fs";
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { closeSync, openSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { Backend, HostFacts, PaneInfo } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
 import { detectShell, integrationLaunch } from "../shell/integration.js";
 import { DisposableStore, Emitter } from "./events.js";
-import { TerminalSession, type CommandFinished, type CommandRecord, type SessionExit, type SessionMeta } from "./session.js";
+import { TerminalSession, type SessionMeta } from "./session.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import type { AuditLog } from "../audit.js";
 import { ToolError } from "../util/tool-error.js";
@@ -20,11 +20,11 @@ import { encodeShared } from "./shared-codec.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
 import { removeSecretLineMark } from "../shell/secret-line.js";
+import { metaFromPane, ownProgramInForeground, remoteCwd, resolveCwd } from "./pane-place.js";
+import type { CommandStartedEvent, CommandFinishedEvent, SessionClosedEvent, SessionEvent, SessionExitedEvent, SessionOutputEvent } from "./session-events.js";
 
-/** The pane's foreground process is the program the session was opened with (a shell: nothing runs in it). */
-export function ownProgramInForeground(pane: { foreground: string }, meta: { command: string }): boolean {
-  return basename(pane.foreground) === basename(meta.command.split(" ")[0] ?? "");
-}
+export { ownProgramInForeground } from "./pane-place.js";
+export type { CommandFinishedEvent, CommandStartedEvent, SessionClosedEvent, SessionEvent, SessionExitedEvent, SessionOutputEvent } from "./session-events.js";
 
 export interface OpenOptions {
   name?: string;
@@ -39,22 +39,6 @@ export interface OpenOptions {
   splitFrom?: { session: TerminalSession; direction: "left" | "right" | "above" | "below"; percent?: number };
   /** The caller has just refreshed the registry (checking the session limit): not again. */
   refreshed?: boolean;
-}
-
-export interface SessionEvent {
-  session: TerminalSession;
-}
-export interface SessionOutputEvent extends SessionEvent {
-  /** The pane's bytes, already taken in by the session (transcript, screen model, commands). */
-  data: Buffer;
-}
-export interface CommandStartedEvent extends SessionEvent {
-  record: CommandRecord;
-}
-export type CommandFinishedEvent = SessionEvent & CommandFinished;
-export type SessionExitedEvent = SessionEvent & SessionExit;
-export interface SessionClosedEvent extends SessionEvent {
-  reason: string;
 }
 
 /** Output for panes not registered yet (a new pane prints before createPane returns), bounded. */
@@ -475,39 +459,4 @@ export class SessionRegistry {
       this.audit.write({ event: "close", session: session.id, name: session.name });
     }
   }
-}
-
-/**
- * The folder a new session starts in: the caller's (this process's cwd) unless given; a
- * relative one is taken from there too. Checked before any pane exists, so a typo leaves
- * nothing behind — not a pane whose shell exits 126 at once.
- */
-function resolveCwd(cwd: string | undefined): string {
-  const folder = resolve(process.cwd(), cwd ?? ".");
-  let stat;
-  try {
-    stat = statSync(folder);
-  } catch {
-    throw new ToolError(`cwd ${JSON.stringify(cwd ?? folder)} does not exist${cwd !== undefined && !isAbsolute(cwd) ? ` (resolved against ${process.cwd()} to ${folder})` : ""}; nothing was opened`);
-  }
-  if (!stat.isDirectory()) throw new ToolError(`cwd ${JSON.stringify(cwd ?? folder)} is not a folder; nothing was opened`);
-  return folder;
-}
-
-/** A remote session's folder: the host's HOME unless given; a relative one is taken from there. */
-function remoteCwd(host: HostFacts, cwd: string | undefined): string {
-  if (cwd === undefined || cwd === "") return host.home;
-  return cwd.startsWith("/") ? cwd : `${host.home}/${cwd}`;
-}
-
-function metaFromPane(pane: PaneInfo): SessionMeta {
-  const shell = pane.meta.shell;
-  return {
-    ...(pane.meta.host ? { host: pane.meta.host } : {}),
-    id: pane.meta.id!,
-    name: pane.meta.name ?? pane.meta.id!,
-    created: Number(pane.meta.created) || Date.now(),
-    command: pane.meta.command ?? "",
-    shell: shell === "bash" || shell === "zsh" || shell === "fish" ? shell : "other",
-  };
 }

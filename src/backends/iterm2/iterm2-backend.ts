@@ -6,22 +6,15 @@
 // screen-stream.ts for what that loses). Where exact bytes matter, use the tmux backend and
 // `termhive attach --iterm2` to see its panes as native iTerm2 tabs.
 import { EventEmitter } from "node:events";
-import { hostname } from "node:os";
 import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
 import { resolveKey } from "../keys.js";
 import { launchArgv } from "../launch.js";
-import { shellWord } from "../../util/shell-word.js";
-import { joinWords } from "../../util/words.js";
 import type { BufferContents, ConnectOptions, Iterm2Client } from "../../iterm2/client.js";
 import { Iterm2Error } from "../../iterm2/errors.js";
 import { withoutSessionEnded } from "./session-ended.js";
 import { ScreenStream } from "./screen-stream.js";
+import { EXIT_IDENTITY, META_VARIABLE, cwdOsc, publicMeta, sharedName, sharedScope, wrappedCommand } from "./session-vars.js";
 
-/** Session variable holding a pane's termhive metadata (JSON); only sessions that have it are ours. */
-const META_VARIABLE = "user.termhive";
-const SHARED_PREFIX = "user.termhive_s_";
-/** The exit status arrives as an escape sequence the wrapper prints after the program ends. */
-const EXIT_IDENTITY = "termhive-exit";
 const SNAPSHOT_LINES = 2000;
 const SEND_CHUNK = 16 * 1024;
 
@@ -460,28 +453,3 @@ export class Iterm2Backend implements Backend {
     client?.close();
   }
 }
-
-/** Runs the pane's program, then prints its exit status as an escape sequence iTerm2 reports to us. */
-function wrappedCommand(argv: string[]): string {
-  const report = `s=$?; printf '\\033]1337;Custom=id=${EXIT_IDENTITY}:%s\\007' "$s"; exit "$s"`;
-  return `/bin/sh -c ${shellWord(`${joinWords(argv)}; ${report}`)}`;
-}
-
-function cwdOsc(path: string): string {
-  return `\x1b]7;file://${hostname()}${encodeURI(path)}\x07`;
-}
-
-function publicMeta(meta: Record<string, string>): Record<string, string> {
-  const { __adopted: _, ...rest } = meta;
-  return rest;
-}
-
-function sharedScope(paneId: string | null) {
-  return paneId === null ? ("app" as const) : { session: paneId };
-}
-
-/** Variable names take letters, digits and _ only: every other character of the key is escaped. */
-function sharedName(key: string): string {
-  return SHARED_PREFIX + key.replace(/[^a-z0-9]/g, (c) => `_${c.charCodeAt(0).toString(16)}`);
-}
-

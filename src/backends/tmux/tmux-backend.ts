@@ -10,8 +10,10 @@ import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigComm
 import type { Notification } from "./protocol.js";
 import { alertAttached, markPane, showWindowSummary, windowMarks } from "./pane-marks.js";
 import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
+import { capturePane } from "./capture.js";
+import { readViaBuffer, writeViaBuffer } from "./buffers.js";
+import { PANE_FORMAT, checkSharedValue, parsePaneLine, sharedOption, sharedScope, sharedTarget, windowTag } from "./pane-format.js";
 import { shellWord } from "../../util/shell-word.js";
-import { isValidName } from "../../util/names.js";
 
 export interface TmuxBackendOptions {
   home: string;
@@ -29,16 +31,9 @@ export interface TmuxBackendOptions {
   paneEnv?: PaneEnvPolicy;
 }
 
-const FIELDS = [
-  "pane_id", "window_id", "pane_pid", "pane_dead", "pane_dead_status", "pane_dead_signal",
-  "pane_current_command", "pane_current_path", "pane_height", "pane_width", "@termhive_meta",
-] as const;
-const PANE_FORMAT = FIELDS.map((f) => `#{${f}}`).join("\t");
 /** Messages of a tmux client that lost a race with another one starting the same server. */
 const STARTUP_RACE = /server exited unexpectedly|lost server|duplicate session|no server running|error connecting|no current client/i;
 const START_ATTEMPTS = 6;
-/** Captures of a pane whose cursor moved while it was captured, before the last one is taken as is. */
-const SNAPSHOT_ATTEMPTS = 5;
 /** tmux command lines stay short; 2 KiB of input is 6 KiB of hex. */
 const HEX_CHUNK = 2048;
 const SEND_WINDOW = 4;
@@ -378,69 +373,18 @@ export class TmuxBackend implements Backend {
     return value;
   }
 
-  async snapshot(paneId: string): Promise<PaneSnapshot> {
-    const target = tmuxQuote(paneId);
-    const before = this.outputCounts.get(paneId) ?? 0;
-    const stateCommand = `display-message -p -t ${target} '#{cursor_x} #{cursor_y} #{alternate_on} #{pane_height} #{history_size}'`;
-    // -J: a line tmux wrapped at the pane's width is one line, with its trailing spaces, as the
-    // program wrote it — so line numbers match those of a process that saw the output live.
-    const capture = `capture-pane -p -e -J -S - -E - -t ${target}`;
-    for (let attempt = 1; ; attempt++) {
-      const [state] = await this.cmd(stateCommand);
-      // The output events already in the capture are those tmux sent before its reply.
-      let atReply: number | undefined;
-      const client = this.client;
-      const onReply = (command: string) => {
-        if (command === capture && atReply === undefined) atReply = this.outputCounts.get(paneId) ?? 0;
-      };
-      client?.on("reply", onReply);
-      let history: string[];
-      try {
-        history = await this.cmd(capture);
-      } finally {
-        client?.off("reply", onReply);
-      }
-      // The cursor row says where the padding below it starts; output between the two
-      // commands moves it, so then look again (bounded: a pane that never stops gets the last try).
-      const [stateAfter] = await this.cmd(stateCommand);
-      if (stateAfter !== state && attempt < SNAPSHOT_ATTEMPTS) continue;
-      const [x, y, alt, height] = (stateAfter ?? "0 0 0 0").split(" ").map(Number) as [number, number, number, number];
-      // The visible screen is padded with empty rows below the cursor; they carry no output.
-      for (let below = height - 1 - y; below > 0 && history.length > 1 && history[history.length - 1] === ""; below--) history.pop();
-      return {
-        history: history.join("\r\n"),
-        cursorCol: x,
-        cursorRow: y,
-        alternateScreen: alt === 1,
-        outputsIncluded: (atReply ?? this.outputCounts.get(paneId) ?? 0) - before,
-      };
-    }
+  snapshot(paneId: string): Promise<PaneSnapshot> {
+    return capturePane({ cmd: (command) => this.cmd(command), client: this.client, outputs: () => this.outputCounts.get(paneId) ?? 0 }, paneId);
   }
 
-  private bufferCount = 0;
-
-  /**
-   * A small file on the tmux server's host, read by the server itself (for a server on another
-   * host: a file there), "" when it cannot be read. The three commands run in order, so the
-   * buffer is always this call's own.
-   */
-  async readFile(path: string): Promise<string> {
-    const buffer = `termhive-read-${process.pid}-${++this.bufferCount}`;
-    const load = this.cmd(`load-buffer -b ${buffer} ${tmuxQuote(path)}`);
-    const show = this.cmd(`show-buffer -b ${buffer}`);
-    const drop = this.cmd(`delete-buffer -b ${buffer}`);
-    const [, lines] = await Promise.allSettled([load, show, drop]).then((r) => r.map((x) => (x.status === "fulfilled" ? x.value : null)));
-    return lines ? lines.join("\n") : "";
+  /** A small file on the tmux server's host (for a server on another host: a file there), "" when it cannot be read. */
+  readFile(path: string): Promise<string> {
+    return readViaBuffer((command) => this.cmd(command), path);
   }
 
   /** Writes a short text file on the tmux server's host; input sent after this call reaches panes after it is written. */
-  async writeFile(path: string, text: string): Promise<void> {
-    const buffer = `termhive-write-${process.pid}-${++this.bufferCount}`;
-    await Promise.all([
-      this.cmd(`set-buffer -b ${buffer} ${tmuxQuote(text)}`),
-      this.cmd(`save-buffer -b ${buffer} ${tmuxQuote(path)}`),
-      this.cmd(`delete-buffer -b ${buffer}`),
-    ]);
+  writeFile(path: string, text: string): Promise<void> {
+    return writeViaBuffer((command) => this.cmd(command), path, text);
   }
 
   async kill(paneId: string): Promise<void> {
@@ -509,65 +453,5 @@ export class TmuxBackend implements Backend {
   /** Kills the whole tmux server (tests and `termhive doctor --reset` only). */
   async killServer(): Promise<void> {
     await this.client?.command("kill-server").catch(() => {});
-  }
-}
-
-/** A window name that is unique and inert on a tmux command line: the session's name or id. */
-function windowTag(meta: Record<string, string>): string {
-  const candidate = meta.name ?? meta.id ?? "";
-  return isValidName(candidate) ? candidate : `th-${Date.now().toString(36)}`;
-}
-
-/** One line of PANE_FORMAT; anything else is tmux speaking a format we did not ask for, said loudly. */
-function parsePaneLine(line: string): PaneInfo {
-  const parts = line.split("\t");
-  if (parts.length < FIELDS.length) {
-    throw new TmuxError(
-      `tmux answered a pane line termhive cannot read (${parts.length} of ${FIELDS.length} tab-separated fields: ${JSON.stringify(line.slice(0, 200))}); ` +
-        `a tmux client outside a UTF-8 locale prints tabs as "_" — termhive runs tmux with -u, so check TERMHIVE_TMUX points at tmux itself`,
-    );
-  }
-  const [paneId, windowId, pid, dead, status, signal, command, cwd, height, width, meta] = parts as [string, ...string[]];
-  return {
-    paneId,
-    windowId: windowId!,
-    pid: Number(pid),
-    dead: dead === "1",
-    exitStatus: dead === "1" && status !== "" ? Number(status) : null,
-    exitSignal: dead === "1" && signal !== "" ? Number(signal) : null,
-    foreground: command!,
-    cwd: cwd!,
-    rows: Number(height),
-    cols: Number(width),
-    meta: decodeMeta(meta!),
-  };
-}
-
-/** The tmux user option holding one shared key. */
-function sharedOption(key: string): string {
-  if (!/^[a-z0-9._-]+$/.test(key)) throw new TmuxError(`invalid shared state key ${JSON.stringify(key)}`);
-  return `@termhive_s_${key}`;
-}
-
-function sharedTarget(paneId: string | null): string {
-  return paneId === null ? "" : `-t ${tmuxQuote(paneId)}`;
-}
-
-function sharedScope(paneId: string | null): string {
-  return paneId === null ? "-g" : `-p -t ${tmuxQuote(paneId)}`;
-}
-
-/** Values are base64url tokens, so they pass a tmux format comparison unquoted. "" = unset. */
-function checkSharedValue(value: string): void {
-  if (!/^[A-Za-z0-9_-]*$/.test(value)) throw new TmuxError(`invalid shared state value ${JSON.stringify(value.slice(0, 80))}`);
-}
-
-function decodeMeta(encoded: string): Record<string, string> {
-  if (!encoded) return {};
-  try {
-    const value: unknown = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"));
-    return value && typeof value === "object" ? (value as Record<string, string>) : {};
-  } catch {
-    return {};
   }
 }

@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EventEmitter } from "node:events";
 import { AuditLog } from "../../../../src/audit.js";
 import { desktopCommand, sendWithRetry, type Notice } from "../../../../src/hive/notify/index.js";
-import { startNotifier } from "../../../../src/service/hive/notify-start.js";
+import { startNotifier } from "../../../../src/hive/live/notify-start.js";
+import { Emitter } from "../../../../src/terminal/events.js";
 import { openHive } from "../helpers.js";
 
 const notice: Notice = { id: 1, kind: "waiting", agent: "alice", team: null, title: "alice needs you", message: "alice is waiting for input", at: 0 };
@@ -41,7 +41,7 @@ test("a notify.json that cannot be used: notifications off, said on stderr and i
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
   try {
-    const stop = startNotifier(hive, { home, notifyUrls: [] }, new AuditLog(home, 1 << 20), new EventEmitter(), () => undefined);
+    const stop = startNotifier(hive, { home, notifyUrls: [] }, new AuditLog(home, 1 << 20), new Emitter<never>().event, () => undefined);
     stop();
   } finally {
     process.stderr.write = write;

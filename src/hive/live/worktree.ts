@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ToolError } from "../errors.js";
+import { ToolError } from "../../util/tool-error.js";
 
 function git(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 // hive_wait: block until targets are idle / waiting for input / exited / show a pattern.
 //
-// Wake-ups, in-process and event-driven: a status change recorded here (StatusTracker.changes)
+// Wake-ups, in-process and event-driven: a status change recorded here (Crew.onAgentChanged)
 // and the target sessions' own screen/exit events. Status written by *another* process (the
 // `termhive status` CLI, a second MCP server) has no in-process event: SQLite cannot notify
 // across processes, so the newest event id is polled every CROSS_PROCESS_POLL_MS (one indexed
@@ -8,11 +8,11 @@
 import type { SafeRegex } from "../../util/regex.js";
 import { livenessProbe } from "../../terminal/watch.js";
 import { DisposableStore } from "../../terminal/events.js";
-import type { Hive, ResolvedTarget, AgentRecord } from "../../hive/index.js";
-import { detectStatus } from "../../hive/index.js";
+import type { Hive, ResolvedTarget, AgentRecord } from "../index.js";
+import { detectStatus } from "../index.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
-import type { StatusTracker } from "./status-tracker.js";
+import type { Event } from "../../terminal/events.js";
 import { stripAnsi } from "../../util/ansi.js";
 
 const CROSS_PROCESS_POLL_MS = 50;
@@ -37,7 +37,7 @@ export interface HiveWaitResult {
 }
 
 export async function hiveWait(
-  deps: { hive: Hive; registry: SessionRegistry; tracker: StatusTracker; held?: (agent: AgentRecord) => boolean },
+  deps: { hive: Hive; registry: SessionRegistry; onAgentChanged: Event<AgentRecord>; held?: (agent: AgentRecord) => boolean },
   resolved: ResolvedTarget[],
   options: { for: WaitFor; pattern?: SafeRegex; mode: "any" | "all"; timeoutMs: number },
 ): Promise<HiveWaitResult> {
@@ -135,8 +135,8 @@ export async function hiveWait(
       }
     };
     const onChange = () => check();
-    deps.tracker.changes.on("change", onChange);
-    cleanups.push(() => deps.tracker.changes.off("change", onChange));
+    const subscription = deps.onAgentChanged(onChange);
+    cleanups.push(() => subscription.dispose());
     // Quiet-based shell detection (no agent) needs re-checks when output stops: the tracker's
     // own timers do that for agents; for plain sessions the screen events plus the poll suffice.
     for (const s of sessions.values()) {

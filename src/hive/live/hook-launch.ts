@@ -3,7 +3,7 @@
 // absolute path (the program may run hooks with another PATH), naming the agent.
 import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { hookLaunch, type AgentProfile } from "../../hive/index.js";
+import { hookLaunch, type AgentProfile } from "../index.js";
 import { ensurePrivateDir } from "../../util/paths.js";
 import { ensureShim } from "../../terminal/pane-cli.js";
 import { joinWords } from "../../util/words.js";

@@ -5,14 +5,11 @@
 //   the agent's hooks (`termhive hook`, another process) → a status event in the store, which
 //   this process follows (FOLLOW_MS) to show it.
 // Which source wins over which: hive/precedence.ts. Each change is written to the store (an
-// event for every process), shown in the tmux pane border (title, colour, window summary, a
-// ring when input is needed: indicators.ts), and announced in-process on `changes` so
-// hive_wait wakes at once.
-import { EventEmitter } from "node:events";
-import type { Hive, AgentRecord, AgentProfile } from "../../hive/index.js";
-import { HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, screenMayReplace } from "../../hive/index.js";
-import { HiveIndicators } from "./indicators.js";
-import type { Backend } from "../../backends/backend.js";
+// event for every process), shown in the tmux pane border (pane-borders.ts), then announced
+// in-process through `announce` (the crew's onAgentChanged) so hive_wait wakes at once.
+import type { Hive, AgentRecord, AgentProfile } from "../index.js";
+import { HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, screenMayReplace } from "../index.js";
+import type { PaneBorders } from "./pane-borders.js";
 import { DisposableStore } from "../../terminal/events.js";
 import type { TerminalSession } from "../../terminal/session.js";
 
@@ -46,23 +43,20 @@ function settledQuietMs(profile: AgentProfile): number {
 }
 
 export class StatusTracker {
-  /** "change" (agent: AgentRecord) after every status change this process records. */
-  readonly changes = new EventEmitter();
   private readonly tracked = new Map<string, Tracked>();
   private follower: NodeJS.Timeout | null = null;
   private followedCursor = 0;
   /** Per agent, the status+time this process last announced: a followed event it made itself is not news. */
   private readonly announced = new Map<string, string>();
-  private indicatorsInstance: HiveIndicators | undefined;
   /** Per agent, when the screen last showed a rule-matched dialog (waiting_for_input). */
   private readonly dialogShownAt = new Map<string, number>();
 
   constructor(
     private readonly hive: Hive,
-    private readonly backend: Backend,
-  ) {
-    this.changes.setMaxListeners(0);
-  }
+    private readonly borders: PaneBorders,
+    /** Tells the process of a change (Crew.onAgentChanged), after the borders show it. */
+    private readonly changed: (agent: AgentRecord) => void,
+  ) {}
 
   isTracked(session: TerminalSession): boolean {
     return this.tracked.get(session.id)?.session === session;
@@ -99,8 +93,8 @@ export class StatusTracker {
     const entry = this.tracked.get(sessionId);
     if (entry) {
       // Rebinding keeps the pane an agent's; removing the last agent takes its colours away.
-      if (this.agentsOf(entry).length === 0) this.indicators.clear(entry.session.pane);
-      else this.indicatorsInstance?.forget(entry.session.paneId);
+      if (this.agentsOf(entry).length === 0) this.borders.clear(entry.session);
+      else this.borders.forget(entry.session);
     }
     entry?.detach();
   }
@@ -109,10 +103,6 @@ export class StatusTracker {
     for (const entry of [...this.tracked.values()]) entry.detach();
     if (this.follower) clearInterval(this.follower);
     this.follower = null;
-  }
-
-  private get indicators(): HiveIndicators {
-    return (this.indicatorsInstance ??= new HiveIndicators(this.backend));
   }
 
   /** Starts following statuses other processes write (once, while this process tracks sessions). */
@@ -169,10 +159,11 @@ export class StatusTracker {
 
   private announce(agent: AgentRecord): void {
     this.announced.set(agent.name, `${agent.status}@${agent.updatedAt}`);
+    this.changed(agent);
+    // After the announcement: the re-check may record (and announce) what the screen shows now.
     const hold = heldFor(agent);
     const entry = hold > 0 && agent.sessionId ? this.tracked.get(agent.sessionId) : undefined;
     if (entry) this.recheckAfterHold(entry, hold);
-    this.changes.emit("change", agent);
   }
 
   private agentsOf(entry: Tracked): AgentRecord[] {
@@ -276,14 +267,10 @@ export class StatusTracker {
     return result.agent;
   }
 
-  /** Pane border title: every agent in the pane with its status and detail. */
+  /** Shows the pane's agents in its border (title, marks). */
   async title(session: TerminalSession): Promise<void> {
     if (session.goneReason) return;
-    const agents = this.agentsOf({ session } as Tracked);
-    if (agents.length === 0) return;
-    const text = agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} · ${a.status}${a.statusDetail ? `: ${a.statusDetail}` : ""}`).join(" | ");
-    await this.backend.setTitle(session.paneId, text).catch(() => {});
-    this.indicators.show(session.pane, agents);
+    await this.borders.show(session, this.agentsOf({ session } as Tracked));
   }
 }
 

@@ -1,8 +1,8 @@
 // Waiting until a freshly started agent accepts input: its profile's ready pattern on screen,
 // or (no pattern) a screen gone quiet; a shell at its first prompt. The wait itself is the
 // one every open path uses (terminal/ready.ts); the hive adds what its profiles know.
-import type { AgentProfile } from "../../hive/index.js";
-import { isReady } from "../../hive/index.js";
+import type { AgentProfile } from "../index.js";
+import { isReady } from "../index.js";
 import { waitUntilReady, type Readiness } from "../../terminal/ready.js";
 import type { TerminalSession } from "../../terminal/session.js";
 

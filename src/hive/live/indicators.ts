@@ -4,8 +4,9 @@
 // them), and an agent that starts waiting for input rings the attached terminals (BEL, then an
 // OSC 9 desktop notification). How each is shown is the backend's (Backend.markPane…);
 // backends without them (pty): no-op.
-import type { AgentRecord, AgentStatus } from "../../hive/index.js";
+import type { AgentRecord, AgentStatus } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
+import { traced } from "../../util/traced.js";
 
 /** Border colour per status (tmux colour names). */
 export const STATUS_COLOURS: Readonly<Record<AgentStatus, string>> = {
@@ -101,7 +102,7 @@ export class HiveIndicators {
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
-      this.flushing = this.flushing.then(() => this.flush()).catch(() => {});
+      this.flushing = this.flushing.then(() => this.flush()).catch(traced("showing agent statuses in the pane borders"));
     }, FLUSH_MS);
     this.flushTimer.unref();
   }
@@ -123,8 +124,8 @@ export class HiveIndicators {
     await Promise.all([...windows].map(async (windowId) => {
       if (!backend.windowMarks || !backend.showWindowSummary) return;
       const marks = await backend.windowMarks(windowId).catch(() => null);
-      if (marks) await backend.showWindowSummary(windowId, summarize(marks)).catch(() => {});
+      if (marks) await backend.showWindowSummary(windowId, summarize(marks)).catch(traced("the window's status summary"));
     }));
-    await Promise.all(batch.map(([paneId, p]) => (p.ring && backend.alertAttached ? backend.alertAttached(paneId, alertBytes(p.ring)).catch(() => {}) : undefined)));
+    await Promise.all(batch.map(([paneId, p]) => (p.ring && backend.alertAttached ? backend.alertAttached(paneId, alertBytes(p.ring)).catch(traced("ringing the attached terminals")) : undefined)));
   }
 }

@@ -3,8 +3,8 @@
 // is re-read from the store at most once per WATCHERS_TTL_MS so watchers added by another
 // termhive process start matching here too.
 import type { SafeRegex } from "../../util/regex.js";
-import type { Hive, WatcherRecord } from "../../hive/index.js";
-import { compileWatchPattern } from "../../hive/index.js";
+import type { Hive, WatcherRecord } from "../index.js";
+import { compileWatchPattern } from "../index.js";
 import type { Disposable } from "../../terminal/events.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { TerminalSession } from "../../terminal/session.js";

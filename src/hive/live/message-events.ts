@@ -2,7 +2,7 @@
 // the cascade reached it and what became of it. An orchestrator reading hive_events then knows
 // who got which text without keeping the hive_message results. (Mailbox deliveries append
 // their own event in hive/mailbox.ts.)
-import type { CascadeAssignment, CascadeLevel, EventLog, QueuedMessage } from "../../hive/index.js";
+import type { CascadeAssignment, CascadeLevel, EventLog, QueuedMessage } from "../index.js";
 
 /**
  * What became of one agent's text:

@@ -5,8 +5,8 @@
 // delay), and a sweep every SWEEP_MS for what has no in-process event — a status written by
 // another process, a queue left by a process that died, and TTL expiry.
 import { randomBytes } from "node:crypto";
-import type { EventEmitter } from "node:events";
-import type { AgentRecord, Hive, QueuedMessage } from "../../hive/index.js";
+import { mayTypeNow, type AgentRecord, type Hive, type QueuedMessage } from "../index.js";
+import type { Disposable, Event } from "../../terminal/events.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { DeliveryResult } from "../../terminal/delivery.js";
@@ -16,9 +16,6 @@ const SWEEP_MS = 1000;
 /** A message the program did not take is retried at the next idle moment, but not sooner than this. */
 const RETRY_MS = 5000;
 
-/** Statuses in which a typed message would be dropped or mistaken for an answer. */
-export const BUSY_STATUSES: ReadonlySet<string> = new Set(["starting", "working", "waiting_for_input"]);
-
 export type TypeMessage = (session: TerminalSession, text: string, submit: boolean) => Promise<DeliveryResult>;
 
 export class OutboxDispatcher {
@@ -27,30 +24,25 @@ export class OutboxDispatcher {
   private readonly typing = new Set<string>();
   private readonly failedAt = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
-  private readonly onChange = (agent: AgentRecord) => {
-    if (agent.status === "idle") void this.drain(agent.sessionId);
-  };
+  private readonly subscription: Disposable;
 
   constructor(
     private readonly hive: Hive,
     private readonly registry: SessionRegistry,
-    private readonly changes: EventEmitter,
+    onAgentChanged: Event<AgentRecord>,
     private readonly type: TypeMessage,
     private readonly afterTyping: (agents: readonly string[], delivered: boolean) => void,
   ) {
-    changes.on("change", this.onChange);
+    this.subscription = onAgentChanged((agent) => {
+      if (agent.status === "idle") void this.drain(agent.sessionId);
+    });
     this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
     this.sweeper.unref(); // a queue is no reason to keep a finished CLI process alive
   }
 
   stop(): void {
     clearInterval(this.sweeper);
-    this.changes.off("change", this.onChange);
-  }
-
-  /** True when this agent may be typed to now: idle, and no earlier message's turn is running. */
-  idle(agent: AgentRecord): boolean {
-    return agent.status === "idle" && !this.hive.turns.holdsIdle(agent.name);
+    this.subscription.dispose();
   }
 
   sweep(): void {
@@ -73,7 +65,8 @@ export class OutboxDispatcher {
     try {
       message = this.hive.outbox.claim(sessionId, this.claimer, () => {
         const agents = this.hive.agents.bySession(sessionId).filter((a) => a.status !== "exited");
-        if (agents.length === 0 || !agents.every((a) => this.idle(a))) return false;
+        const facts = agents.map((a) => ({ status: a.status, typing: false, holdsIdle: this.hive.turns.holdsIdle(a.name) }));
+        if (!mayTypeNow({ for: "queued", agents: facts })) return false;
         // Claimed and the turn begun in one transaction: a cascade arriving now sees the turn and queues behind.
         this.hive.turns.begin(agents.map((a) => a.name));
         return true;

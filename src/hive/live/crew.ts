@@ -1,0 +1,201 @@
+// The hive at work in this process: one crew per process joins the hive's store (src/hive) to
+// the live sessions (terminal/). It owns the status tracker, the watch scanner, the outbox
+// dispatcher and the pane borders, and tells the rest of the process of every agent status
+// change on `onAgentChanged` (typed, disposable: terminal/events.ts). Cascade delivery
+// (cascade-delivery.ts), layout building (layout-builder.ts) and spawning (spawn.ts) are
+// built on it. It imports terminal/ and hive/, never service/ or a door.
+import { basename } from "node:path";
+import { mayTypeNow, isBusyStatus, type AgentProfile, type AgentRecord, type Hive, type ResolvedTarget, type TargetSpec } from "../index.js";
+import type { Backend } from "../../backends/backend.js";
+import { deliverText, type DeliveryResult } from "../../terminal/delivery.js";
+import { Emitter, type Event } from "../../terminal/events.js";
+import type { InputPolicy } from "../../terminal/input-policy.js";
+import { literalText } from "../../terminal/literal-text.js";
+import type { SessionRegistry } from "../../terminal/registry.js";
+import type { TerminalSession } from "../../terminal/session.js";
+import { ToolError } from "../../util/tool-error.js";
+import { OutboxDispatcher } from "./outbox-dispatcher.js";
+import { PaneBorders } from "./pane-borders.js";
+import { StatusTracker } from "./status-tracker.js";
+import { WatchScanner } from "./watch-scanner.js";
+import { startNotifier } from "./notify-start.js";
+
+export interface CrewDeps {
+  registry: SessionRegistry;
+  /** Size limit, safety gate, audit: the rules every typed text passes. */
+  policy: InputPolicy;
+  /** TERMHIVE_HOME (hook settings files). */
+  home: string;
+  /** Refuses opening `count` sessions over TERMHIVE_MAX_SESSIONS (the terminal service's check). */
+  ensureRoomFor: (count: number) => Promise<void>;
+  /** Opens the store; called on first use (a terminal-only process never opens SQLite). */
+  openHive: () => Hive;
+  /** TERMHIVE_NOTIFY_URL's URLs (notify.json under `home` adds more): notifications off the machine. */
+  notifyUrls?: readonly string[];
+}
+
+interface Parts {
+  hive: Hive;
+  tracker: StatusTracker;
+  scanner: WatchScanner;
+  outbox: OutboxDispatcher;
+  stopNotifier: () => void;
+}
+
+export class Crew {
+  private readonly agentChanged = new Emitter<AgentRecord>();
+  /** Every agent status change this process records or follows, after the pane borders show it. */
+  readonly onAgentChanged: Event<AgentRecord> = this.agentChanged.event;
+  private opened: Parts | undefined;
+  private synced: Promise<void> | null = null;
+
+  constructor(readonly deps: CrewDeps) {}
+
+  get registry(): SessionRegistry {
+    return this.deps.registry;
+  }
+
+  get backend(): Backend {
+    return this.deps.registry.backend;
+  }
+
+  private get parts(): Parts {
+    if (!this.opened) {
+      const hive = this.deps.openHive();
+      const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
+      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit) => this.typeMessage(session, text, submit), (agents, delivered) => this.turnAfterTyping(agents, delivered));
+      const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
+      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier };
+    }
+    return this.opened;
+  }
+
+  get hive(): Hive {
+    return this.parts.hive;
+  }
+
+  get tracker(): StatusTracker {
+    return this.parts.tracker;
+  }
+
+  get scanner(): WatchScanner {
+    return this.parts.scanner;
+  }
+
+  /**
+   * Binds the stored agents to live sessions (after a restart the panes are adopted) and marks
+   * agents whose session is gone as exited. Cheap when nothing changed; run before each operation.
+   */
+  async sync(): Promise<void> {
+    if (this.synced) return this.synced;
+    this.synced = (async () => {
+      await this.registry.ensureStarted();
+      await this.registry.refresh();
+      const live = new Map(this.registry.all().map((s) => [s.id, s]));
+      const adopted = new Set<TerminalSession>();
+      for (const agent of this.hive.agents.list()) {
+        const session = live.get(agent.sessionId);
+        if (session) {
+          if (!this.tracker.isTracked(session)) {
+            this.tracker.track(session, { ready: agent.status !== "starting", adopted: true });
+            adopted.add(session);
+          }
+        } else if (agent.status !== "exited") {
+          const changed = this.hive.agents.markSessionExited(agent.sessionId, { reason: "session is gone" });
+          for (const a of changed) this.agentChanged.fire(a);
+        }
+      }
+      // The stored status may be stale (written by a process that has exited since): this
+      // process's first answer is what the adopted panes show now.
+      await Promise.all([...adopted].map((s) => this.tracker.evaluateNow(s)));
+      // Messages queued by a process that has exited since: this one types them once their agents are idle.
+      if (adopted.size > 0) this.opened?.outbox.sweep();
+    })().finally(() => (this.synced = null));
+    return this.synced;
+  }
+
+  descriptors() {
+    return this.registry.all().map((s) => ({ id: s.id, name: s.name, alive: s.alive }));
+  }
+
+  async resolve(targets: TargetSpec): Promise<{ targets: ResolvedTarget[]; unavailable: { ref: string; reason: string }[] }> {
+    await this.sync();
+    return this.hive.resolveTargets(targets, this.descriptors());
+  }
+
+  liveSession(id: string): TerminalSession {
+    const s = this.registry.byId(id);
+    if (!s || s.goneReason) throw new ToolError(`session ${id} is gone`, "dead");
+    return s;
+  }
+
+  profileFor(name: string | undefined, command: string | undefined): AgentProfile {
+    if (name) return this.hive.profiles.get(name);
+    // No profile given: a command named like a profile (claude, codex, aider) uses it.
+    const program = basename((command ?? "").trim().split(/\s+/)[0] ?? "");
+    return this.hive.profiles.find(program) ?? this.hive.profiles.get("shell");
+  }
+
+  /** Registers the session as agent `a.name` and follows its status from now on. */
+  bind(session: TerminalSession, a: { name: string; team?: string | null; profile: string; replace?: boolean; ready?: boolean }): AgentRecord {
+    const r = this.hive.registerAgent({ name: a.name, sessionId: session.id, sessionName: session.name, profile: a.profile, team: a.team ?? null, replace: a.replace });
+    this.tracker.untrack(session.id);
+    this.tracker.track(session, { ready: a.ready });
+    void this.tracker.title(session);
+    return r.agent;
+  }
+
+  /** The busy rule's verdict for a new message to a session's agents (see hive/busy-rule.ts). */
+  mayTypeMessage(sessionId: string, agents: readonly AgentRecord[]): boolean {
+    // A shell that says (OSC 133) it is at its prompt reads the line now, whatever the screen guess says.
+    const live = this.registry.byId(sessionId);
+    const atPrompt = live !== undefined && live.integrated && live.phase === "prompt";
+    return mayTypeNow({
+      for: "message",
+      queuedBefore: this.hive.outbox.hasFor(sessionId),
+      atPrompt,
+      agents: agents.map((a) => {
+        const turn = this.hive.turns.get(a.name);
+        return { status: a.status, typing: turn?.typing === true, holdsIdle: this.hive.turns.holdsIdle(a.name) };
+      }),
+    });
+  }
+
+  /** After typing: the turn starts (delivered) or there is none (not taken). */
+  turnAfterTyping(agents: readonly string[], delivered: boolean): void {
+    try {
+      if (delivered) {
+        this.hive.turns.submitted(agents, (n) => isBusyStatus(this.hive.agents.find(n)?.status ?? ""));
+        // The program took the text: its turn starts now, whatever a hook said before (Codex
+        // reports only turn ends), held a few seconds against a screen that has not caught up.
+        for (const name of agents) {
+          const a = this.hive.agents.find(name);
+          const s = a && this.registry.byId(a.sessionId);
+          if (a?.status === "idle" && s) this.tracker.record(() => this.hive.agents.setStatus(name, "working", { detail: "took a typed message", source: "typed" }), s);
+        }
+      } else this.hive.turns.cancel(agents);
+    } catch {
+      // store locked: a typing row goes stale and stops holding after a while
+    }
+  }
+
+  /** Every text the hive types into an agent (cascade now, from the queue, a mail): one path, audited like terminal_send. */
+  async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message"): Promise<DeliveryResult> {
+    const literal = literalText(text).text;
+    const result = await deliverText(session, literal, submit);
+    // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
+    await this.deps.policy.noteTyped(session, literal, result.attempts > 0);
+    this.deps.policy.recordInput(session, text, submit, { via, delivered: result.delivered });
+    return result;
+  }
+
+  /** Stops the tracker's, scanner's, outbox's and notifier's timers and subscriptions and closes SQLite (if opened). */
+  close(): void {
+    if (!this.opened) return;
+    this.opened.tracker.stop();
+    this.opened.scanner.stop();
+    this.opened.outbox.stop();
+    this.opened.stopNotifier();
+    this.opened.hive.close();
+  }
+}

@@ -1,0 +1,141 @@
+// hive_layout and hive_split: panes built into one window (all or nothing), sized, waited for
+// until their programs take input, and bound as agents where the spec names them.
+import { NoSpaceForPane } from "../../backends/backend.js";
+import { HiveError, parseLayoutSpec, splitPlan, type AgentRecord, type LayoutKind, type PaneSpec } from "../index.js";
+import type { TerminalSession } from "../../terminal/session.js";
+import { ToolError } from "../../util/tool-error.js";
+import { traced } from "../../util/traced.js";
+import type { Crew } from "./crew.js";
+import { commandWithHooks } from "./hook-launch.js";
+import { waitReady } from "./ready.js";
+
+/** Default size of a layout window: room for four panes of useful width. */
+const LAYOUT_ROWS = 50;
+const LAYOUT_COLS = 200;
+export const READY_TIMEOUT_MS = 30_000;
+
+export interface LayoutInput {
+  layout?: LayoutKind;
+  panes?: PaneSpec[];
+  count?: number;
+  save_as?: string;
+  restore?: string;
+  replace?: boolean;
+  rows?: number;
+  cols?: number;
+}
+
+export interface SplitInput {
+  session: string;
+  direction: "left" | "right" | "above" | "below";
+  name?: string;
+  command?: string;
+  cwd?: string;
+  percent?: number;
+  agent?: string;
+  team?: string;
+  profile?: string;
+  host?: string;
+}
+
+/** A pane that will be an agent: named by `agent`, or by its name when it has a team or profile. */
+const agentOf = (p: PaneSpec) => p.agent ?? (p.team || p.profile ? p.name : undefined);
+
+export async function buildLayout(crew: Crew, input: LayoutInput) {
+  await crew.sync();
+  const { hive, registry, backend } = crew;
+  const spec = input.restore !== undefined
+    ? hive.layouts.get(input.restore).spec
+    : parseLayoutSpec({ kind: input.layout ?? "tiled", ...(input.panes ? { panes: input.panes } : {}), ...(input.count ? { count: input.count } : {}) });
+  // Refuse taken agent names before any pane exists, so a refusal leaves nothing behind.
+  for (const p of spec.panes) {
+    const agent = agentOf(p);
+    if (agent && !input.replace && hive.agents.find(agent)) {
+      throw new HiveError("duplicate", `agent '${agent}' is already registered; pass replace: true or pick another name`);
+    }
+    if (p.profile) hive.profiles.get(p.profile);
+  }
+  await crew.deps.ensureRoomFor(spec.panes.length);
+  if (input.save_as !== undefined) hive.layouts.save(input.save_as, spec, { replace: input.replace });
+  const plan = splitPlan(spec.kind, spec.panes.length);
+  const sessions: TerminalSession[] = [];
+  const first = spec.panes[0]!;
+  // A pane that will be an agent knows its name from the start (`termhive msg` sends as it).
+  const paneEnv = (p: PaneSpec) => {
+    const agent = agentOf(p);
+    return agent ? { TERMHIVE_AGENT: agent, ...p.env } : p.env;
+  };
+  // An agent pane running its profile's program gets the profile's hooks (hive/hooks.ts);
+  // their settings are files of this machine, so a pane on another host runs it plain.
+  const paneCommand = (p: PaneSpec) => {
+    const agent = agentOf(p);
+    return agent && !(p.host ?? first.host) ? commandWithHooks(p.command, crew.profileFor(p.profile, p.command), agent, crew.deps.home) : p.command;
+  };
+  sessions.push(await registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
+  try {
+    for (const step of plan.steps) {
+      const p = spec.panes[step.creates]!;
+      const open = () => registry.open({
+        name: p.name, command: paneCommand(p), cwd: p.cwd, env: paneEnv(p), host: p.host, rows: 0, cols: 0,
+        splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
+      });
+      try {
+        sessions.push(await open());
+      } catch (error) {
+        // Many panes: halving the newest pane runs out of rows/columns; even out the window
+        // (pane order is kept) and split again.
+        if (!(error instanceof NoSpaceForPane)) throw error;
+        await backend.arrangeWindow(sessions[0]!.paneId, plan.selectLayout ?? "tiled");
+        sessions.push(await open());
+      }
+    }
+  } catch (error) {
+    // All or nothing: a half-built layout would leave panes nobody asked for.
+    for (const s of sessions) await registry.close(s).catch(traced(`closing pane ${s.name} of a failed layout`));
+    throw new ToolError(`layout ${spec.kind} of ${spec.panes.length} panes failed after ${sessions.length}: ${(error as Error).message}${/no space/.test((error as Error).message) ? "; give a bigger window (rows/cols) or fewer panes" : ""}`);
+  }
+  if (plan.selectLayout) await backend.arrangeWindow(sessions[0]!.paneId, plan.selectLayout);
+  await backend.showPaneBorders(sessions[0]!.paneId);
+  await syncSizes(crew, sessions);
+  const panes = await Promise.all(spec.panes.map(async (p, i) => {
+    const session = sessions[i]!;
+    const agentName = agentOf(p);
+    const profile = crew.profileFor(p.profile, p.command);
+    const ready = await waitReady(session, agentName ? profile : undefined, READY_TIMEOUT_MS);
+    let agent: AgentRecord | undefined;
+    if (agentName) agent = crew.bind(session, { name: agentName, team: p.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
+    return { index: i, session: session.id, name: session.name, pane: session.paneId, rows: session.pane.rows, cols: session.pane.cols, ready, ...(agent ? { agent: agent.name, team: agent.team, profile: agent.profile } : {}) };
+  }));
+  return {
+    layout: spec.kind,
+    window: sessions[0]!.pane.windowId,
+    panes,
+    attach: backend.attachCommand(sessions[0]!.paneId),
+    ...(input.save_as !== undefined ? { saved_as: input.save_as } : {}),
+    ...(input.restore !== undefined ? { restored: input.restore } : {}),
+  };
+}
+
+export async function splitPane(crew: Crew, input: SplitInput) {
+  await crew.sync();
+  const { hive, registry } = crew;
+  const from = await registry.get(input.session);
+  if (input.agent && hive.agents.find(input.agent)) throw new HiveError("duplicate", `agent '${input.agent}' is already registered`);
+  await crew.deps.ensureRoomFor(1);
+  const session = await registry.open({ name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, host: input.host, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
+  await syncSizes(crew, [from, session]);
+  const profile = crew.profileFor(input.profile, input.command);
+  const ready = await waitReady(session, input.agent ? profile : undefined, READY_TIMEOUT_MS);
+  const agent = input.agent ? crew.bind(session, { name: input.agent, team: input.team, profile: profile.name, ready: ready === "ready" }) : undefined;
+  return { session: session.id, name: session.name, pane: session.paneId, split_from: from.name, direction: input.direction, ready, ...(agent ? { agent: agent.name } : {}) };
+}
+
+/** After splits and select-layout the panes have new sizes; the virtual screens must follow. */
+async function syncSizes(crew: Crew, sessions: TerminalSession[]): Promise<void> {
+  await Promise.all(sessions.map(async (s) => {
+    const info = await crew.backend.paneInfo(s.paneId);
+    if (!info) return;
+    if (info.rows !== s.screen.rows || info.cols !== s.screen.cols) s.screen.resize(info.rows, info.cols);
+    s.updatePane(info);
+  }));
+}

@@ -1,0 +1,41 @@
+// agent_spawn: a new session running the agent's program (with its profile's hooks, in its own
+// git worktree if asked), waited for until it takes input, and bound as the agent.
+import { HiveError } from "../index.js";
+import type { Crew } from "./crew.js";
+import { commandWithHooks } from "./hook-launch.js";
+import { READY_TIMEOUT_MS } from "./layout-builder.js";
+import { waitReady } from "./ready.js";
+import { addWorktree } from "./worktree.js";
+
+export interface SpawnInput {
+  name: string;
+  command?: string;
+  team?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  profile?: string;
+  worktree?: { repo: string; branch: string };
+  replace?: boolean;
+  ready_timeout_s?: number;
+  host?: string;
+}
+
+export async function spawnAgent(crew: Crew, input: SpawnInput) {
+  await crew.sync();
+  const { hive, registry } = crew;
+  if (hive.agents.find(input.name) && !input.replace) {
+    throw new HiveError("duplicate", `agent '${input.name}' is already registered; pass replace: true or pick another name`);
+  }
+  const profile = crew.profileFor(input.profile, input.command);
+  if (input.worktree && input.host) throw new HiveError("invalid", "worktree makes a local git worktree; it cannot be combined with host");
+  // Hook settings are files of this machine: an agent on another host runs its program plain.
+  const plain = input.command ?? (profile.command || undefined);
+  const command = input.host ? plain : commandWithHooks(plain, profile, input.name, crew.deps.home);
+  await crew.deps.ensureRoomFor(1);
+  const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
+  const session = await registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120 });
+  const started = Date.now();
+  const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
+  const agent = crew.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
+  return { agent: hive.agents.find(agent.name) ?? agent, ready, ready_ms: Date.now() - started, cwd, session };
+}

@@ -1,0 +1,42 @@
+// One line of terminal_list: what a session is and does now, as every door reports it.
+import { basename } from "node:path";
+import { matchNestedPrompt } from "./prompts.js";
+import type { TerminalSession } from "./session.js";
+
+export interface SessionSummary {
+  session: string;
+  name: string;
+  backend: string;
+  /** ssh destination of a session on another host. */
+  host?: string;
+  alive: boolean;
+  exit_code?: number | null;
+  foreground: string;
+  cwd: string | null;
+  running: string | null;
+  last_exit_code: number | null;
+  idle_s: number;
+  tui: boolean;
+  pane: string;
+}
+
+export function sessionSummary(s: TerminalSession, backend: string): SessionSummary {
+  // A pane whose program exited runs nothing, whatever record was open when it did.
+  const running = s.alive ? s.running : undefined;
+  const snap = s.goneReason ? undefined : s.screen.snapshot();
+  return {
+    session: s.id,
+    name: s.name,
+    backend,
+    ...(s.meta.host ? { host: s.meta.host } : {}),
+    alive: s.alive,
+    ...(s.alive ? {} : { exit_code: s.exitStatus }),
+    foreground: s.pane.foreground,
+    cwd: s.cwd ?? (s.pane.cwd || null),
+    running: running ? running.command : s.integrated || !s.alive ? null : (snap && matchNestedPrompt(s.screen.cursorLinePrefix()) ? null : basename(s.meta.command)),
+    last_exit_code: s.lastExitCode,
+    idle_s: Math.round((Date.now() - s.lastOutputAt) / 100) / 10,
+    tui: snap?.alternate ?? false,
+    pane: s.paneId,
+  };
+}

@@ -1,0 +1,117 @@
+// The crew (src/hive/live) on the node-pty backend: real bash panes, a real hive.db, no tmux.
+// Layout building binds the agents it names; cascade delivery types each agent its own text
+// (or queues it when the busy rule says wait); onAgentChanged is a typed, disposable event.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AuditLog } from "../../../src/audit.js";
+import { PtyBackend } from "../../../src/backends/pty/pty-backend.js";
+import { loadConfig } from "../../../src/config.js";
+import { Hive, ProfileRegistry, type AgentRecord } from "../../../src/hive/index.js";
+import { Crew } from "../../../src/hive/live/crew.js";
+import { deliverCascade } from "../../../src/hive/live/cascade-delivery.js";
+import { buildLayout } from "../../../src/hive/live/layout-builder.js";
+import { loadSafetyConfig } from "../../../src/safety/index.js";
+import { InputPolicy } from "../../../src/terminal/input-policy.js";
+import { SessionRegistry } from "../../../src/terminal/registry.js";
+import { typeText } from "../../../src/terminal/typing.js";
+import type { TerminalSession } from "../../../src/terminal/session.js";
+import { stripAnsi } from "../../../src/util/ansi.js";
+import { until } from "../terminal/pty-registry.js";
+
+function crewOnPty(t: { after(fn: () => unknown): void }): { crew: Crew; audit: string } {
+  const home = mkdtempSync(join(tmpdir(), "termhive-crew-"));
+  const backend = new PtyBackend();
+  const env = { TERMHIVE_HOME: home, TERMHIVE_SHELL: "/bin/bash", HOME: home, PATH: process.env.PATH };
+  const config = loadConfig(env);
+  const audit = new AuditLog(home, config.auditMaxBytes);
+  const registry = new SessionRegistry(backend, config, audit);
+  const crew = new Crew({
+    registry,
+    policy: new InputPolicy(config, audit, loadSafetyConfig(env), backend),
+    home,
+    ensureRoomFor: async () => undefined,
+    openHive: () => Hive.open({ home, profiles: new ProfileRegistry() }),
+  });
+  t.after(async () => {
+    crew.close();
+    for (const session of registry.all()) await registry.close(session).catch(() => undefined);
+    await backend.stop().catch(() => undefined);
+    rmSync(home, { recursive: true, force: true });
+  });
+  return { crew, audit: join(home, "audit.jsonl") };
+}
+
+const output = (session: TerminalSession) => stripAnsi(session.transcript.slice(session.transcript.start).text);
+
+test("layout building on pty: the panes open in one group, the named agents are bound and followed", async (t) => {
+  const { crew } = crewOnPty(t);
+  const layout = await buildLayout(crew, { layout: "horizontal", panes: [{ name: "left", agent: "alpha", team: "crew" }, { name: "right" }] });
+  assert.equal(layout.panes.length, 2);
+  assert.deepEqual(layout.panes.map((p) => [p.name, p.ready, p.agent]), [["left", "ready", "alpha"], ["right", "ready", undefined]]);
+  const alpha = crew.hive.agents.get("alpha");
+  assert.equal(alpha.sessionId, layout.panes[0]!.session);
+  assert.equal(alpha.team, "crew");
+  assert.equal(crew.hive.agents.find("right"), undefined, "a pane with no agent, team or profile is no agent");
+  const left = crew.registry.byId(layout.panes[0]!.session)!;
+  assert.equal(crew.tracker.isTracked(left), true, "the bound pane's status is followed");
+  // The pane knows its agent's name from the start (`termhive msg` sends as it).
+  await typeText(left, "echo agent=$TERMHIVE_AGENT", true);
+  await until("the pane's agent name", () => output(left).includes("agent=alpha"));
+});
+
+test("layout building refuses a taken agent name before any pane exists", async (t) => {
+  const { crew } = crewOnPty(t);
+  await buildLayout(crew, { panes: [{ name: "one", agent: "taken" }] });
+  const before = crew.registry.all().length;
+  await assert.rejects(buildLayout(crew, { panes: [{ name: "two" }, { name: "three", agent: "taken" }] }), /already registered/);
+  assert.equal(crew.registry.all().length, before, "nothing was opened");
+});
+
+test("cascade delivery on pty: each agent gets its most specific text, typed and run; a busy agent's text is queued", async (t) => {
+  const { crew } = crewOnPty(t);
+  const layout = await buildLayout(crew, { panes: [{ name: "a", agent: "a", team: "t" }, { name: "b", agent: "b", team: "t" }, { name: "c", agent: "c", team: "t" }] });
+  const [a, b] = layout.panes.map((p) => crew.registry.byId(p.session)!);
+  // c is busy (a message is being typed to it: its turn holds idle back): its text waits in the outbox.
+  crew.hive.turns.begin(["c"]);
+  const r = await deliverCascade(crew, { teams: { t: "echo team-$((40+2))" }, agents: { b: "echo agent-$((6*7))" } });
+  assert.equal(r.delivered, 2, JSON.stringify(r));
+  assert.equal(r.queued, 1, JSON.stringify(r));
+  assert.deepEqual(r.assignments.map((x) => [x.agent, x.source, x.delivered, x.queued ?? false]), [["a", "team:t", true, false], ["b", "agent:b", true, false], ["c", "team:t", false, true]]);
+  await until("a's team text ran", () => output(a!).includes("team-42"));
+  await until("b's own text ran", () => output(b!).includes("agent-42"));
+  assert.ok(!output(b!).includes("team-42"), "b got only its own text");
+  const queued = crew.hive.outbox.list("c");
+  assert.deepEqual(queued.map((m) => m.text), ["echo team-$((40+2))"]);
+});
+
+test("cascade delivery refuses every text when the safety gate refuses one; nothing is typed", async (t) => {
+  const { crew } = crewOnPty(t);
+  const layout = await buildLayout(crew, { panes: [{ name: "x", agent: "x" }, { name: "y", agent: "y" }] });
+  const x = crew.registry.byId(layout.panes[0]!.session)!;
+  const typedBefore = output(x);
+  await assert.rejects(deliverCascade(crew, { agents: { x: "echo fine", y: "rm -rf /" } }), /safety gate/);
+  assert.equal(output(x), typedBefore, "x's harmless text was not typed either");
+});
+
+test("onAgentChanged: a typed event; a disposed subscription hears nothing more", async (t) => {
+  const { crew } = crewOnPty(t);
+  await buildLayout(crew, { panes: [{ name: "w", agent: "w" }] });
+  const heard: AgentRecord[] = [];
+  const subscription = crew.onAgentChanged((agent) => heard.push(agent));
+  const session = crew.registry.byId(crew.hive.agents.get("w").sessionId)!;
+  crew.tracker.record(() => crew.hive.agents.setStatus("w", "error", { source: "self", detail: "first" }), session);
+  await until("the change is announced", () => heard.some((a) => a.statusDetail === "first"));
+  assert.equal(heard.at(-1)!.name, "w");
+  subscription.dispose();
+  crew.tracker.record(() => crew.hive.agents.setStatus("w", "working", { source: "self", detail: "second" }), session);
+  // A second subscriber proves the change was announced; the disposed one stays silent.
+  const later: AgentRecord[] = [];
+  const probe = crew.onAgentChanged((agent) => later.push(agent));
+  crew.tracker.record(() => crew.hive.agents.setStatus("w", "error", { source: "self", detail: "third" }), session);
+  await until("the probe hears the third change", () => later.some((a) => a.statusDetail === "third"));
+  probe.dispose();
+  assert.ok(!heard.some((a) => a.statusDetail === "second" || a.statusDetail === "third"), JSON.stringify(heard.map((a) => a.statusDetail)));
+});
