@@ -2,6 +2,7 @@
 import { defaultHome } from "./util/paths.js";
 import { splitWords, WordListError } from "./util/words.js";
 import { parseNameList, type PaneEnvPolicy } from "./util/pane-env.js";
+import { checkHttpUrl, HttpUrlError } from "./util/http-url.js";
 
 export interface TermhiveConfig {
   home: string;
@@ -57,6 +58,8 @@ export interface TermhiveConfig {
   grpcWatchBacklogBytes: number;
   /** TERMHIVE_PANE_ENV_DENY / TERMHIVE_PANE_ENV_ALLOW: which of termhive's variables panes inherit (util/pane-env.ts). */
   paneEnv: PaneEnvPolicy;
+  /** TERMHIVE_NOTIFY_URL: webhook / ntfy topic URLs notified when an agent needs attention (hive/notify). */
+  notifyUrls: string[];
 }
 
 export interface SafetySettings {
@@ -154,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     grpcMaxCalls: intFrom(env, "TERMHIVE_GRPC_MAX_CALLS", 64, 1, 100_000),
     grpcMaxWatches: intFrom(env, "TERMHIVE_GRPC_MAX_WATCHES", 16, 1, 10_000),
     grpcWatchBacklogBytes: megabytesFrom(env, "TERMHIVE_GRPC_WATCH_BACKLOG_MB", 16),
+    notifyUrls: notifyUrlsFrom(env.TERMHIVE_NOTIFY_URL),
     paneEnv: { deny: nameListFrom(env, "TERMHIVE_PANE_ENV_DENY") ?? [], allow: nameListFrom(env, "TERMHIVE_PANE_ENV_ALLOW") },
     ...overrides,
   };
@@ -192,4 +196,17 @@ function sshWords(value: string | undefined): string[] {
 export function parseHostList(value: string | undefined): string[] | null {
   if (value === undefined || value.trim() === "") return null;
   return value.split(",").map((h) => h.trim()).filter(Boolean);
+}
+
+/** TERMHIVE_NOTIFY_URL: a comma list of http(s) URLs; the error names the entry, never the URL (it may hold a token). */
+export function notifyUrlsFrom(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === "") return [];
+  return value.split(",").map((s) => s.trim()).filter(Boolean).map((url, i) => {
+    try {
+      return checkHttpUrl(url, `TERMHIVE_NOTIFY_URL entry ${i + 1}`);
+    } catch (error) {
+      if (error instanceof HttpUrlError) throw new ConfigError(error.message);
+      throw error;
+    }
+  });
 }

@@ -102,6 +102,18 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX outbox_session ON outbox(session_id, id);
   `,
+  // v3: issue 25 — notifications off the machine: each notice (keyed by the event it comes
+  // from) is claimed by one termhive process, which sends it; the debounce reads the same rows.
+  `
+  CREATE TABLE notifications (
+    event_id    INTEGER PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    agent       TEXT,
+    claimed_by  TEXT NOT NULL,
+    claimed_at  INTEGER NOT NULL
+  );
+  CREATE INDEX notifications_recent ON notifications(agent, kind, claimed_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

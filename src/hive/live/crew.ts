@@ -18,6 +18,7 @@ import { OutboxDispatcher } from "./outbox-dispatcher.js";
 import { PaneBorders } from "./pane-borders.js";
 import { StatusTracker } from "./status-tracker.js";
 import { WatchScanner } from "./watch-scanner.js";
+import { startNotifier } from "./notify-start.js";
 
 export interface CrewDeps {
   registry: SessionRegistry;
@@ -29,6 +30,8 @@ export interface CrewDeps {
   ensureRoomFor: (count: number) => Promise<void>;
   /** Opens the store; called on first use (a terminal-only process never opens SQLite). */
   openHive: () => Hive;
+  /** TERMHIVE_NOTIFY_URL's URLs (notify.json under `home` adds more): notifications off the machine. */
+  notifyUrls?: readonly string[];
 }
 
 interface Parts {
@@ -36,6 +39,7 @@ interface Parts {
   tracker: StatusTracker;
   scanner: WatchScanner;
   outbox: OutboxDispatcher;
+  stopNotifier: () => void;
 }
 
 export class Crew {
@@ -60,7 +64,8 @@ export class Crew {
       const hive = this.deps.openHive();
       const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
       const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit) => this.typeMessage(session, text, submit), (agents, delivered) => this.turnAfterTyping(agents, delivered));
-      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox };
+      const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
+      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier };
     }
     return this.opened;
   }
@@ -184,12 +189,13 @@ export class Crew {
     return result;
   }
 
-  /** Stops the tracker's, scanner's and outbox's timers and subscriptions and closes SQLite (if opened). */
+  /** Stops the tracker's, scanner's, outbox's and notifier's timers and subscriptions and closes SQLite (if opened). */
   close(): void {
     if (!this.opened) return;
     this.opened.tracker.stop();
     this.opened.scanner.stop();
     this.opened.outbox.stop();
+    this.opened.stopNotifier();
     this.opened.hive.close();
   }
 }

@@ -1,0 +1,6 @@
+export * from "./config.js";
+export * from "./notice.js";
+export * from "./payload.js";
+export * from "./claim.js";
+export * from "./sender.js";
+export * from "./notifier.js";

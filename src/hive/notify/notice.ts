@@ -1,0 +1,54 @@
+// Which hive events are worth a person's attention off the machine, and what to tell them.
+// A notice is derived from one row of the event log (hive/events.ts), so its id is the event's
+// id: the key every process claims it by (claim.ts).
+import type { HiveEvent } from "../events.js";
+import { inQuietHours, type NoticeKind, type NotifyEndpoint } from "./config.js";
+
+export interface Notice {
+  /** The event id it comes from. */
+  id: number;
+  kind: NoticeKind;
+  agent: string | null;
+  team: string | null;
+  title: string;
+  message: string;
+  at: number;
+}
+
+/** The notice an event makes, or null when it is not one (spinner details, lifecycle, messages…). */
+export function noticeOf(event: HiveEvent, teamOf: (agent: string) => string | null, sessionName: (id: string) => string | undefined = () => undefined): Notice | null {
+  const agent = event.agent;
+  const team = agent ? teamOf(agent) : null;
+  const base = { id: event.id, agent, team, at: event.at };
+  const detail = typeof event.data.detail === "string" && event.data.detail !== "" ? `: ${event.data.detail}` : "";
+  if (event.kind === "status" && agent) {
+    const { status, previous } = event.data;
+    if (status === previous) return null; // a detail update of the same status
+    if (status === "waiting_for_input") return { ...base, kind: "waiting", title: `${agent} needs you`, message: `${agent} is waiting for input${detail}` };
+    if (status === "error") return { ...base, kind: "error", title: `${agent} hit an error`, message: `${agent} reports an error${detail}` };
+    const exitCode = event.data.exitCode;
+    if (status === "exited" && typeof exitCode === "number" && exitCode !== 0) {
+      return { ...base, kind: "error", title: `${agent} exited with code ${exitCode}`, message: `${agent} ended with exit code ${exitCode}${detail}` };
+    }
+    if (status === "idle" && previous === "working") return { ...base, kind: "turn_done", title: `${agent} finished its turn`, message: `${agent} finished a turn and is idle` };
+    return null;
+  }
+  if (event.kind === "watch" && event.data.disabled !== true) {
+    const label = typeof event.data.label === "string" && event.data.label ? event.data.label : `/${String(event.data.pattern)}/`;
+    const line = typeof event.data.line === "string" ? event.data.line : "";
+    const where = agent ?? (event.sessionId ? (sessionName(event.sessionId) ?? event.sessionId) : "a session");
+    return { ...base, kind: "watch", title: `watcher ${label} fired`, message: `${label} matched in ${where}: ${line}` };
+  }
+  return null;
+}
+
+/** Whether this endpoint wants this notice now (its events, agent/team filters, quiet hours). */
+export function wants(endpoint: NotifyEndpoint, notice: Notice, now: Date = new Date()): boolean {
+  if (!endpoint.events.includes(notice.kind)) return false;
+  if (endpoint.agents || endpoint.teams) {
+    const byAgent = notice.agent !== null && (endpoint.agents ?? []).includes(notice.agent);
+    const byTeam = notice.team !== null && (endpoint.teams ?? []).includes(notice.team);
+    if (!byAgent && !byTeam) return false;
+  }
+  return !inQuietHours(endpoint.quiet, now);
+}
