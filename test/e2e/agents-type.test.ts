@@ -20,7 +20,7 @@ describe("what agents type", () => {
     const r = await h.callOnce("terminal_open", { name: "remote", hostname: "x" });
     assert.equal(r.isError, true, r.text);
     assert.match(r.text, /unknown parameter "hostname"/);
-    assert.match(r.text, /valid parameters: name, command, cwd, env, rows, cols/);
+    assert.match(r.text, /valid parameters: name, command, cwd, env, sandbox, rows, cols/);
     const listed = await h.callOnce("terminal_list");
     assert.deepEqual(listed.data.sessions, [], "nothing was opened");
     // A misspelt parameter (timeout for timeout_s) would otherwise be dropped without a word.
