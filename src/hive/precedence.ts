@@ -56,6 +56,9 @@ export function screenMayReplace(
     if (agent.status === "idle" && detected.status === "working") return true;
     return age >= HOOK_HOLD_MS;
   }
+  // A typed message's working stands in until the screen shows the turn: a rule on screen that
+  // agrees (the spinner) takes over at once, with its detail.
+  if (agent.statusSource === "typed" && detected.status === agent.status && detected.by === "rule") return true;
   if (agent.statusSource === "self" || agent.statusSource === "typed") return age >= SELF_HOLD_MS || needsPerson(detected.status);
   return true;
 }

@@ -17,7 +17,7 @@ import { EMPTY_LINE, withText } from "../terminal/pending-line.js";
 import { planKeys } from "../terminal/key-plan.js";
 import { readSession, type ReadResult } from "../terminal/read.js";
 import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js";
-import { deadError, runCommand, waitShellStarted, type RunResult } from "../terminal/run.js";
+import { deadError, runCommand, throwIfEnding, waitShellStarted, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
 import { describePolicy } from "../sandbox/policy.js";
@@ -200,7 +200,7 @@ export class TermhiveService {
 
   async send(input: SendInput, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number; replaced?: number }> {
     const session = await this.session(input.session);
-    if (!session.alive) throw deadError(session);
+    await throwIfEnding(session);
     if (input.text === undefined && input.keys === undefined && input.secret === undefined) {
       throw new ToolError("nothing to send: give text, keys or secret");
     }
@@ -319,7 +319,7 @@ export class TermhiveService {
 
   async resize(input: ResizeInput): Promise<{ session: string; rows: number; cols: number }> {
     const session = await this.session(input.session);
-    if (!session.alive) throw deadError(session);
+    await throwIfEnding(session);
     await session.resize(input.rows, input.cols);
     return { session: session.id, rows: input.rows, cols: input.cols };
   }

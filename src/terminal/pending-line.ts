@@ -37,13 +37,23 @@ export function isEmpty(line: PendingLine): boolean {
 }
 
 export async function readPending(backend: Backend, paneId: string): Promise<PendingLine> {
-  const raw = decodeShared<{ t: string; e: boolean; o: boolean }>(await backend.readShared(paneId, KEY).catch(() => ""));
+  const raw = decodeShared<{ t: string; e: boolean; o: boolean }>(await backend.readShared(paneId, KEY).catch(unlessServerGone));
   if (!raw) return EMPTY_LINE;
   return { text: typeof raw.t === "string" ? raw.t : "", edited: raw.e === true, overflow: raw.o === true };
 }
 
 export async function writePending(backend: Backend, paneId: string, line: PendingLine): Promise<void> {
-  await backend.writeShared(paneId, KEY, isEmpty(line) ? "" : encodeShared({ t: line.text, e: line.edited, o: line.overflow })).catch(() => {});
+  await backend.writeShared(paneId, KEY, isEmpty(line) ? "" : encodeShared({ t: line.text, e: line.edited, o: line.overflow })).catch(unlessServerGone);
+}
+
+/**
+ * A pane without a record (or a backend without shared state) has an empty line; a tmux server
+ * that went away is the call's answer (unavailable, "tmux is not running"), not an empty line
+ * followed by a misleading "session is gone".
+ */
+function unlessServerGone(error: unknown): "" {
+  if (error instanceof Error && error.name === "TmuxGoneError") throw error;
+  return "";
 }
 
 /** The line after `text` was typed onto it. */

@@ -45,8 +45,22 @@ export interface RunResult {
 /** How long a fresh session may take to show its first prompt before a run is typed anyway. */
 const STARTUP_WAIT_MS = 10_000;
 
+/** How long a shell that reported its last command (its exit hook) may take to end. */
+const ENDING_WAIT_MS = 2_000;
+
+/**
+ * A shell whose exit hook has reported its last command is ending: nothing is typed into it.
+ * Waits (bounded) for its end, so the caller answers with its exit status.
+ */
+export async function throwIfEnding(session: TerminalSession): Promise<void> {
+  if (session.alive && session.ending) {
+    await watchSession(session, () => (session.alive ? undefined : true), { timeoutMs: ENDING_WAIT_MS }).catch(() => undefined);
+  }
+  if (!session.alive || session.ending) throw deadError(session);
+}
+
 export async function runCommand(session: TerminalSession, request: RunRequest, config: TermhiveConfig): Promise<RunResult> {
-  if (!session.alive) throw deadError(session);
+  await throwIfEnding(session);
   const mode = await chooseMode(session, config);
   // Text left on the shell's input line (a person's, an unfinished line) would be glued onto the command.
   if (mode === "shell" && (await inputLineHasText(session))) await cancelInputLine(session);
@@ -141,6 +155,9 @@ function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMo
 }
 
 export function deadError(session: TerminalSession): ToolError {
+  // The whole server went away under a call (tmux killed): that is the answer, and a retry works.
+  const serverLost = /^the (\S+) server went away \((.*)\)$/.exec(session.goneReason ?? "");
+  if (serverLost) return new ToolError(`${serverLost[1]} is not running (${serverLost[2]}); the call was not carried out — retry, termhive reconnects on the next call`, "unavailable");
   if (session.goneReason) return new ToolError(`session ${session.name} is gone: ${session.goneReason}`, "dead");
   const how = session.exitSignal !== null ? `killed by signal ${session.exitSignal}` : `exit status ${session.exitStatus}`;
   return new ToolError(

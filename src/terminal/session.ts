@@ -74,6 +74,7 @@ export class TerminalSession {
 
   private currentPhase: ShellPhase = "starting";
   private integratedShell = false;
+  private shellEnding = false;
   private currentCwd: string | null = null;
   private exitCodeOfLast: number | null = null;
   private outputAt = Date.now();
@@ -137,6 +138,11 @@ export class TerminalSession {
   /** When output last arrived (ms since the epoch). */
   get lastOutputAt(): number {
     return this.outputAt;
+  }
+
+  /** The shell's exit hook reported its last command: the pane's program is ending. */
+  get ending(): boolean {
+    return this.shellEnding;
   }
 
   get alive(): boolean {
@@ -383,7 +389,10 @@ export class TerminalSession {
         if (running) this.finishCommand(running, at, event.exitCode, "osc133");
         // The shell's exit hook waits for this key before it ends: tmux drops a pane's last
         // output when the program ends before tmux has passed it on (seen here ~1 in 3).
-        if (event.exiting) void this.write(Buffer.from(EXIT_ACK)).catch(() => undefined);
+        if (event.exiting) {
+          this.shellEnding = true;
+          void this.write(Buffer.from(EXIT_ACK)).catch(() => undefined);
+        }
         break;
       }
       case "continuation":

@@ -135,7 +135,9 @@ describe("bad input", () => {
       const ps = spawnSync("ps", ["-o", "pid,ppid,stat,comm", "-p", pids.join(",")], { encoding: "utf8" }).stdout;
       return list + ps;
     };
-    assert.equal(r.reason, "exit");
+    // The shell's exit hook reports the command's end (osc133) before the pane dies; a pane that
+    // died first is seen as exit. Either way: its exit status.
+    assert.ok(r.reason === "osc133" || r.reason === "exit", r.reason);
     assert.equal(r.exit_code, 7, `${JSON.stringify(r)}\n${panes()}\n${h.tmux("capture-pane", "-p", "-t", "%0").stdout.trim()}`);
     const again = await h.call("terminal_run", { session: "dies", command: "true" });
     assert.equal(again.isError, true);

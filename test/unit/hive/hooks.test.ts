@@ -125,3 +125,18 @@ test("indicators: a pane shows its most urgent agent; the window summary counts 
   // A detail cannot end the OSC early or smuggle another sequence.
   assert.equal(alertBytes("x\x07\x1b]0;owned\x07"), "\x07\x1b]9;x ]0;owned\x07");
 });
+
+test("precedence: a typed message's working holds against an idle-looking screen, and the spinner takes over at once", () => {
+  const typed = (ageMs: number) => ({ status: "working" as const, statusSource: "typed" as const, updatedAt: 1_000_000 - ageMs });
+  const check = (ageMs: number, d: DetectedStatus) => screenMayReplace(typed(ageMs), d, { now: 1_000_000 });
+  // The input box alone looks idle while the program starts its turn: held.
+  assert.equal(check(0, seen("idle")), false);
+  assert.equal(check(0, seen("idle", "quiet")), false);
+  // The spinner agrees: it takes over with its detail, held or not.
+  assert.equal(check(0, seen("working")), true);
+  // A guess that happens to agree does not.
+  assert.equal(check(0, seen("working", "quiet")), false);
+  // A dialog or an error replaces it at once; anything else once the hold is over.
+  assert.equal(check(0, seen("waiting_for_input")), true);
+  assert.equal(check(SELF_HOLD_MS, seen("idle")), true);
+});
