@@ -32,12 +32,12 @@ async function bareServer(rc: string): Promise<{ call: (name: string, args: Reco
   await client.connect(transport);
   const call = async (name: string, args: Record<string, unknown>): Promise<Record<string, any>> => {
     const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as {
-      structuredContent?: Record<string, any>;
+      structuredContent?: Record<string, any>; _meta?: Record<string, any>;
       isError?: boolean;
       content: { text: string }[];
     };
     if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
-    return r.structuredContent ?? {};
+    return (r._meta?.["termhive/result"] ?? r.structuredContent ?? {});
   };
   return { call, home: bench.env.HOME!, stop: async () => { await client.close().catch(() => {}); bench.destroy(); } };
 }
