@@ -77,6 +77,12 @@ export class RemoteHost {
           socketPath: `${facts.stateDir}/tmux.sock`,
           configPath: `${facts.stateDir}/tmux.conf`,
           launch: (tmuxArgv) => sshArgv(this.options.ssh, this.host, `exec ${joinWords(tmuxArgv)}`),
+          // ssh exits 255 on its own errors and prints nothing when its keepalives go unanswered
+          // (a frozen host): the answer names the host, not a local tmux.
+          describeExit: (code, signal) =>
+            code === 255
+              ? `the ssh link to host ${this.host} dropped: the host stopped answering or the network went away (ssh exited 255)`
+              : `tmux on host ${this.host} ended (${signal ?? `exit ${code}`})`,
         },
       });
     }

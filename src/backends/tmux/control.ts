@@ -44,6 +44,8 @@ export interface ControlOptions {
   env: NodeJS.ProcessEnv;
   /** Turns the tmux argv into the argv to run (a remote host: ssh running it there). Default: as is. */
   launch?: (tmuxArgv: string[]) => string[];
+  /** Says why the client ended when it printed nothing (a remote host: ssh dropped the link). */
+  describeExit?: (code: number | null, signal: NodeJS.Signals | null) => string;
 }
 
 /**
@@ -64,7 +66,7 @@ export class ControlClient extends EventEmitter {
   }
 
   start(): Promise<void> {
-    const { tmuxPath, socketPath, configPath, sessionName, env, firstWindow, launch } = this.options;
+    const { tmuxPath, socketPath, configPath, sessionName, env, firstWindow, launch, describeExit } = this.options;
     const tmuxArgv = [
       tmuxPath,
       // -u: UTF-8 whatever the locale. Started from a bare environment (no LANG: the MCP SDK's
@@ -98,7 +100,8 @@ export class ControlClient extends EventEmitter {
       // "close", not "exit": tmux -C says why it ends on stdout ("%exit server exited
       // unexpectedly"), and that line may still be unread when "exit" fires.
       child.once("close", (code, signal) => {
-        const why = stderr.trim() || this.closedReason || `tmux control client exited (${signal ?? code})`;
+        const silentExit = describeExit?.(code, signal) ?? `tmux control client exited (${signal ?? code})`;
+        const why = stderr.trim() || this.closedReason || silentExit;
         this.close(why);
         reject(new TmuxError(why));
       });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneMark, type PaneSnapshot, type WindowLayout } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../keys.js";
-import { ControlClient, TmuxError, TmuxGoneError } from "./control.js";
+import { ControlClient, TmuxError, TmuxGoneError, type ControlOptions } from "./control.js";
 import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
 import { alertAttached, markPane, showWindowSummary, windowMarks } from "./pane-marks.js";
@@ -26,7 +26,7 @@ export interface TmuxBackendOptions {
    * A tmux server on another host: its socket and config paths are the host's (the config is
    * written there by whoever prepared the host) and `launch` runs the control client there.
    */
-  onHost?: { socketPath: string; configPath: string; launch: (tmuxArgv: string[]) => string[] };
+  onHost?: Pick<ControlOptions, "socketPath" | "configPath" | "describeExit"> & { launch: (tmuxArgv: string[]) => string[] };
   /** Local servers: what of this process's environment the server may hold (util/pane-env.ts). */
   paneEnv?: PaneEnvPolicy;
 }
@@ -123,6 +123,7 @@ export class TmuxBackend implements Backend {
         firstWindow: { name: SIGNAL_WINDOW, argv: SIGNAL_PANE_ARGV },
         env,
         launch: this.options.onHost?.launch,
+        describeExit: this.options.onHost?.describeExit,
       });
       client.on("notification", (n: Notification) => this.onNotification(n));
       this.client = client;
