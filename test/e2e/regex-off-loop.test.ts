@@ -3,6 +3,8 @@
 // answered while the match runs (it used to queue behind it).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Harness } from "./harness.js";
 
 describe("user regexes off the event loop", () => {
@@ -78,5 +80,26 @@ describe("user regexes off the event loop", () => {
     assert.equal(echoed.output, "bystander-watch");
     assert.deepEqual(order, ["echo", "hits"], "the echo waited for the watcher");
     assert.equal(await hits(), 20, "one hit per line, none twice");
+  });
+
+  test("a custom safety rule (.*a ){20}b over 100 KB of arguments: another session's echo is answered before the refusal", async () => {
+    const rules = join(h.home, "rules.json");
+    writeFileSync(rules, JSON.stringify({ rules: [{ name: "costly-args", reason: "a test rule with a costly pattern", program: "echo", args: "(.*a ){20}b" }] }));
+    const gated = await Harness.start({ TERMHIVE_SAFETY_RULES: rules });
+    try {
+      await gated.ok("terminal_open", { name: "gated", command: "bash" });
+      await gated.ok("terminal_open", { name: "bystander", command: "bash" });
+      const order: string[] = [];
+      // Many one-letter words, not one long word: the gate's own fork-bomb fallback pattern is quadratic in a word's length (a hole of its own: FALLBACK_PATTERNS in src/safety/rules.ts), and this test is about the custom rule.
+      const refused = gated.call("terminal_run", { session: "gated", command: `echo ${"a ".repeat(50_000)}b` }).then((r) => (order.push("refused"), r));
+      const echo = gated.ok("terminal_run", { session: "bystander", command: "echo bystander-gate" }).then((r) => (order.push("echo"), r));
+      const [judged, echoed] = await Promise.all([refused, echo]);
+      assert.equal(judged.isError, true, judged.text.slice(0, 300));
+      assert.match(judged.text, /refused by the safety gate: costly-args \(a test rule with a costly pattern/);
+      assert.equal(echoed.output, "bystander-gate");
+      assert.deepEqual(order, ["echo", "refused"], "the echo waited for the safety rule");
+    } finally {
+      await gated.destroy();
+    }
   });
 });
