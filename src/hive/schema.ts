@@ -114,6 +114,35 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX notifications_recent ON notifications(agent, kind, claimed_at);
   `,
+  // v4: issue 25 — how each agent was started, so agent_restore can bring it back after its
+  // pane is gone (tmux killed, a reboot): its program's own conversation id, command, folder,
+  // env NAMES (never values), team, pane size and place. One row per agent name.
+  `
+  CREATE TABLE agent_launches (
+    agent           TEXT PRIMARY KEY,
+    profile         TEXT NOT NULL,
+    -- the command line as given (before the hook arguments termhive appends); NULL: the shell
+    command         TEXT,
+    cwd             TEXT,
+    -- JSON array of the names of the env the agent was given (values are never stored)
+    env_names       TEXT NOT NULL DEFAULT '[]',
+    team            TEXT,
+    host            TEXT,
+    rows            INTEGER,
+    cols            INTEGER,
+    -- the window the pane was in, its index there, and the layout kind of that window (hive_layout)
+    window          TEXT,
+    pane_index      INTEGER,
+    layout          TEXT,
+    -- JSON of the pane's sandbox policy (session meta), or NULL
+    sandbox         TEXT,
+    -- the program's own conversation id (Claude Code session_id, Codex thread id) and who said it
+    conversation_id TEXT,
+    conversation_by TEXT,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
