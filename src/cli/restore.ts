@@ -44,12 +44,11 @@ export function registerRestore(program: Command): void {
     .command("restore [name]")
     .description("bring back the agents whose panes are gone (after tmux or the machine restarted), resuming their conversations")
     .option("--env <NAME=VALUE>", "a value for an env name the agents were started with (repeatable; default: this environment)", envPair)
-    .option("--ready-timeout <seconds>", "how long to wait for each agent to take input", Number)
     .option("--json", "print JSON")
-    .action(async (name: string | undefined, o: { env?: Record<string, string>; readyTimeout?: number; json?: boolean }) => {
+    .action(async (name: string | undefined, o: { env?: Record<string, string>; json?: boolean }) => {
       let input: Record<string, unknown>;
       try {
-        input = z.object(agentRestore.input).parse({ name, env: o.env, ready_timeout_s: o.readyTimeout });
+        input = z.object(agentRestore.input).parse({ name, env: o.env });
       } catch (error) {
         return fail(o.json, error);
       }

@@ -13,12 +13,8 @@ export default defineVerb({
   name: "agent_restore",
   title: "Bring agents back after their panes are gone",
   description:
-    "After tmux was killed or the machine rebooted: start each agent whose pane is gone (or the one named) in a new pane, resuming its own conversation (Claude Code, Codex; a profile's resume command), in its folder, team and window. An agent that cannot resume starts fresh and the answer says so. env gives values for the env names it was started with (values are never stored; default: this server's environment).",
-  input: {
-    name: name.optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    ready_timeout_s: z.number().min(0.1).max(600).optional(),
-  },
+    "Bring back agents whose panes are gone (tmux or the machine restarted), resuming each one's conversation in its folder, team and window. env: values for its env names.",
+  input: { name: name.optional(), env: z.record(z.string(), z.string()).optional() },
   family: "hive",
   annotations: RUNS,
   run: (s, input, ctx) => s.hive().restore(input, ctx),

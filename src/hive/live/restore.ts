@@ -20,7 +20,6 @@ export interface RestoreInput {
   name?: string;
   /** Values for the env names the agents were started with (values are never stored). */
   env?: Record<string, string>;
-  ready_timeout_s?: number;
 }
 
 export interface RestoredAgent {
@@ -146,7 +145,7 @@ export async function restoreAgents(crew: Crew, input: RestoreInput): Promise<{ 
   }
   await crew.deps.ensureRoomFor(plans.length);
   const opened = await openWindows(crew, plans, results);
-  const timeoutMs = (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000;
+  const timeoutMs = READY_TIMEOUT_MS;
   await Promise.all(opened.map(async ({ plan: p, session }) => {
     try {
       let s = session;
