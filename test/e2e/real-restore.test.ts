@@ -93,6 +93,23 @@ describe("restore: real Claude Code", { skip: claudeMissing ?? false }, () => {
     assert.ok(bodyOf(next).includes("alpha remember the word PELICAN"), "the first turn is missing");
     assert.ok(bodyOf(next).includes("bravo which word did I ask you to remember"), "the turn after the first restore is missing");
   });
+
+  test("an agent lost before its first turn has no conversation to resume: Claude Code refuses the id, it starts fresh, says so, and takes messages", async () => {
+    await h.ok("agent_spawn", { name: "cc2", profile: "claude", cwd: project, env });
+    await agentIs(h, "cc2", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc2")}`));
+    assert.equal(h.tmux("kill-server").status, 0);
+    const r = await h.ok("agent_restore", { env });
+    const cc2 = r.restored.find((a: { name: string }) => a.name === "cc2");
+    assert.equal(cc2.ok, true, JSON.stringify(r));
+    assert.equal(cc2.resumed, false);
+    assert.match(cc2.note, /could not resume conversation [0-9a-f-]{36} \(the program exited: .*No conversation found with session ID: [0-9a-f-]{36}.*\); started fresh/);
+    // The other agent, which had turns, is resumed in the same call.
+    assert.equal(r.restored.find((a: { name: string }) => a.name === "cc").resumed, true);
+    await agentIs(h, "cc2", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc2")}`));
+    const before = api.requests.length;
+    await h.ok("hive_message", { agents: { cc2: "delta a first message" } });
+    await waitForRequest(() => api.requests.slice(before), (q) => !q.side && q.userText.includes("delta a first message"), "the fresh agent's first message", 40_000);
+  });
 });
 
 const codexMissing = missingAgent("codex");
