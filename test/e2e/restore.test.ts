@@ -7,7 +7,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { join } from "node:path";
 import { CLI, Harness } from "./harness.js";
 import { FAKE_AGENT, writeFakeClaudeProfile } from "./fake-claude-profile.js";
@@ -138,5 +139,49 @@ describe("agent_restore / termhive restore", () => {
     await h.ok("hive_wait", { targets: "la", for: "idle", timeout_s: 20 });
     await h.ok("hive_message", { agents: { la: "turn three of la" } });
     await logHas(logs.la, "done: turn three of la");
+  });
+});
+
+const bwrap = process.platform === "linux" ? findBwrap() : null;
+
+describe("agent_restore keeps a pane's sandbox", { skip: bwrap ? false : "bubblewrap (bwrap) is not installed" }, () => {
+  let h: Harness;
+  let root = "";
+  let project = "";
+  let userHome = "";
+
+  before(async () => {
+    // Outside /tmp: the sandbox's /tmp is its own, and a user's HOME and projects are not there.
+    root = mkdtempSync("/var/tmp/termhive-restore-");
+    userHome = join(root, "user");
+    project = join(root, "project");
+    for (const dir of [userHome, project]) mkdirSync(dir);
+    writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
+    h = new Harness(join(root, "termhive"), { HOME: userHome });
+    h.bare = true;
+    h.cwd = root;
+    await h.connect();
+  });
+  after(async () => {
+    await h?.destroy();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  test("an agent registered on a sandboxed pane comes back under the same policy", async () => {
+    await h.ok("terminal_open", { name: "boxed", command: "bash", cwd: project, sandbox: "worktree" });
+    await h.ok("agent_register", { name: "boxed", session: "boxed" });
+    assert.equal(h.tmux("kill-server").status, 0);
+    const r = await h.ok("agent_restore", { name: "boxed" });
+    assert.equal(r.restored[0].ok, true, JSON.stringify(r));
+    const listed = (await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "boxed");
+    assert.match(String(listed.sandbox), /^worktree: write .*project; network on$/);
+    // Judged by the shell inside: its folder is writable, HOME is not.
+    const inside = await h.ok("terminal_run", { session: "boxed", command: "touch kept.txt && pwd", timeout_s: 30 });
+    assert.equal(inside.exit_code, 0, inside.output);
+    assert.ok(existsSync(join(project, "kept.txt")));
+    const home = await h.ok("terminal_run", { session: "boxed", command: 'echo leaked > "$HOME/outside.txt"', timeout_s: 30 });
+    assert.notEqual(home.exit_code, 0);
+    assert.match(home.output, /Read-only file system/);
+    assert.equal(existsSync(join(userHome, "outside.txt")), false);
   });
 });

@@ -6,7 +6,7 @@
 // starts fresh and the answer says so.
 import { HiveError, fillResumeTemplate, splitPlan, type AgentProfile, type LaunchRecord, type LayoutKind, LAYOUT_KINDS } from "../index.js";
 import type { WindowLayout } from "../../backends/backend.js";
-import type { SandboxOption } from "../../sandbox/policy.js";
+import { SANDBOX_PRESETS, type SandboxOption } from "../../sandbox/policy.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { traced } from "../../util/traced.js";
 import type { Crew } from "./crew.js";
@@ -55,10 +55,14 @@ interface Plan {
   note?: string;
 }
 
-/** The policy the session meta carried, as an option `registry.open` takes again. */
+/**
+ * The policy the session meta carried, as an option `registry.open` takes again: its preset
+ * (resolved again for the same folder and program), else the policy itself.
+ */
 function sandboxOption(policy: unknown): SandboxOption | undefined {
   if (!policy || typeof policy !== "object") return undefined;
-  const p = policy as { write?: string[]; read?: "all" | string[]; network?: string; env?: "clean" };
+  const p = policy as { write?: string[]; read?: "all" | string[]; network?: string; env?: "clean"; preset?: string };
+  if ((SANDBOX_PRESETS as readonly string[]).includes(p.preset ?? "")) return p.preset as SandboxOption;
   if (!Array.isArray(p.write) || typeof p.network !== "string") return undefined;
   return { write: p.write, ...(p.read !== undefined ? { read: p.read } : {}), network: p.network, ...(p.env ? { env: p.env } : {}) } as SandboxOption;
 }
