@@ -7,6 +7,7 @@
 // Env values are never stored, only the names: a key given at spawn must come back from the
 // restoring caller (agent_restore `env`, or the environment of the process that restores).
 import type { HiveStore } from "./store.js";
+import { traced } from "../util/traced.js";
 import { HiveError } from "./errors.js";
 
 /** Who told termhive the conversation id: termhive chose it up front, or the program's hook reported it. */
@@ -65,7 +66,8 @@ const parseJson = (text: string | null, fallback: unknown): unknown => {
   if (text === null) return fallback;
   try {
     return JSON.parse(text);
-  } catch {
+  } catch (error) {
+    traced("reading a launch record's JSON column")(error); // a damaged cell restores without it
     return fallback;
   }
 };
