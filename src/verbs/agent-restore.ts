@@ -6,7 +6,7 @@ import type { RestoredAgent } from "../hive/live/restore.js";
 /** One line per agent: how it came back (or why it did not). */
 export const restoredLine = (r: RestoredAgent) =>
   r.ok
-    ? `${r.name}: ${r.resumed ? `resumed conversation ${r.conversation}` : "started fresh"} in ${r.pane} (${r.ready})${r.note ? ` · ${r.note}` : ""}${r.env_missing?.length ? ` · no value for env ${r.env_missing.join(", ")}` : ""}`
+    ? `${r.name}: ${r.resumed ? `resumed conversation ${r.conversation}` : (r.note ?? "started fresh")} · pane ${r.pane} ${r.ready}${r.env_missing?.length ? ` · no value for env ${r.env_missing.join(", ")}` : ""}`
     : `${r.name}: not restored: ${r.error}`;
 
 export default defineVerb({

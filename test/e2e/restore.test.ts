@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
+import { TermhiveClient } from "../../src/grpc/client.js";
+import { serve, type Served } from "./serve-process.js";
 import { join } from "node:path";
 import { CLI, Harness } from "./harness.js";
 import { FAKE_AGENT, writeFakeClaudeProfile } from "./fake-claude-profile.js";
@@ -183,5 +185,36 @@ describe("agent_restore keeps a pane's sandbox", { skip: bwrap ? false : "bubble
     assert.notEqual(home.exit_code, 0);
     assert.match(home.output, /Read-only file system/);
     assert.equal(existsSync(join(userHome, "outside.txt")), false);
+  });
+});
+
+describe("termhive restore through a running termhive serve (gRPC AgentRestore)", () => {
+  let served: Served | undefined;
+  after(async () => {
+    await served?.stop();
+  });
+
+  test("the CLI asks the server, which restores with its own environment's values", async () => {
+    // The server has a value for the agent's env name; the CLI's environment has none.
+    served = await serve(["--grpc-port", "0"], undefined, { G1_TOKEN: "from-the-server" });
+    const cliEnv = Object.fromEntries(Object.entries(served.env).filter(([k]) => k !== "G1_TOKEN"));
+    const client = new TermhiveClient({ socketPath: served.grpcSocket });
+    try {
+      await client.agentSpawn({ name: "g1", command: "bash", env: { G1_TOKEN: "x" } });
+      spawnSync("tmux", ["-S", join(served.home, "tmux.sock"), "kill-server"]);
+      const r = spawnSync(process.execPath, [CLI, "restore"], { env: cliEnv, encoding: "utf8", timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /^g1: cannot resume: profile 'shell' has no resume command; started fresh · pane %\d+ ready\n$/);
+      const echoed = spawnSync(process.execPath, [CLI, "run", "g1", 'echo "token=$G1_TOKEN"'], { env: cliEnv, encoding: "utf8", timeout: 60_000 });
+      assert.match(echoed.stdout, /^token=from-the-server\n/);
+      // The server itself holds the new pane (it did the restore).
+      const agents = (await client.agentList({})) as { agents: { name: string; alive: boolean }[] };
+      assert.deepEqual(agents.agents.map((a) => `${a.name}:${a.alive}`), ["g1:true"]);
+      const missing = spawnSync(process.execPath, [CLI, "restore", "nope"], { env: cliEnv, encoding: "utf8" });
+      assert.equal(missing.status, 1);
+      assert.match(missing.stderr, /^termhive: unknown agent 'nope'; valid agents: g1\n$/);
+    } finally {
+      client.closeConnection();
+    }
   });
 });
