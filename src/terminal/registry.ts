@@ -18,6 +18,7 @@ import { paneCliEnv } from "./pane-cli.js";
 import { RUN_KEY, decodeRun, publishRuns, readStatusLine, remoteStatusReader, resolveRun, statusFilePath } from "./run-state.js";
 import { encodeShared } from "./shared-codec.js";
 import { cleanCallerEnv, sandboxLaunch } from "../sandbox/launch.js";
+import { RELAY_ENV } from "../sandbox/relay.js";
 import type { SandboxOption } from "../sandbox/policy.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
@@ -373,6 +374,8 @@ export class SessionRegistry {
       TERMHIVE_SESSION: id,
       TERMHIVE_SESSION_NAME: name,
       ...(host ? {} : paneCliEnv(this.config.home)),
+      // The in-pane `termhive` reaches the hive through this folder (sandbox/relay.ts), not TERMHIVE_HOME.
+      ...(sandbox ? { [RELAY_ENV]: sandbox.relayDir } : {}),
       ...options.env,
     };
     const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind, ...(host ? { host: host.host } : {}), ...(sandbox ? { sandbox: sandbox.policy } : {}) };
@@ -431,7 +434,8 @@ export class SessionRegistry {
     if (!meta.host && options.cwd) session.startedIn(options.cwd);
     for (const chunk of this.orphans.get(pane.paneId) ?? []) session.ingest(chunk);
     this.orphans.delete(pane.paneId);
-    this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId });
+    // A sandboxed pane's policy is on record: what it may write and reach, for a later look at what it did.
+    this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId, ...(meta.sandbox ? { sandbox: meta.sandbox } : {}) });
     return session;
   }
 

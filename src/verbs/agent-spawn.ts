@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { name } from "./schemas/hive.js";
+import { sandboxOption } from "../sandbox/policy.js";
 import { RUNS, defineVerb } from "./verb.js";
 
 export default defineVerb({
@@ -11,10 +12,12 @@ export default defineVerb({
     name, command: z.string().optional(), team: name.optional(), cwd: z.string().optional(), env: z.record(z.string(), z.string()).optional(), profile: name.optional(),
     worktree: z.object({ repo: z.string(), branch: z.string().min(1) }).optional(), replace: z.boolean().optional(), ready_timeout_s: z.number().min(0.1).max(600).optional(),
     host: z.string().max(512).optional().describe("ssh destination to run it on."),
+    sandbox: sandboxOption.optional().describe('Run it in a sandbox: "worktree" (writes its cwd and its own config dirs), "readonly", or {write, read?, network, env?}. Default: its profile\'s, else TERMHIVE_SANDBOX.'),
+    confirm: z.boolean().optional().describe("Start it even though its command turns off its own permission checks (a profile's dangerousFlags) and it has no sandbox."),
   },
   family: "hive",
   annotations: RUNS,
   run: (s, input, ctx) => s.hive().spawn(input, ctx),
-  text: (r) => `spawned ${r.agent.name} (${r.agent.profile}) ${r.ready} in ${r.ready_ms} ms, status ${r.agent.status}${r.worktree ? ` · worktree ${r.worktree.path} on ${r.worktree.branch}` : ""}`,
+  text: (r) => `spawned ${r.agent.name} (${r.agent.profile}) ${r.ready} in ${r.ready_ms} ms, status ${r.agent.status}${r.worktree ? ` · worktree ${r.worktree.path} on ${r.worktree.branch}` : ""}${r.agent.sandbox ? ` · sandbox ${r.agent.sandbox}` : ""}`,
   grpc: "AgentSpawn",
 });

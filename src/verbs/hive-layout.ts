@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LAYOUT_KINDS } from "../hive/index.js";
 import { name } from "./schemas/hive.js";
+import { sandboxOption } from "../sandbox/policy.js";
 import { WRITES, defineVerb } from "./verb.js";
 
 const paneSpec = z.object({
@@ -12,6 +13,8 @@ const paneSpec = z.object({
   team: name.optional().describe("Team of the agent (created if missing)."),
   profile: name.optional().describe("Status profile: claude, codex, aider, shell, custom (default: by command)."),
   host: z.string().max(512).optional().describe("ssh destination (one per layout)."),
+  sandbox: sandboxOption.optional().describe('Run the pane in a sandbox (as agent_spawn\'s); an agent pane defaults to its profile\'s, else TERMHIVE_SANDBOX.'),
+  confirm: z.boolean().optional().describe("Start an agent pane whose command turns off its own permission checks without a sandbox."),
 });
 
 export default defineVerb({
