@@ -9,6 +9,7 @@ import { ControlClient, TmuxError, TmuxGoneError, type ControlOptions } from "./
 import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
 import { alertAttached, markPane, showWindowSummary, windowMarks } from "./pane-marks.js";
+import { sendBytes } from "./send-bytes.js";
 import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
 import { capturePane } from "./capture.js";
 import { readViaBuffer, writeViaBuffer } from "./buffers.js";
@@ -34,9 +35,6 @@ export interface TmuxBackendOptions {
 /** Messages of a tmux client that lost a race with another one starting the same server. */
 const STARTUP_RACE = /server exited unexpectedly|lost server|duplicate session|no server running|error connecting|no current client/i;
 const START_ATTEMPTS = 6;
-/** tmux command lines stay short; 2 KiB of input is 6 KiB of hex. */
-const HEX_CHUNK = 2048;
-const SEND_WINDOW = 4;
 
 export class TmuxBackend implements Backend {
   readonly kind = "tmux" as const;
@@ -307,21 +305,8 @@ export class TmuxBackend implements Backend {
     }
   }
 
-  async writeInput(paneId: string, data: Buffer): Promise<void> {
-    const target = tmuxQuote(paneId);
-    // At most SEND_WINDOW chunks queued at a time (tmux runs them in order): the control
-    // client's queue is shared by every session, and 1 MB queued at once (~500 commands) made
-    // another session's echo wait ~14 s behind the paste.
-    const inFlight = new Set<Promise<string[]>>();
-    for (let offset = 0; offset < data.length; offset += HEX_CHUNK) {
-      const chunk = data.subarray(offset, offset + HEX_CHUNK);
-      const hex = Array.from(chunk, (b) => b.toString(16).padStart(2, "0")).join(" ");
-      const sent = this.cmd(`send-keys -H -t ${target} ${hex}`);
-      inFlight.add(sent);
-      void sent.then(() => inFlight.delete(sent), () => inFlight.delete(sent));
-      if (inFlight.size >= SEND_WINDOW) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
+  writeInput(paneId: string, data: Buffer): Promise<void> {
+    return sendBytes(this.tmux, paneId, data);
   }
 
   async sendKeys(paneId: string, keys: readonly string[]): Promise<void> {
