@@ -14,15 +14,14 @@ const CLEAN_KEEP = /^(HOME|PATH|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TE
 export interface SandboxedLaunch {
   argv: string[];
   policy: SandboxPolicy;
-  /** The pane's relay folder (sandbox/relay.ts), writable inside. */
-  relayDir: string;
+  /** The pane's relay folder (sandbox/relay.ts), writable inside; none on a remote host. */
+  relayDir?: string;
 }
 
 export function sandboxLaunch(
   option: SandboxOption,
-  pane: { argv: string[]; home: string; cwd: string; program: string; termhiveHome: string; sessionId: string; shell: boolean; host?: string },
+  pane: { argv: string[]; home: string; cwd: string; program: string; termhiveHome: string; sessionId: string; shell: boolean },
 ): SandboxedLaunch {
-  if (pane.host !== undefined) throw new ToolError("sandbox is not supported on other hosts yet (only local panes); nothing was opened", "unsupported");
   if (process.platform !== "linux") throw new ToolError(`sandbox needs Linux and bubblewrap; ${process.platform} is not supported yet (macOS sandbox-exec is not done); nothing was opened`, "unsupported");
   const bwrap = findBwrap();
   if (!bwrap) throw new ToolError(`${BWRAP_MISSING}; nothing was opened`, "unavailable");

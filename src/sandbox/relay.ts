@@ -28,9 +28,12 @@ export function makeRelayDir(home: string, sessionId: string): string {
   return dir;
 }
 
+let written = 0;
+
 /** Leaves a request (written whole, then renamed: the host never reads half a file). */
 export function writeRelayRequest(dir: string, request: RelayRequest): void {
-  const name = `${String(Date.now()).padStart(15, "0")}-${process.pid}-${randomBytes(4).toString("hex")}`;
+  // Sorted by name = oldest first: the time, then this process's count (two in one millisecond).
+  const name = `${String(Date.now()).padStart(15, "0")}-${String(++written).padStart(6, "0")}-${process.pid}-${randomBytes(4).toString("hex")}`;
   const tmp = join(dir, `.${name}.tmp`);
   writeFileSync(tmp, JSON.stringify(request), { mode: 0o600 });
   renameSync(tmp, join(dir, `${name}.json`));

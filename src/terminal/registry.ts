@@ -19,6 +19,7 @@ import { publishRuns, statusFilePath } from "./run-state.js";
 import { adoptRecordedRun, shellStatusWritten } from "./adopt-run.js";
 import { cleanCallerEnv, sandboxLaunch } from "../sandbox/launch.js";
 import { RELAY_ENV } from "../sandbox/relay.js";
+import { remoteSandboxLaunch } from "../sandbox/remote-launch.js";
 import type { SandboxOption } from "../sandbox/policy.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
@@ -334,9 +335,11 @@ export class SessionRegistry {
     const sandbox =
       options.sandbox === undefined
         ? undefined
-        : sandboxLaunch(options.sandbox, {
-            argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other", host: host?.host,
-          });
+        : host
+          ? remoteSandboxLaunch(options.sandbox, { argv: launch.argv, cwd, sessionId: id, shell: shellKind !== "other" }, host)
+          : sandboxLaunch(options.sandbox, {
+              argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other",
+            });
     // A local pane's environment is this process's (the caller's, util/pane-env.ts), never the
     // tmux server's; a remote pane starts from its host's.
     const env: Record<string, string> = {
@@ -348,7 +351,7 @@ export class SessionRegistry {
       TERMHIVE_SESSION_NAME: name,
       ...(host ? {} : paneCliEnv(this.config.home)),
       // The in-pane `termhive` reaches the hive through this folder (sandbox/relay.ts), not TERMHIVE_HOME.
-      ...(sandbox ? { [RELAY_ENV]: sandbox.relayDir } : {}),
+      ...(sandbox?.relayDir ? { [RELAY_ENV]: sandbox.relayDir } : {}),
       ...options.env,
     };
     const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind, ...(host ? { host: host.host } : {}), ...(sandbox ? { sandbox: sandbox.policy } : {}) };

@@ -9,6 +9,8 @@ import { agentSandbox, dangerRefusal, dangerousFlagsIn } from "../../src/sandbox
 import { makeRelayDir, takeRelayRequests, writeRelayRequest } from "../../src/sandbox/relay.js";
 import { ProfileRegistry, parseProfilesConfig } from "../../src/hive/profiles.js";
 import { sandboxPresetFrom } from "../../src/config.js";
+import { remoteSandboxLaunch } from "../../src/sandbox/remote-launch.js";
+import { parseFacts } from "../../src/backends/remote/bootstrap.js";
 
 describe("agent sandbox rules", () => {
   test("the call's sandbox, else the profile's, else TERMHIVE_SANDBOX's", () => {
@@ -65,5 +67,26 @@ describe("relay folder", () => {
     assert.deepEqual(takeRelayRequests(dir), [{ kind: "msg", to: "b", text: "one" }, { kind: "status", args: ["working", "x"] }]);
     assert.deepEqual(takeRelayRequests(dir), []);
     assert.deepEqual(readdirSync(dir), [".half.tmp"]);
+  });
+});
+
+describe("remote hosts", () => {
+  const facts = (bwrap: string) => parseFacts("box", ["home /home/u", "shell /home/u/.local/state/termhive/shell-abc", "login /bin/bash", "tmux /usr/bin/tmux", ...(bwrap ? [`bwrap ${bwrap}`] : [])].map((l) => `termhive-host-v1 ${l}`).join("\n"));
+  const pane = { argv: ["/bin/bash", "--rcfile", "x"], cwd: "/home/u/proj", sessionId: "s9", shell: true };
+
+  test("a host without bwrap is refused, naming the host and the fix", () => {
+    assert.equal(facts("").bwrap, null);
+    assert.throws(() => remoteSandboxLaunch("worktree", pane, facts("")), /host box has no bubblewrap .*apt-get install bubblewrap\); nothing was opened/);
+  });
+
+  test("with bwrap: the host's bwrap, its paths, the shell's status files made first", () => {
+    const launch = remoteSandboxLaunch("worktree", pane, facts("/usr/bin/bwrap"));
+    assert.deepEqual(launch.policy, { preset: "worktree", write: ["/home/u/proj"], read: "all", network: "on" });
+    assert.equal(launch.relayDir, undefined);
+    assert.deepEqual(launch.argv.slice(0, 2), ["/bin/sh", "-c"]);
+    assert.deepEqual(launch.argv.slice(4, 7), ["/home/u/.local/state/termhive/shell/status.s9", "/home/u/.local/state/termhive/shell/secret.s9", "/usr/bin/bwrap"]);
+    const i = launch.argv.indexOf("/home/u/.local/state/termhive/shell-abc");
+    assert.equal(launch.argv[i - 1], "--ro-bind");
+    assert.deepEqual(launch.argv.slice(-4), ["--", "/bin/bash", "--rcfile", "x"]);
   });
 });
