@@ -21,3 +21,15 @@ export function sandboxFromWire(row: Row): Row {
   if (Array.isArray(out.panes)) out.panes = out.panes.map((p: Row) => sandboxFromWire(p));
   return out;
 }
+
+/** The client's side: an object `sandbox` goes as sandbox_policy (itself and its layout panes). */
+export function sandboxToWire(row: Row): Row {
+  const out: Row = { ...row };
+  if (out.sandbox !== undefined && typeof out.sandbox === "object") {
+    const p = out.sandbox as Row;
+    out.sandbox_policy = { write: p.write ?? [], read: Array.isArray(p.read) ? p.read : [], network: p.network, ...(p.env ? { env: p.env } : {}) };
+    delete out.sandbox;
+  }
+  if (Array.isArray(out.panes)) out.panes = out.panes.map((p: Row) => sandboxToWire(p));
+  return out;
+}
