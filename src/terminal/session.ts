@@ -11,6 +11,7 @@ import { CastRecorder } from "./recording.js";
 import { Screen } from "./screen.js";
 import { Transcript } from "./transcript.js";
 import type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionMeta, ShellPhase } from "./session-types.js";
+import { traced } from "../util/traced.js";
 
 export { locateEndedOutput } from "./command-text.js";
 export type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionMeta, ShellPhase } from "./session-types.js";
@@ -211,7 +212,7 @@ export class TerminalSession extends SessionState {
         // output when the program ends before tmux has passed it on (seen here ~1 in 3).
         if (event.exiting) {
           this.shellEnding = true;
-          void this.write(Buffer.from(EXIT_ACK)).catch(() => undefined);
+          void this.write(Buffer.from(EXIT_ACK)).catch(traced("acknowledging a shell's exit hook"));
         }
         break;
       }
@@ -310,7 +311,7 @@ export class TerminalSession extends SessionState {
     // process; until then the exit notification (with the status) is still on its way.
     const known = (pane: typeof info) => pane !== undefined && (pane.exitStatus !== null || pane.exitSignal !== null);
     if (info?.dead && !known(info) && this.backend.reapExited) {
-      await this.backend.reapExited().catch(() => {});
+      await this.backend.reapExited().catch(traced("reaping exited panes"));
       info = (await this.backend.paneInfo(this.paneId).catch(() => undefined)) ?? info;
     }
     const statusKnown = known(info);

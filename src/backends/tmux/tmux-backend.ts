@@ -15,6 +15,7 @@ import { capturePane } from "./capture.js";
 import { readViaBuffer, writeViaBuffer } from "./buffers.js";
 import { PANE_FORMAT, checkSharedValue, parsePaneLine, sharedOption, sharedScope, sharedTarget, windowTag } from "./pane-format.js";
 import { shellWord } from "../../util/shell-word.js";
+import { traced } from "../../util/traced.js";
 
 export interface TmuxBackendOptions {
   home: string;
@@ -101,7 +102,7 @@ export class TmuxBackend implements Backend {
     await Promise.all(scopes.map(async (scope) => {
       const lines = await client.command(`show-environment ${scope}`).catch(() => [] as string[]);
       const names = lines.map((l) => /^-?([A-Za-z_][A-Za-z0-9_]*)/.exec(l)?.[1]).filter((n): n is string => n !== undefined && !passesToPane(n, policy));
-      await Promise.all(names.map((n) => client.command(`set-environment ${scope} -u ${n}`).catch(() => undefined)));
+      await Promise.all(names.map((n) => client.command(`set-environment ${scope} -u ${n}`).catch(traced("removing a variable from tmux's environment"))));
     }));
   }
 
@@ -169,7 +170,7 @@ export class TmuxBackend implements Backend {
     // Paused (continue) or turned off (on) for this client: both are undone; a pane in neither
     // state is left as it is.
     for (const state of ["on", "continue"]) {
-      await this.client?.command(`refresh-client -A ${tmuxQuote(`${paneId}:${state}`)}`).catch(() => {});
+      await this.client?.command(`refresh-client -A ${tmuxQuote(`${paneId}:${state}`)}`).catch(traced("resuming a pane's output"));
     }
   }
 
@@ -276,7 +277,7 @@ export class TmuxBackend implements Backend {
       return info;
     } catch (error) {
       // A half-made pane must not stay behind (nor be adopted later as a session nobody opened).
-      await this.kill(paneId).catch(() => {});
+      await this.kill(paneId).catch(traced("removing a half-made pane"));
       throw error;
     }
   }
@@ -438,6 +439,6 @@ export class TmuxBackend implements Backend {
 
   /** Kills the whole tmux server (tests and `termhive doctor --reset` only). */
   async killServer(): Promise<void> {
-    await this.client?.command("kill-server").catch(() => {});
+    await this.client?.command("kill-server").catch(traced("killing the tmux server"));
   }
 }
