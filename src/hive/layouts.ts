@@ -116,7 +116,6 @@ export const PaneSpecSchema = z
     profile: nameField("profile").optional(),
     host: z.string().min(1).max(512).optional(),
     sandbox: sandboxOption.optional(),
-    confirm: z.boolean().optional(),
   })
   .strict();
 

@@ -35,9 +35,9 @@ export function dangerousFlagsIn(command: string | undefined, flags: readonly st
 }
 
 /** The refusal's text, or null when the agent may start. */
-export function dangerRefusal(agent: string, command: string | undefined, flags: readonly string[], sandbox: SandboxOption | undefined, confirm: boolean | undefined): string | null {
+export function dangerRefusal(agent: string, command: string | undefined, flags: readonly string[], sandbox: SandboxOption | undefined, confirm: boolean | undefined, unsandboxed = "pass confirm: true"): string | null {
   if (sandbox !== undefined || confirm === true) return null;
   const found = dangerousFlagsIn(command, flags);
   if (found.length === 0) return null;
-  return `agent '${agent}' would run with ${found.join(", ")} (its own permission checks off) and no sandbox, with your full rights; give it a sandbox (sandbox: "worktree", a profile's sandbox or TERMHIVE_SANDBOX=worktree), or pass confirm: true to start it anyway; nothing was started`;
+  return `agent '${agent}' would run with ${found.join(", ")} (its own permission checks off) and no sandbox, with your full rights; give it a sandbox (sandbox: "worktree", a profile's sandbox or TERMHIVE_SANDBOX=worktree), or ${unsandboxed} to start it anyway; nothing was started`;
 }

@@ -5,7 +5,7 @@ import { READS, defineVerb } from "./verb.js";
 export default defineVerb({
   name: "agent_list",
   title: "List agents",
-  description: "Every agent (or a team's, with child teams): session, team, profile, status and detail, alive, sandbox policy.",
+  description: "Agents (all or a team's, child teams too): session, team, profile, status, detail, alive, sandbox.",
   input: { team: name.optional(), recursive: z.boolean().optional() },
   family: "hive",
   annotations: READS,

@@ -7,13 +7,15 @@ export default defineVerb({
   name: "agent_spawn",
   title: "Start an agent in a new pane",
   description:
-    "Start an agent program (claude, codex, aider, any command) in a new session, optionally in a new git worktree and branch, in a team; waits until it is ready for input.",
+    "Start an agent (claude, codex, aider, any command) in a new pane, optionally in a new git worktree and branch; waits until it takes input.",
   input: {
     name, command: z.string().optional(), team: name.optional(), cwd: z.string().optional(), env: z.record(z.string(), z.string()).optional(), profile: name.optional(),
     worktree: z.object({ repo: z.string(), branch: z.string().min(1) }).optional(), replace: z.boolean().optional(), ready_timeout_s: z.number().min(0.1).max(600).optional(),
     host: z.string().max(512).optional().describe("ssh destination to run it on."),
-    sandbox: sandboxOption.optional().describe('Run it in a sandbox: "worktree" (writes its cwd and its own config dirs), "readonly", or {write, read?, network, env?}. Default: its profile\'s, else TERMHIVE_SANDBOX.'),
-    confirm: z.boolean().optional().describe("Start it even though its command turns off its own permission checks (a profile's dangerousFlags) and it has no sandbox."),
+    // Listed by its description alone (terminal_open spells out the forms).
+    sandbox: sandboxOption.meta({ "x-listed-as": {} }).optional().describe("As terminal_open's."),
+    // Its refusal says when to pass it (sandbox/agent-rules.ts): listed bare.
+    confirm: z.boolean().optional(),
   },
   family: "hive",
   annotations: RUNS,

@@ -61,7 +61,7 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
       throw new HiveError("duplicate", `agent '${agent}' is already registered; pass replace: true or pick another name`);
     }
     if (p.profile) hive.profiles.get(p.profile);
-    const refusal = agent ? dangerRefusal(agent, p.command, crew.profileFor(p.profile, p.command).dangerousFlags, paneSandbox(p), p.confirm) : null;
+    const refusal = agent ? dangerRefusal(agent, p.command, crew.profileFor(p.profile, p.command).dangerousFlags, paneSandbox(p), false, "agent_spawn with confirm: true") : null;
     if (refusal) throw new ToolError(refusal, "refused");
   }
   await crew.deps.ensureRoomFor(spec.panes.length);
