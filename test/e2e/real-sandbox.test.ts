@@ -10,13 +10,10 @@ import { join } from "node:path";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
-import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest, type RecordedRequest } from "./standins/agent-script.js";
 import { agentIs, agentPath, cursor, missingAgent, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
 
-const noBwrap = process.platform === "linux" && findBwrap() ? null : "bubblewrap (bwrap) is not installed";
-const missing = missingAgent("claude") ?? noBwrap;
-const missingCodex = missingAgent("codex") ?? noBwrap;
+const missing = missingAgent("claude") ?? (process.platform === "linux" && findBwrap() ? null : "bubblewrap (bwrap) is not installed");
 const KEY = "sk-ant-standin-key-0123456789";
 
 /** The text of the tool results in a request Claude Code sent after running its tool. */
@@ -121,69 +118,3 @@ describe("real Claude Code in a sandbox", { skip: missing ?? false }, () => {
   });
 });
 
-describe("real Codex CLI in a sandbox", { skip: missingCodex ?? false }, () => {
-  let h: Harness;
-  const api = new ResponsesStandIn();
-  let root = "";
-  let userHome = "";
-  let project = "";
-  let env: Record<string, string>;
-
-  before(async () => {
-    await api.start();
-    root = mkdtempSync("/var/tmp/termhive-real-sandbox-codex-");
-    userHome = join(root, "user");
-    project = join(root, "proj");
-    const codexHome = join(userHome, ".codex");
-    for (const dir of [userHome, project, codexHome]) mkdirSync(dir, { recursive: true });
-    writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
-    writeFileSync(join(codexHome, "config.toml"), [
-      `model = "gpt-5.1-codex"`,
-      `model_provider = "standin"`,
-      `[model_providers.standin]`,
-      `name = "standin"`,
-      `base_url = "${api.url}"`,
-      `wire_api = "responses"`,
-      `env_key = "STANDIN_KEY"`,
-      `[projects."${project}"]`,
-      `trust_level = "trusted"`,
-      "",
-    ].join("\n"));
-    h = new Harness(join(root, "termhive"), { HOME: userHome, PATH: agentPath() });
-    h.bare = true;
-    h.cwd = root;
-    await h.connect();
-    // ~/.codex is the preset's own config dir for codex: writable inside.
-    env = { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome };
-  });
-  after(async () => {
-    await h?.destroy();
-    await api.stop();
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
-
-  test("--dangerously-bypass-approvals-and-sandbox inside termhive's sandbox: its shell tool writes its worktree, not $HOME; its notify hook reports from inside", async () => {
-    const refused = await h.call("agent_spawn", { name: "boxcx", profile: "codex", command: "codex --dangerously-bypass-approvals-and-sandbox", cwd: project, env });
-    assert.equal(refused.isError, true, refused.text);
-    const spawned = await h.ok("agent_spawn", { name: "boxcx", profile: "codex", command: "codex --dangerously-bypass-approvals-and-sandbox", cwd: project, env, sandbox: "worktree" });
-    assert.equal(spawned.ready, "ready", `${JSON.stringify(spawned)}\n${await screenOf(h, "boxcx")}`);
-    assert.match(String(spawned.agent.sandbox), /^worktree: write .*proj, .*\.codex/);
-    const inside = join(project, "made-inside.txt");
-    const since = await cursor(h);
-    let sentAt = Date.now();
-    await h.ok("hive_message", { agents: { boxcx: `first please run: echo inside > ${inside}` } });
-    await waitForRequest(() => api.requests, (r) => r.toolResult && r.at >= sentAt, "the first tool result", 60_000)
-      .catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "boxcx")}`));
-    assert.equal(readFileSync(inside, "utf8"), "inside\n");
-    await h.ok("hive_wait", { targets: "boxcx", for: "idle", timeout_s: 60 });
-    // The turn's end came from Codex's notify, run inside and relayed.
-    await until("the notify's idle", async () => (await statusEvents(h, "boxcx", since)).find((e) => e.data.source === "hook" && e.data.status === "idle"), 30_000);
-    const leak = join(userHome, "leak.txt");
-    sentAt = Date.now();
-    await h.ok("hive_message", { agents: { boxcx: `second please run: echo outside > ${leak}` } });
-    const failed = await waitForRequest(() => api.requests, (r) => r.toolResult && r.at >= sentAt, "the second tool result", 60_000)
-      .catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "boxcx")}`));
-    assert.match(JSON.stringify(failed.body), /Read-only file system/);
-    assert.equal(existsSync(leak), false);
-  });
-});
