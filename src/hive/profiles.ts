@@ -27,10 +27,13 @@
 //                                        //   against; `termhive doctor` warns about newer ones
 //         "sandbox": "worktree",         // optional: the sandbox its agents run in (a preset or a
 //                                        //   policy object, as agent_spawn's `sandbox`)
-//         "dangerousFlags": ["--yolo", "--sandbox danger-full-access"]
+//         "dangerousFlags": ["--yolo", "--sandbox danger-full-access"],
 //                                        // optional: flags that turn off the program's own
 //                                        //   permission checks; agent_spawn refuses them
 //                                        //   without a sandbox unless confirm: true (inherited)
+//         "resume": { "command": "{command} --resume {id}",      // optional: how agent_restore
+//                     "newId": "{command} --session-id {id}" }   //   resumes conversation {id};
+//                                        //   newId: start with an id termhive chooses (a UUID)
 //   } } }
 //
 // A profile in the file with a built-in's name replaces that built-in (extend it to refine it).
@@ -62,6 +65,12 @@ const RuleSchema = z
   })
   .strict();
 
+/** A command-line template naming the conversation: {command} (the agent's command) and {id}. */
+const resumeTemplate = z.string().min(1).max(1000).refine((t) => t.includes("{id}"), "a resume template must contain {id}");
+
+const ResumeSchema = z.object({ command: resumeTemplate, newId: resumeTemplate.optional() }).strict();
+export type ProfileResume = z.infer<typeof ResumeSchema>;
+
 const ProfileSchema = z
   .object({
     extends: z.string().optional(),
@@ -75,6 +84,7 @@ const ProfileSchema = z
     checkedVersions: z.array(z.string().regex(/^\d+(?:\.\d+)*$/, "a version: digits and dots")).optional(),
     sandbox: sandboxOption.optional(),
     dangerousFlags: z.array(z.string().trim().min(1).max(200)).optional(),
+    resume: ResumeSchema.optional(),
   })
   .strict();
 
@@ -126,6 +136,8 @@ export interface AgentProfile {
   sandbox: SandboxOption | null;
   /** Flags (one or more words each) that turn off the program's own permission checks. */
   dangerousFlags: string[];
+  /** How agent_restore resumes the program's conversation (and starts one with a chosen id), or null: it cannot. */
+  resume: ProfileResume | null;
   builtin: boolean;
 }
 
@@ -175,6 +187,7 @@ function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet
       checkedVersions: config.checkedVersions ?? parent?.checkedVersions ?? [],
       sandbox: config.sandbox ?? parent?.sandbox ?? null,
       dangerousFlags: config.dangerousFlags ?? parent?.dangerousFlags ?? [],
+      resume: config.resume ?? parent?.resume ?? null,
       builtin: builtinNames.has(name),
     };
     out.set(name, profile);
