@@ -9,6 +9,7 @@
 import type { Command } from "commander";
 import { CONVERSATION_ID, Hive, HiveError, hookIsStale, hookOutcome, isCodexMainThread, parseHookPayload } from "../hive/index.js";
 import { loadConfig } from "../config.js";
+import { RELAY_ENV, writeRelayRequest } from "../sandbox/relay.js";
 
 const STDIN_TIMEOUT_MS = 2000;
 
@@ -45,6 +46,12 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
   if (!name) throw new HiveError("unknown", "no agent for this hook: pass --agent <name> (or run it in an agent's pane)");
   // When the program ran this hook: the process's start, not now (starting it takes a while).
   const firedAt = Date.now() - Math.round(process.uptime() * 1000);
+  const relay = process.env[RELAY_ENV];
+  if (relay) {
+    // Inside a sandbox the store is out of reach: the server following this pane applies it (sandbox/relay.ts).
+    writeRelayRequest(relay, { kind: "hook", event, status: outcome.status, detail: outcome.detail ?? null, endsTurn: outcome.endsTurn === true, firedAt });
+    return;
+  }
   const hive = Hive.open({ home: loadConfig().home });
   try {
     // The program's own conversation id, for agent_restore (hive/restore-records.ts).
