@@ -7,6 +7,7 @@ import { registerDashboard } from "../dashboard/command.js";
 import { registerServe } from "./serve.js";
 import { registerSessionVerbs } from "./session-verbs.js";
 import { registerHook } from "./hook.js";
+import { registerAnswer } from "./answer.js";
 
 export function registerCliVerbs(program: Command): void {
   registerServe(program);
@@ -16,4 +17,5 @@ export function registerCliVerbs(program: Command): void {
   registerDoctor(program);
   registerHook(program);
   registerDashboard(program);
+  registerAnswer(program);
 }

@@ -11,6 +11,7 @@ import { spawnAgent, type SpawnInput } from "../hive/live/spawn.js";
 import { recordQueued } from "../hive/live/message-events.js";
 import { hiveWait, type HiveWaitResult, type WaitFor } from "../hive/live/wait.js";
 import { withProgress } from "../hive/live/progress.js";
+import { answerAgent, questionOnScreen, type AnswerInput } from "../hive/live/answer.js";
 import type { DeliveryResult } from "../terminal/delivery.js";
 import { traced } from "../util/traced.js";
 import { ToolError } from "./errors.js";
@@ -108,7 +109,25 @@ export class HiveService {
 
   async listAgents(input: { team?: string; recursive?: boolean }) {
     await this.sync();
-    return { agents: this.hive.agents.list({ team: input.team, recursive: input.recursive ?? true }).map((a) => this.agentView(a)) };
+    const agents = this.hive.agents.list({ team: input.team, recursive: input.recursive ?? true });
+    return { agents: await Promise.all(agents.map(async (a) => ({ ...this.agentView(a), question: await this.questionOf(a) }))) };
+  }
+
+  /** The question a waiting agent's screen shows now (its digest is what hive_answer checks), or null. */
+  private async questionOf(a: AgentRecord) {
+    if (a.status !== "waiting_for_input") return null;
+    const s = this.registry.byId(a.sessionId);
+    if (!s || !s.alive || s.goneReason) return null;
+    const q = (await questionOnScreen(this.crew, a, s)).question;
+    return q && { digest: q.digest, text: q.text, choices: q.choices.map((c) => (c.number !== null ? `${c.number}. ${c.label}` : c.label)) };
+  }
+
+  /** Answers the question an agent shows (hive/live/answer.ts); typed through the one send path (gate, audit). */
+  answer(input: AnswerInput, ctx: CallContext) {
+    return answerAgent(this.crew, input, async (session, plan) => {
+      if (plan.kind === "choice") await this.service.send({ session: session.id, keys: plan.keys, enter: false }, ctx);
+      else await this.service.send({ session: session.id, text: plan.text, enter: true }, ctx);
+    });
   }
 
   async removeAgent(input: { name: string; close?: boolean }) {
