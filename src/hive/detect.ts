@@ -141,6 +141,9 @@ function questionOf(menu: Menu | null, dialog: { detail: string; question: strin
   return { digest: questionDigest(`${dialog.detail}\n${dialog.question}`), text: dialog.question, choices: menu ? menu.choices.map(choiceOf) : [], cursor: menu?.cursor ?? null };
 }
 
+/** How far up a dialog's menu and question are looked for, above a footer rule's match. */
+const DIALOG_LINES = 30;
+
 /** A dialog's detail holds its question and choices: longer than a matched line's. */
 const MAX_DIALOG_DETAIL = 200;
 
@@ -156,11 +159,23 @@ export function detectStatus(profile: AgentProfile, screen: ScreenState): Detect
     const m = rule.pattern.exec(text);
     if (!m) continue;
     if (rule.status === "waiting_for_input") {
-      const lines = text.split("\n");
-      const matchLine = text.slice(0, m.index).split("\n").length - 1;
-      const matchEnd = text.slice(0, m.index + Math.max(1, matchLength(m)) - 1).split("\n").length - 1;
+      let lines = text.split("\n");
+      let matchLine = text.slice(0, m.index).split("\n").length - 1;
+      let matchEnd = text.slice(0, m.index + Math.max(1, matchLength(m)) - 1).split("\n").length - 1;
       // The question may be the matched line or just above it: look for the menu from a few lines up.
-      const menu = choicesOf(lines, Math.max(0, matchLine - 2));
+      let menu = choicesOf(lines, Math.max(0, matchLine - 2));
+      // A footer rule ("Esc to cancel", a few bottom lines) sees no menu: the menu and its
+      // question sit right above it, on the wider screen (hive_answer needs the choices).
+      if (!menu && rule.lines > 0 && rule.lines < DIALOG_LINES) {
+        const wide = bottom(screen.screenLines, DIALOG_LINES);
+        const shift = wide.length - lines.length;
+        const near = choicesOf(wide, Math.max(0, shift + matchLine - 8));
+        if (near && near.last < shift + matchLine && near.last >= shift + matchLine - 2) {
+          lines = wide;
+          menu = near;
+          matchEnd += shift;
+        }
+      }
       // A question that scrolled above a newer input box was answered: input goes to the box.
       const below = lines.slice(Math.max(matchEnd, menu?.last ?? 0) + 1).join("\n");
       if (inputBoxIn(profile, below)) continue;

@@ -125,7 +125,9 @@ export class HiveService {
   /** Answers the question an agent shows (hive/live/answer.ts); typed through the one send path (gate, audit). */
   answer(input: AnswerInput, ctx: CallContext) {
     return answerAgent(this.crew, input, async (session, plan) => {
-      if (plan.kind === "choice") await this.service.send({ session: session.id, keys: plan.keys, enter: false }, ctx);
+      // A digit is typed as text (it is no key name); arrows and Enter go as keys.
+      if (plan.kind === "choice" && plan.keys.length === 1 && /^\d$/.test(plan.keys[0]!)) await this.service.send({ session: session.id, text: plan.keys[0]!, enter: false }, ctx);
+      else if (plan.kind === "choice") await this.service.send({ session: session.id, keys: plan.keys, enter: false }, ctx);
       else await this.service.send({ session: session.id, text: plan.text, enter: true }, ctx);
     });
   }
