@@ -18,6 +18,7 @@ import { benchRemote } from "./remote.js";
 import { benchWatchRatio } from "./watch-ratio.js";
 import { benchFlood, benchHostile } from "./load.js";
 import { benchSoak } from "./soak.js";
+import { benchPure } from "./pure.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
@@ -164,6 +165,7 @@ async function main(): Promise<void> {
   if (!only || only === "open" || only === "open-slow-rc") await benchOpenSlowRc(emit);
   if (!only || only === "throwaway") await benchThrowaway(emit);
   if (!only || only === "core" || only === "seq") await benchSeq();
+  if (!only || only === "pure") benchPure(emit);
   if (!only || only === "tokens") for (const record of await benchTokens()) emit({ bench: "tokens", ...record });
   if (!only || only === "idle") await benchIdle();
   if (!only || only === "hive") await benchHive(emit);
