@@ -160,7 +160,8 @@ export function responseFromWire(method: string, r: Row): Row {
     case "HiveAnswer":
       nulls(r, ["choice"]);
       nulls(r.now, ["question"]);
-      if (r.typed && r.typed.text !== undefined) r.typed = { text: r.typed.text };
+      if (r.typed && r.typed.hook !== undefined) r.typed = { hook: r.typed.hook };
+      else if (r.typed && r.typed.text !== undefined) r.typed = { text: r.typed.text };
       else if (r.typed) r.typed = { keys: r.typed.keys ?? [] };
       return r;
     case "TeamCreate":

@@ -268,6 +268,9 @@ export class Agents {
         .prepare("UPDATE agents SET status = ?, status_detail = ?, status_source = ?, updated_at = ? WHERE name = ?")
         .run(status, detail, source, now, name);
       advanceTurn(this.store, name, status, now);
+      // A permission request a hook holds open (permission-asks.ts) is open only while the
+      // agent waits: answered in its own dialog, the agent moves on, and the ask goes.
+      if (status !== "waiting_for_input") this.store.db.prepare("DELETE FROM permission_asks WHERE agent = ? AND decision IS NULL").run(name);
       // An agent's own report or hook is deliberate, never spinner noise: always an event. So is
       // a new question on screen (its digest is what hive_answer checks).
       const question = options.question;

@@ -11,6 +11,7 @@ import { Mailbox } from "./mailbox.js";
 import { Layouts } from "./layouts.js";
 import { Turns } from "./turns.js";
 import { Outbox } from "./outbox.js";
+import { PermissionAsks } from "./permission-asks.js";
 import { ProfileRegistry, loadProfiles } from "./profiles.js";
 import { detectStatus, type DetectedStatus, type ScreenState } from "./detect.js";
 import { resolveTargets, type SessionDescriptor, type TargetResolution, type TargetSpec } from "./targets.js";
@@ -35,6 +36,7 @@ export class Hive {
   readonly profiles: ProfileRegistry;
   readonly turns: Turns;
   readonly outbox: Outbox;
+  readonly permissionAsks: PermissionAsks;
 
   private constructor(store: HiveStore, options: HiveOptions) {
     this.store = store;
@@ -46,6 +48,7 @@ export class Hive {
     this.layouts = new Layouts(store);
     this.turns = new Turns(store);
     this.outbox = new Outbox(store);
+    this.permissionAsks = new PermissionAsks(store);
     this.profiles = options.profiles ?? loadProfiles();
   }
 
@@ -133,3 +136,5 @@ export * from "./precedence.js";
 export * from "./turns.js";
 export * from "./outbox.js";
 export * from "./busy-rule.js";
+export * from "./permission-asks.js";
+export * from "./question.js";

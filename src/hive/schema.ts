@@ -114,6 +114,26 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX notifications_recent ON notifications(agent, kind, claimed_at);
   `,
+  // v5 (issue 25 §2; restore25 adds v4 — renumber at merge): a permission request an agent's
+  // hook holds open (Claude Code's PermissionRequest) until the hive answers it or it times
+  // out (permission-asks.ts). decision: 'allow' | 'deny', set by hive_answer; taken_at: when
+  // the hook read it.
+  `
+  CREATE TABLE permission_asks (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent       TEXT NOT NULL,
+    digest      TEXT NOT NULL,
+    tool        TEXT NOT NULL,
+    summary     TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL,
+    decision    TEXT CHECK (decision IN ('allow','deny')),
+    message     TEXT,
+    decided_at  INTEGER,
+    taken_at    INTEGER
+  );
+  CREATE INDEX permission_asks_agent ON permission_asks(agent, id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,7 +11,7 @@ import { spawnAgent, type SpawnInput } from "../hive/live/spawn.js";
 import { recordQueued } from "../hive/live/message-events.js";
 import { hiveWait, type HiveWaitResult, type WaitFor } from "../hive/live/wait.js";
 import { withProgress } from "../hive/live/progress.js";
-import { answerAgent, questionOnScreen, type AnswerInput } from "../hive/live/answer.js";
+import { answerAgent, askQuestion, questionOnScreen, type AnswerInput } from "../hive/live/answer.js";
 import type { DeliveryResult } from "../terminal/delivery.js";
 import { traced } from "../util/traced.js";
 import { ToolError } from "./errors.js";
@@ -118,7 +118,8 @@ export class HiveService {
     if (a.status !== "waiting_for_input") return null;
     const s = this.registry.byId(a.sessionId);
     if (!s || !s.alive || s.goneReason) return null;
-    const q = (await questionOnScreen(this.crew, a, s)).question;
+    const ask = this.hive.permissionAsks.pending(a.name);
+    const q = ask ? askQuestion(ask) : (await questionOnScreen(this.crew, a, s)).question;
     return q && { digest: q.digest, text: q.text, choices: q.choices.map((c) => (c.number !== null ? `${c.number}. ${c.label}` : c.label)) };
   }
 

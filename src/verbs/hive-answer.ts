@@ -5,11 +5,14 @@ import { RUNS, defineVerb } from "./verb.js";
 
 /** The CLI and the MCP text say the same thing. */
 export function answerText(r: AnswerResult): string {
-  const what = r.choice !== null ? `chose ${JSON.stringify(r.choice)}` : `typed ${JSON.stringify("text" in r.typed ? r.typed.text : "")} + Enter`;
+  const what =
+    "hook" in r.typed ? `${r.typed.hook === "allow" ? "allowed" : "denied"} through ${r.agent}'s permission hook (nothing typed)`
+    : r.choice !== null ? `chose ${JSON.stringify(r.choice)}` : `typed ${JSON.stringify("text" in r.typed ? r.typed.text : "")} + Enter`;
   const after = r.gone
     ? r.now.question
       ? `the question is gone; another one is up now (${r.now.question}): ${r.now.detail}`
       : `the question is gone; ${r.agent} is ${r.now.status} now (${r.now.detail})`
+    : "hook" in r.typed ? `the hook did not take the decision within 5 s: check the pane (terminal_read ${r.agent})`
     : `the question is still on screen after 5 s: check the pane (terminal_read ${r.agent})`;
   return `${r.agent}: answered ${r.question} (${r.asked}): ${what}; ${after}`;
 }

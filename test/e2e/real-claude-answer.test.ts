@@ -5,17 +5,28 @@
 // and a stale digest leaves both untouched.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
+import { BUILTIN_PROFILES } from "../../src/hive/builtin-profiles.js";
 import { agentIs, agentPath, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
 
 const missing = missingAgent("claude");
 const KEY = "sk-ant-standin-key-0123456789";
 
 type Question = { digest: string; text: string; choices: string[] };
+
+/** "claudewait": the claude built-in whose PermissionRequest hook holds the request open 60 s for the hive. */
+function waitingHookProfile(): string {
+  const hooks = BUILTIN_PROFILES.claude!.hooks!;
+  const events = hooks.events.map((e) => (e.event === "PermissionRequest" ? { ...e, wait_s: 60 } : e));
+  const file = `${mkdtempSync(join(tmpdir(), "termhive-profiles-"))}/profiles.json`;
+  writeFileSync(file, JSON.stringify({ profiles: { claudewait: { extends: "claude", hooks: { ...hooks, events } } } }));
+  return file;
+}
 
 describe("hive_answer with the real Claude Code", { skip: missing ?? false }, () => {
   let h: Harness;
@@ -25,7 +36,7 @@ describe("hive_answer with the real Claude Code", { skip: missing ?? false }, ()
 
   before(async () => {
     await api.start();
-    h = await Harness.startField({ PATH: agentPath() });
+    h = await Harness.startField({ PATH: agentPath(), TERMHIVE_PROFILES: waitingHookProfile() });
     project = projectDir(h, "proj");
     home = projectDir(h, "manual-user");
     writeJson(join(home, ".claude.json"), {
@@ -78,6 +89,37 @@ describe("hive_answer with the real Claude Code", { skip: missing ?? false }, ()
       .catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc")}`));
     assert.equal(existsSync(made), true, "the allowed command did not run");
     assert.equal(allowed.gone, true, JSON.stringify(allowed));
+  });
+
+  test("a PermissionRequest hook that waits: the request is answered through it, with nothing typed into a dialog", async () => {
+    const env = { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: KEY, DISABLE_AUTOUPDATER: "1", HOME: home };
+    await h.ok("agent_spawn", { name: "ccw", profile: "claudewait", cwd: project, env });
+    // (The start-up question was answered for this HOME by the test before: manual mode is kept.)
+    await agentIs(h, "ccw", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "ccw")}`));
+
+    const made = join(project, "made-through-the-hook");
+    const before = api.requests.filter((r) => r.toolResult).length;
+    assert.equal((await h.ok("hive_message", { agents: { ccw: `please run: touch ${made}` } })).delivered, 1);
+    const ask = await questionOf("ccw", /^Allow Bash: touch .*made-through-the-hook\?/);
+    assert.deepEqual(ask.choices, ["1. Yes", "2. No"]);
+    // Claude Code 2.1.332 draws its dialog while the hook runs; the answer goes through the hook.
+    const events = await statusEvents(h, "ccw", 0);
+    assert.ok(events.some((e) => e.data.source === "hook" && e.data.question === ask.digest), JSON.stringify(events.map((e) => e.data)));
+
+    const stale = await h.call("hive_answer", { agent: "ccw", answer: "yes", question: "0123456789ab" });
+    assert.equal(stale.isError, true, stale.text);
+    assert.match(stale.text, /no longer the one you saw/);
+    assert.equal(existsSync(made), false);
+
+    const allowed = await h.ok("hive_answer", { agent: "ccw", answer: "yes", question: ask.digest });
+    assert.deepEqual(allowed.typed, { hook: "allow" }, JSON.stringify(allowed));
+    await waitForRequest(() => api.requests.slice(0), (r) => !r.side && r.toolResult && r.userText.includes("made-through-the-hook"), "the tool's result", 40_000)
+      .catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "ccw")}`));
+    assert.equal(existsSync(made), true, "the allowed command did not run");
+    assert.equal(allowed.gone, true, JSON.stringify(allowed));
+    assert.equal(api.requests.filter((r) => r.toolResult).length, before + 1);
+    // The hook's decision closed the dialog: nothing was left on it to answer by keys.
+    await agentIs(h, "ccw", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "ccw")}`));
   });
 });
 

@@ -4,7 +4,7 @@
 // watched until the question is gone or another one is up: the result says which, so a caller
 // never has to guess whether the agent took the answer.
 import { planAnswer, type AnswerPlan, type Question } from "../question.js";
-import type { AgentRecord } from "../index.js";
+import type { AgentRecord, PermissionAsk } from "../index.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { watchSession } from "../../terminal/watch.js";
 import { ToolError } from "../../util/tool-error.js";
@@ -29,12 +29,62 @@ export interface AnswerResult {
   asked: string;
   /** The choice picked ("1. Yes"), or null for a typed text answer. */
   choice: string | null;
-  /** What was typed: tmux key names, or the text (then Enter). */
-  typed: { keys: string[] } | { text: string };
+  /** What was typed: tmux key names, or the text (then Enter); or the decision handed to the program's waiting hook (nothing typed). */
+  typed: { keys: string[] } | { text: string } | { hook: "allow" | "deny" };
   /** The question left the screen (or another took its place) after the answer. */
   gone: boolean;
   /** What the screen shows now. */
   now: { status: string; detail: string; question: string | null };
+}
+
+/** How long the program's hook has to pick a decision up (it reads its row every 100 ms). */
+const HOOK_TAKE_MS = 5_000;
+
+/** A permission request the agent's hook holds open, as a question: allow (1) or deny (2). */
+export function askQuestion(ask: PermissionAsk): Question {
+  return { digest: ask.digest, text: `Allow ${ask.tool}: ${ask.summary}?`, choices: [{ number: 1, label: "Yes" }, { number: 2, label: "No" }], cursor: null };
+}
+
+/** Answers through the hook: the decision goes in the ask's row, the hook hands it to the program. */
+async function answerAsk(crew: Crew, agent: AgentRecord, ask: PermissionAsk, input: AnswerInput): Promise<AnswerResult> {
+  const question = askQuestion(ask);
+  refuseStale(agent, question, input.question);
+  const word = input.answer.trim().toLowerCase();
+  const plan = planOrRefuse(question, word === "allow" ? "1" : word === "deny" ? "2" : input.answer);
+  if (plan.kind !== "choice") throw new ToolError(`answer allow (yes, 1) or deny (no, 2). Nothing was sent`);
+  const decision = plan.index === 0 ? "allow" : "deny";
+  if (!crew.hive.permissionAsks.decide(ask.id, decision, decision === "deny" ? "denied from the termhive hive" : null)) {
+    throw new ToolError(`refused: ${agent.name}'s permission request was withdrawn meanwhile (its hook stopped waiting; the program shows its own dialog now). Nothing was sent; read agent_list again`, "refused");
+  }
+  let taken = false;
+  const deadline = Date.now() + HOOK_TAKE_MS;
+  while (!taken && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50)); // the hook is another process: its row is the only signal
+    taken = crew.hive.permissionAsks.get(ask.id)?.takenAt != null;
+  }
+  const now = crew.hive.agents.get(agent.name);
+  return {
+    agent: agent.name, question: question.digest, asked: describe(question), choice: `${plan.choice.number}. ${plan.choice.label}`,
+    typed: { hook: decision }, gone: taken,
+    now: { status: now.status, detail: now.statusDetail ?? "", question: crew.hive.permissionAsks.pending(agent.name)?.digest ?? null },
+  };
+}
+
+function refuseStale(agent: AgentRecord, question: Question, given: string | undefined): void {
+  if (given !== undefined && given !== question.digest) {
+    throw new ToolError(
+      `refused: the question on ${agent.name}'s screen is no longer the one you saw (you answered ${given}; it now asks ${question.digest}: ${describe(question)}). Nothing was typed; read it and answer with question: "${question.digest}"`,
+      "refused",
+    );
+  }
+}
+
+function planOrRefuse(question: Question, answer: string): AnswerPlan {
+  try {
+    return planAnswer(question, answer);
+  } catch (error) {
+    throw new ToolError(`${(error as Error).message}. Nothing was typed`);
+  }
 }
 
 /** The question the agent's screen shows now, or null (detection as the status tracker runs it). */
@@ -62,23 +112,16 @@ export async function answerAgent(crew: Crew, input: AnswerInput, type: (session
   await crew.sync();
   const agent = crew.hive.agents.get(input.agent);
   const session = crew.liveSession(agent.sessionId);
+  // A request the agent's hook holds open is answered through the hook: nothing is typed.
+  const ask = crew.hive.permissionAsks.pending(agent.name);
+  if (ask) return answerAsk(crew, agent, ask, input);
   const seen = await watchQuestion(crew, agent, session, (q) => q !== null, agent.status === "waiting_for_input" ? QUESTION_APPEAR_MS : 0);
   const question = seen.question;
   if (!question) {
     throw new ToolError(`${agent.name} shows no question now (its screen says ${seen.status}: ${seen.detail}); nothing was typed`, "refused");
   }
-  if (input.question !== undefined && input.question !== question.digest) {
-    throw new ToolError(
-      `refused: the question on ${agent.name}'s screen is no longer the one you saw (you answered ${input.question}; it now asks ${question.digest}: ${describe(question)}). Nothing was typed; read it and answer with question: "${question.digest}"`,
-      "refused",
-    );
-  }
-  let plan: AnswerPlan;
-  try {
-    plan = planAnswer(question, input.answer);
-  } catch (error) {
-    throw new ToolError(`${(error as Error).message}. Nothing was typed`);
-  }
+  refuseStale(agent, question, input.question);
+  const plan = planOrRefuse(question, input.answer);
   await type(session, plan);
   const after = await watchQuestion(crew, agent, session, (q) => q === null || q.digest !== question.digest, GONE_WAIT_MS);
   return {
