@@ -160,17 +160,20 @@ export function detectStatus(profile: AgentProfile, screen: ScreenState): Detect
     if (!m) continue;
     if (rule.status === "waiting_for_input") {
       let lines = text.split("\n");
-      let matchLine = text.slice(0, m.index).split("\n").length - 1;
+      const matchLine = text.slice(0, m.index).split("\n").length - 1;
       let matchEnd = text.slice(0, m.index + Math.max(1, matchLength(m)) - 1).split("\n").length - 1;
       // The question may be the matched line or just above it: look for the menu from a few lines up.
-      let menu = choicesOf(lines, Math.max(0, matchLine - 2));
-      // A footer rule ("Esc to cancel", a few bottom lines) sees no menu: the menu and its
-      // question sit right above it, on the wider screen (hive_answer needs the choices).
-      if (!menu && rule.lines > 0 && rule.lines < DIALOG_LINES) {
+      const searchFrom = Math.max(0, matchLine - 2);
+      let menu = choicesOf(lines, searchFrom);
+      // A footer rule ("Esc to cancel", a few bottom lines) sees no menu, or only the part of it
+      // inside its lines: the menu and its question sit right above it, on the wider screen
+      // (hive_answer needs all the choices).
+      if ((!menu || menu.at === searchFrom) && rule.lines > 0 && rule.lines < DIALOG_LINES) {
         const wide = bottom(screen.screenLines, DIALOG_LINES);
         const shift = wide.length - lines.length;
         const near = choicesOf(wide, Math.max(0, shift + matchLine - 8));
-        if (near && near.last < shift + matchLine && near.last >= shift + matchLine - 2) {
+        const same = menu ? near?.last === shift + menu.last : near !== null && near.last < shift + matchLine && near.last >= shift + matchLine - 2;
+        if (near && same) {
           lines = wide;
           menu = near;
           matchEnd += shift;

@@ -10,7 +10,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { logHas, logLines } from "./fake-agent-log.js";
-import { serve, type Served } from "./serve-process.js";
+import { spawnSync } from "node:child_process";
+import { CLI } from "./harness.js";
+import { serve, testEnv, type Served } from "./serve-process.js";
 import { Receiver } from "../unit/hive/notify/receiver.js";
 
 const CHROMIUM = process.env.TERMHIVE_CHROMIUM ?? "/usr/bin/chromium";
@@ -108,5 +110,23 @@ describe("dashboard: Needs you", { skip }, () => {
     await entry.locator("button[type=submit]").click();
     await logHas(log, "chose: Oldest first");
     assert.deepEqual(logLines(log).filter((l) => l.startsWith("chose: ")), ["chose: SQLite", "chose: Oldest first"]);
+  });
+
+  test("termhive answer goes through the running serve (gRPC HiveAnswer) and its result reads the same", async () => {
+    const log = join(s.home, "nd.log");
+    await ok("hive_wait", { targets: "nd", for: "idle", timeout_s: 20 });
+    await ok("hive_message", { agents: { nd: "pick: over grpc" } });
+    await logHas(log, "menu: pick: over grpc");
+    const question = await until("nd's question", async () => (await ok("agent_list")).agents.find((a: { name: string }) => a.name === "nd").question ?? undefined);
+    const r = spawnSync(process.execPath, [CLI, "answer", "nd", "Green", "--question", question.digest, "--json"], { env: testEnv(s.home), encoding: "utf8", timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr + r.stdout);
+    await logHas(log, "chose: Green");
+    const result = JSON.parse(r.stdout);
+    assert.deepEqual(result.typed, { keys: ["Down", "Enter"] });
+    assert.equal(result.choice, "Green");
+    assert.equal(result.gone, true);
+    assert.equal(result.now.question, null, JSON.stringify(result));
+    const events = (await ok("hive_events", { since: 0, kinds: ["status"], targets: "nd", limit: 1000 })).events as { data: { question?: string } }[];
+    assert.ok(events.some((e) => e.data.question === question.digest), "hive_events carries the digest");
   });
 });

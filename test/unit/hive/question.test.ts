@@ -28,6 +28,11 @@ test("an unnumbered menu above a footer rule's match is found on the wider scree
   assert.equal(d.status, "waiting_for_input");
   assert.equal(d.question?.text, "Which colour?");
   assert.deepEqual(d.question?.choices.map((c) => c.label), ["Red", "Green", "Blue"]);
+  // The cursor moved down: the footer rule's lines now start inside the menu; it is still all of it.
+  const moved = detectStatus(claude, { screenLines: ["history", "  Which colour?", "    Red", "  ❯ Green", "    Blue", "  Enter to confirm · Esc to cancel"], quietMs: 2000 });
+  assert.deepEqual(moved.question?.choices.map((c) => c.label), ["Red", "Green", "Blue"]);
+  assert.equal(moved.question?.cursor, 1);
+  assert.equal(moved.question?.digest, d.question?.digest);
 });
 
 const menu = (labels: string[], numbered: boolean, cursor = 0): Question => ({ digest: "d", text: "q?", choices: labels.map((label, i) => ({ number: numbered ? i + 1 : null, label })), cursor });
