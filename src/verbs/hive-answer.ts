@@ -21,11 +21,12 @@ export default defineVerb({
   name: "hive_answer",
   title: "Answer an agent's question",
   description:
-    "Answer the question an agent shows (permission dialog, menu, y/n prompt): a choice by number or label, yes/no, or text. Pass question: the digest agent_list/hive_events gave, and a different question on screen is refused with nothing typed. Says whether the question went away.",
+    "Answer an agent's on-screen question: a choice's number or label, yes/no, or text. question: the digest agent_list gave; another question on screen is refused, nothing typed.",
   input: {
     agent: name,
-    answer: z.string().min(1).max(4096).describe('A choice\'s number ("1") or label ("Yes"), yes/no, or text for a prompt without choices.'),
-    question: z.string().regex(/^[0-9a-f]{12}$/, "a question digest: 12 hex characters, from agent_list or hive_events").optional().describe("The digest of the question you saw; refused if the screen now asks another."),
+    answer: z.string().min(1).max(4096),
+    // The digest agent_list, hive_events and notifications carry (12 hex characters).
+    question: z.string().regex(/^[0-9a-f]{12}$/, "a question digest: 12 hex characters, from agent_list or hive_events").optional(),
   },
   family: "hive",
   annotations: RUNS,
