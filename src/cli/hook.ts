@@ -10,7 +10,7 @@
 // (hive/permission-asks.ts) and, when hive_answer decides it in time, prints Claude Code's own
 // decision JSON; when nobody does, it prints nothing and the program shows its dialog.
 import type { Command } from "commander";
-import { Hive, HiveError, clipDetail, hookIsStale, hookOutcome, isCodexMainThread, parseHookPayload, summarizeToolInput } from "../hive/index.js";
+import { CONVERSATION_ID, Hive, HiveError, clipDetail, hookIsStale, hookOutcome, isCodexMainThread, parseHookPayload, summarizeToolInput } from "../hive/index.js";
 import { loadConfig } from "../config.js";
 
 const STDIN_TIMEOUT_MS = 2000;
@@ -60,6 +60,12 @@ async function holdPermission(hive: Hive, name: string, payload: Record<string, 
   hive.permissionAsks.withdraw(ask.id);
 }
 
+/** Claude Code's `session_id` (every hook payload), Codex's `thread-id` (notify); ids of any other shape are not kept. */
+function conversationIdOf(payload: Record<string, unknown>): string | undefined {
+  const id = payload.session_id ?? payload["thread-id"];
+  return typeof id === "string" && CONVERSATION_ID.test(id) ? id : undefined;
+}
+
 async function runHook(event: string, payloadArg: string | undefined, options: { status?: string; agent?: string; wait?: string }): Promise<void> {
   if (!options.status) throw new HiveError("invalid", "termhive hook needs --status <working|idle|waiting_for_input|error|exited>");
   const payload = parseHookPayload(payloadArg ?? (await readStdin()));
@@ -71,6 +77,9 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
   const firedAt = Date.now() - Math.round(process.uptime() * 1000);
   const hive = Hive.open({ home: loadConfig().home });
   try {
+    // The program's own conversation id, for agent_restore (hive/restore-records.ts).
+    const conversation = conversationIdOf(payload);
+    if (conversation !== undefined) hive.launches.noteConversation(name, conversation);
     // An end reported for a turn older than the message termhive typed since: not this turn's end.
     if (outcome.status === "idle" && hookIsStale(hive.turns.get(name), firedAt)) return;
     const waitS = options.wait === undefined ? 0 : Number(options.wait);

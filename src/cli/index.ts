@@ -8,6 +8,7 @@ import { registerServe } from "./serve.js";
 import { registerSessionVerbs } from "./session-verbs.js";
 import { registerHook } from "./hook.js";
 import { registerAnswer } from "./answer.js";
+import { registerRestore } from "./restore.js";
 
 export function registerCliVerbs(program: Command): void {
   registerServe(program);
@@ -16,6 +17,7 @@ export function registerCliVerbs(program: Command): void {
   registerAttach(program);
   registerDoctor(program);
   registerHook(program);
+  registerRestore(program);
   registerDashboard(program);
   registerAnswer(program);
 }
