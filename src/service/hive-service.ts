@@ -14,6 +14,7 @@ import { recordLaunch } from "../hive/live/restore-record.js";
 import { recordQueued } from "../hive/live/message-events.js";
 import { hiveWait, type HiveWaitResult, type WaitFor } from "../hive/live/wait.js";
 import { withProgress } from "../hive/live/progress.js";
+import { answerAgent, askQuestion, questionOnScreen, type AnswerInput } from "../hive/live/answer.js";
 import type { DeliveryResult } from "../terminal/delivery.js";
 import { traced } from "../util/traced.js";
 import { ToolError } from "./errors.js";
@@ -119,7 +120,28 @@ export class HiveService {
 
   async listAgents(input: { team?: string; recursive?: boolean }) {
     await this.sync();
-    return { agents: this.hive.agents.list({ team: input.team, recursive: input.recursive ?? true }).map((a) => this.agentView(a)) };
+    const agents = this.hive.agents.list({ team: input.team, recursive: input.recursive ?? true });
+    return { agents: await Promise.all(agents.map(async (a) => ({ ...this.agentView(a), question: await this.questionOf(a) }))) };
+  }
+
+  /** The question a waiting agent's screen shows now (its digest is what hive_answer checks), or null. */
+  private async questionOf(a: AgentRecord) {
+    if (a.status !== "waiting_for_input") return null;
+    const s = this.registry.byId(a.sessionId);
+    if (!s || !s.alive || s.goneReason) return null;
+    const ask = this.hive.permissionAsks.pending(a.name);
+    const q = ask ? askQuestion(ask) : (await questionOnScreen(this.crew, a, s)).question;
+    return q && { digest: q.digest, text: q.text, choices: q.choices.map((c) => (c.number !== null ? `${c.number}. ${c.label}` : c.label)) };
+  }
+
+  /** Answers the question an agent shows (hive/live/answer.ts); typed through the one send path (gate, audit). */
+  answer(input: AnswerInput, ctx: CallContext) {
+    return answerAgent(this.crew, input, async (session, plan) => {
+      // A digit is typed as text (it is no key name); arrows and Enter go as keys.
+      if (plan.kind === "choice" && plan.keys.length === 1 && /^\d$/.test(plan.keys[0]!)) await this.service.send({ session: session.id, text: plan.keys[0]!, enter: false }, ctx);
+      else if (plan.kind === "choice") await this.service.send({ session: session.id, keys: plan.keys, enter: false }, ctx);
+      else await this.service.send({ session: session.id, text: plan.text, enter: true }, ctx);
+    });
   }
 
   async removeAgent(input: { name: string; close?: boolean }) {
