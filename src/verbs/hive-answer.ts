@@ -21,7 +21,7 @@ export default defineVerb({
   name: "hive_answer",
   title: "Answer an agent's question",
   description:
-    "Answer an agent's on-screen question: a choice's number or label, yes/no, or text. question: the digest agent_list gave; another question on screen is refused, nothing typed.",
+    "Answer an agent's on-screen question: choice number or label, yes/no, or text. question: agent_list's digest; refused (nothing typed) if the screen asks another.",
   input: {
     agent: name,
     answer: z.string().min(1).max(4096),

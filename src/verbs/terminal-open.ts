@@ -24,7 +24,7 @@ export default defineVerb({
   name: "terminal_open",
   title: "Open a terminal session",
   description:
-    "Open a persistent session (your shell, or a program: python3, psql…) that outlives calls and restarts. Returns its name and how a person attaches to watch.",
+    "Open a persistent session (your shell, or a program: python3, psql…) that outlives calls and restarts; returns its name and how a person attaches.",
   input: openInput,
   family: "terminal",
   annotations: WRITES,
