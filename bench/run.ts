@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { benchTokens } from "./tokens.js";
 import { benchHive } from "./hive.js";
 import { benchHiveReal } from "./hive-real.js";
+import { benchRestore } from "./restore.js";
 import { benchDoors } from "./doors.js";
 import { benchDashboard } from "./dashboard.js";
 import { benchOpen } from "./open.js";
@@ -170,6 +171,7 @@ async function main(): Promise<void> {
   if (!only || only === "idle") await benchIdle();
   if (!only || only === "hive") await benchHive(emit);
   if (!only || only === "hive-real") await benchHiveReal(emit);
+  if (!only || only === "restore") await benchRestore(emit);
   if (!only || only === "doors") await benchDoors(emit);
   if (!only || only === "watch-ratio") await benchWatchRatio(emit);
   if (!only || only === "dashboard") await benchDashboard(emit);

@@ -11,6 +11,8 @@ import { Mailbox } from "./mailbox.js";
 import { Layouts } from "./layouts.js";
 import { Turns } from "./turns.js";
 import { Outbox } from "./outbox.js";
+import { PermissionAsks } from "./permission-asks.js";
+import { LaunchRecords } from "./restore-records.js";
 import { ProfileRegistry, loadProfiles } from "./profiles.js";
 import { detectStatus, type DetectedStatus, type ScreenState } from "./detect.js";
 import { resolveTargets, type SessionDescriptor, type TargetResolution, type TargetSpec } from "./targets.js";
@@ -35,6 +37,9 @@ export class Hive {
   readonly profiles: ProfileRegistry;
   readonly turns: Turns;
   readonly outbox: Outbox;
+  readonly permissionAsks: PermissionAsks;
+  /** How each agent was started, for agent_restore (restore-records.ts). */
+  readonly launches: LaunchRecords;
 
   private constructor(store: HiveStore, options: HiveOptions) {
     this.store = store;
@@ -46,6 +51,8 @@ export class Hive {
     this.layouts = new Layouts(store);
     this.turns = new Turns(store);
     this.outbox = new Outbox(store);
+    this.permissionAsks = new PermissionAsks(store);
+    this.launches = new LaunchRecords(store);
     this.profiles = options.profiles ?? loadProfiles();
   }
 
@@ -133,3 +140,6 @@ export * from "./precedence.js";
 export * from "./turns.js";
 export * from "./outbox.js";
 export * from "./busy-rule.js";
+export * from "./permission-asks.js";
+export * from "./question.js";
+export * from "./restore-records.js";

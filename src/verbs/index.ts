@@ -15,6 +15,7 @@ import agentRegister from "./agent-register.js";
 import agentSpawn from "./agent-spawn.js";
 import agentList from "./agent-list.js";
 import agentRemove from "./agent-remove.js";
+import agentRestore from "./agent-restore.js";
 import teamCreate from "./team-create.js";
 import teamAssign from "./team-assign.js";
 import teamList from "./team-list.js";
@@ -30,14 +31,15 @@ import hiveWatch from "./hive-watch.js";
 import hiveMail from "./hive-mail.js";
 import hiveInbox from "./hive-inbox.js";
 import hiveFocus from "./hive-focus.js";
+import hiveAnswer from "./hive-answer.js";
 
 /** Each verb by its camel-case name (the gRPC client's method names and types come from here). */
 export const VERB = {
   terminalOpen, terminalRun, terminalSend, terminalRead, terminalWait, terminalList, terminalClose, terminalResize,
   hiveLayout, hiveSplit,
-  agentRegister, agentSpawn, agentList, agentRemove,
+  agentRegister, agentSpawn, agentList, agentRemove, agentRestore,
   teamCreate, teamAssign, teamList, teamRemove,
-  hiveSend, hiveRead, hiveMessage, hiveQueue, hiveStatus, hiveEvents, hiveWait, hiveWatch, hiveMail, hiveInbox, hiveFocus,
+  hiveSend, hiveRead, hiveMessage, hiveQueue, hiveStatus, hiveEvents, hiveWait, hiveWatch, hiveMail, hiveInbox, hiveFocus, hiveAnswer,
 };
 
 export const VERBS: readonly AnyVerb[] = Object.values(VERB);

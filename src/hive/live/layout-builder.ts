@@ -8,6 +8,8 @@ import { traced } from "../../util/traced.js";
 import type { Crew } from "./crew.js";
 import { commandWithHooks } from "./hook-launch.js";
 import { waitReady } from "./ready.js";
+import { agentSandbox, dangerRefusal } from "../../sandbox/agent-rules.js";
+import { recordLaunch, startConversation } from "./restore-record.js";
 
 /** Default size of a layout window: room for four panes of useful width. */
 const LAYOUT_ROWS = 50;
@@ -44,6 +46,12 @@ const agentOf = (p: PaneSpec) => p.agent ?? (p.team || p.profile ? p.name : unde
 export async function buildLayout(crew: Crew, input: LayoutInput) {
   await crew.sync();
   const { hive, registry, backend } = crew;
+  // A pane's own sandbox; an agent pane's defaults to its profile's, then TERMHIVE_SANDBOX's.
+  const paneSandbox = (p: PaneSpec) => (agentOf(p) ? agentSandbox(p.sandbox, crew.profileFor(p.profile, p.command).sandbox, crew.deps.agentSandbox ?? null) : p.sandbox);
+  const sandboxOf = (p: PaneSpec) => {
+    const sandbox = paneSandbox(p);
+    return sandbox !== undefined ? { sandbox } : {};
+  };
   const spec = input.restore !== undefined
     ? hive.layouts.get(input.restore).spec
     : parseLayoutSpec({ kind: input.layout ?? "tiled", ...(input.panes ? { panes: input.panes } : {}), ...(input.count ? { count: input.count } : {}) });
@@ -54,6 +62,8 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
       throw new HiveError("duplicate", `agent '${agent}' is already registered; pass replace: true or pick another name`);
     }
     if (p.profile) hive.profiles.get(p.profile);
+    const refusal = agent ? dangerRefusal(agent, p.command, crew.profileFor(p.profile, p.command).dangerousFlags, paneSandbox(p), false, "agent_spawn with confirm: true") : null;
+    if (refusal) throw new ToolError(refusal, "refused");
   }
   await crew.deps.ensureRoomFor(spec.panes.length);
   if (input.save_as !== undefined) hive.layouts.save(input.save_as, spec, { replace: input.replace });
@@ -67,16 +77,22 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
   };
   // An agent pane running its profile's program gets the profile's hooks (hive/hooks.ts);
   // their settings are files of this machine, so a pane on another host runs it plain.
+  // An agent pane of a profile that chooses its conversation id up front gets one (agent_restore resumes it).
+  const conversations = new Map<PaneSpec, string>();
   const paneCommand = (p: PaneSpec) => {
     const agent = agentOf(p);
-    return agent && !(p.host ?? first.host) ? commandWithHooks(p.command, crew.profileFor(p.profile, p.command), agent, crew.deps.home) : p.command;
+    if (!agent) return p.command;
+    const profile = crew.profileFor(p.profile, p.command);
+    const started = startConversation(p.command, profile);
+    if (started.id) conversations.set(p, started.id);
+    return !(p.host ?? first.host) ? commandWithHooks(started.command, profile, agent, crew.deps.home) : started.command;
   };
-  sessions.push(await registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
+  sessions.push(await registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS, ...sandboxOf(first) }));
   try {
     for (const step of plan.steps) {
       const p = spec.panes[step.creates]!;
       const open = () => registry.open({
-        name: p.name, command: paneCommand(p), cwd: p.cwd, env: paneEnv(p), host: p.host, rows: 0, cols: 0,
+        name: p.name, command: paneCommand(p), cwd: p.cwd, env: paneEnv(p), host: p.host, rows: 0, cols: 0, ...sandboxOf(p),
         splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
       });
       try {
@@ -103,7 +119,10 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
     const profile = crew.profileFor(p.profile, p.command);
     const ready = await waitReady(session, agentName ? profile : undefined, READY_TIMEOUT_MS);
     let agent: AgentRecord | undefined;
-    if (agentName) agent = crew.bind(session, { name: agentName, team: p.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
+    if (agentName) {
+      agent = crew.bind(session, { name: agentName, team: p.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
+      recordLaunch(crew, session, { agent: agentName, profile: profile.name, command: p.command, cwd: p.cwd, env: p.env, team: p.team, host: p.host ?? first.host, conversationId: conversations.get(p) ?? null, layout: spec.kind, paneIndex: i });
+    }
     return { index: i, session: session.id, name: session.name, pane: session.paneId, rows: session.pane.rows, cols: session.pane.cols, ready, ...(agent ? { agent: agent.name, team: agent.team, profile: agent.profile } : {}) };
   }));
   return {
@@ -127,11 +146,12 @@ export async function splitPane(crew: Crew, input: SplitInput) {
   const profile = crew.profileFor(input.profile, input.command);
   const ready = await waitReady(session, input.agent ? profile : undefined, READY_TIMEOUT_MS);
   const agent = input.agent ? crew.bind(session, { name: input.agent, team: input.team, profile: profile.name, ready: ready === "ready" }) : undefined;
+  if (agent) recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: input.command, cwd: input.cwd, env: undefined, team: input.team, host: input.host ?? from.meta.host, conversationId: null });
   return { session: session.id, name: session.name, pane: session.paneId, split_from: from.name, direction: input.direction, ready, ...(agent ? { agent: agent.name } : {}) };
 }
 
 /** After splits and select-layout the panes have new sizes; the virtual screens must follow. */
-async function syncSizes(crew: Crew, sessions: TerminalSession[]): Promise<void> {
+export async function syncSizes(crew: Crew, sessions: TerminalSession[]): Promise<void> {
   await Promise.all(sessions.map(async (s) => {
     const info = await crew.backend.paneInfo(s.paneId);
     if (!info) return;
