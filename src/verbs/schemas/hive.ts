@@ -18,4 +18,4 @@ export const targets = z
   ])
   // Listed as its three forms only: the description names the object's fields.
   .meta({ "x-listed-as": { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }, { type: "object" }] } })
-  .describe('Who: "all", a name, "agent:a1", "team:red" (with child teams), "session:s-3", a list, or {agents, teams, sessions, names, all}.');
+  .describe('"all", a name, "agent:a1", "team:red" (and child teams), "session:s-3", a list, or {agents, teams, sessions, names, all}.');
