@@ -53,16 +53,18 @@ async function mcpCommand(): Promise<void> {
   const { config: configureZod } = await import("zod");
   configureZod({ jitless: true });
   // Loaded here, not at the top: the stdio server needs neither gRPC nor the HTTP door.
-  const { composeRoot } = await import("./service/root.js");
+  // The root (services, hive, backend) is composed just after the first tool list is
+  // answered: a client's first answers wait for neither its import nor its start.
   const { serveStdio } = await import("./mcp/server.js");
-  const root = composeRoot(config);
+  const { DeferredRoot } = await import("./mcp/deferred-root.js");
+  const root = new DeferredRoot(async () => (await import("./service/root.js")).composeRoot(config));
   const stop = async () => {
     await root.shutdown().catch(() => undefined); // exiting anyway: nothing left to report to
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
-  await serveStdio(root);
+  await serveStdio(config, root);
   await stop();
 }
 

@@ -1,11 +1,12 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { ServiceRoot } from "../service/root.js";
+import { DeferredRoot, RootGate } from "./deferred-root.js";
 import { registerTools } from "./tools.js";
 import { registerResources } from "./resources.js";
 import { registerPrompts } from "./prompts.js";
 import { VERSION } from "../version.js";
-import type { ToolFamily } from "../config.js";
+import type { TermhiveConfig, ToolFamily } from "../config.js";
 
 /** The server's instructions: which tool for which job, in a few lines a client keeps in context. */
 export function instructionsFor(families: readonly ToolFamily[]): string {
@@ -19,28 +20,35 @@ export function instructionsFor(families: readonly ToolFamily[]): string {
   return lines.join("\n");
 }
 
-export function createMcpServer(root: ServiceRoot, clientId?: string): McpServer {
+/** `config`: the root's, unless the root is not composed yet (stdio, deferred-root.ts). */
+export function createMcpServer(root: ServiceRoot, clientId?: string, config: TermhiveConfig = root.terminal.config): McpServer {
   const server = new McpServer(
     { name: "termhive", version: VERSION },
     {
       // logging/setLevel is part of the generic MCP server surface (conformance: logging-set-level).
       capabilities: { logging: {} },
-      instructions: instructionsFor(root.terminal.config.toolFamilies),
+      instructions: instructionsFor(config.toolFamilies),
     },
   );
   // The hive store opens on first use: a database that cannot be opened (locked, corrupt)
   // fails the hive calls with its reason and never takes the terminal tools down.
   const { terminal, hive } = root;
-  const families = terminal.config.toolFamilies;
-  registerTools(server, { terminal, hive: () => hive }, { clientId, families, elicit: terminal.config.elicit });
+  const families = config.toolFamilies;
+  registerTools(server, { terminal, hive: () => hive }, { clientId, families, elicit: config.elicit });
   registerResources(server, terminal, families.includes("hive") ? hive : undefined);
   registerPrompts(server);
   return server;
 }
 
-export async function serveStdio(root: ServiceRoot): Promise<void> {
-  const server = createMcpServer(root, "stdio");
-  const transport = new StdioServerTransport();
+/**
+ * Serves one client over stdio until it closes; the root is composed just after the first
+ * answers (deferred-root.ts). A root that fails to compose rejects, as it did at start.
+ */
+export async function serveStdio(config: TermhiveConfig, root: DeferredRoot): Promise<void> {
+  const server = createMcpServer(root.view(), "stdio", config);
+  let failed: (error: unknown) => void = () => undefined;
+  const failure = new Promise<never>((_, reject) => (failed = reject));
+  const transport = new RootGate(new StdioServerTransport(), root, (error) => failed(error));
   // Set before connect: the SDK chains a handler it finds, but one set later replaces its own
   // (and with it the server's close handling, e.g. resource subscription clean-up).
   const closed = new Promise<void>((resolve) => {
@@ -48,5 +56,5 @@ export async function serveStdio(root: ServiceRoot): Promise<void> {
     process.stdin.once("end", () => resolve());
   });
   await server.connect(transport);
-  await closed;
+  await Promise.race([closed, failure]);
 }
