@@ -16,6 +16,7 @@ import type { TerminalSession } from "../../terminal/session.js";
 import { ToolError } from "../../util/tool-error.js";
 import { OutboxDispatcher } from "./outbox-dispatcher.js";
 import { PaneBorders } from "./pane-borders.js";
+import { screenFacts } from "./screen-facts.js";
 import { StatusTracker } from "./status-tracker.js";
 import { WatchScanner } from "./watch-scanner.js";
 import { startNotifier } from "./notify-start.js";
@@ -156,7 +157,7 @@ export class Crew {
       atPrompt,
       agents: agents.map((a) => {
         const turn = this.hive.turns.get(a.name);
-        return { status: a.status, typing: turn?.typing === true, holdsIdle: this.hive.turns.holdsIdle(a.name) };
+        return { status: a.status, typing: turn?.typing === true, holdsIdle: this.hive.turns.holdsIdle(a.name), dialogOnScreen: screenFacts(this.hive, live, a).dialogOnScreen };
       }),
     });
   }

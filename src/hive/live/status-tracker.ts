@@ -132,6 +132,10 @@ export class StatusTracker {
     for (const id of sessions) {
       const entry = this.tracked.get(id);
       if (!entry) continue;
+      // The screen first: a hook's idle that came while a dialog is up (Claude Code's
+      // SessionStart under its start-up question) is replaced by the dialog before anyone
+      // hears of it, so no waiter or queued message takes the agent for idle meanwhile.
+      this.evaluate(entry);
       const fresh = this.agentsOf(entry).filter((a) => this.announced.get(a.name) !== `${a.status}@${a.updatedAt}`);
       if (fresh.length === 0) continue;
       void this.title(entry.session).finally(() => {
@@ -158,6 +162,8 @@ export class StatusTracker {
   }
 
   private announce(agent: AgentRecord): void {
+    // Heard once: a followed status and the same record's own announcement are one change.
+    if (this.announced.get(agent.name) === `${agent.status}@${agent.updatedAt}`) return;
     this.announced.set(agent.name, `${agent.status}@${agent.updatedAt}`);
     this.changed(agent);
     // After the announcement: the re-check may record (and announce) what the screen shows now.
