@@ -15,8 +15,14 @@ import { watchSession } from "./watch.js";
 
 /** After Enter, a program that accepted the input reacts (clears/redraws) within this. */
 const ACCEPT_MAX_MS = 600;
-/** A program taking the text shows it where input goes within this (a loaded machine included). */
-export const ECHO_MAX_MS = 2000;
+/**
+ * A program taking the text shows it where input goes within this. Generous: on a loaded
+ * machine Claude Code took over 2 s to draw a paste into its input box, and a text that shows
+ * after we gave up sits there unsubmitted.
+ */
+export const ECHO_MAX_MS = 5000;
+/** A text this long already on the input line is ours from an earlier try, not a coincidence. */
+const RESUME_MIN_CHARS = 12;
 
 export interface DeliveryResult {
   delivered: boolean;
@@ -63,10 +69,17 @@ async function echoSeen(session: TerminalSession, tail: string): Promise<boolean
   return r === true;
 }
 
-export async function deliverText(session: TerminalSession, text: string, submit: boolean): Promise<DeliveryResult> {
+/**
+ * `retry`: the text was typed before and did not show in time; if it shows on the input line
+ * now (the program drew it late), it is not typed again, only submitted.
+ */
+export async function deliverText(session: TerminalSession, text: string, submit: boolean, options: { retry?: boolean } = {}): Promise<DeliveryResult> {
   const shellAtPrompt = session.integrated && session.phase === "prompt";
-  const { method, outputBefore } = await writeText(session, text, "always");
   const tail = tailOf(text);
+  if (options.retry && submit && compact(text).length >= RESUME_MIN_CHARS && inputShows(session, tail)) {
+    return await submitShown(session, tail, session.screen.bracketedPaste ? "paste" : "typed", false);
+  }
+  const { method, outputBefore } = await writeText(session, text, "always");
   // Echoed: the text shows where input goes. An integrated shell at its prompt is judged by
   // the shell itself after Enter (its line editor may redraw the line in its own way).
   const echoed = (shellAtPrompt && submit) || tail === "" ? true : await echoSeen(session, tail);
@@ -79,7 +92,11 @@ export async function deliverText(session: TerminalSession, text: string, submit
     };
   }
   if (!submit) return { delivered: true, attempts: 0, method };
+  return await submitShown(session, tail, method, shellAtPrompt);
+}
 
+/** Presses Enter for a text that shows where input goes, and verifies the program took it. */
+async function submitShown(session: TerminalSession, tail: string, method: TypingMethod, shellAtPrompt: boolean): Promise<DeliveryResult> {
   let attempts = 0;
   for (; attempts < 2; ) {
     const mark = Date.now();

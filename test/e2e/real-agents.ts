@@ -20,6 +20,34 @@ export function missingAgent(program: "claude" | "codex"): string | null {
   return null;
 }
 
+export const LEAD_SESSION = "0b7c1e9a-5d2f-4c3b-9a8e-1f2d3c4b5a69";
+const LEAD_PROJECT = "/tmp/the-lead-s-project";
+
+/** What Claude Code 2.1.332 gives the MCP stdio servers it starts, and a Codex thread id. */
+export const LEAD_ENV: Readonly<Record<string, string>> = {
+  CLAUDECODE: "1",
+  CLAUDE_CODE_SESSION_ID: LEAD_SESSION,
+  CLAUDE_CODE_ENTRYPOINT: "cli",
+  CLAUDE_PROJECT_DIR: LEAD_PROJECT,
+  CLAUDE_CODE_MESSAGING_SOCKET: "/tmp/cc-socks/4242.sock",
+  CLAUDE_CODE_MESSAGING_TOKEN: "lead-messaging-token",
+  CODEX_THREAD_ID: "019a0000-lead-thread-0000-000000000000",
+};
+
+/**
+ * The ways the tests start termhive, each suite run under both: as a plain client starts it
+ * (bare env), and as Claude Code starts its MCP stdio servers (its session's variables; issue
+ * 23 "done when": every behaviour holds there too).
+ */
+export interface StartedBy {
+  label: string;
+  env: Readonly<Record<string, string>>;
+}
+export const STARTED_BY: readonly StartedBy[] = [
+  { label: "a plain client", env: {} },
+  { label: "Claude Code, as its MCP server", env: LEAD_ENV },
+];
+
 /** PATH for the termhive server (and so the panes): the pinned programs first. */
 export function agentPath(): string {
   return `${AGENTS_BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`;
@@ -82,4 +110,11 @@ export async function cursor(h: Harness): Promise<number> {
 export async function screenOf(h: Harness, name: string): Promise<string> {
   const r = await h.call("terminal_read", { session: name, mode: "screen" });
   return r.text;
+}
+
+/** hive_message's delivered count; on anything but 1, the result and the screen are printed with the failure. */
+export async function sentOnce(h: Harness, name: string, args: Record<string, unknown>): Promise<number> {
+  const r = await h.ok("hive_message", args);
+  if (r.delivered !== 1) console.error(`hive_message to ${name}: ${JSON.stringify(r)}\n${await screenOf(h, name)}`);
+  return r.delivered;
 }

@@ -64,7 +64,7 @@ export class Crew {
     if (!this.opened) {
       const hive = this.deps.openHive();
       const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
-      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit) => this.typeMessage(session, text, submit), (agents, delivered) => this.turnAfterTyping(agents, delivered));
+      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, retry) => this.typeMessage(session, text, submit, "hive_message", retry), (agents, delivered) => this.turnAfterTyping(agents, delivered));
       const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
       this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier };
     }
@@ -181,9 +181,9 @@ export class Crew {
   }
 
   /** Every text the hive types into an agent (cascade now, from the queue, a mail): one path, audited like terminal_send. */
-  async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message"): Promise<DeliveryResult> {
+  async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message", retry = false): Promise<DeliveryResult> {
     const literal = literalText(text).text;
-    const result = await deliverText(session, literal, submit);
+    const result = await deliverText(session, literal, submit, { retry });
     // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
     await this.deps.policy.noteTyped(session, literal, result.attempts > 0);
     this.deps.policy.recordInput(session, text, submit, { via, delivered: result.delivered });

@@ -19,13 +19,16 @@ const RETRY_MS = 5000;
 /** A re-drain waiting for the screen to be still comes this much after it may be (timer slack). */
 const SETTLE_SLACK_MS = 10;
 
-export type TypeMessage = (session: TerminalSession, text: string, submit: boolean) => Promise<DeliveryResult>;
+/** `retry`: this process typed the text before and it did not show in time (see deliverText). */
+export type TypeMessage = (session: TerminalSession, text: string, submit: boolean, retry: boolean) => Promise<DeliveryResult>;
 
 export class OutboxDispatcher {
   private readonly claimer = `${process.pid}:${randomBytes(4).toString("hex")}`;
   /** Sessions this process is typing into now (one at a time per session). */
   private readonly typing = new Set<string>();
   private readonly failedAt = new Map<string, number>();
+  /** Queued messages this process typed that did not show in time (ids; dropped once delivered). */
+  private readonly tried = new Set<number>();
   /** Re-drains waiting for a screen to be still (see drainLater). */
   private readonly later = new Map<string, NodeJS.Timeout>();
   private readonly sweeper: NodeJS.Timeout;
@@ -54,7 +57,10 @@ export class OutboxDispatcher {
 
   sweep(): void {
     try {
-      for (const m of this.hive.outbox.expire()) recordQueued(this.hive.events, m, "expired", "not typed before its time ran out (the agent stayed busy)");
+      for (const m of this.hive.outbox.expire()) {
+        this.tried.delete(m.id);
+        recordQueued(this.hive.events, m, "expired", "not typed before its time ran out (the agent stayed busy)");
+      }
       for (const sessionId of this.hive.outbox.sessions()) void this.drain(sessionId);
     } catch {
       // store locked or closed: the next sweep retries
@@ -103,17 +109,19 @@ export class OutboxDispatcher {
       let result: DeliveryResult | undefined;
       let error: string | undefined;
       try {
-        result = await this.type(session, message.text, message.submit);
+        result = await this.type(session, message.text, message.submit, this.tried.has(message.id));
       } catch (e) {
         error = (e as Error).message;
       }
       this.afterTyping(message.agents, result?.delivered ?? false);
       if (result?.delivered) {
+        this.tried.delete(message.id);
         this.hive.outbox.done(message.id);
         recordQueued(this.hive.events, message, "delivered", undefined, result.attempts);
       } else {
         // Not seen where input goes (no Enter pressed), or not taken after two Enters: back in
         // the queue for the agent's next idle moment.
+        this.tried.add(message.id);
         this.hive.outbox.release(message.id);
         this.failedAt.set(sessionId, Date.now());
         recordQueued(this.hive.events, message, "undelivered", `${error ?? result?.note ?? "not taken"}; stays queued, typed again at the next idle moment`);

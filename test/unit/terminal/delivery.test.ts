@@ -69,6 +69,17 @@ test("a dialog that has the keyboard and redraws on every key: not delivered, it
   assert.doesNotMatch(readFileSync(log, "utf8"), /picked/, "an Enter picked the dialog's choice");
 });
 
+test("a retry of a text that showed late (it sits on the input line): submitted, not typed a second time", async (t) => {
+  const session = await open(await setup(t), "cat");
+  assert.equal((await deliverText(session, "late text from the first try", false)).delivered, true);
+  const result = await deliverText(session, "late text from the first try", true, { retry: true });
+  assert.deepEqual({ delivered: result.delivered, attempts: result.attempts }, { delivered: true, attempts: 1 });
+  // The tty's echo and cat's copy: twice, not four times.
+  await until("cat's copy of the line", () => output(session).split("late text from the first try").length - 1 >= 2);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(output(session).split("late text from the first try").length - 1, 2);
+});
+
 test("the typing path: a multi-line command into bash runs as one input, each line once", async (t) => {
   const session = await open(await setup(t));
   await typeText(session, "echo first-$((1+1))\necho second-$((2+2))", true);
