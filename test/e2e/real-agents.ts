@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
+import assert from "node:assert/strict";
 import type { Harness } from "./harness.js";
 import type { HiveEvent } from "./fake-agent-log.js";
 
@@ -117,4 +118,20 @@ export async function sentOnce(h: Harness, name: string, args: Record<string, un
   const r = await h.ok("hive_message", args);
   if (r.delivered !== 1) console.error(`hive_message to ${name}: ${JSON.stringify(r)}\n${await screenOf(h, name)}`);
   return r.delivered;
+}
+
+/**
+ * The first message after spawn: typed at once, or queued while the start-up screen still
+ * moves (Codex 0.169 animates its logo for a while after its composer is up: "output is
+ * changing" reads as working) and typed when it is still. Returns once it was typed and taken
+ * (its delivered event), so a hive_wait after it waits for its turn.
+ */
+export async function sendFirst(h: Harness, name: string, text: string): Promise<void> {
+  const since = await cursor(h);
+  const r = await h.ok("hive_message", { agents: { [name]: text } });
+  if (r.delivered + r.queued !== 1) assert.fail(`hive_message to ${name}: ${JSON.stringify(r)}\n${await screenOf(h, name)}`);
+  if (r.queued === 1) {
+    await until(`the queued text typed into ${name}`, async () => (await messageEvents(h, name, since)).find((e) => e.data.state === "delivered"), 40_000)
+      .catch(async (e) => assert.fail(`${e}\n${await screenOf(h, name)}`));
+  }
 }

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentNamed, agentPath, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sentOnce, statusEvents, until, writeJson } from "./real-agents.js";
+import { agentIs, agentNamed, agentPath, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sendFirst, sentOnce, statusEvents, until, writeJson } from "./real-agents.js";
 
 export const missing = missingAgent("claude");
 const KEY = "sk-ant-standin-key-0123456789";
@@ -59,7 +59,7 @@ export function realClaudeSuite(started: StartedBy): void {
         (await statusEvents(h, "cc", since)).find((e) => e.data.source === "hook" && /SessionStart hook: session [0-9a-f-]{36}/.test(e.data.detail ?? "")));
       assert.equal(start.data.status, "idle");
       const c = await cursor(h);
-      assert.equal(await sentOnce(h, "cc", { agents: { cc: "alpha task sleep 3" } }), 1);
+      await sendFirst(h, "cc", "alpha task sleep 3");
       const w = await h.ok("hive_wait", { targets: "cc", for: "idle", timeout_s: 40 });
       const waited = Date.now();
       assert.equal(w.matched, true, JSON.stringify(w));

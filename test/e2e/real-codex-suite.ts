@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentNamed, agentPath, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sentOnce, statusEvents, until } from "./real-agents.js";
+import { agentIs, agentNamed, agentPath, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sendFirst, sentOnce, statusEvents, until } from "./real-agents.js";
 
 export const missing = missingAgent("codex");
 
@@ -57,7 +57,7 @@ export function realCodexSuite(started: StartedBy): void {
       assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
       await agentIs(h, "cx", "idle");
       const since = await cursor(h);
-      assert.equal(await sentOnce(h, "cx", { agents: { cx: "alpha task sleep 3" } }), 1);
+      await sendFirst(h, "cx", "alpha task sleep 3");
       const w = await h.ok("hive_wait", { targets: "cx", for: "idle", timeout_s: 40 });
       const waited = Date.now();
       assert.equal(w.matched, true, JSON.stringify(w));
