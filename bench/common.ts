@@ -115,12 +115,15 @@ export interface Server {
  * figures are termhive's, not the machine's rc files' (this machine's runs pyenv's prompt
  * hook, a fork on every prompt: ~+4 ms per command).
  */
-export async function startServer(bench: BenchHome = benchHome(), extraEnv: Record<string, string> = {}): Promise<Server> {
+export async function startServer(bench: BenchHome = benchHome(), extraEnv: Record<string, string> = {}, as: { bareEnv?: boolean; cwd?: string } = {}): Promise<Server> {
   const home = bench.home;
+  // bareEnv: only HOME, PATH and TERMHIVE_HOME, as an MCP client's default environment gives.
+  const env = as.bareEnv ? { HOME: bench.env.HOME!, PATH: process.env.PATH ?? "/usr/bin:/bin", TERMHIVE_HOME: home } : bench.env;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: cliArgs("mcp"),
-    env: { ...bench.env, ...extraEnv },
+    env: { ...env, ...extraEnv },
+    ...(as.cwd ? { cwd: as.cwd } : {}),
     stderr: "ignore",
   });
   const client = new Client({ name: "termhive-bench", version: "1" });

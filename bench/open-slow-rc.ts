@@ -4,42 +4,23 @@
 // followed by one `echo` in each, against the shell's own start-up with that rc. Plus the
 // throwaway-run soak (§4): N runs without session, each output exact. Server started the way
 // a real client starts it: bare env, a folder that is not the repo.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Emit, benchHome, cliArgs, loadavg, median, round, timed } from "./common.js";
+import { type Emit, type Server, benchHome, loadavg, median, round, startServer, timed } from "./common.js";
 
 const SLOW_RC = "sleep 0.2\nexport BENCH_RC=1\n";
 const OPENS = 10;
 const ROUNDS = Number(process.env.BENCH_SLOW_RC_ROUNDS ?? 5);
 const THROWAWAY_RUNS = Number(process.env.BENCH_THROWAWAY_RUNS ?? 500);
 
-async function bareServer(rc: string): Promise<{ call: (name: string, args: Record<string, unknown>) => Promise<Record<string, any>>; home: string; stop: () => Promise<void> }> {
+/** A server as an MCP client starts it (bare environment, another folder), with `rc` as the user's ~/.bashrc. */
+async function bareServer(rc: string): Promise<Server & { userHome: string }> {
   const bench = benchHome();
   writeFileSync(join(bench.env.HOME!, ".bashrc"), rc);
   const work = join(bench.home, "work");
   mkdirSync(work);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: cliArgs("mcp"),
-    env: { HOME: bench.env.HOME!, PATH: process.env.PATH ?? "/usr/bin:/bin", TERMHIVE_HOME: bench.home },
-    cwd: work,
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "termhive-bench-open-slow-rc", version: "1" });
-  await client.connect(transport);
-  const call = async (name: string, args: Record<string, unknown>): Promise<Record<string, any>> => {
-    const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as {
-      structuredContent?: Record<string, any>; _meta?: Record<string, any>;
-      isError?: boolean;
-      content: { text: string }[];
-    };
-    if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
-    return (r._meta?.["termhive/result"] ?? r.structuredContent ?? {});
-  };
-  return { call, home: bench.env.HOME!, stop: async () => { await client.close().catch(() => {}); bench.destroy(); } };
+  return { ...(await startServer(bench, {}, { bareEnv: true, cwd: work })), userHome: bench.env.HOME! };
 }
 
 /** bash's own start-up with that rc: an interactive bash reading it, then exiting. */
@@ -56,7 +37,7 @@ function shellStartupMs(home: string): number {
 export async function benchOpenSlowRc(emit: Emit): Promise<void> {
   const s = await bareServer(SLOW_RC);
   try {
-    const startup = shellStartupMs(s.home);
+    const startup = shellStartupMs(s.userHome);
     await s.call("terminal_open", { name: "cold", command: "bash" }); // starts tmux: not counted
     const opens: number[] = [];
     const totals: number[] = [];

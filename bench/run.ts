@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { benchTokens } from "./tokens.js";
 import { benchHive } from "./hive.js";
 import { benchHiveReal } from "./hive-real.js";
+import { benchRestore } from "./restore.js";
 import { benchDoors } from "./doors.js";
 import { benchDashboard } from "./dashboard.js";
 import { benchOpen } from "./open.js";
@@ -18,6 +19,7 @@ import { benchRemote } from "./remote.js";
 import { benchWatchRatio } from "./watch-ratio.js";
 import { benchFlood, benchHostile } from "./load.js";
 import { benchSoak } from "./soak.js";
+import { benchPure } from "./pure.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
@@ -164,10 +166,12 @@ async function main(): Promise<void> {
   if (!only || only === "open" || only === "open-slow-rc") await benchOpenSlowRc(emit);
   if (!only || only === "throwaway") await benchThrowaway(emit);
   if (!only || only === "core" || only === "seq") await benchSeq();
+  if (!only || only === "pure") benchPure(emit);
   if (!only || only === "tokens") for (const record of await benchTokens()) emit({ bench: "tokens", ...record });
   if (!only || only === "idle") await benchIdle();
   if (!only || only === "hive") await benchHive(emit);
   if (!only || only === "hive-real") await benchHiveReal(emit);
+  if (!only || only === "restore") await benchRestore(emit);
   if (!only || only === "doors") await benchDoors(emit);
   if (!only || only === "watch-ratio") await benchWatchRatio(emit);
   if (!only || only === "dashboard") await benchDashboard(emit);

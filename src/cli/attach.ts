@@ -10,6 +10,7 @@ import { ToolError } from "../service/errors.js";
 import { connectEngine } from "./connect.js";
 import { fail, print } from "./output.js";
 import { joinWords } from "../util/words.js";
+import { traced } from "../util/traced.js";
 
 /** The tmux session every termhive pane lives in (TmuxBackend's default session name). */
 const TERMHIVE_TMUX_SESSION = "termhive";
@@ -39,10 +40,10 @@ async function resolveTarget(ref: string | undefined, o: AttachOptions): Promise
     if (found.backend !== "tmux") throw new ToolError(`attach is not supported by the ${found.backend} backend`, "unsupported");
     return { session: found.session, name: found.name, target: found.pane };
   } catch (error) {
-    await engine.done().catch(() => {});
+    await engine.done().catch(traced("releasing attach's engine"));
     return fail(o.json, error);
   } finally {
-    await engine.done().catch(() => {});
+    await engine.done().catch(traced("releasing attach's engine"));
   }
 }
 

@@ -12,6 +12,7 @@ import { connectEngine } from "./connect.js";
 import { findBwrap } from "../sandbox/bwrap.js";
 import { print } from "./output.js";
 import { judgeVersion, loadProfiles, parseVersion } from "../hive/index.js";
+import { traced } from "../util/traced.js";
 
 interface Check {
   check: string;
@@ -137,7 +138,7 @@ async function roundTrip(): Promise<Check> {
   } catch (error) {
     return { check: "round trip", ok: false, required: true, detail: (error as Error).message };
   } finally {
-    await engine?.done().catch(() => {});
+    await engine?.done().catch(traced("releasing doctor's engine"));
   }
 }
 

@@ -7,7 +7,7 @@
 // hook's stdout to the prompt), and never exit 2 (that blocks the prompt or the stop): a
 // failure is one line on stderr and exit 1, which the program shows as a warning and ignores.
 import type { Command } from "commander";
-import { Hive, HiveError, hookIsStale, hookOutcome, isCodexMainThread, parseHookPayload } from "../hive/index.js";
+import { CONVERSATION_ID, Hive, HiveError, hookIsStale, hookOutcome, isCodexMainThread, parseHookPayload } from "../hive/index.js";
 import { loadConfig } from "../config.js";
 
 const STDIN_TIMEOUT_MS = 2000;
@@ -30,6 +30,12 @@ async function readStdin(): Promise<string> {
   });
 }
 
+/** Claude Code's `session_id` (every hook payload), Codex's `thread-id` (notify); ids of any other shape are not kept. */
+function conversationIdOf(payload: Record<string, unknown>): string | undefined {
+  const id = payload.session_id ?? payload["thread-id"];
+  return typeof id === "string" && CONVERSATION_ID.test(id) ? id : undefined;
+}
+
 async function runHook(event: string, payloadArg: string | undefined, options: { status?: string; agent?: string }): Promise<void> {
   if (!options.status) throw new HiveError("invalid", "termhive hook needs --status <working|idle|waiting_for_input|error|exited>");
   const payload = parseHookPayload(payloadArg ?? (await readStdin()));
@@ -41,6 +47,9 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
   const firedAt = Date.now() - Math.round(process.uptime() * 1000);
   const hive = Hive.open({ home: loadConfig().home });
   try {
+    // The program's own conversation id, for agent_restore (hive/restore-records.ts).
+    const conversation = conversationIdOf(payload);
+    if (conversation !== undefined) hive.launches.noteConversation(name, conversation);
     // An end reported for a turn older than the message termhive typed since: not this turn's end.
     if (outcome.status === "idle" && hookIsStale(hive.turns.get(name), firedAt)) return;
     hive.agents.setStatus(name, outcome.status, { detail: outcome.detail, source: "hook" });

@@ -7,6 +7,7 @@ import { registerDashboard } from "../dashboard/command.js";
 import { registerServe } from "./serve.js";
 import { registerSessionVerbs } from "./session-verbs.js";
 import { registerHook } from "./hook.js";
+import { registerRestore } from "./restore.js";
 
 export function registerCliVerbs(program: Command): void {
   registerServe(program);
@@ -15,5 +16,6 @@ export function registerCliVerbs(program: Command): void {
   registerAttach(program);
   registerDoctor(program);
   registerHook(program);
+  registerRestore(program);
   registerDashboard(program);
 }

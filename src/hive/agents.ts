@@ -238,6 +238,8 @@ export class Agents {
     return this.store.write(() => {
       const agent = this.get(name);
       this.store.db.prepare("DELETE FROM agents WHERE name = ?").run(name);
+      // Its launch record goes too: agent_restore must not bring back a removed agent.
+      this.store.db.prepare("DELETE FROM agent_launches WHERE agent = ?").run(name);
       this.events.append({ kind: "lifecycle", agent: name, sessionId: agent.sessionId, data: { event: "agent_removed" } });
       return agent;
     });

@@ -59,6 +59,9 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
         { event: "SessionEnd", status: "exited" },
       ],
     },
+    // agent_spawn chooses the session id (a UUID) and SessionStart's payload confirms it
+    // (`termhive hook` records its session_id); agent_restore resumes it.
+    resume: { command: "{command} --resume {id}", newId: "{command} --session-id {id}" },
   },
   codex: {
     description: "OpenAI Codex CLI",
@@ -88,6 +91,9 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
     // only: hooks.ts). It reports no turn start: that is seen from what termhive typed and
     // from the screen (precedence.ts).
     hooks: { via: "codex-notify", events: [{ event: "agent-turn-complete", status: "idle" }] },
+    // Codex picks its thread id itself: its main thread's notify carries it (`termhive hook`
+    // records it after the first turn); agent_restore resumes it.
+    resume: { command: "{command} resume {id}" },
   },
   aider: {
     description: "Aider (AI pair programming in the terminal)",

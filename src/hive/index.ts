@@ -11,6 +11,7 @@ import { Mailbox } from "./mailbox.js";
 import { Layouts } from "./layouts.js";
 import { Turns } from "./turns.js";
 import { Outbox } from "./outbox.js";
+import { LaunchRecords } from "./restore-records.js";
 import { ProfileRegistry, loadProfiles } from "./profiles.js";
 import { detectStatus, type DetectedStatus, type ScreenState } from "./detect.js";
 import { resolveTargets, type SessionDescriptor, type TargetResolution, type TargetSpec } from "./targets.js";
@@ -35,6 +36,8 @@ export class Hive {
   readonly profiles: ProfileRegistry;
   readonly turns: Turns;
   readonly outbox: Outbox;
+  /** How each agent was started, for agent_restore (restore-records.ts). */
+  readonly launches: LaunchRecords;
 
   private constructor(store: HiveStore, options: HiveOptions) {
     this.store = store;
@@ -46,6 +49,7 @@ export class Hive {
     this.layouts = new Layouts(store);
     this.turns = new Turns(store);
     this.outbox = new Outbox(store);
+    this.launches = new LaunchRecords(store);
     this.profiles = options.profiles ?? loadProfiles();
   }
 
@@ -133,3 +137,4 @@ export * from "./precedence.js";
 export * from "./turns.js";
 export * from "./outbox.js";
 export * from "./busy-rule.js";
+export * from "./restore-records.js";

@@ -23,8 +23,11 @@
 //         "hooks": { "via": "claude-settings" | "codex-notify",   // optional: status from the
 //                    "events": [ { "event": "Stop", "matcher": "…", "status": "idle" } ] }
 //                                        //   program's own hooks (hooks.ts); inherited by `extends`
-//         "checkedVersions": ["2.1.332"]  // optional: program versions the rules were checked
+//         "checkedVersions": ["2.1.332"], // optional: program versions the rules were checked
 //                                        //   against; `termhive doctor` warns about newer ones
+//         "resume": { "command": "{command} --resume {id}",      // optional: how agent_restore
+//                     "newId": "{command} --session-id {id}" }   //   resumes conversation {id};
+//                                        //   newId: start with an id termhive chooses (a UUID)
 //   } } }
 //
 // A profile in the file with a built-in's name replaces that built-in (extend it to refine it).
@@ -55,6 +58,12 @@ const RuleSchema = z
   })
   .strict();
 
+/** A command-line template naming the conversation: {command} (the agent's command) and {id}. */
+const resumeTemplate = z.string().min(1).max(1000).refine((t) => t.includes("{id}"), "a resume template must contain {id}");
+
+const ResumeSchema = z.object({ command: resumeTemplate, newId: resumeTemplate.optional() }).strict();
+export type ProfileResume = z.infer<typeof ResumeSchema>;
+
 const ProfileSchema = z
   .object({
     extends: z.string().optional(),
@@ -66,6 +75,7 @@ const ProfileSchema = z
     rules: z.array(RuleSchema).optional(),
     hooks: HooksSchema.optional(),
     checkedVersions: z.array(z.string().regex(/^\d+(?:\.\d+)*$/, "a version: digits and dots")).optional(),
+    resume: ResumeSchema.optional(),
   })
   .strict();
 
@@ -113,6 +123,8 @@ export interface AgentProfile {
   hooks: ProfileHooks | null;
   /** The program versions this profile was checked against (newest last); [] when unknown. */
   checkedVersions: string[];
+  /** How agent_restore resumes the program's conversation (and starts one with a chosen id), or null: it cannot. */
+  resume: ProfileResume | null;
   builtin: boolean;
 }
 
@@ -160,6 +172,7 @@ function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet
       rules: [...own, ...(parent?.rules ?? [])],
       hooks: config.hooks ?? parent?.hooks ?? null,
       checkedVersions: config.checkedVersions ?? parent?.checkedVersions ?? [],
+      resume: config.resume ?? parent?.resume ?? null,
       builtin: builtinNames.has(name),
     };
     out.set(name, profile);

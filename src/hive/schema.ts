@@ -114,6 +114,20 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX notifications_recent ON notifications(agent, kind, claimed_at);
   `,
+  // v4: issue 25 — how each agent was started, so agent_restore can bring it back after its
+  // pane is gone (tmux killed, a reboot), one row per agent name (restore-records.ts): command as
+  // given (before hook arguments; NULL: the shell), env_names a JSON array of NAMES (values are
+  // never stored), the window, pane index and layout kind it was in, sandbox the JSON policy of
+  // its session meta, and the program's own conversation id (Claude Code session_id, Codex
+  // thread id) with who gave it ('chosen' by termhive, or reported by a 'hook'). Comments stay
+  // out of the SQL: SQLite keeps the text in page 1's schema, which must stay small.
+  `
+  CREATE TABLE agent_launches (
+    agent TEXT PRIMARY KEY, profile TEXT NOT NULL, command TEXT, cwd TEXT, env_names TEXT NOT NULL DEFAULT '[]',
+    team TEXT, host TEXT, rows INTEGER, cols INTEGER, window TEXT, pane_index INTEGER, layout TEXT, sandbox TEXT,
+    conversation_id TEXT, conversation_by TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,6 +8,7 @@ import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
 import { DisposableStore } from "../terminal/events.js";
 import type { TerminalSession } from "../terminal/session.js";
+import { traced } from "../util/traced.js";
 
 export const SESSIONS_URI = "termhive://sessions";
 export const AGENTS_URI = "termhive://agents";
@@ -233,7 +234,7 @@ class Subscriptions {
     if (!this.uris.has(uri)) return;
     this.schedule(uri, () => {
       if (this.closed || !this.uris.has(uri)) return;
-      void this.server.server.sendResourceUpdated({ uri }).catch(() => {});
+      void this.server.server.sendResourceUpdated({ uri }).catch(traced("sending a resource update"));
     });
   }
 

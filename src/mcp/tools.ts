@@ -10,6 +10,7 @@ import { confirmByPerson, type Elicitor } from "./elicit.js";
 import { guard, ok } from "./result.js";
 import { strictInput } from "./strict.js";
 import { listedTool } from "./tool-list.js";
+import { traced } from "../util/traced.js";
 
 type Extra = {
   sessionId?: string;
@@ -33,7 +34,7 @@ function context(extra: Extra, fallbackClient: string): CallContext {
     onProgress:
       token === undefined
         ? undefined
-        : (ms, message) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: ms / 1000, message } }).catch(() => {}),
+        : (ms, message) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: ms / 1000, message } }).catch(traced("sending a progress notification")),
   };
 }
 

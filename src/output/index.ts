@@ -36,6 +36,8 @@ export interface RenderOptions {
   secrets?: readonly string[];
   /** Lines kept from the start when folding (default 20); 0 when the caller shows the start itself. */
   headLines?: number;
+  /** The text is a screen's rows (firstLine: the first row): markers name rows and a screen read. */
+  screen?: FetchTarget["screen"];
 }
 
 export interface Rendered {
@@ -85,7 +87,7 @@ export async function renderOutputYielding(text: string, opts: RenderOptions): P
 
 /** `sliced`: the driver awaits a yielded promise (a filter matched in slices, filter.ts). */
 function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Generator<Promise<unknown> | void, Rendered, void> {
-  const target: FetchTarget = { session: opts.session, firstLine: opts.firstLine };
+  const target: FetchTarget = { session: opts.session, firstLine: opts.firstLine, ...(opts.screen ? { screen: opts.screen } : {}) };
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const raw = countTokensBounded(maskSecrets(text, opts.secrets));
   yield;

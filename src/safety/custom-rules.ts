@@ -33,9 +33,11 @@
 // text, so `echo "npm publish"` does not match the example above.
 // -------------------------------------------------------------------------------------
 import { SafeRegex } from "../util/regex.js";
+import { RegexPacer } from "../util/regex-pacer.js";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { commandRule, type Rule } from "./rules.js";
+import type { SimpleCommand } from "./command.js";
 
 export class SafetyConfigError extends Error {
   override name = "SafetyConfigError";
@@ -70,11 +72,28 @@ export function compileCustomRule(spec: CustomRuleSpec): Rule {
   const flags = spec.ignoreCase ? "i" : "";
   const args = spec.args ? new SafeRegex(spec.args, "args", flags) : null;
   const unless = spec.unlessArgs ? new SafeRegex(spec.unlessArgs, "unlessArgs", flags) : null;
-  return commandRule(spec.name, spec.reason, (command) => {
+  const rule = commandRule(spec.name, spec.reason, (command) => {
     if (!programs.has(command.program)) return false;
     const joined = command.args.join(" ");
     return (!args || args.test(joined)) && !(unless && unless.test(joined));
   });
+  // The gate's way: the same answers, but a long command line's arguments are matched paced
+  // or in a worker (RegexPacer), so one command never holds other clients' calls.
+  const matchesPaced = async (command: SimpleCommand, pacer: RegexPacer): Promise<boolean> => {
+    if (!programs.has(command.program)) return false;
+    const joined = command.args.join(" ");
+    if (args && (await pacer.exec(args, joined)) === null) return false;
+    return !(unless && (await pacer.exec(unless, joined)) !== null);
+  };
+  return {
+    ...rule,
+    async findAsync(script) {
+      const pacer = new RegexPacer();
+      const found: string[] = [];
+      for (const command of script.commands) if (await matchesPaced(command, pacer)) found.push(command.segment);
+      return found;
+    },
+  };
 }
 
 /** Reads and validates a rules file; every problem names the file and the field. */

@@ -2,6 +2,7 @@
 // A refused command runs only when resent with `confirm: true`; that part is the service's.
 import type { SafetyConfig } from "./config.js";
 import { parseScript } from "./parse.js";
+import type { ParsedScript } from "./command.js";
 import { BUILTIN_RULES, FALLBACK_PATTERNS } from "./rules.js";
 
 export interface Violation { rule: string; reason: string; segment: string }
@@ -31,6 +32,24 @@ export function checkCommand(command: string, config: SafetyConfig): GateVerdict
   if (!config.enabled || command.trim() === "") return { allowed: true, violations: [] };
   if (!mightBeDangerous(command, config)) return { allowed: true, violations: [] };
   const script = parseScript(command);
+  return verdict(command, config, script, config.rules.map((rule) => rule.find(script)));
+}
+
+/**
+ * checkCommand's answer, without holding the event loop on a long command: a custom rule's
+ * user regexes over its arguments are matched paced or in a worker (Rule.findAsync).
+ */
+export async function checkCommandAsync(command: string, config: SafetyConfig): Promise<GateVerdict> {
+  if (!config.enabled || command.trim() === "") return { allowed: true, violations: [] };
+  if (!mightBeDangerous(command, config)) return { allowed: true, violations: [] };
+  const script = parseScript(command);
+  const found: string[][] = [];
+  for (const rule of config.rules) found.push(rule.findAsync ? await rule.findAsync(script) : rule.find(script));
+  return verdict(command, config, script, found);
+}
+
+/** The verdict from what each rule in force found (`found[i]`: config.rules[i]'s segments). */
+function verdict(command: string, config: SafetyConfig, script: ParsedScript, found: readonly string[][]): GateVerdict {
   const violations: Violation[] = [];
   const seen = new Set<string>();
   const add = (rule: string, reason: string, segment: string): void => {
@@ -39,7 +58,9 @@ export function checkCommand(command: string, config: SafetyConfig): GateVerdict
     seen.add(key);
     violations.push({ rule, reason, segment });
   };
-  for (const rule of config.rules) for (const segment of rule.find(script)) add(rule.name, rule.reason, segment);
+  config.rules.forEach((rule, i) => {
+    for (const segment of found[i]!) add(rule.name, rule.reason, segment);
+  });
   if (script.parseError) {
     for (const { rule: name, pattern } of FALLBACK_PATTERNS) {
       const rule = config.rules.find((r) => r.name === name);

@@ -9,6 +9,8 @@ export interface Rule {
   reason: string;
   /** Segments of the script that break the rule (empty when none does). */
   find(script: ParsedScript): string[];
+  /** The same answer without holding the event loop, for a rule whose cost grows with the command (a custom rule's user regexes). */
+  findAsync?(script: ParsedScript): Promise<string[]>;
 }
 
 /** A rule judged one simple command at a time. */

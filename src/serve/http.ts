@@ -11,6 +11,7 @@ import type { ServiceRoot } from "../service/root.js";
 import type { Dashboard } from "../dashboard/dashboard.js";
 import { BoundedEventStore } from "./event-store.js";
 import { bearerOk, BodyTooLarge, discardRestOfBody, hostAndOriginAllowed, hostInUrl, readBody } from "../auth/http-guard.js";
+import { traced } from "../util/traced.js";
 
 export interface HttpOptions {
   host: string;
@@ -61,7 +62,7 @@ export async function startHttp(root: ServiceRoot, options: HttpOptions): Promis
   const idle = (s: McpSession, now: number) => s.open === 0 && now - s.lastUsed >= options.sessionTtlMs;
   const expire = (id: string, s: McpSession) => {
     sessions.delete(id);
-    void s.transport.close().catch(() => {});
+    void s.transport.close().catch(traced("closing an expired HTTP MCP session"));
   };
   const sweep = setInterval(() => {
     const now = Date.now();
@@ -100,7 +101,7 @@ export async function startHttp(root: ServiceRoot, options: HttpOptions): Promis
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
-      void server.close().catch(() => {});
+      void server.close().catch(traced("closing an MCP server after its transport"));
     };
     await server.connect(transport);
     return transport;
@@ -178,7 +179,7 @@ export async function startHttp(root: ServiceRoot, options: HttpOptions): Promis
     sessions: () => sessions.size,
     async close() {
       clearInterval(sweep);
-      for (const s of sessions.values()) await s.transport.close().catch(() => {});
+      for (const s of sessions.values()) await s.transport.close().catch(traced("closing an HTTP MCP session at shutdown"));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -110,7 +110,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await serving.stop().catch(() => {});
+    await serving.stop().catch(traced("stopping the servers"));
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop());

@@ -8,6 +8,8 @@ import type { Crew } from "../hive/live/crew.js";
 import { deliverCascade, type CascadeInput } from "../hive/live/cascade-delivery.js";
 import { buildLayout, splitPane, type LayoutInput, type SplitInput } from "../hive/live/layout-builder.js";
 import { spawnAgent, type SpawnInput } from "../hive/live/spawn.js";
+import { restoreAgents, type RestoreInput } from "../hive/live/restore.js";
+import { recordLaunch } from "../hive/live/restore-record.js";
 import { recordQueued } from "../hive/live/message-events.js";
 import { hiveWait, type HiveWaitResult, type WaitFor } from "../hive/live/wait.js";
 import { withProgress } from "../hive/live/progress.js";
@@ -84,6 +86,8 @@ export class HiveService {
     const profile = this.crew.profileFor(input.profile, session.meta.command);
     const existing = this.hive.agents.find(input.name);
     const agent = this.crew.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace });
+    // What is known of a pane termhive did not start: its program and folder (no env, no conversation id).
+    recordLaunch(this.crew, session, { agent: agent.name, profile: profile.name, command: session.meta.command, cwd: undefined, env: undefined, team: input.team, host: session.meta.host, conversationId: null });
     return { agent: this.agentView(agent), replaced: existing ? existing.sessionId : null };
   }
 
@@ -95,6 +99,11 @@ export class HiveService {
       ...(input.worktree ? { worktree: { path: r.cwd, branch: input.worktree.branch } } : {}),
       attach: this.service.backend.attachCommand(r.session.paneId),
     })));
+  }
+
+  /** agent_restore: agents whose pane is gone come back resuming their conversations (hive/live/restore.ts). */
+  restore(input: RestoreInput, ctx?: CallContext) {
+    return withProgress(ctx, input.name ? `restoring agent ${input.name}` : "restoring the agents whose panes are gone", restoreAgents(this.crew, input));
   }
 
   agentView(a: AgentRecord) {

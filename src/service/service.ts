@@ -174,7 +174,7 @@ export class TermhiveService {
    */
   private async runThrowaway(input: RunInput, ctx: CallContext): Promise<RunResult & ThrowawayFacts> {
     // Refusals come before anything is opened.
-    this.policy.gate(literalText(input.command).text, input.confirm, undefined);
+    await this.policy.gate(literalText(input.command).text, input.confirm, undefined);
     if (input.until !== undefined) this.regex(input.until, "until");
     await this.ensureRoomFor(1);
     const session = await this.registry.open({ name: `run-${randomBytes(3).toString("hex")}`, cwd: input.cwd, rows: 40, cols: 120, refreshed: true });

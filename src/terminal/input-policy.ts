@@ -6,7 +6,7 @@
 // so no caller climbs back into the service for it.
 import type { AuditLog } from "../audit.js";
 import type { Backend } from "../backends/backend.js";
-import { checkCommand, redactSecrets, type SafetyConfig } from "../safety/index.js";
+import { checkCommandAsync, redactSecrets, type SafetyConfig } from "../safety/index.js";
 import { ToolError } from "../util/tool-error.js";
 import type { KeyPlan } from "./key-plan.js";
 import { literalText } from "./literal-text.js";
@@ -79,13 +79,13 @@ export class InputPolicy {
       );
     }
     const earlier = line.text === "" ? "" : ` (the line already held ${JSON.stringify(truncate(line.text, 80))}, typed without Enter)`;
-    this.gate(line.text + text, undefined, session, earlier, unsent);
+    await this.gate(line.text + text, undefined, session, earlier, unsent);
     if (!line.edited) return;
     await session.screen.settled();
     const shown = session.screen.cursorLogicalLine().slice(-SCREEN_LINE_MAX).trimEnd();
     for (let i = 0; i < shown.length; i++) {
       if (i > 0 && !/\s/.test(shown[i - 1]!)) continue;
-      this.gate(shown.slice(i), undefined, session, ` (the line as the screen shows it: it was edited with keys since termhive last pressed Enter)`, unsent);
+      await this.gate(shown.slice(i), undefined, session, ` (the line as the screen shows it: it was edited with keys since termhive last pressed Enter)`, unsent);
     }
   }
 
@@ -112,9 +112,9 @@ export class InputPolicy {
   }
 
   /** Refuses (ToolError "refused", nothing sent) a command the safety gate flags, unless confirmed. */
-  gate(command: string, confirm: boolean | undefined, session: TerminalSession | undefined, where = "", unsent = "Nothing was sent."): void {
+  async gate(command: string, confirm: boolean | undefined, session: TerminalSession | undefined, where = "", unsent = "Nothing was sent."): Promise<void> {
     if (confirm) return;
-    const verdict = checkCommand(command, this.safety);
+    const verdict = await checkCommandAsync(command, this.safety);
     if (verdict.allowed) return;
     const list = verdict.violations.map((v) => `${v.rule} (${v.reason}: \`${v.segment}\`)`).join("; ");
     this.audit.write({ event: "refused", session: session?.id, name: session?.name, command: session ? session.redact(command) : command, rules: verdict.violations.map((v) => v.rule) });

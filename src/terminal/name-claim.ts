@@ -5,6 +5,7 @@ import { hostname } from "node:os";
 import type { Backend } from "../backends/backend.js";
 import { ToolError } from "../util/tool-error.js";
 import { decodeShared, encodeShared, ownerAlive } from "./shared-codec.js";
+import { traced } from "../util/traced.js";
 
 /**
  * A claim whose session has no pane yet counts as an opening in progress this long, while
@@ -49,7 +50,7 @@ export async function claimName(backend: Backend, name: string, id: string, live
 export async function releaseName(backend: Backend, name: string, id: string): Promise<void> {
   const key = keyOf(name);
   const current = await backend.readShared(null, key).catch(() => "");
-  if (decodeShared<Claim>(current)?.id === id) await backend.swapShared(null, key, current, "").catch(() => {});
+  if (decodeShared<Claim>(current)?.id === id) await backend.swapShared(null, key, current, "").catch(traced("releasing a session name"));
 }
 
 function clash(name: string, id: string, live: boolean): ToolError {

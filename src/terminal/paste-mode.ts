@@ -6,6 +6,7 @@
 // Codex took an Enter that followed the text within ~10 ms as a newline, about 1 time in 7.
 import type { Backend } from "../backends/backend.js";
 import type { TerminalSession } from "./session.js";
+import { traced } from "../util/traced.js";
 
 const PASTE_KEY = "paste";
 
@@ -13,7 +14,7 @@ const PASTE_KEY = "paste";
 export function publishPasteMode(session: TerminalSession, backend: Backend): void {
   // The session fires this once (the first ESC[?2004h), and lives no longer than its pane.
   session.onBracketedPaste(() => {
-    void backend.writeShared(session.paneId, PASTE_KEY, "1").catch(() => {});
+    void backend.writeShared(session.paneId, PASTE_KEY, "1").catch(traced("publishing a pane's paste mode"));
   });
 }
 

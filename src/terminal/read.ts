@@ -117,7 +117,7 @@ function renderScreen(session: TerminalSession, request: ReadRequest, mode: "scr
   } else if (mode === "diff") {
     note = "first screen read of this client: the whole screen";
   }
-  const rendered = renderScreenRows(session, rows, { keepRows, maxTokens: request.maxTokens, raw: request.raw });
+  const rendered = renderScreenRows(session, rows, { keepRows, maxTokens: request.maxTokens, raw: request.raw, diff: mode === "diff" && previous !== undefined });
   return {
     output: rendered.text,
     cursor: snap.cursor,

@@ -15,8 +15,8 @@ import type { AuditLog } from "../audit.js";
 import { ToolError } from "../util/tool-error.js";
 import { newSessionId, validateName } from "./names.js";
 import { paneCliEnv } from "./pane-cli.js";
-import { RUN_KEY, decodeRun, publishRuns, readStatusLine, remoteStatusReader, resolveRun, statusFilePath } from "./run-state.js";
-import { encodeShared } from "./shared-codec.js";
+import { publishRuns, statusFilePath } from "./run-state.js";
+import { adoptRecordedRun, shellStatusWritten } from "./adopt-run.js";
 import { cleanCallerEnv, sandboxLaunch } from "../sandbox/launch.js";
 import type { SandboxOption } from "../sandbox/policy.js";
 import { claimName, releaseName } from "./name-claim.js";
@@ -222,11 +222,11 @@ export class SessionRegistry {
       const snap = await this.backend.snapshot(pane.paneId);
       // A shell still reading its rc files (opened by a process that returned at once) has not
       // written its status line yet: it stays "starting" here too, until its first prompt.
-      const starting = meta.shell !== "other" && !pane.dead && !(await this.shellStatusWritten(session));
+      const starting = meta.shell !== "other" && !pane.dead && !(await shellStatusWritten(session, this.backend, this.config.home));
       const atPrompt = meta.shell !== "other" && ownProgramInForeground(pane, meta);
       session.seed(snap.history, starting ? "starting" : atPrompt ? "prompt" : "running", snap, meta.shell !== "other");
       // Before the held output: an end (OSC 133 D) in it must find the running command.
-      if (session.integrated && !pane.dead) await this.adoptRun(session, pane, atPrompt);
+      if (session.integrated && !pane.dead) await adoptRecordedRun(session, this.backend, this.config.home, pane, atPrompt);
       // A shell at its prompt, or a program run without a shell (an agent's TUI, which keeps
       // the mode on while it runs): the pane says whether it takes bracketed paste.
       if ((atPrompt || meta.shell === "other") && !pane.dead) await adoptPasteMode(session, this.backend);
@@ -242,33 +242,6 @@ export class SessionRegistry {
     }
     if (pane.dead) await session.verifyAlive(true);
     this.audit.write({ event: "adopt", session: meta.id, name: meta.name, pane: pane.paneId });
-  }
-
-  /** The integrated shell has written its status line: its integration (after the user's rc) ran. */
-  private async shellStatusWritten(session: TerminalSession): Promise<boolean> {
-    const remote = remoteStatusReader(session, this.backend);
-    return (remote ? await remote() : readStatusLine(this.config.home, session.id)) !== "";
-  }
-
-  /** What the pane's shared state (and the shell's status file) says the session is running. */
-  private async adoptRun(session: TerminalSession, pane: PaneInfo, atPrompt: boolean): Promise<void> {
-    // Read now, not from the pane listing: a command may have started since.
-    const token = await this.backend.readShared(pane.paneId, RUN_KEY);
-    const recorded = decodeRun(token);
-    const remote = remoteStatusReader(session, this.backend);
-    const run = resolveRun(recorded, remote ? await remote() : readStatusLine(this.config.home, session.id));
-    if (!run) return;
-    // No status line to tell its end by (a shell from before termhive wrote one): the shell in
-    // the foreground is the better witness than a record nobody can confirm.
-    if (run.endedAt === undefined && !run.status && atPrompt) {
-      session.restoreLastExitCode(run.previousExitCode ?? null);
-      return;
-    }
-    session.adoptRun(run);
-    // It ended while no process watched: record that, so nobody has to work it out again.
-    if (recorded?.endedAt === undefined && run.endedAt !== undefined) {
-      await this.backend.writeShared(pane.paneId, RUN_KEY, encodeShared({ ...run, status: "" })).catch(() => {});
-    }
   }
 
   private createSession(meta: SessionMeta, pane: PaneInfo): TerminalSession {

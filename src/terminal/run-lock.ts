@@ -10,6 +10,7 @@ import type { TerminalSession } from "./session.js";
 import { busyError } from "./busy.js";
 import { ToolError } from "../util/tool-error.js";
 import { decodeShared, encodeShared, ownerAlive } from "./shared-codec.js";
+import { traced } from "../util/traced.js";
 
 const LOCK_KEY = "lock";
 /** Beyond the run's timeout: the time to type the command and render its result. */
@@ -48,7 +49,7 @@ export async function acquireRunLock(backend: Backend, session: TerminalSession,
     if (current === mine) {
       return async () => {
         // Only our own value is removed: an expired lock may have been taken over since.
-        await backend.swapShared(session.paneId, LOCK_KEY, mine, "").catch(() => {});
+        await backend.swapShared(session.paneId, LOCK_KEY, mine, "").catch(traced("releasing a run lock"));
       };
     }
   }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Backend } from "../backends/backend.js";
 import type { CommandRecord, TerminalSession } from "./session.js";
 import { decodeShared, encodeShared } from "./shared-codec.js";
+import { traced } from "../util/traced.js";
 
 export interface RunState {
   /** The running (or last) command line. */
@@ -120,7 +121,7 @@ function settleAfterGap(session: TerminalSession, endedByStatus: () => Promise<R
       .then((ended) => {
         if (session.running === record && ended?.endedAt !== undefined) session.finishLostCommand(ended.exitCode ?? null);
       })
-      .catch(() => {})
+      .catch(traced("reading a lost command's end"))
       .finally(() => setTimeout(next, Date.now() - started < 2_000 ? 250 : 2_000).unref());
   };
   next();
@@ -170,7 +171,7 @@ function watchForStall(session: TerminalSession, backend: Backend, endedByStatus
           stop();
           return resume.call(backend, session.paneId, "the pane's output stopped coming from tmux; resumed");
         })
-        .catch(() => {});
+        .catch(traced("resuming a paused pane's output"));
     }, STALL_CHECK_MS);
     timer.unref();
   });
@@ -184,7 +185,7 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   if (remote) return publishRemoteRuns(session, backend, remote);
   const write = (state: RunState) => {
     // Best effort: a pane closing under us is reported through the backend's events.
-    const pending = backend.writeShared(session.paneId, RUN_KEY, encodeShared(state)).catch(() => {});
+    const pending = backend.writeShared(session.paneId, RUN_KEY, encodeShared(state)).catch(traced("publishing a pane's run state"));
     pendingWrites.add(pending);
     void pending.finally(() => pendingWrites.delete(pending));
   };
@@ -242,7 +243,7 @@ function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatu
       .then(async () => {
         await backend.writeShared(session.paneId, RUN_KEY, encodeShared(await state()));
       })
-      .catch(() => {}));
+      .catch(traced("publishing a remote pane's run state")));
     pendingWrites.add(pending);
     void pending.finally(() => pendingWrites.delete(pending));
   };

@@ -56,7 +56,11 @@ export async function throwIfEnding(session: TerminalSession): Promise<void> {
   if (session.alive && session.ending) {
     await watchSession(session, () => (session.alive ? undefined : true), { timeoutMs: ENDING_WAIT_MS }).catch(() => undefined);
   }
-  if (!session.alive || session.ending) throw deadError(session);
+  if (!session.alive) throw deadError(session);
+  if (session.ending) {
+    // Its exit hook ran, yet the program lives on past the wait (a trap, a slow logout script).
+    throw new ToolError(`session ${session.name} is ending: its shell ran its exit hook and had not exited ${ENDING_WAIT_MS / 1000} s later; nothing was typed — terminal_read shows what it does, terminal_close removes it`, "dead");
+  }
 }
 
 export async function runCommand(session: TerminalSession, request: RunRequest, config: TermhiveConfig): Promise<RunResult> {

@@ -4,14 +4,16 @@
 import { StringDecoder } from "node:string_decoder";
 import type { Backend, PaneInfo } from "../backends/backend.js";
 import { redactSecrets } from "../safety/redact.js";
-import { stripAnsi } from "../util/ansi.js";
-import { Emitter } from "./events.js";
+import { SessionState } from "./session-state.js";
+import { firstLineOf, locateEndedOutput, saidExitLength } from "./command-text.js";
 import { OscScanner, type OscEvent } from "./osc.js";
 import { CastRecorder } from "./recording.js";
 import { Screen } from "./screen.js";
 import { Transcript } from "./transcript.js";
 import type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionMeta, ShellPhase } from "./session-types.js";
+import { traced } from "../util/traced.js";
 
+export { locateEndedOutput } from "./command-text.js";
 export type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionMeta, ShellPhase } from "./session-types.js";
 
 export interface SessionLimits {
@@ -36,206 +38,25 @@ const KEPT_COMMANDS = 200;
  */
 const TERMINAL_QUERY = /\x1b\[[?>=]?[0-9;]*[nc]|\x1b\](?:1[0-2]);\?/;
 
-export class TerminalSession {
+export class TerminalSession extends SessionState {
   readonly transcript: Transcript;
   readonly screen: Screen;
   private readonly scanner = new OscScanner();
   private readonly decoder = new StringDecoder("utf8");
   readonly recorder: CastRecorder;
 
-  private readonly outputEmitter = new Emitter<Buffer>();
-  private readonly screenEmitter = new Emitter<void>();
-  private readonly promptEmitter = new Emitter<void>();
-  private readonly commandStartedEmitter = new Emitter<CommandRecord>();
-  private readonly commandFinishedEmitter = new Emitter<CommandFinished>();
-  private readonly customEmitter = new Emitter<{ id: string; payload: string }>();
-  private readonly bracketedPasteEmitter = new Emitter<void>();
-  private readonly exitedEmitter = new Emitter<SessionExit>();
-  private readonly closedEmitter = new Emitter<string>();
-  private readonly outputLostEmitter = new Emitter<string>();
-  /** Bytes from the pane, once screen model, transcript and command records have taken them in. */
-  readonly onOutput = this.outputEmitter.event;
-  /** The screen model has parsed more output. */
-  readonly onScreenChanged = this.screenEmitter.event;
-  /** The shell is at its prompt, waiting for input (OSC 133 B). */
-  readonly onPrompt = this.promptEmitter.event;
-  readonly onCommandStarted = this.commandStartedEmitter.event;
-  readonly onCommandFinished = this.commandFinishedEmitter.event;
-  /** OSC 1337;Custom=id=<id>:<payload> from the pane (agents report their status this way). */
-  readonly onCustom = this.customEmitter.event;
-  /** The program asked for bracketed paste for the first time. */
-  readonly onBracketedPaste = this.bracketedPasteEmitter.event;
-  /** The pane's program exited (the pane may stay, showing its last output). */
-  readonly onExited = this.exitedEmitter.event;
-  /** The session can no longer be used (closed, its pane vanished, the backend went away); fired once. */
-  readonly onClosed = this.closedEmitter.event;
-  /** The backend dropped some of this pane's output (tmux paused it: this process fell behind). */
-  readonly onOutputLost = this.outputLostEmitter.event;
-
-  private currentPhase: ShellPhase = "starting";
-  private integratedShell = false;
-  private shellEnding = false;
-  private currentCwd: string | null = null;
-  private exitCodeOfLast: number | null = null;
-  private outputAt = Date.now();
-  private living = true;
-  private exit: SessionExit = { status: null, signal: null };
-  private gone: string | null = null;
-  private promptEnd = -1;
-  /** Absolute offset just past the latest continuation-prompt mark (OSC 133;P;k=c); -1: none. */
-  private continuationEnd = -1;
-  private paneInfo: PaneInfo;
-  private foregroundProgram: string;
-  /** Recent commands, oldest first (records are updated in place as a command ends). */
-  readonly commands: CommandRecord[] = [];
-  /** Command text announced by OSC 633 E, waiting for its OSC 133 C. */
-  private announcedCommand: string | null = null;
-  /** Command text termhive itself typed, used when the shell does not announce it. */
-  private expectedCommand: string | null = null;
-  private inputStart: number | null = null;
-  /** Per-client read positions ("new" mode) and last screens ("diff" mode). */
-  /** Where output was lost (tmux paused the pane for this process), newest last, a few kept. */
-  private readonly gaps: { at: number; reason: string }[] = [];
-
-  readonly readCursors = new Map<string, number>();
-  readonly lastScreens = new Map<string, string[]>();
-  private readonly secretValues: string[] = [];
-
   constructor(
-    readonly meta: SessionMeta,
+    meta: SessionMeta,
     pane: PaneInfo,
     private readonly backend: Backend,
     limits: SessionLimits,
     recordingDir: string,
   ) {
-    this.paneInfo = pane;
+    super(meta, pane);
     this.transcript = new Transcript(limits.transcriptMaxChars);
     this.screen = new Screen(pane.rows, pane.cols, limits.scrollback);
     this.recorder = new CastRecorder(recordingDir, () => this.secrets, limits.recordingMaxBytes);
     this.recorder.acquire({ cols: pane.cols, rows: pane.rows, command: meta.command, createdMs: meta.created });
-    this.foregroundProgram = pane.foreground;
-  }
-
-  /** Where the integrated shell is (see ShellPhase). */
-  get phase(): ShellPhase {
-    return this.currentPhase;
-  }
-
-  /** OSC 133 seen from this pane (or its shell is one termhive integrates): completion is exact. */
-  get integrated(): boolean {
-    return this.integratedShell;
-  }
-
-  /** The shell's working directory as it last reported it (OSC 7). */
-  get cwd(): string | null {
-    return this.currentCwd;
-  }
-
-  get lastExitCode(): number | null {
-    return this.exitCodeOfLast;
-  }
-
-  /** When output last arrived (ms since the epoch). */
-  get lastOutputAt(): number {
-    return this.outputAt;
-  }
-
-  /** The shell's exit hook reported its last command: the pane's program is ending. */
-  get ending(): boolean {
-    return this.shellEnding;
-  }
-
-  get alive(): boolean {
-    return this.living;
-  }
-
-  get exitStatus(): number | null {
-    return this.exit.status;
-  }
-
-  get exitSignal(): number | null {
-    return this.exit.signal;
-  }
-
-  /** Why the session can no longer be used, when it cannot (closed, tmux gone). */
-  get goneReason(): string | null {
-    return this.gone;
-  }
-
-  /** Absolute offset just past the latest OSC 133 B: the shell is waiting for input there. */
-  get lastPromptEnd(): number {
-    return this.promptEnd;
-  }
-
-  /**
-   * Absolute offset just past the latest continuation-prompt mark: the shell took a line it
-   * cannot run yet (an open quote, loop or trailing backslash) and waits for more.
-   */
-  get lastContinuationEnd(): number {
-    return this.continuationEnd;
-  }
-
-  /** The shell shows a continuation prompt now (no new prompt or command since the mark). */
-  get awaitingContinuation(): boolean {
-    return this.continuationEnd > this.promptEnd && this.currentPhase === "prompt";
-  }
-
-  get pane(): PaneInfo {
-    return this.paneInfo;
-  }
-
-  /** Foreground program name as last reported by the backend. */
-  get foreground(): string {
-    return this.foregroundProgram;
-  }
-
-  /** What the backend now says about the pane (after a refresh, split or re-layout). */
-  updatePane(pane: PaneInfo): void {
-    this.paneInfo = pane;
-    this.foregroundProgram = pane.foreground;
-  }
-
-  /** Values typed as secrets: masked in everything this session returns or records. */
-  get secrets(): readonly string[] {
-    return this.secretValues;
-  }
-
-  /** From now on `value` is masked in everything this session returns or records. */
-  addSecret(value: string): void {
-    if (value && !this.secretValues.includes(value)) this.secretValues.push(value);
-  }
-
-  /** The command line termhive is about to type: names the command if the shell does not announce it. */
-  expectCommand(command: string): void {
-    this.expectedCommand = command;
-  }
-
-  /** The folder the program was started in: the working directory until the shell reports one (OSC 7). */
-  startedIn(cwd: string): void {
-    this.currentCwd ??= cwd;
-  }
-
-  /** The last exit code as another process recorded it (adoption). */
-  restoreLastExitCode(code: number | null): void {
-    this.exitCodeOfLast = code;
-  }
-
-  get id(): string {
-    return this.meta.id;
-  }
-
-  get name(): string {
-    return this.meta.name;
-  }
-
-  get paneId(): string {
-    return this.pane.paneId;
-  }
-
-  /** The command currently running (integrated shells), if any. */
-  get running(): CommandRecord | undefined {
-    const last = this.commands[this.commands.length - 1];
-    return last && last.outputEnd === null ? last : undefined;
   }
 
   /** Seeds screen and transcript from what the backend still shows (adoption after a restart). */
@@ -391,7 +212,7 @@ export class TerminalSession {
         // output when the program ends before tmux has passed it on (seen here ~1 in 3).
         if (event.exiting) {
           this.shellEnding = true;
-          void this.write(Buffer.from(EXIT_ACK)).catch(() => undefined);
+          void this.write(Buffer.from(EXIT_ACK)).catch(traced("acknowledging a shell's exit hook"));
         }
         break;
       }
@@ -490,7 +311,7 @@ export class TerminalSession {
     // process; until then the exit notification (with the status) is still on its way.
     const known = (pane: typeof info) => pane !== undefined && (pane.exitStatus !== null || pane.exitSignal !== null);
     if (info?.dead && !known(info) && this.backend.reapExited) {
-      await this.backend.reapExited().catch(() => {});
+      await this.backend.reapExited().catch(traced("reaping exited panes"));
       info = (await this.backend.paneInfo(this.paneId).catch(() => undefined)) ?? info;
     }
     const statusKnown = known(info);
@@ -528,29 +349,4 @@ export class TerminalSession {
     this.recorder.resize(cols, rows);
     this.paneInfo = { ...this.paneInfo, rows, cols };
   }
-}
-
-/** Length of the "exit"/"logout" line bash's `exit` printed at the end of `text` (0: none). */
-function saidExitLength(text: string): number {
-  return /(?:exit|logout)\r?\n$/.exec(text)?.[0].length ?? 0;
-}
-
-function firstLineOf(text: string): string {
-  // The echo of what was typed, without prompt redraw escapes.
-  return stripAnsi(text).replace(/\r/g, "").split("\n")[0]?.trim() ?? "";
-}
-
-/**
- * Where a command that ended before this process adopted its pane printed its output, in the
- * adopted history (which ends on the cursor's line, the shell's new prompt): from the line after
- * the last echo of the command's first line to the start of that prompt line. Without an echo
- * (a prompt that hides it, a history cut short) both are the prompt line's start.
- */
-export function locateEndedOutput(history: string, base: number, command: string): { outputStart: number; outputEnd: number } {
-  const promptLine = history.lastIndexOf("\n") + 1;
-  const first = command.split("\n", 1)[0]!.trim();
-  const echo = first ? history.lastIndexOf(first, promptLine - 1) : -1;
-  const echoLineEnd = echo < 0 ? -1 : history.indexOf("\n", echo + first.length);
-  const outputStart = echoLineEnd < 0 || echoLineEnd >= promptLine ? promptLine : echoLineEnd + 1;
-  return { outputStart: base + outputStart, outputEnd: base + Math.max(outputStart, promptLine) };
 }

@@ -15,6 +15,7 @@ import agentRegister from "./agent-register.js";
 import agentSpawn from "./agent-spawn.js";
 import agentList from "./agent-list.js";
 import agentRemove from "./agent-remove.js";
+import agentRestore from "./agent-restore.js";
 import teamCreate from "./team-create.js";
 import teamAssign from "./team-assign.js";
 import teamList from "./team-list.js";
@@ -35,7 +36,7 @@ import hiveFocus from "./hive-focus.js";
 export const VERB = {
   terminalOpen, terminalRun, terminalSend, terminalRead, terminalWait, terminalList, terminalClose, terminalResize,
   hiveLayout, hiveSplit,
-  agentRegister, agentSpawn, agentList, agentRemove,
+  agentRegister, agentSpawn, agentList, agentRemove, agentRestore,
   teamCreate, teamAssign, teamList, teamRemove,
   hiveSend, hiveRead, hiveMessage, hiveQueue, hiveStatus, hiveEvents, hiveWait, hiveWatch, hiveMail, hiveInbox, hiveFocus,
 };

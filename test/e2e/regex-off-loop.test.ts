@@ -3,6 +3,8 @@
 // answered while the match runs (it used to queue behind it).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Harness } from "./harness.js";
 
 describe("user regexes off the event loop", () => {
@@ -11,6 +13,8 @@ describe("user regexes off the event loop", () => {
     h = await Harness.start();
     await h.ok("terminal_open", { name: "victim", command: "bash" });
     await h.ok("terminal_open", { name: "bystander", command: "bash" });
+    await h.ok("terminal_open", { name: "waited", command: "bash" });
+    await h.ok("terminal_open", { name: "watched", command: "bash" });
   });
   after(async () => h.destroy());
 
@@ -42,5 +46,60 @@ describe("user regexes off the event loop", () => {
     assert.match(got.data.output, /aaaa.*b$/m);
     assert.equal(echoed.output, "bystander-read");
     assert.deepEqual(order, ["echo", "read"], "the echo waited for the filter");
+  });
+
+  test("hive_wait pattern (.*a){20}b over a 100 KB line printed while it waits: another session's echo is answered before the wait returns", async () => {
+    const order: string[] = [];
+    const wait = h.call("hive_wait", { targets: "waited", for: "pattern", pattern: "(.*a){20}b", timeout_s: 60 }).then((r) => (order.push("wait"), r));
+    // Sent after the wait: the line is output since the wait began.
+    const printed = await h.ok("terminal_run", { session: "waited", command: "python3 -c \"print('a'*100000 + 'b')\"" });
+    assert.equal(printed.exit_code, 0);
+    const echo = h.ok("terminal_run", { session: "bystander", command: "echo bystander-wait" }).then((r) => (order.push("echo"), r));
+    const [waited, echoed] = await Promise.all([wait, echo]);
+    assert.equal(waited.isError, false, waited.text);
+    assert.equal(waited.data.matched, true, JSON.stringify(waited.data).slice(0, 400));
+    assert.match(waited.data.targets[0].detail, /^matched "a{20}/);
+    assert.equal(echoed.output, "bystander-wait");
+    assert.deepEqual(order, ["echo", "wait"], "the echo waited for the hive_wait pattern");
+  });
+
+  test("a hive_watch (.*a){20}b over 20 long lines: another session's echo is answered before the watcher's last hit, and every line is a hit", async () => {
+    await h.ok("hive_watch", { targets: "watched", pattern: "(.*a){20}b", label: "costly" });
+    const hits = async () => ((await h.ok("hive_events", { targets: "watched", kinds: ["watch"], limit: 500 })).events as unknown[]).length;
+    const order: string[] = [];
+    // 20 lines of 3,999 a's and a b: each ~400,000 steps of re2js, over the in-place bound.
+    const printed = await h.ok("terminal_run", { session: "watched", command: "python3 -c \"[print('a'*3999 + 'b') for _ in range(20)]\"" });
+    assert.equal(printed.exit_code, 0);
+    const echo = h.ok("terminal_run", { session: "bystander", command: "echo bystander-watch" }).then((r) => (order.push("echo"), r));
+    const allHits = (async () => {
+      // Polled through the MCP door, each answer an event: the count is the hits recorded so far.
+      while ((await hits()) < 20) await new Promise((r) => setTimeout(r, 100));
+      order.push("hits");
+    })();
+    const [echoed] = await Promise.all([echo, allHits]);
+    assert.equal(echoed.output, "bystander-watch");
+    assert.deepEqual(order, ["echo", "hits"], "the echo waited for the watcher");
+    assert.equal(await hits(), 20, "one hit per line, none twice");
+  });
+
+  test("a custom safety rule (.*a ){20}b over 100 KB of arguments: another session's echo is answered before the refusal", async () => {
+    const rules = join(h.home, "rules.json");
+    writeFileSync(rules, JSON.stringify({ rules: [{ name: "costly-args", reason: "a test rule with a costly pattern", program: "echo", args: "(.*a ){20}b" }] }));
+    const gated = await Harness.start({ TERMHIVE_SAFETY_RULES: rules });
+    try {
+      await gated.ok("terminal_open", { name: "gated", command: "bash" });
+      await gated.ok("terminal_open", { name: "bystander", command: "bash" });
+      const order: string[] = [];
+      // Many one-letter words, not one long word: the gate's own fork-bomb fallback pattern is quadratic in a word's length (a hole of its own: FALLBACK_PATTERNS in src/safety/rules.ts), and this test is about the custom rule.
+      const refused = gated.call("terminal_run", { session: "gated", command: `echo ${"a ".repeat(50_000)}b` }).then((r) => (order.push("refused"), r));
+      const echo = gated.ok("terminal_run", { session: "bystander", command: "echo bystander-gate" }).then((r) => (order.push("echo"), r));
+      const [judged, echoed] = await Promise.all([refused, echo]);
+      assert.equal(judged.isError, true, judged.text.slice(0, 300));
+      assert.match(judged.text, /refused by the safety gate: costly-args \(a test rule with a costly pattern/);
+      assert.equal(echoed.output, "bystander-gate");
+      assert.deepEqual(order, ["echo", "refused"], "the echo waited for the safety rule");
+    } finally {
+      await gated.destroy();
+    }
   });
 });

@@ -2,7 +2,7 @@
 // another working directory, the built server over MCP).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliIn } from "./cli-field.js";
 import { Harness } from "./harness.js";
@@ -46,6 +46,25 @@ describe("smaller things users hit (issue 21 §6)", () => {
     const cleared = await h.ok("terminal_run", { session: "s", command: "clear; sleep 1.5; echo after-clear" });
     assert.equal(cleared.reason, "osc133");
     assert.equal(cleared.output, "after-clear");
+  });
+  test("fold markers of a screen read name the rows they hide and a screen read that shows them, never a line range of older output", async () => {
+    const file = join(h.home, "numbered.txt");
+    writeFileSync(file, Array.from({ length: 200 }, (_, i) => `line-${String(i + 1).padStart(3, "0")} of the numbered file`).join("\n") + "\n");
+    const less = await h.ok("terminal_run", { session: "s", command: `less ${file}`, timeout_s: 20 });
+    assert.equal(less.reason, "fullscreen", JSON.stringify(less).slice(0, 300));
+    const small = await h.ok("terminal_read", { session: "s", mode: "screen", max_tokens: 60 });
+    const marker = /… (\d+) lines hidden \(screen rows (\d+)–(\d+)\): terminal_read (\{.*\})/.exec(small.output);
+    assert.ok(marker, small.output);
+    const call = JSON.parse(marker[4]!) as Record<string, unknown>;
+    assert.equal(call.mode, "screen");
+    const [from, to] = [Number(marker[2]), Number(marker[3])];
+    assert.equal(Number(marker[1]), to - from + 1);
+    // Following the marker shows exactly those rows of the screen (less shows line n on row n).
+    const shown = await h.ok("terminal_read", call);
+    assert.doesNotMatch(shown.output, /lines hidden/);
+    for (const row of [from, to]) assert.match(shown.output, new RegExp(`^line-${String(row).padStart(3, "0")} `, "m"), shown.output);
+    await h.ok("terminal_send", { session: "s", text: "q", enter: false });
+    assert.equal((await h.ok("terminal_wait", { session: "s", for: "completion", timeout_s: 15 })).matched, true);
   });
 });
 

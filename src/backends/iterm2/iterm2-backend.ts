@@ -12,6 +12,7 @@ import { launchArgv } from "../launch.js";
 import type { BufferContents, ConnectOptions, Iterm2Client } from "../../iterm2/client.js";
 import { Iterm2Error } from "../../iterm2/errors.js";
 import { withoutSessionEnded } from "./session-ended.js";
+import { historyText, textChunks } from "./buffer-text.js";
 import { ScreenStream } from "./screen-stream.js";
 import { EXIT_IDENTITY, META_VARIABLE, cwdOsc, publicMeta, sharedName, sharedScope, wrappedCommand } from "./session-vars.js";
 
@@ -337,14 +338,7 @@ export class Iterm2Backend implements Backend {
     const pane = this.pane(paneId);
     if (pane.info.dead) return;
     // iTerm2 takes text: bytes that are not UTF-8 cannot be sent through its API.
-    const text = data.toString("utf8");
-    for (let i = 0; i < text.length; ) {
-      let end = Math.min(text.length, i + SEND_CHUNK);
-      const code = text.charCodeAt(end - 1);
-      if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--; // keep surrogate pairs whole
-      await this.api.sendText(paneId, text.slice(i, end));
-      i = end;
-    }
+    for (const chunk of textChunks(data.toString("utf8"), SEND_CHUNK)) await this.api.sendText(paneId, chunk);
   }
 
   async sendKeys(paneId: string, keys: readonly string[]): Promise<void> {
@@ -396,12 +390,8 @@ export class Iterm2Backend implements Backend {
     const take = async () => {
       const buffer = withoutSessionEnded(await this.api.getBuffer(paneId, SNAPSHOT_LINES));
       pane.stream.prime(buffer);
-      let history = "";
-      buffer.lines.forEach((line, i) => {
-        history += line.text + (line.soft || i === buffer.lines.length - 1 ? "" : "\r\n");
-      });
       snapshot = {
-        history: history.replace(/(\r\n)+$/, ""),
+        history: historyText(buffer),
         cursorRow: buffer.cursor.y - buffer.linesAboveScreen,
         cursorCol: buffer.cursor.x,
         alternateScreen: false,

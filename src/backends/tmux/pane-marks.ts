@@ -7,6 +7,7 @@ import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import type { PaneMark } from "../backend.js";
 import { tmuxQuote } from "./quote.js";
+import { traced } from "../../util/traced.js";
 
 type Tmux = (command: string) => Promise<string[]>;
 
@@ -52,8 +53,8 @@ export async function alertAttached(tmux: Tmux, paneId: string, bytes: string): 
         // hold the server, and the server must never adopt a person's terminal.
         const handle = await open(tty!, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK).catch(() => null);
         if (!handle) return;
-        await handle.write(bytes).catch(() => {});
-        await handle.close().catch(() => {});
+        await handle.write(bytes).catch(traced("ringing an attached client"));
+        await handle.close().catch(traced("closing an attached client's tty"));
       }),
   );
 }

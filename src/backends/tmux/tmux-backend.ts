@@ -9,11 +9,13 @@ import { ControlClient, TmuxError, TmuxGoneError, type ControlOptions } from "./
 import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
 import { alertAttached, markPane, showWindowSummary, windowMarks } from "./pane-marks.js";
+import { sendBytes } from "./send-bytes.js";
 import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
 import { capturePane } from "./capture.js";
 import { readViaBuffer, writeViaBuffer } from "./buffers.js";
 import { PANE_FORMAT, checkSharedValue, parsePaneLine, sharedOption, sharedScope, sharedTarget, windowTag } from "./pane-format.js";
 import { shellWord } from "../../util/shell-word.js";
+import { traced } from "../../util/traced.js";
 
 export interface TmuxBackendOptions {
   home: string;
@@ -34,9 +36,6 @@ export interface TmuxBackendOptions {
 /** Messages of a tmux client that lost a race with another one starting the same server. */
 const STARTUP_RACE = /server exited unexpectedly|lost server|duplicate session|no server running|error connecting|no current client/i;
 const START_ATTEMPTS = 6;
-/** tmux command lines stay short; 2 KiB of input is 6 KiB of hex. */
-const HEX_CHUNK = 2048;
-const SEND_WINDOW = 4;
 
 export class TmuxBackend implements Backend {
   readonly kind = "tmux" as const;
@@ -103,7 +102,7 @@ export class TmuxBackend implements Backend {
     await Promise.all(scopes.map(async (scope) => {
       const lines = await client.command(`show-environment ${scope}`).catch(() => [] as string[]);
       const names = lines.map((l) => /^-?([A-Za-z_][A-Za-z0-9_]*)/.exec(l)?.[1]).filter((n): n is string => n !== undefined && !passesToPane(n, policy));
-      await Promise.all(names.map((n) => client.command(`set-environment ${scope} -u ${n}`).catch(() => undefined)));
+      await Promise.all(names.map((n) => client.command(`set-environment ${scope} -u ${n}`).catch(traced("removing a variable from tmux's environment"))));
     }));
   }
 
@@ -171,7 +170,7 @@ export class TmuxBackend implements Backend {
     // Paused (continue) or turned off (on) for this client: both are undone; a pane in neither
     // state is left as it is.
     for (const state of ["on", "continue"]) {
-      await this.client?.command(`refresh-client -A ${tmuxQuote(`${paneId}:${state}`)}`).catch(() => {});
+      await this.client?.command(`refresh-client -A ${tmuxQuote(`${paneId}:${state}`)}`).catch(traced("resuming a pane's output"));
     }
   }
 
@@ -278,7 +277,7 @@ export class TmuxBackend implements Backend {
       return info;
     } catch (error) {
       // A half-made pane must not stay behind (nor be adopted later as a session nobody opened).
-      await this.kill(paneId).catch(() => {});
+      await this.kill(paneId).catch(traced("removing a half-made pane"));
       throw error;
     }
   }
@@ -307,21 +306,8 @@ export class TmuxBackend implements Backend {
     }
   }
 
-  async writeInput(paneId: string, data: Buffer): Promise<void> {
-    const target = tmuxQuote(paneId);
-    // At most SEND_WINDOW chunks queued at a time (tmux runs them in order): the control
-    // client's queue is shared by every session, and 1 MB queued at once (~500 commands) made
-    // another session's echo wait ~14 s behind the paste.
-    const inFlight = new Set<Promise<string[]>>();
-    for (let offset = 0; offset < data.length; offset += HEX_CHUNK) {
-      const chunk = data.subarray(offset, offset + HEX_CHUNK);
-      const hex = Array.from(chunk, (b) => b.toString(16).padStart(2, "0")).join(" ");
-      const sent = this.cmd(`send-keys -H -t ${target} ${hex}`);
-      inFlight.add(sent);
-      void sent.then(() => inFlight.delete(sent), () => inFlight.delete(sent));
-      if (inFlight.size >= SEND_WINDOW) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
+  writeInput(paneId: string, data: Buffer): Promise<void> {
+    return sendBytes(this.tmux, paneId, data);
   }
 
   async sendKeys(paneId: string, keys: readonly string[]): Promise<void> {
@@ -453,6 +439,6 @@ export class TmuxBackend implements Backend {
 
   /** Kills the whole tmux server (tests and `termhive doctor --reset` only). */
   async killServer(): Promise<void> {
-    await this.client?.command("kill-server").catch(() => {});
+    await this.client?.command("kill-server").catch(traced("killing the tmux server"));
   }
 }

@@ -8,6 +8,7 @@ import { traced } from "../../util/traced.js";
 import type { Crew } from "./crew.js";
 import { commandWithHooks } from "./hook-launch.js";
 import { waitReady } from "./ready.js";
+import { recordLaunch, startConversation } from "./restore-record.js";
 
 /** Default size of a layout window: room for four panes of useful width. */
 const LAYOUT_ROWS = 50;
@@ -67,9 +68,15 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
   };
   // An agent pane running its profile's program gets the profile's hooks (hive/hooks.ts);
   // their settings are files of this machine, so a pane on another host runs it plain.
+  // An agent pane of a profile that chooses its conversation id up front gets one (agent_restore resumes it).
+  const conversations = new Map<PaneSpec, string>();
   const paneCommand = (p: PaneSpec) => {
     const agent = agentOf(p);
-    return agent && !(p.host ?? first.host) ? commandWithHooks(p.command, crew.profileFor(p.profile, p.command), agent, crew.deps.home) : p.command;
+    if (!agent) return p.command;
+    const profile = crew.profileFor(p.profile, p.command);
+    const started = startConversation(p.command, profile);
+    if (started.id) conversations.set(p, started.id);
+    return !(p.host ?? first.host) ? commandWithHooks(started.command, profile, agent, crew.deps.home) : started.command;
   };
   sessions.push(await registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
   try {
@@ -103,7 +110,10 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
     const profile = crew.profileFor(p.profile, p.command);
     const ready = await waitReady(session, agentName ? profile : undefined, READY_TIMEOUT_MS);
     let agent: AgentRecord | undefined;
-    if (agentName) agent = crew.bind(session, { name: agentName, team: p.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
+    if (agentName) {
+      agent = crew.bind(session, { name: agentName, team: p.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
+      recordLaunch(crew, session, { agent: agentName, profile: profile.name, command: p.command, cwd: p.cwd, env: p.env, team: p.team, host: p.host ?? first.host, conversationId: conversations.get(p) ?? null, layout: spec.kind, paneIndex: i });
+    }
     return { index: i, session: session.id, name: session.name, pane: session.paneId, rows: session.pane.rows, cols: session.pane.cols, ready, ...(agent ? { agent: agent.name, team: agent.team, profile: agent.profile } : {}) };
   }));
   return {
@@ -127,11 +137,12 @@ export async function splitPane(crew: Crew, input: SplitInput) {
   const profile = crew.profileFor(input.profile, input.command);
   const ready = await waitReady(session, input.agent ? profile : undefined, READY_TIMEOUT_MS);
   const agent = input.agent ? crew.bind(session, { name: input.agent, team: input.team, profile: profile.name, ready: ready === "ready" }) : undefined;
+  if (agent) recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: input.command, cwd: input.cwd, env: undefined, team: input.team, host: input.host ?? from.meta.host, conversationId: null });
   return { session: session.id, name: session.name, pane: session.paneId, split_from: from.name, direction: input.direction, ready, ...(agent ? { agent: agent.name } : {}) };
 }
 
 /** After splits and select-layout the panes have new sizes; the virtual screens must follow. */
-async function syncSizes(crew: Crew, sessions: TerminalSession[]): Promise<void> {
+export async function syncSizes(crew: Crew, sessions: TerminalSession[]): Promise<void> {
   await Promise.all(sessions.map(async (s) => {
     const info = await crew.backend.paneInfo(s.paneId);
     if (!info) return;

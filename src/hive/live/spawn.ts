@@ -5,6 +5,7 @@ import type { Crew } from "./crew.js";
 import { commandWithHooks } from "./hook-launch.js";
 import { READY_TIMEOUT_MS } from "./layout-builder.js";
 import { waitReady } from "./ready.js";
+import { recordLaunch, startConversation } from "./restore-record.js";
 import { addWorktree } from "./worktree.js";
 
 export interface SpawnInput {
@@ -30,12 +31,15 @@ export async function spawnAgent(crew: Crew, input: SpawnInput) {
   if (input.worktree && input.host) throw new HiveError("invalid", "worktree makes a local git worktree; it cannot be combined with host");
   // Hook settings are files of this machine: an agent on another host runs its program plain.
   const plain = input.command ?? (profile.command || undefined);
-  const command = input.host ? plain : commandWithHooks(plain, profile, input.name, crew.deps.home);
+  // A conversation id chosen up front (Claude Code's --session-id) is what agent_restore resumes.
+  const conversation = startConversation(plain, profile);
+  const command = input.host ? conversation.command : commandWithHooks(conversation.command, profile, input.name, crew.deps.home);
   await crew.deps.ensureRoomFor(1);
   const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
   const session = await registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120 });
   const started = Date.now();
   const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
   const agent = crew.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
+  recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: plain, cwd, env: input.env, team: input.team, host: input.host, conversationId: conversation.id });
   return { agent: hive.agents.find(agent.name) ?? agent, ready, ready_ms: Date.now() - started, cwd, session };
 }

@@ -5,6 +5,9 @@
 // `termhive status` CLI, a second MCP server) has no in-process event: SQLite cannot notify
 // across processes, so the newest event id is polled every CROSS_PROCESS_POLL_MS (one indexed
 // read of sqlite_sequence) — the one timer here, for that reason only.
+//
+// A pattern is matched off the event loop when the text is long (SafeRegex.execAsync), one
+// check at a time: a wake-up during a check asks for one more after it, never a pile of them.
 import type { SafeRegex } from "../../util/regex.js";
 import { livenessProbe } from "../../terminal/watch.js";
 import { DisposableStore } from "../../terminal/events.js";
@@ -14,6 +17,7 @@ import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { Event } from "../../terminal/events.js";
 import { stripAnsi } from "../../util/ansi.js";
+import { RegexTimeoutError } from "../../util/regex-worker.js";
 
 const CROSS_PROCESS_POLL_MS = 50;
 
@@ -51,7 +55,7 @@ export async function hiveWait(
     if (s) startOffsets.set(t.sessionId, s.transcript.end);
   }
 
-  const checkOne = (t: ResolvedTarget): HiveWaitTarget => {
+  const checkOne = async (t: ResolvedTarget): Promise<HiveWaitTarget> => {
     const s = sessions.get(t.sessionId);
     const agents: AgentRecord[] = t.agents.map((n) => deps.hive.agents.find(n)).filter((a): a is AgentRecord => a !== undefined);
     const view = agents.map((a) => ({ name: a.name, status: a.status, detail: a.statusDetail }));
@@ -66,7 +70,7 @@ export async function hiveWait(
         if (!s || s.goneReason) return { ...base, met: false, detail: "session is gone" };
         const fresh = stripAnsi(s.transcript.slice(startOffsets.get(t.sessionId) ?? s.transcript.end).text);
         const screen = s.screen.snapshot().lines.join("\n");
-        const m = options.pattern!.exec(fresh) ?? options.pattern!.exec(screen);
+        const m = (await options.pattern!.execAsync(fresh)) ?? (await options.pattern!.execAsync(screen));
         return { ...base, met: m !== null, detail: m ? `matched ${JSON.stringify(m.text.slice(0, 200))}` : "no match yet" };
       }
       default: {
@@ -84,8 +88,8 @@ export async function hiveWait(
     }
   };
 
-  const evaluate = (): HiveWaitTarget[] | undefined => {
-    const results = resolved.map(checkOne);
+  const evaluate = async (): Promise<HiveWaitTarget[] | undefined> => {
+    const results = await Promise.all(resolved.map(checkOne));
     const met = options.mode === "all" ? results.every((r) => r.met) : results.some((r) => r.met);
     return met ? results : undefined;
   };
@@ -118,21 +122,41 @@ export async function hiveWait(
       for (const c of cleanups) c();
       resolve({ matched, reason: matched ? "condition" : "timeout", for: options.for, mode: options.mode, elapsed_ms: Date.now() - started, targets: results });
     };
+    const fail = (error: Error) => {
+      if (done) return;
+      done = true;
+      for (const c of cleanups) c();
+      reject(error);
+    };
+    let checking = false;
+    let again = false;
     const check = () => {
       if (done) return;
-      const cannot = impossible();
-      if (cannot) {
-        done = true;
-        for (const c of cleanups) c();
-        reject(new Error(cannot));
+      if (checking) {
+        again = true;
         return;
       }
-      try {
-        const r = evaluate();
-        if (r) finish(r, true);
-      } catch {
-        // store briefly locked: the next wake-up re-checks
-      }
+      const cannot = impossible();
+      if (cannot) return fail(new Error(cannot));
+      checking = true;
+      evaluate()
+        .then(
+          (r) => {
+            if (r) finish(r, true);
+          },
+          (error: Error) => {
+            // A pattern too costly even for the worker's time answers with that error (as
+            // terminal_wait does); a store briefly locked is re-checked at the next wake-up.
+            if (error instanceof RegexTimeoutError) fail(error);
+          },
+        )
+        .finally(() => {
+          checking = false;
+          if (again) {
+            again = false;
+            check();
+          }
+        });
     };
     const onChange = () => check();
     const subscription = deps.onAgentChanged(onChange);
@@ -163,7 +187,9 @@ export async function hiveWait(
       }
     }, CROSS_PROCESS_POLL_MS);
     cleanups.push(() => clearInterval(poll));
-    const deadline = setTimeout(() => finish(resolved.map(checkOne), false), options.timeoutMs);
+    const deadline = setTimeout(() => {
+      Promise.all(resolved.map(checkOne)).then((results) => finish(results, false), fail);
+    }, options.timeoutMs);
     cleanups.push(() => clearTimeout(deadline));
     check();
   });

@@ -1,7 +1,9 @@
 // Runs the hive's regex watchers over every session's new output, line by line, and records a
 // `watch` event per hit. Driven by the registry's output events (no polling); the watcher list
 // is re-read from the store at most once per WATCHERS_TTL_MS so watchers added by another
-// termhive process start matching here too.
+// termhive process start matching here too. The lines are taken from the transcript as the
+// output comes, and matched after, in order, off the output event: paced (RegexPacer), so a
+// costly watcher pattern over a flood of long lines never holds other clients' calls.
 import type { SafeRegex } from "../../util/regex.js";
 import type { Hive, WatcherRecord } from "../index.js";
 import { compileWatchPattern } from "../index.js";
@@ -9,15 +11,27 @@ import type { Disposable } from "../../terminal/events.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { stripAnsi } from "../../util/ansi.js";
+import { RegexPacer } from "../../util/regex-pacer.js";
 
 const WATCHERS_TTL_MS = 1000;
 /** A line longer than this is cut before matching (bounded regex work per line). */
 const MAX_LINE = 4000;
+/** Characters of lines taken and not yet matched, at most: past it, a flood's further lines are not matched. */
+const MAX_PENDING_CHARS = 8 * 1024 * 1024;
 
 interface Compiled {
   record: WatcherRecord;
   regex: SafeRegex;
   sessions: Set<string>;
+}
+
+/** One output chunk's whole lines, to match against the watchers that cover its session. */
+interface Batch {
+  sessionId: string;
+  agent: string | null;
+  lines: string[];
+  chars: number;
+  watchers: Compiled[];
 }
 
 export class WatchScanner {
@@ -28,6 +42,10 @@ export class WatchScanner {
   /** Per session: transcript offset scanned up to (start of the unfinished line). */
   private readonly offsets = new Map<string, number>();
   private readonly subscription: Disposable;
+  private readonly batches: Batch[] = [];
+  private pendingChars = 0;
+  private draining = false;
+  private readonly pacer = new RegexPacer();
 
   constructor(
     private readonly hive: Hive,
@@ -38,6 +56,8 @@ export class WatchScanner {
 
   stop(): void {
     this.subscription.dispose();
+    this.batches.length = 0;
+    this.pendingChars = 0;
   }
 
   /** Forget the cache (a watcher was added or removed here). */
@@ -94,13 +114,41 @@ export class WatchScanner {
     }
     this.offsets.set(session.id, from + lastNl + 1);
     const agents = this.hive.agents.bySession(session.id).map((a) => a.name);
+    const lines: string[] = [];
+    let chars = 0;
     for (const raw of text.slice(0, lastNl).split("\n")) {
       const line = stripAnsi(raw).replace(/\r/g, "").slice(0, MAX_LINE);
       if (line.trim() === "") continue;
-      for (const c of relevant) {
-        const m = c.regex.exec(line);
-        if (m) this.hive.watchers.recordHit(c.record, { sessionId: session.id, agent: agents[0] ?? null, line, match: m.text });
+      lines.push(line);
+      chars += line.length;
+    }
+    if (lines.length === 0) return;
+    if (this.pendingChars + chars > MAX_PENDING_CHARS) return;
+    this.pendingChars += chars;
+    this.batches.push({ sessionId: session.id, agent: agents[0] ?? null, lines, chars, watchers: relevant });
+    void this.drain();
+  }
+
+  /** Matches the taken lines in order, one batch after another. */
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let batch = this.batches.shift(); batch; batch = this.batches.shift()) {
+        this.pendingChars -= batch.chars;
+        for (const line of batch.lines) {
+          for (const c of batch.watchers) {
+            try {
+              const m = await this.pacer.exec(c.regex, line);
+              if (m) this.hive.watchers.recordHit(c.record, { sessionId: batch.sessionId, agent: batch.agent, line, match: m.text });
+            } catch {
+              // A match stopped at its time limit, or the store briefly locked or gone: this hit is lost, the next lines are still matched.
+            }
+          }
+        }
       }
+    } finally {
+      this.draining = false;
     }
   }
 }

@@ -98,13 +98,15 @@ test("a database with damaged table pages gives a clear corrupt error on use", (
     const a = Hive.open({ home, profiles: new ProfileRegistry() });
     for (let i = 0; i < 50; i++) a.agents.register({ name: `agent${i}`, sessionId: `s${i}` });
     a.store.db.pragma("wal_checkpoint(TRUNCATE)");
+    const { rootpage } = a.store.db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'agents'").get() as { rootpage: number };
     a.close();
     const path = join(home, "hive.db");
     const bytes = readFileSync(path);
-    // Keep page 1 (header + schema), scribble over every other page.
-    const damaged = Buffer.concat([bytes.subarray(0, 4096), Buffer.alloc(bytes.length - 4096, 0xa5)]);
+    // Keep the header and the schema (which outgrew page 1 with v4), scribble over the agents table's root page.
+    const page = (rootpage - 1) * 4096;
+    const damaged = Buffer.concat([bytes.subarray(0, page), Buffer.alloc(4096, 0xa5), bytes.subarray(page + 4096)]);
     writeFileSync(path, damaged);
-    // Page 1 is intact, so opening works; the first read of a damaged table fails clearly.
+    // The schema is intact, so opening works; the first read of the damaged table fails clearly.
     const hive = Hive.open({ home, profiles: new ProfileRegistry() });
     try {
       assert.throws(

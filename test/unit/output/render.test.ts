@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { assertLinear } from "../scaling.js";
 import { renderOutput } from "../../../src/output/index.js";
 import { countTokens } from "../../../src/output/tokens.js";
 
@@ -65,17 +66,11 @@ test("secrets are masked, including inside lines that get cut", () => {
   assert.ok(result.text.includes("password is ••••"));
 });
 
-test("1 MB of output renders within 50 ms (median of 7)", () => {
+test("rendering output grows linearly with its size (1 MB; the 50 ms target is in npm run bench pure)", () => {
   const block = Array.from({ length: 200 }, (_, i) => `\x1b[32m[${i}]\x1b[0m src/module/file${i}.ts compiled in ${i}ms\r\n`).join("");
-  const text = block.repeat(Math.ceil((1024 * 1024) / block.length)).slice(0, 1024 * 1024);
-  renderOutput(text, { firstLine: 1, session: "s" });
-  const times: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const start = performance.now();
-    renderOutput(text, { firstLine: 1, session: "s" });
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  // The target is 50 ms; the assertion allows 5× for a loaded, shared CI machine, the bench reports the real figure.
-  assert.ok(times[3]! < 250, `median ${times[3]} ms`);
+  assertLinear(
+    "renderOutput",
+    (size) => block.repeat(Math.ceil(size / block.length)).slice(0, size),
+    (text) => renderOutput(text, { firstLine: 1, session: "s" }),
+  );
 });

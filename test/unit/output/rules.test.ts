@@ -2,6 +2,7 @@
 // reducers that cut them stay linear on hostile shapes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { assertLinear } from "../scaling.js";
 import { cleanLines } from "../../../src/output/clean.js";
 import { isBareRule, trimRule } from "../../../src/output/reducers/rules.js";
 import { pytest } from "../../../src/output/reducers/pytest.js";
@@ -60,24 +61,20 @@ test("cargo: the closing failures list drops only the tests already shown with t
 });
 
 test("pytest and jest reducers stay linear on 1 MB of rule-shaped lines", () => {
-  const shapes = [
-    "=".repeat(1024 * 1024),
-    `=== ${"= ".repeat(512 * 1024)}`,
-    `=== ${"==== ".repeat(200 * 1024)}x`,
-    `${"=".repeat(60)} FAILURES ${"=".repeat(60)}\n`.repeat(8000) + `${"_".repeat(60)} t ${"_".repeat(60)}\nE ${"x".repeat(100)}\n`.repeat(4000),
-    `${"⎯".repeat(100)}[1/2]⎯\n`.repeat(10_000),
+  const shapes: ((size: number) => string)[] = [
+    (size) => "=".repeat(size),
+    (size) => `=== ${"= ".repeat(size / 2)}`,
+    (size) => `=== ${"==== ".repeat(size / 5)}x`,
+    (size) => `${"=".repeat(60)} FAILURES ${"=".repeat(60)}\n`.repeat(size / 131) + `${"_".repeat(60)} t ${"_".repeat(60)}\nE ${"x".repeat(100)}\n`.repeat(size / 262),
+    (size) => `${"⎯".repeat(100)}[1/2]⎯\n`.repeat(size / 106),
   ];
   for (const shape of shapes) {
-    const lines = cleanLines(shape);
     for (const reducer of [pytest, jest]) {
-      const times: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const start = performance.now();
-        reducer.reduce(lines, { session: "t", firstLine: 1 });
-        times.push(performance.now() - start);
-      }
-      times.sort((a, b) => a - b);
-      assert.ok(times[1]! < 50, `${reducer.name} on ${JSON.stringify(shape.slice(0, 30))}…: ${times[1]!.toFixed(1)} ms`);
+      assertLinear(
+        `${reducer.name} on ${JSON.stringify(shape(64).slice(0, 30))}…`,
+        (size) => cleanLines(shape(size)),
+        (lines) => reducer.reduce(lines, { session: "t", firstLine: 1 }),
+      );
     }
   }
 });

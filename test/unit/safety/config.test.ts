@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUILTIN_RULES, checkCommand, loadSafetyConfig, SafetyConfigError } from "../../../src/safety/index.js";
+import { BUILTIN_RULES, checkCommand, checkCommandAsync, loadSafetyConfig, SafetyConfigError } from "../../../src/safety/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "termhive-safety-"));
 function rulesFile(content: unknown): string {
@@ -82,4 +82,17 @@ test("bad rules files are refused with the file and the field named", () => {
     });
   }
   assert.throws(() => loadSafetyConfig({ TERMHIVE_SAFETY_RULES: join(dir, "missing.json") }), /cannot read the file/);
+});
+
+test("the gate's async check gives checkCommand's answers, custom rules over long arguments included", async () => {
+  const config = loadSafetyConfig({ TERMHIVE_SAFETY_RULES: rulesFile({ rules: [
+    { name: "npm-publish", reason: "publishing cannot be undone", program: "npm", args: "^publish\\b", unlessArgs: "--dry-run" },
+    { name: "costly", reason: "a costly pattern", program: "echo", args: "(.*a ){20}b", unlessArgs: "(.*z){20}y" },
+  ] }) });
+  // One-letter words: a long word is slow in the gate's own fork-bomb fallback, not in the custom rule.
+  const long = "a ".repeat(20_000);
+  for (const command of ["npm publish", "npm publish --dry-run", "npm install", `echo ${long}b`, `echo ${long}`, `echo ${long}b ${"z".repeat(30)}y`, `rm -rf / ; echo ${long}b`, "sudo bash -c 'npm publish'", "echo 'unclosed"]) {
+    assert.deepEqual(await checkCommandAsync(command, config), checkCommand(command, config), command.slice(0, 60));
+  }
+  assert.deepEqual((await checkCommandAsync(`echo ${long}b`, config)).violations.map((v) => v.rule), ["costly"]);
 });

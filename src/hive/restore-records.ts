@@ -1,0 +1,169 @@
+// How each agent was started (issue 25 §1), kept so agent_restore can bring it back after its
+// pane is gone: a `tmux kill-server`, an out-of-memory kill, a reboot. The program's own
+// conversation id (Claude Code's session_id, Codex's thread id) is what makes the restart a
+// resume instead of a fresh start; it is chosen up front (`--session-id`, profile `resume.newId`)
+// or learnt from the program's hooks (`termhive hook`: hive/hooks.ts).
+//
+// Env values are never stored, only the names: a key given at spawn must come back from the
+// restoring caller (agent_restore `env`, or the environment of the process that restores).
+import type { HiveStore } from "./store.js";
+import { traced } from "../util/traced.js";
+import { HiveError } from "./errors.js";
+
+/** Who told termhive the conversation id: termhive chose it up front, or the program's hook reported it. */
+export type ConversationSource = "chosen" | "hook";
+
+export interface LaunchRecord {
+  agent: string;
+  profile: string;
+  /** The command line as given, before the hook arguments termhive appends; null: the shell. */
+  command: string | null;
+  cwd: string | null;
+  envNames: string[];
+  team: string | null;
+  host: string | null;
+  rows: number | null;
+  cols: number | null;
+  /** The window the pane was in (panes restored together share one window again). */
+  window: string | null;
+  paneIndex: number | null;
+  /** The layout kind of that window (hive_layout), to arrange it the same way. */
+  layout: string | null;
+  /** The pane's sandbox policy as the session meta carried it. */
+  sandbox: unknown;
+  conversationId: string | null;
+  conversationBy: ConversationSource | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type LaunchInput = Omit<LaunchRecord, "createdAt" | "updatedAt" | "conversationId" | "conversationBy"> & {
+  conversationId?: string | null;
+  conversationBy?: ConversationSource | null;
+};
+
+interface Row {
+  agent: string;
+  profile: string;
+  command: string | null;
+  cwd: string | null;
+  env_names: string;
+  team: string | null;
+  host: string | null;
+  rows: number | null;
+  cols: number | null;
+  window: string | null;
+  pane_index: number | null;
+  layout: string | null;
+  sandbox: string | null;
+  conversation_id: string | null;
+  conversation_by: ConversationSource | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const parseJson = (text: string | null, fallback: unknown): unknown => {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    traced("reading a launch record's JSON column")(error); // a damaged cell restores without it
+    return fallback;
+  }
+};
+
+const toRecord = (r: Row): LaunchRecord => ({
+  agent: r.agent,
+  profile: r.profile,
+  command: r.command,
+  cwd: r.cwd,
+  envNames: (parseJson(r.env_names, []) as unknown[]).filter((n): n is string => typeof n === "string"),
+  team: r.team,
+  host: r.host,
+  rows: r.rows,
+  cols: r.cols,
+  window: r.window,
+  paneIndex: r.pane_index,
+  layout: r.layout,
+  sandbox: parseJson(r.sandbox, null),
+  conversationId: r.conversation_id,
+  conversationBy: r.conversation_by,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/**
+ * A conversation id goes into a command line (`claude --resume <id>`): only ids made of the
+ * characters the programs use (UUIDs, Codex thread ids) are kept; anything else is refused.
+ */
+export const CONVERSATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
+
+export function checkConversationId(id: unknown): string {
+  if (typeof id !== "string" || !CONVERSATION_ID.test(id)) {
+    throw new HiveError("invalid", `conversation id ${JSON.stringify(id)} is not an id (letters, digits, . _ : -; at most 200)`);
+  }
+  return id;
+}
+
+export class LaunchRecords {
+  constructor(private readonly store: HiveStore) {}
+
+  find(agent: string): LaunchRecord | undefined {
+    const row = this.store.read(() => this.store.db.prepare("SELECT * FROM agent_launches WHERE agent = ?").get(agent)) as Row | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Records (or replaces) how an agent was started; a new start forgets the old conversation unless it names one. */
+  record(input: LaunchInput): LaunchRecord {
+    if (input.conversationId != null) checkConversationId(input.conversationId);
+    return this.store.write(() => {
+      const now = Date.now();
+      const old = this.find(input.agent);
+      const record: LaunchRecord = {
+        ...input,
+        envNames: [...new Set(input.envNames)].sort(),
+        conversationId: input.conversationId ?? null,
+        conversationBy: input.conversationId != null ? (input.conversationBy ?? "chosen") : null,
+        createdAt: old?.createdAt ?? now,
+        updatedAt: now,
+      };
+      this.store.db
+        .prepare(
+          `INSERT OR REPLACE INTO agent_launches (agent, profile, command, cwd, env_names, team, host, rows, cols, window,
+             pane_index, layout, sandbox, conversation_id, conversation_by, created_at, updated_at)
+           VALUES (@agent, @profile, @command, @cwd, @envNames, @team, @host, @rows, @cols, @window, @paneIndex, @layout,
+             @sandbox, @conversationId, @conversationBy, @createdAt, @updatedAt)`,
+        )
+        .run({ ...record, envNames: JSON.stringify(record.envNames), sandbox: record.sandbox == null ? null : JSON.stringify(record.sandbox) });
+      return record;
+    });
+  }
+
+  /**
+   * The program reported its conversation id (a hook payload). Kept when it differs: Claude
+   * Code starts a new session on /clear, and the newest is the one to resume. Returns whether
+   * anything changed; an agent without a launch record (registered from an existing pane) has none to keep.
+   */
+  noteConversation(agent: string, id: string): boolean {
+    checkConversationId(id);
+    return this.store.write(() => {
+      const r = this.store.db
+        .prepare("UPDATE agent_launches SET conversation_id = ?, conversation_by = 'hook', updated_at = ? WHERE agent = ? AND (conversation_id IS NOT ? OR conversation_by IS NOT 'hook')")
+        .run(id, Date.now(), agent, id);
+      return r.changes > 0;
+    });
+  }
+
+  remove(agent: string): void {
+    this.store.write(() => this.store.db.prepare("DELETE FROM agent_launches WHERE agent = ?").run(agent));
+  }
+}
+
+/**
+ * Fills a profile's resume template: `{command}` is the recorded command line, `{id}` the
+ * conversation id (checked: it never needs quoting).
+ */
+export function fillResumeTemplate(template: string, values: { command: string; id: string }): string {
+  checkConversationId(values.id);
+  return template.replaceAll("{command}", values.command).replaceAll("{id}", values.id);
+}

@@ -1,0 +1,197 @@
+// Issue 25 §1 with the real Claude Code and Codex CLI (pinned in scripts/agents), offline
+// against the loopback stand-ins: after `tmux kill-server` (and after termhive is killed too),
+// agent_restore / `termhive restore` bring each agent back, and its next request to the
+// stand-in carries the earlier conversation — judged by the request body the stand-in
+// received, never by what termhive says it did.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI, Harness } from "./harness.js";
+import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
+import { ResponsesStandIn } from "./standins/openai-responses-api.js";
+import { waitForRequest, type RecordedRequest } from "./standins/agent-script.js";
+import { agentIs, agentPath, cursor, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
+
+const KEY = "sk-ant-standin-key-0123456789";
+
+/** The request body as sent: what the model would read. */
+const bodyOf = (r: RecordedRequest) => (typeof r.body === "string" ? r.body : JSON.stringify(r.body));
+
+/** `termhive restore --json` as a person runs it after a reboot: no server running, the agents' env in the shell. */
+function cliRestore(h: Harness, env: Record<string, string>): Record<string, any> {
+  const r = spawnSync(process.execPath, [CLI, "restore", "--json"], { cwd: h.cwd, env: { ...h.serverEnv(), ...env }, encoding: "utf8", timeout: 120_000 });
+  assert.equal(r.status, 0, `termhive restore: ${r.stderr}${r.stdout}`);
+  return JSON.parse(r.stdout);
+}
+
+const claudeMissing = missingAgent("claude");
+
+describe("restore: real Claude Code", { skip: claudeMissing ?? false }, () => {
+  let h: Harness;
+  const api = new MessagesAgentStandIn();
+  let project: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    await api.start();
+    h = await Harness.startField({ PATH: agentPath() });
+    project = projectDir(h, "proj");
+    writeJson(join(h.env.HOME!, ".claude.json"), {
+      hasCompletedOnboarding: true,
+      theme: "dark",
+      customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] },
+      projects: { [project]: { hasTrustDialogAccepted: true } },
+    });
+    env = { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: KEY, DISABLE_AUTOUPDATER: "1" };
+  });
+  after(async () => {
+    await h?.destroy();
+    await api.stop();
+  });
+
+  let sessionId = "";
+
+  test("after tmux kill-server, agent_restore resumes Claude Code's conversation: its next request carries the earlier turn", async () => {
+    const since = await cursor(h);
+    await h.ok("agent_spawn", { name: "cc", profile: "claude", cwd: project, env });
+    await agentIs(h, "cc", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc")}`));
+    // Claude Code's own SessionStart payload names its session.
+    const start = await until("the SessionStart hook", async () =>
+      (await statusEvents(h, "cc", since)).find((e) => e.data.source === "hook" && /SessionStart hook: session [0-9a-f-]{36}/.test(e.data.detail ?? "")));
+    sessionId = /session ([0-9a-f-]{36})/.exec(start.data.detail)![1]!;
+    await h.ok("hive_message", { agents: { cc: "alpha remember the word PELICAN" } });
+    assert.equal((await h.ok("hive_wait", { targets: "cc", for: "idle", timeout_s: 40 })).matched, true);
+    assert.equal(api.turnsWith("alpha remember the word PELICAN").length, 1);
+
+    assert.equal(h.tmux("kill-server").status, 0);
+    const r = await h.ok("agent_restore", { name: "cc", env });
+    const cc = r.restored[0];
+    assert.equal(cc.ok, true, JSON.stringify(r));
+    assert.equal(cc.resumed, true, JSON.stringify(cc));
+    assert.equal(cc.conversation, sessionId, "not the session Claude Code reported");
+    await agentIs(h, "cc", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc")}`));
+    const before = api.requests.length;
+    await h.ok("hive_message", { agents: { cc: "bravo which word did I ask you to remember" } });
+    const next = await waitForRequest(() => api.requests.slice(before), (q) => !q.side && q.userText.includes("bravo which word"), "the message after the restore", 40_000);
+    assert.ok(bodyOf(next).includes("alpha remember the word PELICAN"), "the request after the restore does not carry the earlier conversation");
+    assert.equal((await h.ok("hive_wait", { targets: "cc", for: "idle", timeout_s: 40 })).matched, true);
+  });
+
+  test("after tmux and termhive are both killed, `termhive restore` resumes it, and the next server drives it", async () => {
+    process.kill(h.pid, "SIGKILL");
+    assert.equal(h.tmux("kill-server").status, 0);
+    const r = cliRestore(h, env);
+    assert.equal(r.restored[0].resumed, true, JSON.stringify(r));
+    assert.equal(r.restored[0].conversation, sessionId);
+    await h.connect();
+    await agentIs(h, "cc", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc")}`));
+    const before = api.requests.length;
+    await h.ok("hive_message", { agents: { cc: "charlie say both words again" } });
+    const next = await waitForRequest(() => api.requests.slice(before), (q) => !q.side && q.userText.includes("charlie say both"), "the message after the CLI restore", 40_000);
+    assert.ok(bodyOf(next).includes("alpha remember the word PELICAN"), "the first turn is missing");
+    assert.ok(bodyOf(next).includes("bravo which word did I ask you to remember"), "the turn after the first restore is missing");
+  });
+
+  test("an agent lost before its first turn has no conversation to resume: Claude Code refuses the id, it starts fresh, says so, and takes messages", async () => {
+    await h.ok("agent_spawn", { name: "cc2", profile: "claude", cwd: project, env });
+    await agentIs(h, "cc2", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc2")}`));
+    assert.equal(h.tmux("kill-server").status, 0);
+    const r = await h.ok("agent_restore", { env });
+    const cc2 = r.restored.find((a: { name: string }) => a.name === "cc2");
+    assert.equal(cc2.ok, true, JSON.stringify(r));
+    assert.equal(cc2.resumed, false);
+    assert.match(cc2.note, /could not resume conversation [0-9a-f-]{36} \(the program exited: .*No conversation found with session ID: [0-9a-f-]{36}.*\); started fresh/);
+    // The other agent, which had turns, is resumed in the same call.
+    assert.equal(r.restored.find((a: { name: string }) => a.name === "cc").resumed, true);
+    await agentIs(h, "cc2", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc2")}`));
+    const before = api.requests.length;
+    await h.ok("hive_message", { agents: { cc2: "delta a first message" } });
+    await waitForRequest(() => api.requests.slice(before), (q) => !q.side && q.userText.includes("delta a first message"), "the fresh agent's first message", 40_000);
+  });
+});
+
+const codexMissing = missingAgent("codex");
+
+describe("restore: real Codex CLI", { skip: codexMissing ?? false }, () => {
+  let h: Harness;
+  const api = new ResponsesStandIn();
+  let project: string;
+  let env: Record<string, string>;
+  let codexHome: string;
+
+  before(async () => {
+    await api.start();
+    h = await Harness.startField({ PATH: agentPath() });
+    project = projectDir(h, "proj");
+    codexHome = join(h.home, "codex-home");
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(join(codexHome, "config.toml"), [
+      `model = "gpt-5.1-codex"`, `model_provider = "standin"`, `approval_policy = "on-request"`, `sandbox_mode = "workspace-write"`,
+      `[model_providers.standin]`, `name = "standin"`, `base_url = "${api.url}"`, `wire_api = "responses"`, `env_key = "STANDIN_KEY"`, "",
+    ].join("\n"));
+    env = { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome };
+  });
+  after(async () => {
+    await h?.destroy();
+    await api.stop();
+  });
+
+  /** Thread ids Codex itself recorded (its rollout files: rollout-<time>-<thread id>.jsonl). */
+  const rolloutThreads = (): string[] => {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(dir, e.name));
+        else if (/^rollout-.*\.jsonl$/.test(e.name)) found.push(/-([0-9a-f-]{36})\.jsonl$/.exec(e.name)?.[1] ?? e.name);
+      }
+    };
+    walk(join(codexHome, "sessions"));
+    return found;
+  };
+
+  let threadId = "";
+
+  test("after tmux kill-server, agent_restore resumes Codex's thread: its next request carries the earlier turn", async () => {
+    await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env });
+    await agentIs(h, "cx", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));
+    const since = await cursor(h);
+    await h.ok("hive_message", { agents: { cx: "alpha remember the word HERON" } });
+    // The main thread's notify (which carries its thread id) ends the turn.
+    await until("the idle from Codex's notify", async () =>
+      (await statusEvents(h, "cx", since)).find((e) => e.data.status === "idle" && e.data.source === "hook"), 40_000);
+    assert.equal(api.turnsWith("alpha remember the word HERON").length, 1);
+
+    assert.equal(h.tmux("kill-server").status, 0);
+    const r = await h.ok("agent_restore", { env });
+    const cx = r.restored.find((a: { name: string }) => a.name === "cx");
+    assert.equal(cx.resumed, true, JSON.stringify(r));
+    assert.deepEqual(rolloutThreads(), [cx.conversation], "not the thread Codex recorded");
+    threadId = cx.conversation;
+    await agentIs(h, "cx", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));
+    const before = api.requests.length;
+    await h.ok("hive_message", { agents: { cx: "bravo which word did I ask you to remember" } });
+    const next = await waitForRequest(() => api.requests.slice(before), (q) => !q.side && q.userText.includes("bravo which word"), "the message after the restore", 40_000);
+    assert.ok(bodyOf(next).includes("alpha remember the word HERON"), "the request after the restore does not carry the earlier conversation");
+    assert.equal((await h.ok("hive_wait", { targets: "cx", for: "idle", timeout_s: 40 })).matched, true);
+  });
+
+  test("after tmux and termhive are both killed, `termhive restore` resumes it, and the next server drives it", async () => {
+    process.kill(h.pid, "SIGKILL");
+    assert.equal(h.tmux("kill-server").status, 0);
+    const r = cliRestore(h, env);
+    assert.equal(r.restored[0].resumed, true, JSON.stringify(r));
+    assert.equal(r.restored[0].conversation, threadId);
+    await h.connect();
+    await agentIs(h, "cx", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));
+    const before = api.requests.length;
+    await h.ok("hive_message", { agents: { cx: "charlie say both words again" } });
+    const next = await waitForRequest(() => api.requests.slice(before), (q) => !q.side && q.userText.includes("charlie say both"), "the message after the CLI restore", 40_000);
+    assert.ok(bodyOf(next).includes("alpha remember the word HERON"), "the first turn is missing");
+    assert.ok(bodyOf(next).includes("bravo which word did I ask you to remember"), "the turn after the first restore is missing");
+  });
+});
+
+if (claudeMissing) test(`real Claude Code restore tests skipped: ${claudeMissing}`, { skip: claudeMissing }, () => {});
+if (codexMissing) test(`real Codex CLI restore tests skipped: ${codexMissing}`, { skip: codexMissing }, () => {});
