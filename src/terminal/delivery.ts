@@ -63,9 +63,32 @@ function inputShows(session: TerminalSession, tail: string): boolean {
   return compact(line).includes(t) || (compact(above + line).includes(t) && !compact(above).includes(t));
 }
 
+/** A tail this long may be matched loosely (see echoShows): a short one would match by chance. */
+const LOOSE_MIN_CHARS = 10;
+
+/** `needle`'s characters appear in `hay` in order (other characters between them allowed). */
+function inOrder(needle: string, hay: string): boolean {
+  let i = 0;
+  for (const c of hay) if (c === needle[i] && ++i === needle.length) return true;
+  return needle.length === 0;
+}
+
+/**
+ * The echo, judged a little more loosely than inputShows: the tail's characters in order on
+ * the cursor line. A pane adopted after a restart may have a screen model whose cursor row is
+ * off by a few lines; the program's redraw of its input box then lands on another line of the
+ * model, interleaved with what was there ("charlie sayeboth(words+again" for "… both words
+ * again"). A dialog redrawing itself does not put the text's characters there in order.
+ */
+function echoShows(session: TerminalSession, tail: string): boolean {
+  if (inputShows(session, tail)) return true;
+  const t = compact(tail);
+  return t.length >= LOOSE_MIN_CHARS && inOrder(t, compact(cursorLines(session).line));
+}
+
 /** Waits (on screen changes) until the text shows where input goes; false after ECHO_MAX_MS. */
 async function echoSeen(session: TerminalSession, tail: string): Promise<boolean> {
-  const r = await watchSession(session, () => (inputShows(session, tail) ? true : undefined), { timeoutMs: ECHO_MAX_MS }).catch(() => "timeout" as const);
+  const r = await watchSession(session, () => (echoShows(session, tail) ? true : undefined), { timeoutMs: ECHO_MAX_MS }).catch(() => "timeout" as const);
   return r === true;
 }
 
