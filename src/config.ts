@@ -60,6 +60,8 @@ export interface TermhiveConfig {
   paneEnv: PaneEnvPolicy;
   /** TERMHIVE_NOTIFY_URL: webhook / ntfy topic URLs notified when an agent needs attention (hive/notify). */
   notifyUrls: string[];
+  /** TERMHIVE_SANDBOX: the sandbox preset every agent gets when neither the call nor its profile names one (src/sandbox/). */
+  agentSandbox: "worktree" | "readonly" | null;
 }
 
 export interface SafetySettings {
@@ -158,9 +160,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     grpcMaxWatches: intFrom(env, "TERMHIVE_GRPC_MAX_WATCHES", 16, 1, 10_000),
     grpcWatchBacklogBytes: megabytesFrom(env, "TERMHIVE_GRPC_WATCH_BACKLOG_MB", 16),
     notifyUrls: notifyUrlsFrom(env.TERMHIVE_NOTIFY_URL),
+    agentSandbox: sandboxPresetFrom(env.TERMHIVE_SANDBOX),
     paneEnv: { deny: nameListFrom(env, "TERMHIVE_PANE_ENV_DENY") ?? [], allow: nameListFrom(env, "TERMHIVE_PANE_ENV_ALLOW") },
     ...overrides,
   };
+}
+
+/** TERMHIVE_SANDBOX: a preset name (worktree, readonly), or unset/empty/off for none. */
+export function sandboxPresetFrom(value: string | undefined): "worktree" | "readonly" | null {
+  const v = value?.trim() ?? "";
+  if (v === "" || v === "off") return null;
+  if (v === "worktree" || v === "readonly") return v;
+  throw new ConfigError(`TERMHIVE_SANDBOX=${JSON.stringify(value)} is invalid: use worktree, readonly or off`);
 }
 
 /** TERMHIVE_TOOLS: a comma list of tool families (terminal, hive); unset or empty: all. */

@@ -7,6 +7,7 @@ import { byId, setOptions } from "./dom.js";
 import { EventsFeed } from "./events.js";
 import { Live } from "./live.js";
 import { MessageBox, showMailbox } from "./message.js";
+import { NeedsYou } from "./needs.js";
 import { renderOverview } from "./overview.js";
 import { TermView } from "./terminals.js";
 
@@ -38,6 +39,7 @@ const live = new Live(onMessage, (state, failures) => {
   }
 });
 const messageBox = new MessageBox(live);
+const needsYou = new NeedsYou(live);
 
 function sessionById(id: string | undefined): SessionView | undefined {
   return snapshot?.sessions.find((s) => s.session === id);
@@ -112,6 +114,7 @@ function onMessage(m: ServerMessage): void {
       const before = snapshot;
       snapshot = m;
       renderOverview(m, current, actions);
+      needsYou.render(m.agents);
       messageBox.targets(m.agents, m.teams);
       const agentSelect = byId<HTMLSelectElement>("filter-agent");
       const teamSelect = byId<HTMLSelectElement>("filter-team");

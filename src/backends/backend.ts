@@ -98,6 +98,8 @@ export interface HostFacts {
   tmuxPath: string;
   /** The remote user's login shell (sessions opened without a command run it). */
   shell: string;
+  /** bubblewrap on the host (its panes' `sandbox`), null when it has none; absent: not asked. */
+  bwrap?: string | null;
 }
 
 export interface Backend {

@@ -10,6 +10,10 @@ import { Hive, HiveError, encodeStatusOsc, parseStatusArgs } from "../hive/index
 import { loadConfig } from "../config.js";
 import { cliFailure } from "../verbs/errors.js";
 import hiveInbox from "../verbs/hive-inbox.js";
+import { RELAY_ENV, writeRelayRequest } from "../sandbox/relay.js";
+
+/** In a sandboxed pane: its relay folder (the hive store is out of reach there; sandbox/relay.ts). */
+const relay = () => process.env[RELAY_ENV] || null;
 
 /** The agent bound to the pane this command runs in (TERMHIVE_AGENT, else by TERMHIVE_SESSION). */
 function ownAgent(hive: Hive): string | null {
@@ -41,6 +45,13 @@ export function registerHiveCommands(program: Command): void {
     .option("--from <name>", "sender name")
     .action((agent: string, words: string[], options: { from?: string }) => {
       try {
+        const dir = relay();
+        if (dir) {
+          // The server following this pane's agent leaves it, as this agent (--from is not taken from inside).
+          writeRelayRequest(dir, { kind: "msg", to: agent, text: words.join(" ") });
+          process.stdout.write(`message for ${agent} handed to termhive (from a sandbox: it is left once a termhive server following this pane picks it up)\n`);
+          return;
+        }
         const message = withHive((hive) => hive.mailbox.send(options.from ?? ownAgent(hive) ?? "user", agent, words.join(" ")));
         process.stdout.write(`message #${message.id} left for ${message.to}\n`);
       } catch (error) {
@@ -55,6 +66,7 @@ export function registerHiveCommands(program: Command): void {
     .option("--peek", "do not mark them read")
     .action((options: { agent?: string; all?: boolean; peek?: boolean }) => {
       try {
+        if (relay()) throw new HiveError("invalid", "termhive inbox cannot read the hive from inside a sandbox; messages for this agent are typed into its pane");
         const inbox = withHive((hive) => {
           const agent = options.agent ?? ownAgent(hive);
           if (!agent) throw new HiveError("unknown", "no agent is bound to this pane (TERMHIVE_SESSION); pass --agent <name>");
@@ -73,6 +85,13 @@ export function registerHiveCommands(program: Command): void {
     .action((status: string, detail: string[], options: { agent?: string }) => {
       try {
         const report = parseStatusArgs([status, ...detail]);
+        const dir = relay();
+        if (dir) {
+          writeRelayRequest(dir, { kind: "status", args: [status, ...detail] });
+          if (process.stdout.isTTY) process.stdout.write(encodeStatusOsc({ ...report, ...(process.env.TERMHIVE_AGENT ? { agent: process.env.TERMHIVE_AGENT } : {}) }));
+          process.stdout.write(`${process.env.TERMHIVE_AGENT ?? "this pane"}: ${report.status}${report.detail ? ` (${report.detail})` : ""} (handed to termhive from a sandbox)\n`);
+          return;
+        }
         const agent = withHive((hive) => {
           const name = options.agent ?? ownAgent(hive);
           if (!name) throw new HiveError("unknown", "no agent is bound to this pane (TERMHIVE_SESSION); pass --agent <name>");

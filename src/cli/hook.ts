@@ -6,9 +6,13 @@
 // Rules a hook command must keep: nothing on stdout (Claude Code adds a UserPromptSubmit
 // hook's stdout to the prompt), and never exit 2 (that blocks the prompt or the stop): a
 // failure is one line on stderr and exit 1, which the program shows as a warning and ignores.
+// The one exception is `PermissionRequest --wait <s>`: it holds the request open in the hive
+// (hive/permission-asks.ts) and, when hive_answer decides it in time, prints Claude Code's own
+// decision JSON; when nobody does, it prints nothing and the program shows its dialog.
 import type { Command } from "commander";
-import { CONVERSATION_ID, Hive, HiveError, hookIsStale, hookOutcome, isCodexMainThread, parseHookPayload } from "../hive/index.js";
+import { CONVERSATION_ID, Hive, HiveError, clipDetail, hookIsStale, hookOutcome, isCodexMainThread, parseHookPayload, summarizeToolInput } from "../hive/index.js";
 import { loadConfig } from "../config.js";
+import { RELAY_ENV, writeRelayRequest } from "../sandbox/relay.js";
 
 const STDIN_TIMEOUT_MS = 2000;
 
@@ -30,13 +34,40 @@ async function readStdin(): Promise<string> {
   });
 }
 
+/** How often a waiting PermissionRequest hook reads its row (another process answers it: no event reaches here). */
+const ASK_POLL_MS = 100;
+
+/**
+ * Holds a permission request open for the hive: records it and the agent's waiting status
+ * (with the ask's digest), then waits for a decision until `waitS` passes. Prints Claude
+ * Code's PermissionRequest decision JSON when one came.
+ */
+async function holdPermission(hive: Hive, name: string, payload: Record<string, unknown>, waitS: number): Promise<void> {
+  const tool = typeof payload.tool_name === "string" ? payload.tool_name : "a tool";
+  const summary = summarizeToolInput(payload.tool_input);
+  const ask = hive.permissionAsks.open(name, tool, summary, waitS * 1000);
+  hive.agents.setStatus(name, "waiting_for_input", { detail: clipDetail(`PermissionRequest hook: ${tool}: ${summary}`), source: "hook", question: ask.digest });
+  const deadline = Date.now() + waitS * 1000;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, ASK_POLL_MS));
+    const now = hive.permissionAsks.get(ask.id);
+    if (!now) return; // superseded by a newer ask of the same agent
+    if (now.decision === null) continue;
+    hive.permissionAsks.taken(ask.id);
+    const decision = now.decision === "allow" ? { behavior: "allow" } : { behavior: "deny", message: now.message ?? "denied from the termhive hive" };
+    process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } }) + "\n");
+    return;
+  }
+  hive.permissionAsks.withdraw(ask.id);
+}
+
 /** Claude Code's `session_id` (every hook payload), Codex's `thread-id` (notify); ids of any other shape are not kept. */
 function conversationIdOf(payload: Record<string, unknown>): string | undefined {
   const id = payload.session_id ?? payload["thread-id"];
   return typeof id === "string" && CONVERSATION_ID.test(id) ? id : undefined;
 }
 
-async function runHook(event: string, payloadArg: string | undefined, options: { status?: string; agent?: string }): Promise<void> {
+async function runHook(event: string, payloadArg: string | undefined, options: { status?: string; agent?: string; wait?: string }): Promise<void> {
   if (!options.status) throw new HiveError("invalid", "termhive hook needs --status <working|idle|waiting_for_input|error|exited>");
   const payload = parseHookPayload(payloadArg ?? (await readStdin()));
   const outcome = hookOutcome(event, options.status, payload, { isMainThread: (id) => isCodexMainThread(id) });
@@ -45,6 +76,12 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
   if (!name) throw new HiveError("unknown", "no agent for this hook: pass --agent <name> (or run it in an agent's pane)");
   // When the program ran this hook: the process's start, not now (starting it takes a while).
   const firedAt = Date.now() - Math.round(process.uptime() * 1000);
+  const relay = process.env[RELAY_ENV];
+  if (relay) {
+    // Inside a sandbox the store is out of reach: the server following this pane applies it (sandbox/relay.ts).
+    writeRelayRequest(relay, { kind: "hook", event, status: outcome.status, detail: outcome.detail ?? null, endsTurn: outcome.endsTurn === true, firedAt });
+    return;
+  }
   const hive = Hive.open({ home: loadConfig().home });
   try {
     // The program's own conversation id, for agent_restore (hive/restore-records.ts).
@@ -52,6 +89,8 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
     if (conversation !== undefined) hive.launches.noteConversation(name, conversation);
     // An end reported for a turn older than the message termhive typed since: not this turn's end.
     if (outcome.status === "idle" && hookIsStale(hive.turns.get(name), firedAt)) return;
+    const waitS = options.wait === undefined ? 0 : Number(options.wait);
+    if (event === "PermissionRequest" && Number.isInteger(waitS) && waitS > 0) return await holdPermission(hive, name, payload, waitS);
     hive.agents.setStatus(name, outcome.status, { detail: outcome.detail, source: "hook" });
     if (outcome.endsTurn) hive.turns.cancel([name]);
   } finally {
@@ -65,7 +104,8 @@ export function registerHook(program: Command): void {
     .description("record a status reported by an agent program's hook (payload: JSON argument, else stdin)")
     .option("--status <status>", "the status this event means: working | idle | waiting_for_input | error | exited")
     .option("--agent <name>", "agent name (default: TERMHIVE_AGENT of the pane)")
-    .action(async (event: string, payload: string | undefined, options: { status?: string; agent?: string }) => {
+    .option("--wait <seconds>", "PermissionRequest: hold the request open this long for hive_answer, printing its decision")
+    .action(async (event: string, payload: string | undefined, options: { status?: string; agent?: string; wait?: string }) => {
       try {
         await runHook(event, payload, options);
       } catch (error) {

@@ -7,6 +7,7 @@ import { registerDashboard } from "../dashboard/command.js";
 import { registerServe } from "./serve.js";
 import { registerSessionVerbs } from "./session-verbs.js";
 import { registerHook } from "./hook.js";
+import { registerAnswer } from "./answer.js";
 import { registerRestore } from "./restore.js";
 
 export function registerCliVerbs(program: Command): void {
@@ -18,4 +19,5 @@ export function registerCliVerbs(program: Command): void {
   registerHook(program);
   registerRestore(program);
   registerDashboard(program);
+  registerAnswer(program);
 }

@@ -26,6 +26,13 @@ const schema = z.discriminatedUnion("t", [
     confirm: z.boolean().optional(),
   }).strict(),
   z.object({ t: z.literal("mailbox"), id, agent: name }).strict(),
+  z.object({
+    t: z.literal("answer"),
+    id,
+    agent: name,
+    answer: z.string().min(1).max(4096),
+    question: z.string().regex(/^[0-9a-f]{12}$/).optional(),
+  }).strict(),
 ]);
 
 /** What a page may send (the page's code is typed by this too, through protocol.ts). */

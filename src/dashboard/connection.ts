@@ -148,6 +148,13 @@ export class DashboardConnection {
         this.schedule();
         return;
       }
+      case "answer": {
+        // "Needs you": the same hive_answer path as every door (stale digest refused, gate, audit).
+        const result = await this.root.hive.answer({ agent: m.agent, answer: m.answer, question: m.question }, { clientId: "dashboard" });
+        this.send({ t: "reply", id: m.id, ok: true, result });
+        this.schedule();
+        return;
+      }
       case "mailbox": {
         const result = await this.root.hive.inbox({ agent: m.agent, all: true, peek: true, limit: 50 });
         this.send({ t: "reply", id: m.id, ok: true, result });

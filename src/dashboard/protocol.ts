@@ -36,6 +36,15 @@ export interface AgentView {
   source: string | null;
   updated_at: number;
   alive: boolean;
+  /** The question a waiting agent's screen shows (hive_answer's digest), or null. */
+  question: QuestionView | null;
+}
+
+export interface QuestionView {
+  digest: string;
+  text: string;
+  /** "1. Yes", or an unnumbered menu's labels. */
+  choices: string[];
 }
 
 export interface TeamView {

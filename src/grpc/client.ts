@@ -9,6 +9,7 @@ import { loadTermhiveProto } from "./proto.js";
 import { grpcSocketPath } from "./socket.js";
 import { fromGrpcError } from "./status.js";
 import { requestToWire, responseFromWire } from "./hive-codec.js";
+import { sandboxToWire } from "./sandbox-codec.js";
 
 type Verbs = typeof VERB;
 /** A verb's input as a caller writes it (defaults optional). */
@@ -99,7 +100,7 @@ export class TermhiveClient {
 
   /** A verb's call: its input as the proto message, the response back in the service's shape. */
   private async verb(rpc: string, input: object = {}): Promise<Row> {
-    return responseFromWire(rpc, await this.call<Row>(rpc, requestToWire(input as Row)));
+    return responseFromWire(rpc, await this.call<Row>(rpc, sandboxToWire(requestToWire(input as Row))));
   }
 
   /** Live output of the named sessions (all when none), optionally after what they still hold. */

@@ -6,6 +6,7 @@ import type { ServiceRoot } from "../service/root.js";
 import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
 import { requestFromWire, responseToWire } from "./hive-codec.js";
 import { replyError } from "./reply-error.js";
+import { sandboxFromWire } from "./sandbox-codec.js";
 import { watchEvents, watchOutput } from "./watch.js";
 
 type Unary = grpc.handleUnaryCall<Record<string, unknown>, object>;
@@ -28,8 +29,8 @@ function dropEmptyArrays(request: Row): Row {
 
 /** Wire request → the verb's input, and its result → the wire response. */
 function wire(verb: AnyVerb): { decode(request: Row): Row; encode(result: Row): object } {
-  if (verb.family === "terminal") return { decode: dropEmptyArrays, encode: (result) => result };
-  return { decode: (request) => requestFromWire(request, verb.input), encode: (result) => responseToWire(verb.grpc, result) };
+  if (verb.family === "terminal") return { decode: (request) => sandboxFromWire(dropEmptyArrays(request)), encode: (result) => result };
+  return { decode: (request) => requestFromWire(sandboxFromWire(request), verb.input), encode: (result) => responseToWire(verb.grpc, result) };
 }
 
 function unaryHandler(verb: AnyVerb, services: Services, authorize: Authorize | undefined): Unary {

@@ -155,6 +155,14 @@ export function responseFromWire(method: string, r: Row): Row {
       return r;
     case "AgentList":
       r.agents.forEach(agent);
+      for (const a of r.agents) nulls(a, ["question"]);
+      return r;
+    case "HiveAnswer":
+      nulls(r, ["choice"]);
+      nulls(r.now, ["question"]);
+      if (r.typed && r.typed.hook !== undefined) r.typed = { hook: r.typed.hook };
+      else if (r.typed && r.typed.text !== undefined) r.typed = { text: r.typed.text };
+      else if (r.typed) r.typed = { keys: r.typed.keys ?? [] };
       return r;
     case "TeamCreate":
       team(r.team);

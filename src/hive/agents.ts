@@ -256,7 +256,7 @@ export class Agents {
   setStatus(
     name: string,
     status: AgentStatus,
-    options: { detail?: string | null; source?: StatusSource } = {},
+    options: { detail?: string | null; source?: StatusSource; question?: string } = {},
   ): { agent: AgentRecord; changed: boolean } {
     checkStatus(status);
     const detail = clipDetail(options.detail);
@@ -270,13 +270,18 @@ export class Agents {
         .prepare("UPDATE agents SET status = ?, status_detail = ?, status_source = ?, updated_at = ? WHERE name = ?")
         .run(status, detail, source, now, name);
       advanceTurn(this.store, name, status, now);
-      // An agent's own report or hook is deliberate, never spinner noise: always an event.
-      if (agent.status !== status || source === "self" || source === "hook" || now - this.lastStatusEventAt(agent) >= DETAIL_EVENT_MS) {
+      // A permission request a hook holds open (permission-asks.ts) is open only while the
+      // agent waits: answered in its own dialog, the agent moves on, and the ask goes.
+      if (status !== "waiting_for_input") this.store.db.prepare("DELETE FROM permission_asks WHERE agent = ? AND decision IS NULL").run(name);
+      // An agent's own report or hook is deliberate, never spinner noise: always an event. So is
+      // a new question on screen (its digest is what hive_answer checks).
+      const question = options.question;
+      if (agent.status !== status || source === "self" || source === "hook" || question !== undefined || now - this.lastStatusEventAt(agent) >= DETAIL_EVENT_MS) {
         this.events.append({
           kind: "status",
           agent: name,
           sessionId: agent.sessionId,
-          data: { status, detail, source, previous: agent.status },
+          data: { status, detail, source, previous: agent.status, ...(question !== undefined ? { question } : {}) },
         });
       }
       return { agent: { ...agent, status, statusDetail: detail, statusSource: source, updatedAt: now }, changed: true };

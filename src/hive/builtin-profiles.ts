@@ -14,6 +14,8 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
   claude: {
     description: "Claude Code (Anthropic's CLI agent)",
     command: "claude",
+    // `claude --help` 2.1.332: these run every tool without asking (agent_spawn wants a sandbox or confirm).
+    dangerousFlags: ["--dangerously-skip-permissions", "--permission-mode bypassPermissions"],
     // Checked against these versions, offline, by test/e2e/real-claude.test.ts (docs/agents.md).
     checkedVersions: ["2.1.332"],
     // The input prompt or the "? for shortcuts" footer appear once the TUI accepts input.
@@ -66,6 +68,8 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
   codex: {
     description: "OpenAI Codex CLI",
     command: "codex",
+    // `codex --help` 0.169.0 (--yolo is its hidden alias): no approvals, no sandbox of its own.
+    dangerousFlags: ["--dangerously-bypass-approvals-and-sandbox", "--yolo", "--sandbox danger-full-access", "-s danger-full-access"],
     // Checked against these versions, offline, by test/e2e/real-codex.test.ts (docs/agents.md).
     checkedVersions: ["0.169.0"],
     ready: String.raw`OpenAI Codex|\? for shortcuts|context left|^\s*›(?:\s|$)`,

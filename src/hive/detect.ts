@@ -9,6 +9,7 @@
 //      is still changing);
 //   4. no rule: output changed within quietIdleMs → working; else the profile's quietStatus.
 import type { AgentProfile, DetectableStatus } from "./profiles.js";
+import { questionDigest, type Choice, type Question } from "./question.js";
 
 export interface ScreenState {
   /** The visible screen, top to bottom, one string per row (no escapes). */
@@ -28,6 +29,8 @@ export interface DetectedStatus {
   by: "rule" | "quiet" | "exit";
   /** The matching rule is marked overridesHooks (set only then). */
   overridesHooks?: true;
+  /** A rule-matched waiting_for_input: the question on screen, its choices and its digest. */
+  question?: Question;
 }
 
 const MAX_DETAIL = 120;
@@ -72,7 +75,11 @@ interface Menu {
   at: number;
   last: number;
   choices: string[];
+  /** Index of the choice the cursor (❯ ›) is on, or null. */
+  cursor: number | null;
 }
+
+const CURSOR_MARK = /^[\s│]*[❯›>▶]/;
 
 /** The menu at or below line `from`: contiguous numbered choices, else the cursor's unnumbered options. */
 function choicesOf(lines: readonly string[], from: number): Menu | null {
@@ -82,7 +89,10 @@ function choicesOf(lines: readonly string[], from: number): Menu | null {
     if (m && m[2]) numbered.push({ at: i, text: `${m[1]}. ${m[2]}` });
     else if (numbered.length > 0) break;
   }
-  if (numbered.length > 0) return { at: numbered[0]!.at, last: numbered.at(-1)!.at, choices: numbered.map((c) => c.text) };
+  if (numbered.length > 0) {
+    const cursor = numbered.findIndex((c) => CURSOR_MARK.test(lines[c.at]!));
+    return { at: numbered[0]!.at, last: numbered.at(-1)!.at, choices: numbered.map((c) => c.text), cursor: cursor === -1 ? null : cursor };
+  }
   const cursor = lines.findIndex((l, i) => i >= from && CURSOR_CHOICE.test(l));
   if (cursor === -1) return null;
   const m = CURSOR_CHOICE.exec(lines[cursor]!)!;
@@ -94,7 +104,7 @@ function choicesOf(lines: readonly string[], from: number): Menu | null {
   let last = cursor;
   while (option(lines[last + 1])) last++;
   const choices = lines.slice(first, last + 1).map((l) => l.slice(column).replace(/[\s│]*$/, ""));
-  return { at: first, last, choices };
+  return { at: first, last, choices, cursor: cursor - first };
 }
 
 /**
@@ -102,8 +112,8 @@ function choicesOf(lines: readonly string[], from: number): Menu | null {
  * "permission prompt: Do you want to proceed? 1. Yes / 2. No"; without a menu on screen the
  * label alone.
  */
-function describeDialog(lines: readonly string[], menu: Menu | null, label: string): string {
-  if (!menu) return label;
+function describeDialog(lines: readonly string[], menu: Menu | null, label: string): { detail: string; question: string } {
+  if (!menu) return { detail: label, question: "" };
   const clean = (l: string) => l.replace(/^[\s│]+|[\s│]+$/g, "");
   let question = "";
   for (let i = menu.at - 1; i >= Math.max(0, menu.at - 8); i--) {
@@ -116,8 +126,23 @@ function describeDialog(lines: readonly string[], menu: Menu | null, label: stri
     if (question === "") question = l;
   }
   const out = `${label}: ${question ? `${question} ` : ""}${menu.choices.map(clean).join(" / ")}`;
-  return out.length > MAX_DIALOG_DETAIL ? out.slice(0, MAX_DIALOG_DETAIL - 1) + "…" : out;
+  return { detail: out.length > MAX_DIALOG_DETAIL ? out.slice(0, MAX_DIALOG_DETAIL - 1) + "…" : out, question };
 }
+
+/** "2. Yes, and don't ask again" → {number: 2, label: "Yes, and don't ask again"}. */
+function choiceOf(text: string): Choice {
+  const clean = text.replace(/^[\s│]+|[\s│]+$/g, "");
+  const m = /^(\d{1,2})\.\s+(.*)$/.exec(clean);
+  return m ? { number: Number(m[1]), label: m[2]! } : { number: null, label: clean };
+}
+
+/** The question a dialog shows; its digest covers what the detail and the question line say. */
+function questionOf(menu: Menu | null, dialog: { detail: string; question: string }): Question {
+  return { digest: questionDigest(`${dialog.detail}\n${dialog.question}`), text: dialog.question, choices: menu ? menu.choices.map(choiceOf) : [], cursor: menu?.cursor ?? null };
+}
+
+/** How far up a dialog's menu and question are looked for, above a footer rule's match. */
+const DIALOG_LINES = 30;
 
 /** A dialog's detail holds its question and choices: longer than a matched line's. */
 const MAX_DIALOG_DETAIL = 200;
@@ -134,15 +159,33 @@ export function detectStatus(profile: AgentProfile, screen: ScreenState): Detect
     const m = rule.pattern.exec(text);
     if (!m) continue;
     if (rule.status === "waiting_for_input") {
-      const lines = text.split("\n");
+      let lines = text.split("\n");
       const matchLine = text.slice(0, m.index).split("\n").length - 1;
-      const matchEnd = text.slice(0, m.index + Math.max(1, matchLength(m)) - 1).split("\n").length - 1;
+      let matchEnd = text.slice(0, m.index + Math.max(1, matchLength(m)) - 1).split("\n").length - 1;
       // The question may be the matched line or just above it: look for the menu from a few lines up.
-      const menu = choicesOf(lines, Math.max(0, matchLine - 2));
+      const searchFrom = Math.max(0, matchLine - 2);
+      let menu = choicesOf(lines, searchFrom);
+      // A footer rule ("Esc to cancel", a few bottom lines) sees no menu, or only the part of it
+      // inside its lines: the menu and its question sit right above it, on the wider screen
+      // (hive_answer needs all the choices).
+      if ((!menu || menu.at === searchFrom) && rule.lines > 0 && rule.lines < DIALOG_LINES) {
+        const wide = bottom(screen.screenLines, DIALOG_LINES);
+        const shift = wide.length - lines.length;
+        const near = choicesOf(wide, Math.max(0, shift + matchLine - 8));
+        const same = menu ? near?.last === shift + menu.last : near !== null && near.last < shift + matchLine && near.last >= shift + matchLine - 2;
+        if (near && same) {
+          lines = wide;
+          menu = near;
+          matchEnd += shift;
+        }
+      }
       // A question that scrolled above a newer input box was answered: input goes to the box.
       const below = lines.slice(Math.max(matchEnd, menu?.last ?? 0) + 1).join("\n");
       if (inputBoxIn(profile, below)) continue;
-      return { status: rule.status, detail: describeDialog(lines, menu, rule.detail ?? lineAt(text, m.index)), by: "rule", ...(rule.overridesHooks ? { overridesHooks: true as const } : {}) };
+      const dialog = describeDialog(lines, menu, rule.detail ?? lineAt(text, m.index));
+      // Without a menu the question is the matched line (a shell's "[y/N]", aider's "(Y)es/(N)o").
+      if (!menu) dialog.question = lineAt(text, m.index);
+      return { status: rule.status, detail: dialog.detail, by: "rule", question: questionOf(menu, dialog), ...(rule.overridesHooks ? { overridesHooks: true as const } : {}) };
     }
     return { status: rule.status, detail: rule.detail ?? lineAt(text, m.index), by: "rule", ...(rule.overridesHooks ? { overridesHooks: true as const } : {}) };
   }

@@ -41,6 +41,9 @@ export const HooksSchema = z
             event: z.string().regex(/^[A-Za-z][A-Za-z0-9._-]{0,63}$/, "an event name: letters, digits, . _ -"),
             matcher: z.string().min(1).max(200).optional(),
             status: z.enum(HOOK_STATUSES),
+            // PermissionRequest (claude-settings) only: the hook holds the request open this
+            // long for hive_answer, then lets the program show its own dialog.
+            wait_s: z.number().int().min(1).max(600).optional(),
           })
           .strict(),
       )
@@ -50,6 +53,11 @@ export const HooksSchema = z
   .superRefine((h, ctx) => {
     if (h.via === "codex-notify" && h.events.length !== 1) {
       ctx.addIssue({ code: "custom", message: "via codex-notify takes exactly one event (Codex runs one notify program)" });
+    }
+    for (const e of h.events) {
+      if (e.wait_s !== undefined && (h.via !== "claude-settings" || e.event !== "PermissionRequest")) {
+        ctx.addIssue({ code: "custom", message: `wait_s is for a claude-settings PermissionRequest hook only (not ${e.event})` });
+      }
     }
     if (h.via === "codex-notify" && h.events[0]?.matcher !== undefined) {
       ctx.addIssue({ code: "custom", message: "via codex-notify has no matchers" });
@@ -74,8 +82,8 @@ const CLAUDE_HOOK_TIMEOUT_S = 10;
  * `settingsFile`: where a claude-settings file goes (one per agent).
  */
 export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; agent: string; settingsFile: string }): HookLaunch {
-  const command = (event: string, status: string) =>
-    joinWords([options.termhive, "hook", event, "--status", status, "--agent", options.agent]);
+  const command = (event: string, status: string, waitS?: number) =>
+    joinWords([options.termhive, "hook", event, "--status", status, "--agent", options.agent, ...(waitS ? ["--wait", String(waitS)] : [])]);
   if (hooks.via === "codex-notify") {
     const e = hooks.events[0]!;
     const argv = [options.termhive, "hook", e.event, "--status", e.status, "--agent", options.agent];
@@ -86,7 +94,8 @@ export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; age
   for (const e of hooks.events) {
     (byEvent[e.event] ??= []).push({
       ...(e.matcher !== undefined ? { matcher: e.matcher } : {}),
-      hooks: [{ type: "command", command: command(e.event, e.status), timeout: CLAUDE_HOOK_TIMEOUT_S }],
+      // A hook that waits for the hive's answer gets its wait plus the usual margin.
+      hooks: [{ type: "command", command: command(e.event, e.status, e.wait_s), timeout: CLAUDE_HOOK_TIMEOUT_S + (e.wait_s ?? 0) }],
     });
   }
   return {

@@ -11,6 +11,7 @@ import { Mailbox } from "./mailbox.js";
 import { Layouts } from "./layouts.js";
 import { Turns } from "./turns.js";
 import { Outbox } from "./outbox.js";
+import { PermissionAsks } from "./permission-asks.js";
 import { LaunchRecords } from "./restore-records.js";
 import { ProfileRegistry, loadProfiles } from "./profiles.js";
 import { detectStatus, type DetectedStatus, type ScreenState } from "./detect.js";
@@ -36,6 +37,7 @@ export class Hive {
   readonly profiles: ProfileRegistry;
   readonly turns: Turns;
   readonly outbox: Outbox;
+  readonly permissionAsks: PermissionAsks;
   /** How each agent was started, for agent_restore (restore-records.ts). */
   readonly launches: LaunchRecords;
 
@@ -49,6 +51,7 @@ export class Hive {
     this.layouts = new Layouts(store);
     this.turns = new Turns(store);
     this.outbox = new Outbox(store);
+    this.permissionAsks = new PermissionAsks(store);
     this.launches = new LaunchRecords(store);
     this.profiles = options.profiles ?? loadProfiles();
   }
@@ -137,4 +140,6 @@ export * from "./precedence.js";
 export * from "./turns.js";
 export * from "./outbox.js";
 export * from "./busy-rule.js";
+export * from "./permission-asks.js";
+export * from "./question.js";
 export * from "./restore-records.js";

@@ -11,6 +11,7 @@ import { NAME_RULE, isValidName } from "../util/names.js";
 import { z } from "zod";
 import type { HiveStore } from "./store.js";
 import { HiveError, checkName, unknownName } from "./errors.js";
+import { sandboxOption } from "../sandbox/policy.js";
 
 export const LAYOUT_KINDS = ["single", "horizontal", "vertical", "quad", "main-vertical", "main-horizontal", "tiled"] as const;
 export type LayoutKind = (typeof LAYOUT_KINDS)[number];
@@ -114,6 +115,7 @@ export const PaneSpecSchema = z
     team: nameField("team").optional(),
     profile: nameField("profile").optional(),
     host: z.string().min(1).max(512).optional(),
+    sandbox: sandboxOption.optional(),
   })
   .strict();
 

@@ -5,7 +5,9 @@
 // nothing about what happened since.
 //
 // Hooks (source "hook"):
-//  - while the screen agrees on the status, the hook's record (and source) stays: no churn;
+//  - while the screen agrees on the status, the hook's record (and source) stays: no churn —
+//    except a dialog's question the hook did not describe (its detail names a tool at most):
+//    the screen's question, with the digest hive_answer checks, replaces the hook's waiting;
 //  - for HOOK_FRESH_MS nothing on screen replaces it (the screen may lag the hook);
 //  - a detection without a matching rule ("output is changing", "quiet for …") never replaces it;
 //  - a rule-matched waiting_for_input replaces it at once, fresh or not: a dialog on screen is
@@ -27,7 +29,7 @@
 // program took (source "typed": Claude Code runs its UserPromptSubmit hook before it shows a
 // spinner, and its input box alone looks idle): held SELF_HOLD_MS against the screen, except
 // for waiting_for_input and error.
-import type { AgentRecord } from "./agents.js";
+import { clipDetail, type AgentRecord } from "./agents.js";
 import type { DetectedStatus } from "./detect.js";
 
 export const HOOK_FRESH_MS = 2000;
@@ -42,13 +44,14 @@ const needsPerson = (s: string) => s === "waiting_for_input" || s === "error";
  * caller keeps that per agent).
  */
 export function screenMayReplace(
-  agent: Pick<AgentRecord, "status" | "statusSource" | "updatedAt">,
+  agent: Pick<AgentRecord, "status" | "statusSource" | "updatedAt"> & Partial<Pick<AgentRecord, "statusDetail">>,
   detected: DetectedStatus,
   options: { now?: number; dialogSeen?: boolean } = {},
 ): boolean {
   const age = (options.now ?? Date.now()) - agent.updatedAt;
   if (agent.statusSource === "hook") {
-    if (detected.status === agent.status || detected.by !== "rule") return false;
+    const newQuestion = detected.question !== undefined && clipDetail(detected.detail) !== agent.statusDetail;
+    if ((detected.status === agent.status && !newQuestion) || detected.by !== "rule") return false;
     if (detected.status === "waiting_for_input") return true;
     if (agent.status === "waiting_for_input" && options.dialogSeen) return true;
     if (age < HOOK_FRESH_MS) return false;

@@ -25,6 +25,12 @@
 //                                        //   program's own hooks (hooks.ts); inherited by `extends`
 //         "checkedVersions": ["2.1.332"], // optional: program versions the rules were checked
 //                                        //   against; `termhive doctor` warns about newer ones
+//         "sandbox": "worktree",         // optional: the sandbox its agents run in (a preset or a
+//                                        //   policy object, as agent_spawn's `sandbox`)
+//         "dangerousFlags": ["--yolo", "--sandbox danger-full-access"],
+//                                        // optional: flags that turn off the program's own
+//                                        //   permission checks; agent_spawn refuses them
+//                                        //   without a sandbox unless confirm: true (inherited)
 //         "resume": { "command": "{command} --resume {id}",      // optional: how agent_restore
 //                     "newId": "{command} --session-id {id}" }   //   resumes conversation {id};
 //                                        //   newId: start with an id termhive chooses (a UUID)
@@ -42,6 +48,7 @@ import { z } from "zod";
 import { HiveError, nameList } from "./errors.js";
 import { BUILTIN_PROFILES } from "./builtin-profiles.js";
 import { HooksSchema, type ProfileHooks } from "./hooks.js";
+import { sandboxOption, type SandboxOption } from "../sandbox/policy.js";
 
 export const DETECTABLE_STATUSES = ["starting", "working", "idle", "waiting_for_input", "error"] as const;
 export type DetectableStatus = (typeof DETECTABLE_STATUSES)[number];
@@ -75,6 +82,8 @@ const ProfileSchema = z
     rules: z.array(RuleSchema).optional(),
     hooks: HooksSchema.optional(),
     checkedVersions: z.array(z.string().regex(/^\d+(?:\.\d+)*$/, "a version: digits and dots")).optional(),
+    sandbox: sandboxOption.optional(),
+    dangerousFlags: z.array(z.string().trim().min(1).max(200)).optional(),
     resume: ResumeSchema.optional(),
   })
   .strict();
@@ -123,6 +132,10 @@ export interface AgentProfile {
   hooks: ProfileHooks | null;
   /** The program versions this profile was checked against (newest last); [] when unknown. */
   checkedVersions: string[];
+  /** The sandbox its agents run in when agent_spawn names none; null: none (TERMHIVE_SANDBOX may still apply). */
+  sandbox: SandboxOption | null;
+  /** Flags (one or more words each) that turn off the program's own permission checks. */
+  dangerousFlags: string[];
   /** How agent_restore resumes the program's conversation (and starts one with a chosen id), or null: it cannot. */
   resume: ProfileResume | null;
   builtin: boolean;
@@ -172,6 +185,8 @@ function build(configs: Record<string, ProfileConfig>, builtinNames: ReadonlySet
       rules: [...own, ...(parent?.rules ?? [])],
       hooks: config.hooks ?? parent?.hooks ?? null,
       checkedVersions: config.checkedVersions ?? parent?.checkedVersions ?? [],
+      sandbox: config.sandbox ?? parent?.sandbox ?? null,
+      dangerousFlags: config.dangerousFlags ?? parent?.dangerousFlags ?? [],
       resume: config.resume ?? parent?.resume ?? null,
       builtin: builtinNames.has(name),
     };

@@ -128,6 +128,18 @@ export const MIGRATIONS: readonly string[] = [
     conversation_id TEXT, conversation_by TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
   );
   `,
+  // v5: issue 25 §2 — a permission request an agent's hook holds open (Claude Code's
+  // PermissionRequest) until the hive answers it or it times out (permission-asks.ts).
+  // decision 'allow' | 'deny' is set by hive_answer; taken_at is when the hook read it.
+  // Comments stay out of the SQL (page 1's schema must stay small).
+  `
+  CREATE TABLE permission_asks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, agent TEXT NOT NULL, digest TEXT NOT NULL, tool TEXT NOT NULL, summary TEXT NOT NULL,
+    created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, decision TEXT CHECK (decision IN ('allow','deny')), message TEXT,
+    decided_at INTEGER, taken_at INTEGER
+  );
+  CREATE INDEX permission_asks_agent ON permission_asks(agent, id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

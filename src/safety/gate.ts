@@ -62,10 +62,10 @@ function verdict(command: string, config: SafetyConfig, script: ParsedScript, fo
     for (const segment of found[i]!) add(rule.name, rule.reason, segment);
   });
   if (script.parseError) {
-    for (const { rule: name, pattern } of FALLBACK_PATTERNS) {
+    for (const { rule: name, find } of FALLBACK_PATTERNS) {
       const rule = config.rules.find((r) => r.name === name);
-      const match = rule && !violations.some((v) => v.rule === name) ? pattern.exec(command) : null;
-      if (rule && match) add(rule.name, rule.reason, match[0]);
+      const match = rule && !violations.some((v) => v.rule === name) ? find(command) : null;
+      if (rule && match !== null) add(rule.name, rule.reason, match);
     }
   }
   return { allowed: violations.length === 0, violations, ...(script.parseError ? { parseError: script.parseError } : {}) };

@@ -2,6 +2,7 @@
 // TERMHIVE_SAFETY_DISABLE) and a reason written for the model that sent the command.
 import { hasOptionValue, optionsOf, positionalsOf, subcommandOf } from "./args.js";
 import type { ParsedScript, SimpleCommand } from "./command.js";
+import { forkBombInText } from "./fork-bomb-text.js";
 import { isShell } from "./unwrap.js";
 
 export interface Rule {
@@ -242,7 +243,7 @@ export const BUILTIN_RULES: readonly Rule[] = [
   gitForcePushMain, gitResetHard, gitCleanForce, shutdownReboot, kubectlDeleteNoNamespace, terraformDestroy,
 ];
 
-/** Text shapes checked on the raw command only when the parser rejected it. */
-export const FALLBACK_PATTERNS: readonly { rule: string; pattern: RegExp }[] = [
-  { rule: "fork-bomb", pattern: /([\w:.]+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&/ },
+/** Text shapes checked on the raw command only when the parser rejected it: each finds its first match, or null. */
+export const FALLBACK_PATTERNS: readonly { rule: string; find(text: string): string | null }[] = [
+  { rule: "fork-bomb", find: forkBombInText },
 ];

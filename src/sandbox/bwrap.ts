@@ -13,6 +13,10 @@ export interface SandboxContext {
   shellFiles: boolean;
   /** The folder the program starts in. */
   cwd?: string;
+  /** The pane's relay folder under TERMHIVE_HOME: the one place there it may write (sandbox/relay.ts); none on a remote host. */
+  relayDir?: string;
+  /** Paths under TERMHIVE_HOME put back read-only (a remote host's shell integration scripts live there). */
+  keep?: string[];
   /** Extra read-only paths when `read` is a list: the shell integration scripts, node and the `termhive` shim. */
   support: string[];
 }
@@ -33,13 +37,16 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
   // TERMHIVE_HOME holds the tmux socket, the gRPC socket and the auth token: any of them opens an
   // unsandboxed pane. Covered by an empty tmpfs; only what the pane needs is put back.
   const home = ctx.termhiveHome;
-  args.push("--tmpfs", home, "--ro-bind-try", join(home, "bin"), join(home, "bin"));
+  // bin: the `termhive` shim; hooks: the agent programs' hook settings files (read-only).
+  args.push("--tmpfs", home, "--ro-bind-try", join(home, "bin"), join(home, "bin"), "--ro-bind-try", join(home, "hooks"), join(home, "hooks"));
+  for (const p of ctx.keep ?? []) args.push("--ro-bind", p, p);
   if (ctx.shellFiles) {
     // The shell's command-line file (bash) lands in this private <home>/shell; the status and
     // secret-line files termhive reads are the host's, bound file by file.
     args.push("--dir", join(home, "shell"));
     for (const file of [`status.${ctx.sessionId}`, `secret.${ctx.sessionId}`]) args.push("--bind", join(home, "shell", file), join(home, "shell", file));
   }
+  if (ctx.relayDir) args.push("--bind", ctx.relayDir, ctx.relayDir);
   // Last, so a writable path under /tmp or TERMHIVE_HOME is still there, and writable.
   for (const p of policy.write) args.push("--bind", p, p);
   if (policy.network !== "on") args.push("--unshare-net");

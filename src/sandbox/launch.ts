@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { ToolError } from "../util/tool-error.js";
 import { packageRoot, shellAssetDir } from "../util/paths.js";
 import { BWRAP_MISSING, bwrapArgs, findBwrap } from "./bwrap.js";
+import { makeRelayDir } from "./relay.js";
 import { SandboxPolicyError, resolvePolicy, type SandboxOption, type SandboxPolicy } from "./policy.js";
 
 /** Variables a clean sandbox environment keeps from the caller's (termhive's own are added after). */
@@ -13,13 +14,14 @@ const CLEAN_KEEP = /^(HOME|PATH|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TE
 export interface SandboxedLaunch {
   argv: string[];
   policy: SandboxPolicy;
+  /** The pane's relay folder (sandbox/relay.ts), writable inside; none on a remote host. */
+  relayDir?: string;
 }
 
 export function sandboxLaunch(
   option: SandboxOption,
-  pane: { argv: string[]; home: string; cwd: string; program: string; termhiveHome: string; sessionId: string; shell: boolean; host?: string },
+  pane: { argv: string[]; home: string; cwd: string; program: string; termhiveHome: string; sessionId: string; shell: boolean },
 ): SandboxedLaunch {
-  if (pane.host !== undefined) throw new ToolError("sandbox is not supported on other hosts yet (only local panes); nothing was opened", "unsupported");
   if (process.platform !== "linux") throw new ToolError(`sandbox needs Linux and bubblewrap; ${process.platform} is not supported yet (macOS sandbox-exec is not done); nothing was opened`, "unsupported");
   const bwrap = findBwrap();
   if (!bwrap) throw new ToolError(`${BWRAP_MISSING}; nothing was opened`, "unavailable");
@@ -35,8 +37,9 @@ export function sandboxLaunch(
     closeSync(openSync(join(pane.termhiveHome, "shell", `secret.${pane.sessionId}`), "a", 0o600));
   }
   const support = [shellAssetDir(), dirname(process.execPath), packageRoot()];
-  const args = bwrapArgs(policy, { termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, shellFiles: pane.shell, cwd: pane.cwd, support });
-  return { argv: [bwrap, ...args, "--", ...pane.argv], policy };
+  const relayDir = makeRelayDir(pane.termhiveHome, pane.sessionId);
+  const args = bwrapArgs(policy, { termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, shellFiles: pane.shell, cwd: pane.cwd, support, relayDir });
+  return { argv: [bwrap, ...args, "--", ...pane.argv], policy, relayDir };
 }
 
 /** The caller's variables a pane with `env: "clean"` keeps (termhive's own and the shell's are added on top). */

@@ -7,12 +7,14 @@ import { parseStatusArgs, type AgentRecord, type EventKind, type QueuedMessage, 
 import type { Crew } from "../hive/live/crew.js";
 import { deliverCascade, type CascadeInput } from "../hive/live/cascade-delivery.js";
 import { buildLayout, splitPane, type LayoutInput, type SplitInput } from "../hive/live/layout-builder.js";
+import { describePolicy } from "../sandbox/policy.js";
 import { spawnAgent, type SpawnInput } from "../hive/live/spawn.js";
 import { restoreAgents, type RestoreInput } from "../hive/live/restore.js";
 import { recordLaunch } from "../hive/live/restore-record.js";
 import { recordQueued } from "../hive/live/message-events.js";
 import { hiveWait, type HiveWaitResult, type WaitFor } from "../hive/live/wait.js";
 import { withProgress } from "../hive/live/progress.js";
+import { answerAgent, askQuestion, questionOnScreen, type AnswerInput } from "../hive/live/answer.js";
 import type { DeliveryResult } from "../terminal/delivery.js";
 import { traced } from "../util/traced.js";
 import { ToolError } from "./errors.js";
@@ -112,12 +114,34 @@ export class HiveService {
       name: a.name, session: a.sessionId, session_name: a.sessionName, team: a.team, profile: a.profile,
       status: a.status, detail: a.statusDetail, source: a.statusSource, exit_code: a.exitCode,
       alive: s !== undefined && s.alive, pane: s?.paneId ?? null, updated_at: a.updatedAt,
+      ...(s?.meta.sandbox ? { sandbox: describePolicy(s.meta.sandbox) } : {}),
     };
   }
 
   async listAgents(input: { team?: string; recursive?: boolean }) {
     await this.sync();
-    return { agents: this.hive.agents.list({ team: input.team, recursive: input.recursive ?? true }).map((a) => this.agentView(a)) };
+    const agents = this.hive.agents.list({ team: input.team, recursive: input.recursive ?? true });
+    return { agents: await Promise.all(agents.map(async (a) => ({ ...this.agentView(a), question: await this.questionOf(a) }))) };
+  }
+
+  /** The question a waiting agent's screen shows now (its digest is what hive_answer checks), or null. */
+  private async questionOf(a: AgentRecord) {
+    if (a.status !== "waiting_for_input") return null;
+    const s = this.registry.byId(a.sessionId);
+    if (!s || !s.alive || s.goneReason) return null;
+    const ask = this.hive.permissionAsks.pending(a.name);
+    const q = ask ? askQuestion(ask) : (await questionOnScreen(this.crew, a, s)).question;
+    return q && { digest: q.digest, text: q.text, choices: q.choices.map((c) => (c.number !== null ? `${c.number}. ${c.label}` : c.label)) };
+  }
+
+  /** Answers the question an agent shows (hive/live/answer.ts); typed through the one send path (gate, audit). */
+  answer(input: AnswerInput, ctx: CallContext) {
+    return answerAgent(this.crew, input, async (session, plan) => {
+      // A digit is typed as text (it is no key name); arrows and Enter go as keys.
+      if (plan.kind === "choice" && plan.keys.length === 1 && /^\d$/.test(plan.keys[0]!)) await this.service.send({ session: session.id, text: plan.keys[0]!, enter: false }, ctx);
+      else if (plan.kind === "choice") await this.service.send({ session: session.id, keys: plan.keys, enter: false }, ctx);
+      else await this.service.send({ session: session.id, text: plan.text, enter: true }, ctx);
+    });
   }
 
   async removeAgent(input: { name: string; close?: boolean }) {

@@ -39,6 +39,7 @@ export function composeRoot(config: TermhiveConfig, options: RootOptions = {}): 
     ensureRoomFor: (count) => terminal.ensureRoomFor(count),
     openHive: options.openHive ?? (() => Hive.open({ home: config.home, profiles: profilesFrom(config.profilesPath) })),
     notifyUrls: config.notifyUrls,
+    agentSandbox: config.agentSandbox,
   });
   const iterm2 = startIterm2Status(terminal, crew.onAgentChanged);
   const hive = new HiveService(terminal, crew, [iterm2]);

@@ -18,6 +18,8 @@ import { paneCliEnv } from "./pane-cli.js";
 import { publishRuns, statusFilePath } from "./run-state.js";
 import { adoptRecordedRun, shellStatusWritten } from "./adopt-run.js";
 import { cleanCallerEnv, sandboxLaunch } from "../sandbox/launch.js";
+import { RELAY_ENV } from "../sandbox/relay.js";
+import { remoteSandboxLaunch } from "../sandbox/remote-launch.js";
 import type { SandboxOption } from "../sandbox/policy.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
@@ -333,9 +335,11 @@ export class SessionRegistry {
     const sandbox =
       options.sandbox === undefined
         ? undefined
-        : sandboxLaunch(options.sandbox, {
-            argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other", host: host?.host,
-          });
+        : host
+          ? remoteSandboxLaunch(options.sandbox, { argv: launch.argv, cwd, sessionId: id, shell: shellKind !== "other" }, host)
+          : sandboxLaunch(options.sandbox, {
+              argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other",
+            });
     // A local pane's environment is this process's (the caller's, util/pane-env.ts), never the
     // tmux server's; a remote pane starts from its host's.
     const env: Record<string, string> = {
@@ -346,6 +350,8 @@ export class SessionRegistry {
       TERMHIVE_SESSION: id,
       TERMHIVE_SESSION_NAME: name,
       ...(host ? {} : paneCliEnv(this.config.home)),
+      // The in-pane `termhive` reaches the hive through this folder (sandbox/relay.ts), not TERMHIVE_HOME.
+      ...(sandbox?.relayDir ? { [RELAY_ENV]: sandbox.relayDir } : {}),
       ...options.env,
     };
     const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind, ...(host ? { host: host.host } : {}), ...(sandbox ? { sandbox: sandbox.policy } : {}) };
@@ -404,7 +410,8 @@ export class SessionRegistry {
     if (!meta.host && options.cwd) session.startedIn(options.cwd);
     for (const chunk of this.orphans.get(pane.paneId) ?? []) session.ingest(chunk);
     this.orphans.delete(pane.paneId);
-    this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId });
+    // A sandboxed pane's policy is on record: what it may write and reach, for a later look at what it did.
+    this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId, ...(meta.sandbox ? { sandbox: meta.sandbox } : {}) });
     return session;
   }
 

@@ -5,14 +5,14 @@ import { READS, defineVerb } from "./verb.js";
 export default defineVerb({
   name: "agent_list",
   title: "List agents",
-  description: "Every agent (or a team's, with child teams): session, team, profile, status and detail, alive.",
+  description: "Agents (all or a team's, child teams too): session, team, profile, status, detail, alive, sandbox.",
   input: { team: name.optional(), recursive: z.boolean().optional() },
   family: "hive",
   annotations: READS,
   run: (s, input) => s.hive().listAgents(input),
   text: (r) =>
     r.agents.length
-      ? r.agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} ${a.status}${a.detail ? ` (${a.detail})` : ""} · ${a.session_name ?? a.session}${a.alive ? "" : " · gone"}`).join("\n")
+      ? r.agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} ${a.status}${a.detail ? ` (${a.detail})` : ""} · ${a.session_name ?? a.session}${a.alive ? "" : " · gone"}${a.sandbox ? ` · sandbox ${a.sandbox}` : ""}`).join("\n")
       : "no agents",
   grpc: "AgentList",
 });

@@ -5,7 +5,7 @@ import { WRITES, defineVerb } from "./verb.js";
 export default defineVerb({
   name: "agent_register",
   title: "Register a session as an agent",
-  description: "Bind an agent name to an existing session (with team and status profile). Refused if the name is taken unless replace: true.",
+  description: "Bind an agent name to an existing session. Refused if the name is taken unless replace: true.",
   input: { name, session: z.string(), team: name.optional(), profile: name.optional(), replace: z.boolean().optional() },
   family: "hive",
   annotations: WRITES,

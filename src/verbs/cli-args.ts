@@ -19,3 +19,8 @@ export const port = (v: string) => {
   if (v.trim() === "" || !Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("not a port (0 to 65535).");
   return n;
 };
+
+export const sandboxPreset = (v: string) => {
+  if (v !== "worktree" && v !== "readonly") throw new InvalidArgumentError("a sandbox preset: worktree or readonly.");
+  return v;
+};

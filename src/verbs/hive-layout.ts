@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LAYOUT_KINDS } from "../hive/index.js";
 import { name } from "./schemas/hive.js";
+import { sandboxOption } from "../sandbox/policy.js";
 import { WRITES, defineVerb } from "./verb.js";
 
 const paneSpec = z.object({
@@ -10,15 +11,18 @@ const paneSpec = z.object({
   env: z.record(z.string(), z.string()).optional(),
   agent: name.optional().describe("Register the pane as this agent."),
   team: name.optional().describe("Team of the agent (created if missing)."),
-  profile: name.optional().describe("Status profile: claude, codex, aider, shell, custom (default: by command)."),
+  profile: name.optional().describe("claude, codex, aider, shell or custom (default: by command)."),
   host: z.string().max(512).optional().describe("ssh destination (one per layout)."),
+  // As agent_spawn's (the README says so): listed bare, every token of a pane spec counts.
+  // No confirm here: an agent pane with a dangerous flag needs a sandbox (or agent_spawn's confirm).
+  sandbox: sandboxOption.meta({ "x-listed-as": {} }).optional(),
 });
 
 export default defineVerb({
   name: "hive_layout",
   title: "Open several panes side by side",
   description:
-    "A tmux window of named panes side by side (a person can attach and watch), each optionally an agent in a team. save_as stores the arrangement; {restore: name} recreates it.",
+    "One tmux window of named panes (a person can attach), each optionally an agent in a team. save_as saves it; {restore: name} recreates it.",
   input: {
     layout: z.enum(LAYOUT_KINDS).optional(),
     panes: z.array(paneSpec).max(32).optional().describe("One per pane, in order (quad: TL, TR, BL, BR)."),

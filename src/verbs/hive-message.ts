@@ -5,7 +5,7 @@ export default defineVerb({
   name: "hive_message",
   title: "Send cascading messages to agents",
   description:
-    "Give each agent one text: its own (agents: {name: text}), else its nearest team's (teams), else broadcast. Typed into its TUI and verified: delivered only when the program took it. Busy agents get it queued until idle (hive_queue). Then hive_wait {for: \"idle\"}.",
+    "Give each agent one text: its own (agents: {name: text}), else its nearest team's (teams), else broadcast. Typed and verified (delivered: the program took it); busy agents get it queued until idle (hive_queue). Then hive_wait {for: \"idle\"}.",
   input: {
     broadcast: z.string().min(1).optional(), teams: z.record(z.string(), z.string().min(1)).optional(), agents: z.record(z.string(), z.string().min(1)).optional(),
     submit: z.boolean().optional().describe("Press Enter (default true)."), confirm: z.boolean().optional().describe("Send even if the safety gate refuses."),

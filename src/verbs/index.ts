@@ -31,6 +31,7 @@ import hiveWatch from "./hive-watch.js";
 import hiveMail from "./hive-mail.js";
 import hiveInbox from "./hive-inbox.js";
 import hiveFocus from "./hive-focus.js";
+import hiveAnswer from "./hive-answer.js";
 
 /** Each verb by its camel-case name (the gRPC client's method names and types come from here). */
 export const VERB = {
@@ -38,7 +39,7 @@ export const VERB = {
   hiveLayout, hiveSplit,
   agentRegister, agentSpawn, agentList, agentRemove, agentRestore,
   teamCreate, teamAssign, teamList, teamRemove,
-  hiveSend, hiveRead, hiveMessage, hiveQueue, hiveStatus, hiveEvents, hiveWait, hiveWatch, hiveMail, hiveInbox, hiveFocus,
+  hiveSend, hiveRead, hiveMessage, hiveQueue, hiveStatus, hiveEvents, hiveWait, hiveWatch, hiveMail, hiveInbox, hiveFocus, hiveAnswer,
 };
 
 export const VERBS: readonly AnyVerb[] = Object.values(VERB);

@@ -3,7 +3,7 @@ import { READS, defineVerb } from "./verb.js";
 export default defineVerb({
   name: "terminal_list",
   title: "List sessions",
-  description: "List every session: name, id, host (remote sessions), alive, foreground program, cwd, running command, last exit code, idle seconds, and whether a full-screen app is active, sandbox policy.",
+  description: "Every session: name, id, host, alive, foreground program, cwd, running command, last exit code, idle seconds, full-screen app, sandbox.",
   input: {},
   family: "terminal",
   annotations: READS,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { joinWords } from "../util/words.js";
-import { int } from "./cli-args.js";
+import { int, sandboxPreset } from "./cli-args.js";
 import { cols, rows } from "./schemas/terminal.js";
 import { WRITES, defineVerb } from "./verb.js";
 import { sandboxOption } from "../sandbox/policy.js";
@@ -24,7 +24,7 @@ export default defineVerb({
   name: "terminal_open",
   title: "Open a terminal session",
   description:
-    "Open a persistent session (your shell, or a program: python3, psql…) that outlives calls and restarts. Returns its name and how a person attaches to watch.",
+    "Open a persistent session (your shell, or a program: python3, psql…) that outlives calls and restarts; returns its name and how a person attaches.",
   input: openInput,
   family: "terminal",
   annotations: WRITES,
@@ -53,6 +53,7 @@ export default defineVerb({
       ["--rows <n>", "rows", int],
       ["--cols <n>", "columns", int],
       ["--host <destination>", "run it on another machine (ssh destination: alias, user@host, ssh://user@host:port)"],
+      ["--sandbox <preset>", "run it in a sandbox: worktree (writes its cwd only) or readonly", sandboxPreset],
     ],
     input: ([command]: string[][], o) => ({
       name: o.name as string | undefined,
@@ -62,7 +63,8 @@ export default defineVerb({
       rows: o.rows as number | undefined,
       cols: o.cols as number | undefined,
       host: o.host as string | undefined,
+      sandbox: o.sandbox as "worktree" | "readonly" | undefined,
     }),
-    text: (r) => `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}\nwatch it: ${r.attach ?? "(not attachable)"}`,
+    text: (r) => `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.sandbox ? ` · sandbox ${r.sandbox}` : ""}\nwatch it: ${r.attach ?? "(not attachable)"}`,
   },
 });

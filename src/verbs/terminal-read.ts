@@ -9,7 +9,7 @@ const MODES = ["auto", "new", "screen", "diff", "lines", "all"] as const;
 const readInput = {
   session,
   mode: z.enum(MODES).default("auto").describe(
-    "new: since your last read; screen: what is shown; diff: screen lines changed since your last screen read; lines: from_line..to_line; all: everything held; auto: screen for TUIs, else new.",
+    "new: since your last read; screen: what is shown; diff: screen rows changed since your last; lines: from_line..to_line; all: everything held; auto: screen for TUIs, else new.",
   ),
   from_line: z.number().int().min(1).optional().describe("1-based."),
   to_line: z.number().int().min(1).optional().describe("Inclusive."),
@@ -31,7 +31,7 @@ export default defineVerb({
   name: "terminal_read",
   title: "Read a session",
   description:
-    "Read a session: new output, the screen (vim/less/htop), a screen diff, a line range, or everything. Long output is folded; fold markers name the terminal_read call for the hidden lines.",
+    "Read a session: new output, the screen (vim/less/htop), a screen diff, a line range, or everything. Long output is folded; each fold marker names the call that shows what it hides.",
   input: readInput,
   family: "terminal",
   annotations: READS,

@@ -5,10 +5,10 @@ import { RUNS, defineVerb } from "./verb.js";
 const sendInput = {
   session,
   text: z.string().max(64 * 1024 * 1024).optional().describe(
-    "Text to type literally (multi-line: one paste; control characters show as symbols: use keys). A trailing newline is its Enter.",
+    "Typed literally (multi-line: one paste; control characters: use keys). A trailing newline is its Enter.",
   ),
   enter: z.boolean().default(true).describe("Press Enter after the text (default true)."),
-  keys: z.array(z.string().max(32)).max(1000).optional().describe("Keys after the text, as tmux names them: Enter, Escape, Tab, Up, Home, PageUp, Backspace, F1, C-c, M-x…"),
+  keys: z.array(z.string().max(32)).max(1000).optional().describe("Keys after the text (tmux names): Enter, Escape, Tab, Up, PageUp, F1, C-c, M-x…"),
   secret: z.string().max(64 * 1024).optional().describe("Password, typed with Enter; never logged or returned."),
   confirm: z.boolean().optional().describe("Send even if the safety gate flags the line Enter submits."),
 };

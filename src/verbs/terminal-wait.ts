@@ -23,7 +23,7 @@ export default defineVerb({
   name: "terminal_wait",
   title: "Wait for output, completion, idle or exit",
   description:
-    "Block until a regex shows in output not yet read, the command completes, output goes idle, or the program exits. Returns the output since your last read.",
+    "Block until a regex shows in unread output, the command completes, output goes idle, or the program exits; returns output since your last read.",
   input: waitInput,
   family: "terminal",
   annotations: READS,

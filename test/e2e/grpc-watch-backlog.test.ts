@@ -171,7 +171,20 @@ describe("gRPC WatchOutput backlog", () => {
 
     // The door serves MAX_WATCHES streams: one more is refused, a plain call is still served.
     const extra = raw.WatchOutput!({ sessions: ["flood"] }) as grpc.ClientReadableStream<unknown>;
-    const refused = await new Promise<grpc.ServiceError>((resolve) => extra.once("error", resolve));
+    const answer = new Promise<grpc.ServiceError | "served">((resolve) => {
+      extra.once("error", resolve);
+      extra.once("metadata", () => resolve("served"));
+    });
+    // Served, it would have its first message with the next output.
+    let refused: grpc.ServiceError | "served" | null = null;
+    while (refused === null) {
+      await c.run({ session: "flood", command: "echo tick" });
+      refused = await Promise.race([answer, new Promise<null>((r) => setTimeout(() => r(null), 200))]);
+    }
+    if (refused === "served") {
+      extra.cancel();
+      assert.fail(`a watch stream past TERMHIVE_GRPC_MAX_WATCHES=${MAX_WATCHES} was served`);
+    }
     assert.equal(refused.code, grpc.status.RESOURCE_EXHAUSTED, refused.details);
     assert.match(refused.details, /too many watch streams at once \(\d+, TERMHIVE_GRPC_MAX_WATCHES\)/);
     assert.ok((await c.list()).sessions.some((x) => x.name === "flood"));

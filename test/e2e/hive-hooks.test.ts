@@ -81,8 +81,11 @@ describe("hive hooks: status from the agent's own hooks", () => {
     const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
     await h.ok("hive_message", { agents: { asker: "ask: run the tests" } });
     await logHas(log, "hook: Notification permission_prompt exit 0");
-    const waiting = await agentIs("asker", "waiting_for_input", "hook");
-    assert.match(waiting.detail ?? "", /permission/);
+    const hooked = await until("the hook's waiting_for_input", async () => (await statusEvents(cursor, "asker")).find((e) => e.data.status === "waiting_for_input" && e.data.source === "hook"));
+    assert.match(hooked.data.detail ?? "", /Notification hook: .*permission/);
+    // The dialog's question on screen then stands in the status (its digest is what hive_answer checks).
+    const waiting = await agentIs("asker", "waiting_for_input", "profile");
+    assert.match(waiting.detail ?? "", /permission prompt: Do you want to proceed\? 1\. Yes/);
     assert.ok(!logLines(log).includes("hook: Notification idle_prompt exit 0"), "the idle_prompt matcher ran for a permission prompt");
 
     await h.ok("hive_send", { targets: "asker", text: "1", enter: false });

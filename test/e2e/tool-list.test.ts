@@ -14,11 +14,11 @@ describe("the tool list", () => {
     for (const h of started) await h.destroy();
   });
 
-  test("every tool has the four annotations; read tools are read-only, removing ones destructive; ≤ 4,100 tokens as Claude Code sends them", async () => {
+  test("every tool has the four annotations; read tools are read-only, removing ones destructive; ≤ 4,000 tokens as Claude Code sends them", async () => {
     const h = await Harness.start();
     started.push(h);
     const { tools } = await h.client.listTools();
-    assert.equal(tools.length, 30);
+    assert.equal(tools.length, 31);
     for (const tool of tools) for (const hint of HINTS) assert.equal(typeof tool.annotations?.[hint], "boolean", `${tool.name} ${hint}`);
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const name of ["terminal_read", "terminal_list", "terminal_wait", "agent_list", "hive_events"]) assert.equal(byName.get(name)!.annotations!.readOnlyHint, true, name);
@@ -26,8 +26,9 @@ describe("the tool list", () => {
     assert.ok(byName.get("terminal_open")!.outputSchema, "terminal_open declares its typed result");
     assert.equal(byName.get("terminal_run")!.outputSchema, undefined, "terminal_run's output is text, never duplicated as JSON");
     const sent = (list: typeof tools) => list.reduce((sum, t) => sum + encode(JSON.stringify({ name: `mcp__termhive__${t.name}`, description: t.description, input_schema: t.inputSchema })).length, 0);
-    // 4,000 before agent_restore (issue 25), which adds 82.
-    assert.ok(sent(tools) <= 4100, `${sent(tools)} tokens`);
+    // Issue 24's budget, kept as tools are added (agent_restore, hive_answer): a new tool pays
+    // for itself with terser words elsewhere.
+    assert.ok(sent(tools) <= 4000, `${sent(tools)} tokens`);
     assert.ok(sent(tools.filter((t) => t.name.startsWith("terminal_"))) <= 1800);
     // Every parameter still has its type; the main tools' parameters their description.
     for (const name of ["terminal_run", "terminal_send", "terminal_read", "terminal_wait"]) {

@@ -12,7 +12,7 @@ const home = join(dir, "home");
 const work = join(dir, "work");
 mkdirSync(join(home, ".claude"), { recursive: true });
 mkdirSync(work);
-const ctx = { termhiveHome: join(home, ".termhive"), sessionId: "s1", shellFiles: true, cwd: work, support: ["/opt/termhive"] };
+const ctx = { termhiveHome: join(home, ".termhive"), sessionId: "s1", shellFiles: true, cwd: work, support: ["/opt/termhive"], relayDir: join(home, ".termhive", "relay", "s1") };
 
 /** The argument pairs/triples of one bwrap option, in order. */
 function option(args: string[], name: string, arity: number): string[][] {
@@ -63,16 +63,20 @@ describe("bwrap arguments", () => {
     assert.deepEqual(option(args, "--chdir", 1), [[work]]);
   });
 
-  test("TERMHIVE_HOME is hidden but for the shim and this session's own shell status files", () => {
+  test("TERMHIVE_HOME is hidden but for the shim, hook settings, this session's own shell status files and relay folder", () => {
     const args = bwrapArgs({ write: [], read: "all", network: "off" }, ctx);
     const shell = join(ctx.termhiveHome, "shell");
     assert.deepEqual(option(args, "--bind", 2), [
       [join(shell, "status.s1"), join(shell, "status.s1")],
       [join(shell, "secret.s1"), join(shell, "secret.s1")],
+      [ctx.relayDir, ctx.relayDir],
     ]);
-    assert.deepEqual(option(args, "--ro-bind-try", 2), [[join(ctx.termhiveHome, "bin"), join(ctx.termhiveHome, "bin")]]);
+    assert.deepEqual(option(args, "--ro-bind-try", 2), [
+      [join(ctx.termhiveHome, "bin"), join(ctx.termhiveHome, "bin")],
+      [join(ctx.termhiveHome, "hooks"), join(ctx.termhiveHome, "hooks")],
+    ]);
     assert.ok(args.includes("--unshare-net"));
-    assert.equal(option(bwrapArgs({ write: [], read: "all", network: "on" }, { ...ctx, shellFiles: false }), "--bind", 2).length, 0);
+    assert.deepEqual(option(bwrapArgs({ write: [], read: "all", network: "on" }, { ...ctx, shellFiles: false }), "--bind", 2), [[ctx.relayDir, ctx.relayDir]]);
   });
 
   test("a read list mounts the system, the listed paths and termhive's own support paths only", () => {

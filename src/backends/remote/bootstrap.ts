@@ -71,6 +71,8 @@ export function bootstrapScript(tmuxConf: string, assets: Asset[] = shellAssets(
     `printf '%s shell %s\\n' ${MARK} "$S"`,
     `printf '%s login %s\\n' ${MARK} "\${SHELL:-/bin/sh}"`,
     `if T=$(command -v tmux); then printf '%s tmux %s\\n' ${MARK} "$T"; else printf '%s tmux\\n' ${MARK}; fi`,
+    // bubblewrap, for the `sandbox` option on this host's panes (sandbox/launch.ts).
+    `if T=$(command -v bwrap); then printf '%s bwrap %s\\n' ${MARK} "$T"; fi`,
     "",
   ];
   return lines.join("\n");
@@ -96,7 +98,7 @@ export function parseFacts(host: string, stdout: string): HostFacts {
       `tmux is not installed on host ${host} (not on the PATH of its non-interactive ssh commands): install it there (apt-get install -y tmux, dnf install -y tmux or brew install tmux), then retry`,
     );
   }
-  return { host, home, stateDir: `${home}/.local/state/termhive`, shellDir, tmuxPath, shell: facts.get("login") || "/bin/sh" };
+  return { host, home, stateDir: `${home}/.local/state/termhive`, shellDir, tmuxPath, shell: facts.get("login") || "/bin/sh", bwrap: facts.get("bwrap") || null };
 }
 
 /**

@@ -20,6 +20,8 @@ import { screenFacts } from "./screen-facts.js";
 import { StatusTracker } from "./status-tracker.js";
 import { WatchScanner } from "./watch-scanner.js";
 import { startNotifier } from "./notify-start.js";
+import type { SandboxOption } from "../../sandbox/policy.js";
+import { RelayFollower } from "./relay-follower.js";
 
 export interface CrewDeps {
   registry: SessionRegistry;
@@ -33,6 +35,8 @@ export interface CrewDeps {
   openHive: () => Hive;
   /** TERMHIVE_NOTIFY_URL's URLs (notify.json under `home` adds more): notifications off the machine. */
   notifyUrls?: readonly string[];
+  /** TERMHIVE_SANDBOX: the sandbox preset of agents whose call and profile name none. */
+  agentSandbox?: SandboxOption | null;
 }
 
 interface Parts {
@@ -41,6 +45,7 @@ interface Parts {
   scanner: WatchScanner;
   outbox: OutboxDispatcher;
   stopNotifier: () => void;
+  relay: RelayFollower;
 }
 
 export class Crew {
@@ -66,7 +71,7 @@ export class Crew {
       const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
       const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, retry) => this.typeMessage(session, text, submit, "hive_message", retry), (agents, delivered) => this.turnAfterTyping(agents, delivered));
       const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
-      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier };
+      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay: new RelayFollower(hive, this.deps.home) };
     }
     return this.opened;
   }
@@ -93,6 +98,8 @@ export class Crew {
       await this.registry.ensureStarted();
       await this.registry.refresh();
       const live = new Map(this.registry.all().map((s) => [s.id, s]));
+      // What sandboxed panes' own `termhive` left for the hive (sandbox/relay.ts).
+      for (const s of live.values()) if (s.meta.sandbox && s.alive) this.parts.relay.follow(s);
       const adopted = new Set<TerminalSession>();
       for (const agent of this.hive.agents.list()) {
         const session = live.get(agent.sessionId);
@@ -142,6 +149,7 @@ export class Crew {
     const r = this.hive.registerAgent({ name: a.name, sessionId: session.id, sessionName: session.name, profile: a.profile, team: a.team ?? null, replace: a.replace });
     this.tracker.untrack(session.id);
     this.tracker.track(session, { ready: a.ready });
+    this.parts.relay.follow(session);
     void this.tracker.title(session);
     return r.agent;
   }
@@ -197,6 +205,7 @@ export class Crew {
     this.opened.scanner.stop();
     this.opened.outbox.stop();
     this.opened.stopNotifier();
+    this.opened.relay.dispose();
     this.opened.hive.close();
   }
 }

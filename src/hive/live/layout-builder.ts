@@ -8,6 +8,7 @@ import { traced } from "../../util/traced.js";
 import type { Crew } from "./crew.js";
 import { commandWithHooks } from "./hook-launch.js";
 import { waitReady } from "./ready.js";
+import { agentSandbox, dangerRefusal } from "../../sandbox/agent-rules.js";
 import { recordLaunch, startConversation } from "./restore-record.js";
 
 /** Default size of a layout window: room for four panes of useful width. */
@@ -45,6 +46,12 @@ const agentOf = (p: PaneSpec) => p.agent ?? (p.team || p.profile ? p.name : unde
 export async function buildLayout(crew: Crew, input: LayoutInput) {
   await crew.sync();
   const { hive, registry, backend } = crew;
+  // A pane's own sandbox; an agent pane's defaults to its profile's, then TERMHIVE_SANDBOX's.
+  const paneSandbox = (p: PaneSpec) => (agentOf(p) ? agentSandbox(p.sandbox, crew.profileFor(p.profile, p.command).sandbox, crew.deps.agentSandbox ?? null) : p.sandbox);
+  const sandboxOf = (p: PaneSpec) => {
+    const sandbox = paneSandbox(p);
+    return sandbox !== undefined ? { sandbox } : {};
+  };
   const spec = input.restore !== undefined
     ? hive.layouts.get(input.restore).spec
     : parseLayoutSpec({ kind: input.layout ?? "tiled", ...(input.panes ? { panes: input.panes } : {}), ...(input.count ? { count: input.count } : {}) });
@@ -55,6 +62,8 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
       throw new HiveError("duplicate", `agent '${agent}' is already registered; pass replace: true or pick another name`);
     }
     if (p.profile) hive.profiles.get(p.profile);
+    const refusal = agent ? dangerRefusal(agent, p.command, crew.profileFor(p.profile, p.command).dangerousFlags, paneSandbox(p), false, "agent_spawn with confirm: true") : null;
+    if (refusal) throw new ToolError(refusal, "refused");
   }
   await crew.deps.ensureRoomFor(spec.panes.length);
   if (input.save_as !== undefined) hive.layouts.save(input.save_as, spec, { replace: input.replace });
@@ -78,12 +87,12 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
     if (started.id) conversations.set(p, started.id);
     return !(p.host ?? first.host) ? commandWithHooks(started.command, profile, agent, crew.deps.home) : started.command;
   };
-  sessions.push(await registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS }));
+  sessions.push(await registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS, ...sandboxOf(first) }));
   try {
     for (const step of plan.steps) {
       const p = spec.panes[step.creates]!;
       const open = () => registry.open({
-        name: p.name, command: paneCommand(p), cwd: p.cwd, env: paneEnv(p), host: p.host, rows: 0, cols: 0,
+        name: p.name, command: paneCommand(p), cwd: p.cwd, env: paneEnv(p), host: p.host, rows: 0, cols: 0, ...sandboxOf(p),
         splitFrom: { session: sessions[step.splitFrom]!, direction: step.direction, percent: step.percent },
       });
       try {

@@ -6,6 +6,7 @@ import type { AuditLog } from "../../audit.js";
 import type { AgentRecord, Hive } from "../index.js";
 import { loadNotifyConfig, Notifier } from "../notify/index.js";
 import type { Event } from "../../terminal/events.js";
+import { needsYouLink } from "../../util/serve-record.js";
 
 export function startNotifier(
   hive: Hive,
@@ -18,7 +19,7 @@ export function startNotifier(
   try {
     const config = loadNotifyConfig(settings.home, settings.notifyUrls);
     if (config.endpoints.length === 0) return () => {};
-    notifier = new Notifier(hive, config, (entry) => audit.write(entry), { sessionName });
+    notifier = new Notifier(hive, config, (entry) => audit.write(entry), { sessionName, needsYouLink: (agent) => needsYouLink(settings.home, agent) });
   } catch (error) {
     const reason = (error as Error).message;
     process.stderr.write(`termhive: notifications are off: ${reason}\n`);

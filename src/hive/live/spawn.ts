@@ -7,6 +7,9 @@ import { READY_TIMEOUT_MS } from "./layout-builder.js";
 import { waitReady } from "./ready.js";
 import { recordLaunch, startConversation } from "./restore-record.js";
 import { addWorktree } from "./worktree.js";
+import type { SandboxOption } from "../../sandbox/policy.js";
+import { agentSandbox, dangerRefusal } from "../../sandbox/agent-rules.js";
+import { ToolError } from "../../util/tool-error.js";
 
 export interface SpawnInput {
   name: string;
@@ -19,6 +22,10 @@ export interface SpawnInput {
   replace?: boolean;
   ready_timeout_s?: number;
   host?: string;
+  /** The sandbox it runs in (src/sandbox/); else its profile's, else TERMHIVE_SANDBOX's. */
+  sandbox?: SandboxOption;
+  /** Start it even with a profile's dangerous flag and no sandbox. */
+  confirm?: boolean;
 }
 
 export async function spawnAgent(crew: Crew, input: SpawnInput) {
@@ -31,12 +38,16 @@ export async function spawnAgent(crew: Crew, input: SpawnInput) {
   if (input.worktree && input.host) throw new HiveError("invalid", "worktree makes a local git worktree; it cannot be combined with host");
   // Hook settings are files of this machine: an agent on another host runs its program plain.
   const plain = input.command ?? (profile.command || undefined);
+  const sandbox = agentSandbox(input.sandbox, profile.sandbox, crew.deps.agentSandbox ?? null);
+  // Before anything exists: a refusal leaves no worktree, settings file or pane behind.
+  const refusal = dangerRefusal(input.name, plain, profile.dangerousFlags, sandbox, input.confirm);
+  if (refusal) throw new ToolError(refusal, "refused");
   // A conversation id chosen up front (Claude Code's --session-id) is what agent_restore resumes.
   const conversation = startConversation(plain, profile);
   const command = input.host ? conversation.command : commandWithHooks(conversation.command, profile, input.name, crew.deps.home);
   await crew.deps.ensureRoomFor(1);
   const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
-  const session = await registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120 });
+  const session = await registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120, ...(sandbox !== undefined ? { sandbox } : {}) });
   const started = Date.now();
   const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
   const agent = crew.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });

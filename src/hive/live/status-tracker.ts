@@ -270,7 +270,8 @@ export class StatusTracker {
       if (detected.status === "waiting_for_input" && detected.by === "rule") this.dialogShownAt.set(agent.name, Date.now());
       const dialogSeen = (this.dialogShownAt.get(agent.name) ?? 0) >= agent.updatedAt - HOOK_FRESH_MS;
       if (!screenMayReplace(agent, detected, { dialogSeen })) continue;
-      this.record(() => this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile" }), session);
+      const question = detected.question?.digest;
+      this.record(() => this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile", ...(question ? { question } : {}) }), session);
     }
   }
 

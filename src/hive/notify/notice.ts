@@ -13,6 +13,10 @@ export interface Notice {
   title: string;
   message: string;
   at: number;
+  /** A waiting notice: the digest of the question on screen (hive_answer's question), when the event had it. */
+  question?: string;
+  /** The agent's "Needs you" entry on the dashboard, when a serve runs for this home. */
+  link?: string;
 }
 
 /** The notice an event makes, or null when it is not one (spinner details, lifecycle, messages…). */
@@ -24,7 +28,10 @@ export function noticeOf(event: HiveEvent, teamOf: (agent: string) => string | n
   if (event.kind === "status" && agent) {
     const { status, previous } = event.data;
     if (status === previous) return null; // a detail update of the same status
-    if (status === "waiting_for_input") return { ...base, kind: "waiting", title: `${agent} needs you`, message: `${agent} is waiting for input${detail}` };
+    if (status === "waiting_for_input") {
+      const question = typeof event.data.question === "string" ? { question: event.data.question } : {};
+      return { ...base, ...question, kind: "waiting", title: `${agent} needs you`, message: `${agent} is waiting for input${detail}` };
+    }
     if (status === "error") return { ...base, kind: "error", title: `${agent} hit an error`, message: `${agent} reports an error${detail}` };
     const exitCode = event.data.exitCode;
     if (status === "exited" && typeof exitCode === "number" && exitCode !== 0) {

@@ -21,6 +21,8 @@ export interface NotifierOptions {
   attempt?: Attempt;
   /** A session's name (watch hits on a plain terminal name it; the hive knows only ids). */
   sessionName?: (id: string) => string | undefined;
+  /** The dashboard's "Needs you" entry for an agent, when a dashboard runs (waiting notices link to it). */
+  needsYouLink?: (agent: string) => string | undefined;
 }
 
 export class Notifier {
@@ -59,6 +61,10 @@ export class Notifier {
         this.cursor = page.cursor;
         for (const event of page.events) {
           const notice = noticeOf(event, (name) => this.hive.agents.find(name)?.team ?? null, this.options.sessionName);
+          if (notice?.kind === "waiting" && notice.agent) {
+            const link = this.options.needsYouLink?.(notice.agent);
+            if (link) notice.link = link;
+          }
           if (notice) this.consider(notice);
         }
         if (!page.more) return;

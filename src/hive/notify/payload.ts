@@ -17,13 +17,14 @@ const MAX_TEXT = 1900;
 const clip = (s: string): string => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s);
 
 export function webhookRequest(notice: Notice): HttpRequest {
-  const text = clip(`[termhive] ${notice.message}`);
+  const text = clip(`[termhive] ${notice.message}${notice.link ? `\n${notice.link}` : ""}`);
   return {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({
       text,
       content: text,
-      termhive: { event_id: notice.id, kind: notice.kind, agent: notice.agent, team: notice.team, title: notice.title, message: notice.message, at: new Date(notice.at).toISOString() },
+      termhive: { event_id: notice.id, kind: notice.kind, agent: notice.agent, team: notice.team, title: notice.title, message: notice.message, at: new Date(notice.at).toISOString(),
+        ...(notice.question ? { question: notice.question } : {}), ...(notice.link ? { link: notice.link } : {}) },
     }),
   };
 }
@@ -38,6 +39,8 @@ export function ntfyRequest(notice: Notice): HttpRequest {
       Title: headerSafe(`termhive: ${notice.title}`),
       Tags: TAGS[notice.kind],
       Priority: notice.kind === "waiting" || notice.kind === "error" ? "high" : "default",
+      // ntfy opens this when the notification is tapped.
+      ...(notice.link ? { Click: headerSafe(notice.link) } : {}),
     },
     body: clip(notice.message),
   };

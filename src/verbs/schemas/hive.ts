@@ -16,6 +16,8 @@ export const targets = z
       recursive: z.boolean().optional(),
     }),
   ])
-  // Listed as its three forms only: the description names the object's fields.
-  .meta({ "x-listed-as": { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }, { type: "object" }] } })
-  .describe('Who: "all", a name, "agent:a1", "team:red" (with child teams), "session:s-3", a list, or {agents, teams, sessions, names, all}.');
+  // Listed by its description alone: it names the three forms (a string, a list, an object
+  // with its fields), and the five hive tools that take it would pay ~25 tokens each for the
+  // anyOf that says it again. The input is still checked against the full union.
+  .meta({ "x-listed-as": {} })
+  .describe('"all", a name, "agent:a1", "team:red" (+ child teams), "session:s-3", a list, or {agents, teams, sessions, names, all}.');

@@ -1,0 +1,136 @@
+// hive_answer: answers the question an agent shows, from its live screen. The question is read
+// afresh (never from the stored status, which may lag), an answer given against another
+// question's digest is refused before anything is typed, and after typing the screen is
+// watched until the question is gone or another one is up: the result says which, so a caller
+// never has to guess whether the agent took the answer.
+import { planAnswer, type AnswerPlan, type Question } from "../question.js";
+import type { AgentRecord, PermissionAsk } from "../index.js";
+import type { TerminalSession } from "../../terminal/session.js";
+import { watchSession } from "../../terminal/watch.js";
+import { ToolError } from "../../util/tool-error.js";
+import type { Crew } from "./crew.js";
+
+/** A hook may report the dialog a moment before the program draws it: the question is awaited this long. */
+const QUESTION_APPEAR_MS = 3_000;
+/** How long the screen is watched for the question to go after the answer was typed. */
+const GONE_WAIT_MS = 5_000;
+
+export interface AnswerInput {
+  agent: string;
+  answer: string;
+  /** The digest the caller saw (agent_list, hive_events, a notification); absent: answer what is on screen. */
+  question?: string;
+}
+
+export interface AnswerResult {
+  agent: string;
+  /** The digest of the question answered. */
+  question: string;
+  asked: string;
+  /** The choice picked ("1. Yes"), or null for a typed text answer. */
+  choice: string | null;
+  /** What was typed: tmux key names, or the text (then Enter); or the decision handed to the program's waiting hook (nothing typed). */
+  typed: { keys: string[] } | { text: string } | { hook: "allow" | "deny" };
+  /** The question left the screen (or another took its place) after the answer. */
+  gone: boolean;
+  /** What the screen shows now. */
+  now: { status: string; detail: string; question: string | null };
+}
+
+/** How long the program's hook has to pick a decision up (it reads its row every 100 ms). */
+const HOOK_TAKE_MS = 5_000;
+
+/** A permission request the agent's hook holds open, as a question: allow (1) or deny (2). */
+export function askQuestion(ask: PermissionAsk): Question {
+  return { digest: ask.digest, text: `Allow ${ask.tool}: ${ask.summary}?`, choices: [{ number: 1, label: "Yes" }, { number: 2, label: "No" }], cursor: null };
+}
+
+/** Answers through the hook: the decision goes in the ask's row, the hook hands it to the program. */
+async function answerAsk(crew: Crew, agent: AgentRecord, ask: PermissionAsk, input: AnswerInput): Promise<AnswerResult> {
+  const question = askQuestion(ask);
+  refuseStale(agent, question, input.question);
+  const word = input.answer.trim().toLowerCase();
+  const plan = planOrRefuse(question, word === "allow" ? "1" : word === "deny" ? "2" : input.answer);
+  if (plan.kind !== "choice") throw new ToolError(`answer allow (yes, 1) or deny (no, 2). Nothing was sent`);
+  const decision = plan.index === 0 ? "allow" : "deny";
+  if (!crew.hive.permissionAsks.decide(ask.id, decision, decision === "deny" ? "denied from the termhive hive" : null)) {
+    throw new ToolError(`refused: ${agent.name}'s permission request was withdrawn meanwhile (its hook stopped waiting; the program shows its own dialog now). Nothing was sent; read agent_list again`, "refused");
+  }
+  let taken = false;
+  const deadline = Date.now() + HOOK_TAKE_MS;
+  while (!taken && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50)); // the hook is another process: its row is the only signal
+    taken = crew.hive.permissionAsks.get(ask.id)?.takenAt != null;
+  }
+  const now = crew.hive.agents.get(agent.name);
+  return {
+    agent: agent.name, question: question.digest, asked: describe(question), choice: `${plan.choice.number}. ${plan.choice.label}`,
+    typed: { hook: decision }, gone: taken,
+    now: { status: now.status, detail: now.statusDetail ?? "", question: crew.hive.permissionAsks.pending(agent.name)?.digest ?? null },
+  };
+}
+
+function refuseStale(agent: AgentRecord, question: Question, given: string | undefined): void {
+  if (given !== undefined && given !== question.digest) {
+    throw new ToolError(
+      `refused: the question on ${agent.name}'s screen is no longer the one you saw (you answered ${given}; it now asks ${question.digest}: ${describe(question)}). Nothing was typed; read it and answer with question: "${question.digest}"`,
+      "refused",
+    );
+  }
+}
+
+function planOrRefuse(question: Question, answer: string): AnswerPlan {
+  try {
+    return planAnswer(question, answer);
+  } catch (error) {
+    throw new ToolError(`${(error as Error).message}. Nothing was typed`);
+  }
+}
+
+/** The question the agent's screen shows now, or null (detection as the status tracker runs it). */
+export async function questionOnScreen(crew: Crew, agent: AgentRecord, session: TerminalSession): Promise<{ question: Question | null; status: string; detail: string }> {
+  await session.screen.settled();
+  const detected = crew.hive.detect(agent, { screenLines: session.screen.snapshot().lines, quietMs: Date.now() - session.lastOutputAt });
+  const question = detected.status === "waiting_for_input" && detected.question ? detected.question : null;
+  return { question, status: detected.status, detail: detected.detail };
+}
+
+/** Waits (bounded, on screen events) until `accept` holds for the screen's question; returns the last look. */
+async function watchQuestion(crew: Crew, agent: AgentRecord, session: TerminalSession, accept: (q: Question | null) => boolean, timeoutMs: number) {
+  let last = await questionOnScreen(crew, agent, session);
+  if (accept(last.question)) return { ...last, met: true };
+  const r = await watchSession(session, async () => {
+    last = await questionOnScreen(crew, agent, session);
+    return accept(last.question) ? true : undefined;
+  }, { timeoutMs, quietMs: 50 }).catch(() => "timeout" as const);
+  return { ...last, met: r === true };
+}
+
+const describe = (q: Question) => `${q.text ? `${q.text} ` : ""}${q.choices.map((c) => (c.number !== null ? `${c.number}. ${c.label}` : c.label)).join(" / ")}`.trim();
+
+export async function answerAgent(crew: Crew, input: AnswerInput, type: (session: TerminalSession, plan: AnswerPlan) => Promise<void>): Promise<AnswerResult> {
+  await crew.sync();
+  const agent = crew.hive.agents.get(input.agent);
+  const session = crew.liveSession(agent.sessionId);
+  // A request the agent's hook holds open is answered through the hook: nothing is typed.
+  const ask = crew.hive.permissionAsks.pending(agent.name);
+  if (ask) return answerAsk(crew, agent, ask, input);
+  const seen = await watchQuestion(crew, agent, session, (q) => q !== null, agent.status === "waiting_for_input" ? QUESTION_APPEAR_MS : 0);
+  const question = seen.question;
+  if (!question) {
+    throw new ToolError(`${agent.name} shows no question now (its screen says ${seen.status}: ${seen.detail}); nothing was typed`, "refused");
+  }
+  refuseStale(agent, question, input.question);
+  const plan = planOrRefuse(question, input.answer);
+  await type(session, plan);
+  const after = await watchQuestion(crew, agent, session, (q) => q === null || q.digest !== question.digest, GONE_WAIT_MS);
+  return {
+    agent: agent.name,
+    question: question.digest,
+    asked: describe(question),
+    choice: plan.kind === "choice" ? (plan.choice.number !== null ? `${plan.choice.number}. ${plan.choice.label}` : plan.choice.label) : null,
+    typed: plan.kind === "choice" ? { keys: plan.keys } : { text: plan.text },
+    gone: after.met,
+    now: { status: after.status, detail: after.detail, question: after.question?.digest ?? null },
+  };
+}

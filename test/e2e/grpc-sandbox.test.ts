@@ -1,0 +1,57 @@
+// Issue 26 over gRPC: `sandbox` (a preset) or `sandbox_policy` (the explicit policy) on Open,
+// AgentSpawn and HiveLayout panes, and the policy in AgentList. Judged by what the sandboxed
+// shell can write.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { TermhiveClient } from "../../src/index.js";
+import { findBwrap } from "../../src/sandbox/bwrap.js";
+import { serve, type Served } from "./serve-process.js";
+
+const skip = process.platform === "linux" && findBwrap() ? false : "bubblewrap (bwrap) is not installed";
+
+describe("gRPC sandbox", { skip }, () => {
+  let s: Served;
+  let c: TermhiveClient;
+  let root = "";
+  let userHome = "";
+  let work = "";
+  before(async () => {
+    // Outside /tmp: the sandbox's /tmp is its own.
+    root = mkdtempSync("/var/tmp/termhive-grpc-sandbox-");
+    userHome = join(root, "user");
+    work = join(root, "work");
+    for (const d of [userHome, work]) mkdirSync(d);
+    s = await serve([], join(root, "home"), { HOME: userHome });
+    c = new TermhiveClient({ socketPath: s.grpcSocket, clientName: "grpc-sandbox" });
+    await c.ready();
+  });
+  after(async () => {
+    c?.closeConnection();
+    await s?.stop();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  test("Open with an explicit policy: the shell writes only its write path; network off is kept", async () => {
+    const opened = await c.open({ name: "gbox", command: "bash", cwd: work, sandbox: { write: [work], network: "off" } });
+    assert.equal(opened.sandbox, `write ${work}; network off`);
+    const inside = await c.run({ session: "gbox", command: "touch mine" });
+    assert.equal(inside.exit_code, 0, inside.output);
+    assert.ok(existsSync(join(work, "mine")));
+    const home = await c.run({ session: "gbox", command: 'touch "$HOME/leak"' });
+    assert.notEqual(home.exit_code, 0);
+    assert.equal(existsSync(join(userHome, "leak")), false);
+  });
+
+  test("AgentSpawn with a preset and a layout pane with a policy; AgentList shows the policy", async () => {
+    const spawned = await c.agentSpawn({ name: "gagent", command: "bash", cwd: work, sandbox: "readonly" });
+    assert.equal(spawned.agent.sandbox, "readonly: read-only; network on");
+    await c.hiveLayout({ layout: "single", panes: [{ name: "glay", agent: "glay", command: "bash", cwd: work, sandbox: { write: [work], read: [work], network: "on" } }] });
+    const agents = new Map((await c.agentList({})).agents.map((a) => [a.name, a.sandbox]));
+    assert.equal(agents.get("gagent"), "readonly: read-only; network on");
+    assert.equal(agents.get("glay"), `write ${work}; read ${work}; network on`);
+    const r = await c.run({ session: "glay", command: "touch here" });
+    assert.ok(existsSync(join(work, "here")), r.output);
+  });
+});

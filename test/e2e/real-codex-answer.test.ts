@@ -1,0 +1,60 @@
+// Issue 25 §2: hive_answer against the real Codex CLI (pinned in scripts/agents), offline
+// against the loopback Responses API stand-in, approval policy on-request: a command that
+// leaves the sandbox asks first. Judged by what Codex did: the command's file, and the
+// stand-in getting the command's output back.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Harness } from "./harness.js";
+import { ResponsesStandIn } from "./standins/openai-responses-api.js";
+import { waitForRequest } from "./standins/agent-script.js";
+import { agentIs, agentPath, missingAgent, projectDir, screenOf, until } from "./real-agents.js";
+
+const missing = missingAgent("codex");
+
+type Question = { digest: string; text: string; choices: string[] };
+
+describe("hive_answer with the real Codex CLI", { skip: missing ?? false }, () => {
+  let h: Harness;
+  const api = new ResponsesStandIn();
+  let project: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    await api.start();
+    h = await Harness.startField({ PATH: agentPath() });
+    project = projectDir(h, "proj");
+    const codexHome = join(h.home, "codex-home");
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(join(codexHome, "config.toml"), [
+      `model = "gpt-5.1-codex"`, `model_provider = "standin"`, `approval_policy = "on-request"`, `sandbox_mode = "workspace-write"`,
+      `[model_providers.standin]`, `name = "standin"`, `base_url = "${api.url}"`, `wire_api = "responses"`, `env_key = "STANDIN_KEY"`, "",
+    ].join("\n"));
+    env = { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome };
+  });
+  after(async () => {
+    await h?.destroy();
+    await api.stop();
+  });
+
+  test("an approval question answered yes by its digest: the command runs and its output reaches the model", async () => {
+    assert.equal((await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env })).ready, "ready");
+    await agentIs(h, "cx", "idle");
+    const made = join(project, "made-by-codex-answer");
+    assert.equal((await h.ok("hive_message", { agents: { cx: `please run: touch ${made}` } })).delivered, 1);
+    const q = await until("cx's approval question", async () => {
+      const a = (await h.ok("agent_list", {})).agents.find((x: { name: string }) => x.name === "cx");
+      const question = a?.question as Question | null | undefined;
+      return question && question.choices.some((c) => /Yes, proceed/.test(c)) ? question : undefined;
+    }).catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));
+    assert.equal(existsSync(made), false);
+    const r = await h.ok("hive_answer", { agent: "cx", answer: "yes", question: q.digest });
+    assert.match(r.choice ?? "", /^1\. Yes, proceed/, JSON.stringify(r));
+    await until("the approved command's file", async () => (existsSync(made) ? true : undefined)).catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));
+    await waitForRequest(() => api.requests, (r) => !r.side && r.toolResult, "the command's output", 40_000);
+    assert.equal(r.gone, true, JSON.stringify(r));
+  });
+});
+
+if (missing) test(`real Codex CLI hive_answer test skipped: ${missing}`, { skip: missing }, () => {});

@@ -1,0 +1,92 @@
+// Which sandbox an agent gets, the dangerous-flag refusal, a profile's sandbox fields and the
+// relay folder's requests (what a sandboxed pane may hand to the hive).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { agentSandbox, dangerRefusal, dangerousFlagsIn } from "../../src/sandbox/agent-rules.js";
+import { makeRelayDir, takeRelayRequests, writeRelayRequest } from "../../src/sandbox/relay.js";
+import { ProfileRegistry, parseProfilesConfig } from "../../src/hive/profiles.js";
+import { sandboxPresetFrom } from "../../src/config.js";
+import { remoteSandboxLaunch } from "../../src/sandbox/remote-launch.js";
+import { parseFacts } from "../../src/backends/remote/bootstrap.js";
+
+describe("agent sandbox rules", () => {
+  test("the call's sandbox, else the profile's, else TERMHIVE_SANDBOX's", () => {
+    assert.equal(agentSandbox("readonly", "worktree", "worktree"), "readonly");
+    assert.equal(agentSandbox(undefined, "worktree", "readonly"), "worktree");
+    assert.equal(agentSandbox(undefined, null, "readonly"), "readonly");
+    assert.equal(agentSandbox(undefined, null, null), undefined);
+  });
+
+  test("dangerous flags: whole words, two-word flags in a row or joined by =", () => {
+    const flags = ["--yolo", "--sandbox danger-full-access"];
+    assert.deepEqual(dangerousFlagsIn("codex --yolo", flags), ["--yolo"]);
+    assert.deepEqual(dangerousFlagsIn("codex --sandbox danger-full-access", flags), ["--sandbox danger-full-access"]);
+    assert.deepEqual(dangerousFlagsIn("codex --sandbox=danger-full-access", flags), ["--sandbox danger-full-access"]);
+    assert.deepEqual(dangerousFlagsIn("codex --sandbox workspace-write", flags), []);
+    assert.deepEqual(dangerousFlagsIn("codex --yolo-not", flags), []);
+    assert.deepEqual(dangerousFlagsIn("codex 'say --yolo please'", flags), []);
+    assert.deepEqual(dangerousFlagsIn(undefined, flags), []);
+  });
+
+  test("refused only with a dangerous flag, no sandbox and no confirm", () => {
+    const flags = ["--dangerously-skip-permissions"];
+    assert.match(dangerRefusal("a", "claude --dangerously-skip-permissions", flags, undefined, undefined) ?? "", /agent 'a' would run with --dangerously-skip-permissions .*confirm: true/);
+    assert.equal(dangerRefusal("a", "claude --dangerously-skip-permissions", flags, "worktree", undefined), null);
+    assert.equal(dangerRefusal("a", "claude --dangerously-skip-permissions", flags, undefined, true), null);
+    assert.equal(dangerRefusal("a", "claude", flags, undefined, undefined), null);
+  });
+
+  test("profiles: sandbox and dangerousFlags are validated and inherited; the built-ins name the real flags", () => {
+    const reg = new ProfileRegistry(parseProfilesConfig({ profiles: { mine: { extends: "codex", sandbox: { write: ["."], network: "off" } } } }));
+    assert.deepEqual(reg.get("mine").sandbox, { write: ["."], network: "off" });
+    assert.ok(reg.get("mine").dangerousFlags.includes("--yolo"));
+    assert.ok(reg.get("claude").dangerousFlags.includes("--dangerously-skip-permissions"));
+    assert.equal(reg.get("shell").sandbox, null);
+    assert.throws(() => parseProfilesConfig({ profiles: { bad: { sandbox: "everything" } } }), /sandbox/);
+  });
+
+  test("TERMHIVE_SANDBOX: a preset, or off", () => {
+    assert.equal(sandboxPresetFrom("worktree"), "worktree");
+    assert.equal(sandboxPresetFrom(" off "), null);
+    assert.equal(sandboxPresetFrom(undefined), null);
+    assert.throws(() => sandboxPresetFrom("yes"), /TERMHIVE_SANDBOX="yes" is invalid/);
+  });
+});
+
+describe("relay folder", () => {
+  test("requests come back oldest first, once; malformed ones and half-written files are not taken", () => {
+    const dir = makeRelayDir(mkdtempSync(join(tmpdir(), "termhive-relay-")), "s1");
+    writeRelayRequest(dir, { kind: "msg", to: "b", text: "one" });
+    writeRelayRequest(dir, { kind: "status", args: ["working", "x"] });
+    writeFileSync(join(dir, "000000000000000-1-bad.json"), "{not json");
+    writeFileSync(join(dir, "000000000000000-2-kind.json"), JSON.stringify({ kind: "exec", command: "rm -rf /" }));
+    writeFileSync(join(dir, ".half.tmp"), "{");
+    assert.deepEqual(takeRelayRequests(dir), [{ kind: "msg", to: "b", text: "one" }, { kind: "status", args: ["working", "x"] }]);
+    assert.deepEqual(takeRelayRequests(dir), []);
+    assert.deepEqual(readdirSync(dir), [".half.tmp"]);
+  });
+});
+
+describe("remote hosts", () => {
+  const facts = (bwrap: string) => parseFacts("box", ["home /home/u", "shell /home/u/.local/state/termhive/shell-abc", "login /bin/bash", "tmux /usr/bin/tmux", ...(bwrap ? [`bwrap ${bwrap}`] : [])].map((l) => `termhive-host-v1 ${l}`).join("\n"));
+  const pane = { argv: ["/bin/bash", "--rcfile", "x"], cwd: "/home/u/proj", sessionId: "s9", shell: true };
+
+  test("a host without bwrap is refused, naming the host and the fix", () => {
+    assert.equal(facts("").bwrap, null);
+    assert.throws(() => remoteSandboxLaunch("worktree", pane, facts("")), /host box has no bubblewrap .*apt-get install bubblewrap\); nothing was opened/);
+  });
+
+  test("with bwrap: the host's bwrap, its paths, the shell's status files made first", () => {
+    const launch = remoteSandboxLaunch("worktree", pane, facts("/usr/bin/bwrap"));
+    assert.deepEqual(launch.policy, { preset: "worktree", write: ["/home/u/proj"], read: "all", network: "on" });
+    assert.equal(launch.relayDir, undefined);
+    assert.deepEqual(launch.argv.slice(0, 2), ["/bin/sh", "-c"]);
+    assert.deepEqual(launch.argv.slice(4, 7), ["/home/u/.local/state/termhive/shell/status.s9", "/home/u/.local/state/termhive/shell/secret.s9", "/usr/bin/bwrap"]);
+    const i = launch.argv.indexOf("/home/u/.local/state/termhive/shell-abc");
+    assert.equal(launch.argv[i - 1], "--ro-bind");
+    assert.deepEqual(launch.argv.slice(-4), ["--", "/bin/bash", "--rcfile", "x"]);
+  });
+});
