@@ -1,30 +1,46 @@
 // Typing a message into an agent's TUI so that it arrives whole and is submitted.
 //
 // TUIs (Claude Code, Codex, REPLs) swallow an Enter that arrives while they are still handling
-// a paste. So: bracketed paste (when the program asked for it), wait for the echo to settle,
-// Enter, then verify the program took it — the screen changed after the Enter and the text is
-// no longer sitting on the cursor line — and press Enter once more if not. `delivered` says
+// a paste, and drop a paste that comes while a dialog has the keyboard (or while the input box
+// is being redrawn). So: bracketed paste (when the program asked for it), wait until the text
+// shows where input goes (its tail on the cursor line, or the TUI's placeholder for a long
+// paste) and the echo settles, Enter, then verify the program took it — the screen changed
+// after the Enter and the text is no longer on the cursor line — and press Enter once more if
+// not. Text that never showed gets no Enter at all: there the Enter would pick a dialog's
+// option, and the text was not taken, so the caller may type it again later. `delivered` says
 // what was verified, never what was hoped. The typing itself is terminal_send's (typing.ts).
 import type { TerminalSession } from "./session.js";
-import { PASTE_SETTLE_MAX_MS, pressEnter, settleAfterPaste, shellTookLine, writeText, type TypingMethod } from "./typing.js";
+import { PASTE_SETTLE_QUIET_MS, pressEnter, settleOutput, shellTookLine, writeText, type TypingMethod } from "./typing.js";
 import { watchSession } from "./watch.js";
 
 /** After Enter, a program that accepted the input reacts (clears/redraws) within this. */
 const ACCEPT_MAX_MS = 600;
+/**
+ * A program taking the text shows it where input goes within this. Generous: on a loaded
+ * machine Claude Code took over 2 s to draw a paste into its input box, and a text that shows
+ * after we gave up sits there unsubmitted.
+ */
+export const ECHO_MAX_MS = 5000;
+/** A text this long already on the input line is ours from an earlier try, not a coincidence. */
+const RESUME_MIN_CHARS = 12;
 
 export interface DeliveryResult {
   delivered: boolean;
-  /** Enter presses it took (0 when not submitting). */
+  /** Enter presses it took (0 when not submitting, or when the text never showed). */
   attempts: number;
   method: TypingMethod;
   note?: string;
-  /** Not verified, but the screen changed after Enter and the text left the input line: retyping could duplicate it. */
-  left?: boolean;
 }
 
-function cursorLine(session: TerminalSession): string {
+/**
+ * What a TUI shows in its input box instead of a long paste: Claude Code "[Pasted text #1 +12
+ * lines]", Codex "[Pasted Content 1234 chars]".
+ */
+const PASTE_PLACEHOLDER = /\[Pasted (?:text|Content)\b[^\]]*\]/;
+
+function cursorLines(session: TerminalSession): { line: string; above: string } {
   const snap = session.screen.snapshot();
-  return snap.lines[snap.cursor.row] ?? "";
+  return { line: snap.lines[snap.cursor.row] ?? "", above: snap.lines[snap.cursor.row - 1] ?? "" };
 }
 
 /** The last bit of the text that would stay visible on the input line if Enter were swallowed. */
@@ -33,15 +49,77 @@ function tailOf(text: string): string {
   return last.trim().slice(-16);
 }
 
-export async function deliverText(session: TerminalSession, text: string, submit: boolean): Promise<DeliveryResult> {
-  const shellAtPrompt = session.integrated && session.phase === "prompt";
-  const { method, outputBefore } = await writeText(session, text, "always");
-  // Echoed: the output settled after the write, or (a slow, loaded pane that never went quiet
-  // in time) the text's tail is on the input line now anyway.
-  const echoed = shellAtPrompt && submit ? true : (await settleAfterPaste(session, outputBefore)) || (tailOf(text) !== "" && cursorLine(session).includes(tailOf(text)));
-  if (!submit) return { delivered: echoed, attempts: 0, method, ...(echoed ? {} : { note: `no echo of the text within ${PASTE_SETTLE_MAX_MS / 1000} s` }) };
+const compact = (s: string) => s.replace(/\s+/g, "");
 
+/**
+ * The typed text sits where input goes: its tail on the cursor line (or running onto it from
+ * the line above, where a long input wrapped), or the TUI's placeholder for a paste.
+ */
+function inputShows(session: TerminalSession, tail: string): boolean {
+  const { line, above } = cursorLines(session);
+  if (PASTE_PLACEHOLDER.test(line)) return true;
+  const t = compact(tail);
+  if (t === "") return false;
+  return compact(line).includes(t) || (compact(above + line).includes(t) && !compact(above).includes(t));
+}
+
+/** A tail this long may be matched loosely (see echoShows): a short one would match by chance. */
+const LOOSE_MIN_CHARS = 10;
+
+/** `needle`'s characters appear in `hay` in order (other characters between them allowed). */
+function inOrder(needle: string, hay: string): boolean {
+  let i = 0;
+  for (const c of hay) if (c === needle[i] && ++i === needle.length) return true;
+  return needle.length === 0;
+}
+
+/**
+ * The echo, judged a little more loosely than inputShows: the tail's characters in order on
+ * the cursor line. A pane adopted after a restart may have a screen model whose cursor row is
+ * off by a few lines; the program's redraw of its input box then lands on another line of the
+ * model, interleaved with what was there ("charlie sayeboth(words+again" for "… both words
+ * again"). A dialog redrawing itself does not put the text's characters there in order.
+ */
+function echoShows(session: TerminalSession, tail: string): boolean {
+  if (inputShows(session, tail)) return true;
+  const t = compact(tail);
+  return t.length >= LOOSE_MIN_CHARS && inOrder(t, compact(cursorLines(session).line));
+}
+
+/** Waits (on screen changes) until the text shows where input goes; false after ECHO_MAX_MS. */
+async function echoSeen(session: TerminalSession, tail: string): Promise<boolean> {
+  const r = await watchSession(session, () => (echoShows(session, tail) ? true : undefined), { timeoutMs: ECHO_MAX_MS }).catch(() => "timeout" as const);
+  return r === true;
+}
+
+/**
+ * `retry`: the text was typed before and did not show in time; if it shows on the input line
+ * now (the program drew it late), it is not typed again, only submitted.
+ */
+export async function deliverText(session: TerminalSession, text: string, submit: boolean, options: { retry?: boolean } = {}): Promise<DeliveryResult> {
+  const shellAtPrompt = session.integrated && session.phase === "prompt";
   const tail = tailOf(text);
+  if (options.retry && submit && compact(text).length >= RESUME_MIN_CHARS && inputShows(session, tail)) {
+    return await submitShown(session, tail, session.screen.bracketedPaste ? "paste" : "typed", false);
+  }
+  const { method, outputBefore } = await writeText(session, text, "always");
+  // Echoed: the text shows where input goes. An integrated shell at its prompt is judged by
+  // the shell itself after Enter (its line editor may redraw the line in its own way).
+  const echoed = (shellAtPrompt && submit) || tail === "" ? true : await echoSeen(session, tail);
+  // The program is still drawing the rest of a long paste: Enter once it is quiet.
+  if (echoed) await settleOutput(session, outputBefore, PASTE_SETTLE_QUIET_MS, ECHO_MAX_MS);
+  if (!echoed) {
+    return {
+      delivered: false, attempts: 0, method,
+      note: `the text did not show where input goes within ${ECHO_MAX_MS / 1000} s (a dialog or a busy program has the keyboard)${submit ? "; Enter not pressed" : ""}`,
+    };
+  }
+  if (!submit) return { delivered: true, attempts: 0, method };
+  return await submitShown(session, tail, method, shellAtPrompt);
+}
+
+/** Presses Enter for a text that shows where input goes, and verifies the program took it. */
+async function submitShown(session: TerminalSession, tail: string, method: TypingMethod, shellAtPrompt: boolean): Promise<DeliveryResult> {
   let attempts = 0;
   for (; attempts < 2; ) {
     const mark = Date.now();
@@ -51,9 +129,8 @@ export async function deliverText(session: TerminalSession, text: string, submit
     if (shellAtPrompt && (await shellTookLine(session, promptBefore, ACCEPT_MAX_MS))) return { delivered: true, attempts, method };
     const took = await tookLine(session, mark, tail);
     if (!session.alive) return { delivered: false, attempts, method, note: "the program exited" };
-    // Taken: the text was echoed where input goes, and after Enter it left the input line.
-    if (took && echoed) return { delivered: true, attempts, method };
-    if (took) return { delivered: false, left: true, attempts, method, note: "the screen changed after Enter, but the text was never echoed before it; the program may be busy" };
+    // Taken: the text showed where input goes, and after Enter it left the input line.
+    if (took) return { delivered: true, attempts, method };
   }
   return {
     delivered: false,
@@ -71,7 +148,7 @@ export async function deliverText(session: TerminalSession, text: string, submit
 async function tookLine(session: TerminalSession, mark: number, tail: string): Promise<boolean> {
   const r = await watchSession(
     session,
-    () => (session.lastOutputAt >= mark && (tail === "" || !cursorLine(session).includes(tail)) ? true : undefined),
+    () => (session.lastOutputAt >= mark && !inputShows(session, tail) ? true : undefined),
     { timeoutMs: ACCEPT_MAX_MS },
   ).catch(() => "timeout" as const);
   if (r === true) await session.screen.settled();

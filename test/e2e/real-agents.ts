@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
+import assert from "node:assert/strict";
 import type { Harness } from "./harness.js";
 import type { HiveEvent } from "./fake-agent-log.js";
 
@@ -19,6 +20,34 @@ export function missingAgent(program: "claude" | "codex"): string | null {
   if (r.status !== 0) return `${bin} --version failed: ${(r.stderr || r.error?.message || "").trim().split("\n")[0]}`;
   return null;
 }
+
+export const LEAD_SESSION = "0b7c1e9a-5d2f-4c3b-9a8e-1f2d3c4b5a69";
+const LEAD_PROJECT = "/tmp/the-lead-s-project";
+
+/** What Claude Code 2.1.332 gives the MCP stdio servers it starts, and a Codex thread id. */
+export const LEAD_ENV: Readonly<Record<string, string>> = {
+  CLAUDECODE: "1",
+  CLAUDE_CODE_SESSION_ID: LEAD_SESSION,
+  CLAUDE_CODE_ENTRYPOINT: "cli",
+  CLAUDE_PROJECT_DIR: LEAD_PROJECT,
+  CLAUDE_CODE_MESSAGING_SOCKET: "/tmp/cc-socks/4242.sock",
+  CLAUDE_CODE_MESSAGING_TOKEN: "lead-messaging-token",
+  CODEX_THREAD_ID: "019a0000-lead-thread-0000-000000000000",
+};
+
+/**
+ * The ways the tests start termhive, each suite run under both: as a plain client starts it
+ * (bare env), and as Claude Code starts its MCP stdio servers (its session's variables; issue
+ * 23 "done when": every behaviour holds there too).
+ */
+export interface StartedBy {
+  label: string;
+  env: Readonly<Record<string, string>>;
+}
+export const STARTED_BY: readonly StartedBy[] = [
+  { label: "a plain client", env: {} },
+  { label: "Claude Code, as its MCP server", env: LEAD_ENV },
+];
 
 /** PATH for the termhive server (and so the panes): the pinned programs first. */
 export function agentPath(): string {
@@ -82,4 +111,27 @@ export async function cursor(h: Harness): Promise<number> {
 export async function screenOf(h: Harness, name: string): Promise<string> {
   const r = await h.call("terminal_read", { session: name, mode: "screen" });
   return r.text;
+}
+
+/** hive_message's delivered count; on anything but 1, the result and the screen are printed with the failure. */
+export async function sentOnce(h: Harness, name: string, args: Record<string, unknown>): Promise<number> {
+  const r = await h.ok("hive_message", args);
+  if (r.delivered !== 1) console.error(`hive_message to ${name}: ${JSON.stringify(r)}\n${await screenOf(h, name)}`);
+  return r.delivered;
+}
+
+/**
+ * The first message after spawn: typed at once, or queued while the start-up screen still
+ * moves (Codex 0.169 animates its logo for a while after its composer is up: "output is
+ * changing" reads as working) and typed when it is still. Returns once it was typed and taken
+ * (its delivered event), so a hive_wait after it waits for its turn.
+ */
+export async function sendFirst(h: Harness, name: string, text: string): Promise<void> {
+  const since = await cursor(h);
+  const r = await h.ok("hive_message", { agents: { [name]: text } });
+  if (r.delivered + r.queued !== 1) assert.fail(`hive_message to ${name}: ${JSON.stringify(r)}\n${await screenOf(h, name)}`);
+  if (r.queued === 1) {
+    await until(`the queued text typed into ${name}`, async () => (await messageEvents(h, name, since)).find((e) => e.data.state === "delivered"), 40_000)
+      .catch(async (e) => assert.fail(`${e}\n${await screenOf(h, name)}`));
+  }
 }

@@ -13,24 +13,10 @@ import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentPath, cursor, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
+import { LEAD_ENV, LEAD_SESSION, agentIs, agentPath, cursor, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
 
 const missing = missingAgent("claude") ?? missingAgent("codex");
 const KEY = "sk-ant-standin-key-0123456789";
-const LEAD_SESSION = "0b7c1e9a-5d2f-4c3b-9a8e-1f2d3c4b5a69";
-const LEAD_PROJECT = "/tmp/the-lead-s-project";
-
-/** What Claude Code 2.1.332 gives the MCP stdio servers it starts, and a Codex thread id. */
-const LEAD_ENV: Record<string, string> = {
-  CLAUDECODE: "1",
-  CLAUDE_CODE_SESSION_ID: LEAD_SESSION,
-  CLAUDE_CODE_ENTRYPOINT: "cli",
-  CLAUDE_PROJECT_DIR: LEAD_PROJECT,
-  CLAUDE_CODE_MESSAGING_SOCKET: "/tmp/cc-socks/4242.sock",
-  CLAUDE_CODE_MESSAGING_TOKEN: "lead-messaging-token",
-  CODEX_THREAD_ID: "019a0000-lead-thread-0000-000000000000",
-};
-
 /** Each process's parent. */
 function parents(): Map<number, number> {
   const parentOf = new Map<number, number>();

@@ -16,6 +16,7 @@ import type { TerminalSession } from "../../terminal/session.js";
 import { ToolError } from "../../util/tool-error.js";
 import { OutboxDispatcher } from "./outbox-dispatcher.js";
 import { PaneBorders } from "./pane-borders.js";
+import { screenFacts } from "./screen-facts.js";
 import { StatusTracker } from "./status-tracker.js";
 import { WatchScanner } from "./watch-scanner.js";
 import { startNotifier } from "./notify-start.js";
@@ -68,7 +69,7 @@ export class Crew {
     if (!this.opened) {
       const hive = this.deps.openHive();
       const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
-      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit) => this.typeMessage(session, text, submit), (agents, delivered) => this.turnAfterTyping(agents, delivered));
+      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, retry) => this.typeMessage(session, text, submit, "hive_message", retry), (agents, delivered) => this.turnAfterTyping(agents, delivered));
       const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
       this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay: new RelayFollower(hive, this.deps.home) };
     }
@@ -164,7 +165,7 @@ export class Crew {
       atPrompt,
       agents: agents.map((a) => {
         const turn = this.hive.turns.get(a.name);
-        return { status: a.status, typing: turn?.typing === true, holdsIdle: this.hive.turns.holdsIdle(a.name) };
+        return { status: a.status, typing: turn?.typing === true, holdsIdle: this.hive.turns.holdsIdle(a.name), dialogOnScreen: screenFacts(this.hive, live, a).dialogOnScreen };
       }),
     });
   }
@@ -188,9 +189,9 @@ export class Crew {
   }
 
   /** Every text the hive types into an agent (cascade now, from the queue, a mail): one path, audited like terminal_send. */
-  async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message"): Promise<DeliveryResult> {
+  async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message", retry = false): Promise<DeliveryResult> {
     const literal = literalText(text).text;
-    const result = await deliverText(session, literal, submit);
+    const result = await deliverText(session, literal, submit, { retry });
     // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
     await this.deps.policy.noteTyped(session, literal, result.attempts > 0);
     this.deps.policy.recordInput(session, text, submit, { via, delivered: result.delivered });

@@ -11,18 +11,26 @@ import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { DeliveryResult } from "../../terminal/delivery.js";
 import { recordQueued } from "./message-events.js";
+import { screenFacts } from "./screen-facts.js";
 
 const SWEEP_MS = 1000;
 /** A message the program did not take is retried at the next idle moment, but not sooner than this. */
 const RETRY_MS = 5000;
+/** A re-drain waiting for the screen to be still comes this much after it may be (timer slack). */
+const SETTLE_SLACK_MS = 10;
 
-export type TypeMessage = (session: TerminalSession, text: string, submit: boolean) => Promise<DeliveryResult>;
+/** `retry`: this process typed the text before and it did not show in time (see deliverText). */
+export type TypeMessage = (session: TerminalSession, text: string, submit: boolean, retry: boolean) => Promise<DeliveryResult>;
 
 export class OutboxDispatcher {
   private readonly claimer = `${process.pid}:${randomBytes(4).toString("hex")}`;
   /** Sessions this process is typing into now (one at a time per session). */
   private readonly typing = new Set<string>();
   private readonly failedAt = new Map<string, number>();
+  /** Queued messages this process typed that did not show in time (ids; dropped once delivered). */
+  private readonly tried = new Set<number>();
+  /** Re-drains waiting for a screen to be still (see drainLater). */
+  private readonly later = new Map<string, NodeJS.Timeout>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly subscription: Disposable;
 
@@ -42,19 +50,34 @@ export class OutboxDispatcher {
 
   stop(): void {
     clearInterval(this.sweeper);
+    for (const timer of this.later.values()) clearTimeout(timer);
+    this.later.clear();
     this.subscription.dispose();
   }
 
   sweep(): void {
     try {
-      for (const m of this.hive.outbox.expire()) recordQueued(this.hive.events, m, "expired", "not typed before its time ran out (the agent stayed busy)");
+      for (const m of this.hive.outbox.expire()) {
+        this.tried.delete(m.id);
+        recordQueued(this.hive.events, m, "expired", "not typed before its time ran out (the agent stayed busy)");
+      }
       for (const sessionId of this.hive.outbox.sessions()) void this.drain(sessionId);
     } catch {
       // store locked or closed: the next sweep retries
     }
   }
 
-  /** Types the oldest queued message for a session if all its agents are idle. */
+  private drainLater(sessionId: string, ms: number): void {
+    if (this.later.has(sessionId)) return;
+    const timer = setTimeout(() => {
+      this.later.delete(sessionId);
+      void this.drain(sessionId);
+    }, ms + SETTLE_SLACK_MS);
+    timer.unref();
+    this.later.set(sessionId, timer);
+  }
+
+  /** Types the oldest queued message for a session once all its agents are idle and its input box is still on screen. */
   async drain(sessionId: string): Promise<void> {
     if (this.typing.has(sessionId)) return;
     if (Date.now() - (this.failedAt.get(sessionId) ?? 0) < RETRY_MS) return;
@@ -62,35 +85,46 @@ export class OutboxDispatcher {
     if (!session || !session.alive || session.goneReason) return;
     this.typing.add(sessionId);
     let message: QueuedMessage | undefined;
+    // Set inside the claim's check: how long until an idle agent's screen may be still.
+    const settle: { inMs: number | null } = { inMs: null };
     try {
       message = this.hive.outbox.claim(sessionId, this.claimer, () => {
         const agents = this.hive.agents.bySession(sessionId).filter((a) => a.status !== "exited");
-        const facts = agents.map((a) => ({ status: a.status, typing: false, holdsIdle: this.hive.turns.holdsIdle(a.name) }));
+        const facts = agents.map((a) => {
+          const screen = screenFacts(this.hive, session, a);
+          if (a.status === "idle" && screen.settlesInMs !== null) settle.inMs = Math.max(settle.inMs ?? 0, screen.settlesInMs);
+          return { status: a.status, typing: false, holdsIdle: this.hive.turns.holdsIdle(a.name), inputSettled: screen.inputSettled };
+        });
         if (!mayTypeNow({ for: "queued", agents: facts })) return false;
         // Claimed and the turn begun in one transaction: a cascade arriving now sees the turn and queues behind.
         this.hive.turns.begin(agents.map((a) => a.name));
         return true;
       });
-      if (!message) return;
+      if (!message) {
+        // Idle, but the screen is still redrawing (a dialog just closed, a turn just ended):
+        // no status change will say when it is still, so ask again once it may be.
+        if (settle.inMs !== null) this.drainLater(sessionId, settle.inMs);
+        return;
+      }
       let result: DeliveryResult | undefined;
       let error: string | undefined;
       try {
-        result = await this.type(session, message.text, message.submit);
+        result = await this.type(session, message.text, message.submit, this.tried.has(message.id));
       } catch (e) {
         error = (e as Error).message;
       }
       this.afterTyping(message.agents, result?.delivered ?? false);
       if (result?.delivered) {
+        this.tried.delete(message.id);
         this.hive.outbox.done(message.id);
         recordQueued(this.hive.events, message, "delivered", undefined, result.attempts);
-      } else if (result?.left) {
-        // Probably taken, not verified: typing it again could give the agent the task twice.
-        this.hive.outbox.done(message.id);
-        recordQueued(this.hive.events, message, "undelivered", `${result.note ?? "not verified"}; not retyped, to avoid a duplicate`, result.attempts);
       } else {
+        // Not seen where input goes (no Enter pressed), or not taken after two Enters: back in
+        // the queue for the agent's next idle moment.
+        this.tried.add(message.id);
         this.hive.outbox.release(message.id);
         this.failedAt.set(sessionId, Date.now());
-        recordQueued(this.hive.events, message, "undelivered", error ?? result?.note ?? "not taken; stays queued");
+        recordQueued(this.hive.events, message, "undelivered", `${error ?? result?.note ?? "not taken"}; stays queued, typed again at the next idle moment`);
       }
     } catch {
       // store locked or closed: the claim (if any) goes stale and is retaken

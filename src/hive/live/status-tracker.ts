@@ -3,10 +3,12 @@
 //   OSC 1337;Custom=id=termhive:… from the pane → the agent's own report;
 //   the pane's program exits / the pane vanishes → exited.
 //   the agent's hooks (`termhive hook`, another process) → a status event in the store, which
-//   this process follows (FOLLOW_MS) to show it.
+//   this process follows (woken by a change of the store's WAL file, FOLLOW_MS at worst) and
+//   checks against the screen (a dialog on screen beats a hook's idle) before it shows it.
 // Which source wins over which: hive/precedence.ts. Each change is written to the store (an
 // event for every process), shown in the tmux pane border (pane-borders.ts), then announced
 // in-process through `announce` (the crew's onAgentChanged) so hive_wait wakes at once.
+import { watch, type FSWatcher } from "node:fs";
 import type { Hive, AgentRecord, AgentProfile } from "../index.js";
 import { HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, screenMayReplace } from "../index.js";
 import type { PaneBorders } from "./pane-borders.js";
@@ -17,8 +19,9 @@ import type { TerminalSession } from "../../terminal/session.js";
 const DEBOUNCE_MS = 20;
 /**
  * Statuses written by another process (`termhive hook`, `termhive status`, a second server)
- * have no in-process event: the store's newest event id is read this often while sessions are
- * tracked (one indexed read), so borders and waiters follow them.
+ * have no in-process event: the store's newest event id is read when its WAL file changes and
+ * at least this often while sessions are tracked (one indexed read), so borders and waiters
+ * follow them.
  */
 const FOLLOW_MS = 250;
 
@@ -46,6 +49,8 @@ export class StatusTracker {
   private readonly tracked = new Map<string, Tracked>();
   private follower: NodeJS.Timeout | null = null;
   private followedCursor = 0;
+  private walWatcher: FSWatcher | null = null;
+  private walWake: NodeJS.Immediate | null = null;
   /** Per agent, the status+time this process last announced: a followed event it made itself is not news. */
   private readonly announced = new Map<string, string>();
   /** Per agent, when the screen last showed a rule-matched dialog (waiting_for_input). */
@@ -103,6 +108,7 @@ export class StatusTracker {
     for (const entry of [...this.tracked.values()]) entry.detach();
     if (this.follower) clearInterval(this.follower);
     this.follower = null;
+    this.unwatchWal();
   }
 
   /** Starts following statuses other processes write (once, while this process tracks sessions). */
@@ -115,6 +121,36 @@ export class StatusTracker {
     }
     this.follower = setInterval(() => this.followStore(), FOLLOW_MS);
     this.follower.unref();
+    this.watchWal();
+  }
+
+  /**
+   * Another process's write lands in the store's write-ahead log: watching that file wakes the
+   * follower at once instead of at its next tick (a Stop hook's idle reaches hive_wait up to
+   * FOLLOW_MS sooner). The tick stays, for a file system without change events.
+   */
+  private watchWal(): void {
+    if (this.walWatcher) return;
+    try {
+      this.walWatcher = watch(`${this.hive.store.path}-wal`, { persistent: false }, () => {
+        if (this.walWake) return;
+        // One look per burst of writes (a transaction writes several pages).
+        this.walWake = setImmediate(() => {
+          this.walWake = null;
+          this.followStore();
+        });
+      });
+      this.walWatcher.on("error", () => this.unwatchWal());
+    } catch {
+      this.walWatcher = null; // no WAL file or no inotify: the tick alone
+    }
+  }
+
+  private unwatchWal(): void {
+    this.walWatcher?.close();
+    this.walWatcher = null;
+    if (this.walWake) clearImmediate(this.walWake);
+    this.walWake = null;
   }
 
   private followStore(): void {
@@ -132,6 +168,10 @@ export class StatusTracker {
     for (const id of sessions) {
       const entry = this.tracked.get(id);
       if (!entry) continue;
+      // The screen first: a hook's idle that came while a dialog is up (Claude Code's
+      // SessionStart under its start-up question) is replaced by the dialog before anyone
+      // hears of it, so no waiter or queued message takes the agent for idle meanwhile.
+      this.evaluate(entry);
       const fresh = this.agentsOf(entry).filter((a) => this.announced.get(a.name) !== `${a.status}@${a.updatedAt}`);
       if (fresh.length === 0) continue;
       void this.title(entry.session).finally(() => {
@@ -158,6 +198,8 @@ export class StatusTracker {
   }
 
   private announce(agent: AgentRecord): void {
+    // Heard once: a followed status and the same record's own announcement are one change.
+    if (this.announced.get(agent.name) === `${agent.status}@${agent.updatedAt}`) return;
     this.announced.set(agent.name, `${agent.status}@${agent.updatedAt}`);
     this.changed(agent);
     // After the announcement: the re-check may record (and announce) what the screen shows now.

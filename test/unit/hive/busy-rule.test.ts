@@ -20,12 +20,16 @@ const TABLE: [string, TypingSituation, boolean][] = [
   ["message: at its prompt, but a message is being typed to it right now", { for: "message", agents: [agent("idle", { typing: true, holdsIdle: true })], atPrompt: true }, false],
   ["message: at its prompt, queued texts still go first", { for: "message", agents: [agent("idle")], atPrompt: true, queuedBefore: true }, false],
   ["message: a stale typing row (no longer holding) does not block", { for: "message", agents: [agent("idle", { typing: true, holdsIdle: false })] }, true],
+  ["message: idle in the store (a hook's), but a dialog is on screen", { for: "message", agents: [agent("idle", { dialogOnScreen: true })] }, false],
   // The oldest queued text (outbox dispatcher).
   ["queued: every agent idle", { for: "queued", agents: [agent("idle"), agent("idle")] }, true],
   ["queued: an error status is not idle", { for: "queued", agents: [agent("error")] }, false],
   ["queued: one agent still working", { for: "queued", agents: [agent("idle"), agent("working")] }, false],
   ["queued: idle while an earlier turn holds", { for: "queued", agents: [agent("idle", { holdsIdle: true })] }, false],
   ["queued: no live agent left in the pane", { for: "queued", agents: [] }, false],
+  ["queued: idle, and the screen shows the input box, still", { for: "queued", agents: [agent("idle", { dialogOnScreen: false, inputSettled: true })] }, true],
+  ["queued: idle in the store, but the screen still redraws (a dialog just closed)", { for: "queued", agents: [agent("idle", { inputSettled: false })] }, false],
+  ["queued: idle in the store (a hook's), but a dialog is on screen", { for: "queued", agents: [agent("idle", { dialogOnScreen: true, inputSettled: false })] }, false],
 ];
 
 for (const [name, situation, verdict] of TABLE) {

@@ -1,6 +1,9 @@
 // Hive delivery on real programs in real ptys (node-pty backend): the text is typed through the
 // one typing path, and `delivered` says only what was verified on screen or by the shell.
 import { test } from "node:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import assert from "node:assert/strict";
 import { deliverText } from "../../../src/terminal/delivery.js";
 import { waitUntilReady } from "../../../src/terminal/ready.js";
@@ -10,6 +13,7 @@ import { typeText } from "../../../src/terminal/typing.js";
 import { stripAnsi } from "../../../src/util/ansi.js";
 import { ptyRegistry as setup, until } from "./pty-registry.js";
 
+const DIALOG = resolve("test/fixtures/menu-dialog.py");
 const output = (session: TerminalSession) => stripAnsi(session.transcript.slice(session.transcript.start).text);
 
 async function open(registry: SessionRegistry, command?: string): Promise<TerminalSession> {
@@ -44,12 +48,36 @@ test("without submit: typed and echoed, nothing pressed", async (t) => {
   assert.equal(output(session).split("draft text").length - 1, 1, "echoed once, not submitted");
 });
 
-test("a program that neither echoes nor reacts: not delivered, after two Enters, with a reason", async (t) => {
+test("a program that neither echoes nor reacts: not delivered, and no Enter pressed, with a reason", async (t) => {
   const session = await open(await setup(t), "sh -c 'stty -echo; printf ready; exec sleep 60'");
   const result = await deliverText(session, "anyone there", true);
   assert.equal(result.delivered, false);
-  assert.equal(result.attempts, 2);
-  assert.match(result.note ?? "", /Enter pressed twice/);
+  assert.equal(result.attempts, 0);
+  assert.match(result.note ?? "", /did not show where input goes.*Enter not pressed/);
+});
+
+test("a dialog that has the keyboard and redraws on every key: not delivered, its choice never picked by our Enter", async (t) => {
+  const log = join(mkdtempSync(join(tmpdir(), "termhive-dialog-")), "keys.log");
+  t.after(() => rmSync(join(log, ".."), { recursive: true, force: true }));
+  const session = await open(await setup(t), `python3 ${DIALOG} ${log}`);
+  const result = await deliverText(session, "delta please run the task", true);
+  // The dialog read the paste (it redrew: the screen changed after the write and after any
+  // Enter), but the text never showed where input goes.
+  await until("the dialog to read the paste", () => existsSync(log) && readFileSync(log, "utf8").includes("delta please"));
+  assert.equal(result.delivered, false, JSON.stringify(result));
+  assert.equal(result.attempts, 0);
+  assert.doesNotMatch(readFileSync(log, "utf8"), /picked/, "an Enter picked the dialog's choice");
+});
+
+test("a retry of a text that showed late (it sits on the input line): submitted, not typed a second time", async (t) => {
+  const session = await open(await setup(t), "cat");
+  assert.equal((await deliverText(session, "late text from the first try", false)).delivered, true);
+  const result = await deliverText(session, "late text from the first try", true, { retry: true });
+  assert.deepEqual({ delivered: result.delivered, attempts: result.attempts }, { delivered: true, attempts: 1 });
+  // The tty's echo and cat's copy: twice, not four times.
+  await until("cat's copy of the line", () => output(session).split("late text from the first try").length - 1 >= 2);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(output(session).split("late text from the first try").length - 1, 2);
 });
 
 test("the typing path: a multi-line command into bash runs as one input, each line once", async (t) => {
