@@ -17,6 +17,7 @@ import { newSessionId, validateName } from "./names.js";
 import { paneCliEnv } from "./pane-cli.js";
 import { publishRuns, statusFilePath } from "./run-state.js";
 import { adoptRecordedRun, shellStatusWritten } from "./adopt-run.js";
+import { prepareHost } from "./host-prepare.js";
 import { cleanCallerEnv, sandboxLaunch } from "../sandbox/launch.js";
 import { RELAY_ENV } from "../sandbox/relay.js";
 import { remoteSandboxLaunch } from "../sandbox/remote-launch.js";
@@ -314,7 +315,7 @@ export class SessionRegistry {
       throw new ToolError(`a split pane runs on the host of ${options.splitFrom.session.name} (${splitHost ?? "this machine"}), not ${options.host}; nothing was opened`);
     }
     const hostName = options.host ?? splitHost;
-    const host = hostName === undefined ? null : await this.prepareHost(hostName);
+    const host = hostName === undefined ? null : await prepareHost(this.backend, hostName);
     const cwd = host ? remoteCwd(host, options.cwd) : resolveCwd(options.cwd);
     const id = newSessionId();
     const { name, release } = await this.claim(given, options.command, id);
@@ -413,16 +414,6 @@ export class SessionRegistry {
     // A sandboxed pane's policy is on record: what it may write and reach, for a later look at what it did.
     this.audit.write({ event: "open", session: id, name, command: program, cwd: options.cwd, pane: pane.paneId, ...(meta.sandbox ? { sandbox: meta.sandbox } : {}) });
     return session;
-  }
-
-  /** Connects to and sets up the host, as a clear error naming it when that fails. */
-  private async prepareHost(host: string): Promise<HostFacts> {
-    if (!this.backend.prepareHost) throw new ToolError(`the ${this.backend.kind} backend cannot open sessions on other hosts`, "unsupported");
-    try {
-      return await this.backend.prepareHost(host);
-    } catch (error) {
-      throw new ToolError(`${(error as Error).message}; nothing was opened`, error instanceof Error && error.name === "HostError" ? "unavailable" : "invalid");
-    }
   }
 
   private generateName(command: string | undefined): string {

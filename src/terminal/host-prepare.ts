@@ -1,0 +1,13 @@
+// A session on another host: the host is reached and set up first, or the call says why not.
+import type { Backend, HostFacts } from "../backends/backend.js";
+import { ToolError } from "../util/tool-error.js";
+
+/** Connects to and sets up the host, as a clear error naming it when that fails. */
+export async function prepareHost(backend: Backend, host: string): Promise<HostFacts> {
+  if (!backend.prepareHost) throw new ToolError(`the ${backend.kind} backend cannot open sessions on other hosts`, "unsupported");
+  try {
+    return await backend.prepareHost(host);
+  } catch (error) {
+    throw new ToolError(`${(error as Error).message}; nothing was opened`, error instanceof Error && error.name === "HostError" ? "unavailable" : "invalid");
+  }
+}
