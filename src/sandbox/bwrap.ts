@@ -34,6 +34,9 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
   // A fresh /dev (null, tty, urandom, its own pts) and /proc for a pid namespace of its own:
   // host devices and other processes' /proc entries stay out of reach.
   args.push("--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--tmpfs", "/tmp");
+  // termhive itself (its shell integration, node, the package) installed under /tmp — a clone
+  // a CI job made there — would vanish under the private /tmp: put it back, read-only.
+  for (const p of ctx.support) if (p === "/tmp" || p.startsWith("/tmp/")) args.push("--ro-bind", p, p);
   // TERMHIVE_HOME holds the tmux socket, the gRPC socket and the auth token: any of them opens an
   // unsandboxed pane. Covered by an empty tmpfs; only what the pane needs is put back.
   const home = ctx.termhiveHome;

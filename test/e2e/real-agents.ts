@@ -135,3 +135,22 @@ export async function sendFirst(h: Harness, name: string, text: string): Promise
       .catch(async (e) => assert.fail(`${e}\n${await screenOf(h, name)}`));
   }
 }
+
+/** A CODEX_HOME whose config sends every request to the stand-in. */
+export function codexHome(dir: string, standIn: { url: string }, model = "gpt-5.1-codex"): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "config.toml"), [
+    `model = "${model}"`,
+    `model_provider = "standin"`,
+    // Asks before a command that wants to leave the sandbox (the stand-in's tool calls do).
+    `approval_policy = "on-request"`,
+    `sandbox_mode = "workspace-write"`,
+    `[model_providers.standin]`,
+    `name = "standin"`,
+    `base_url = "${standIn.url}"`,
+    `wire_api = "responses"`,
+    `env_key = "STANDIN_KEY"`,
+    "",
+  ].join("\n"));
+  return dir;
+}

@@ -4,12 +4,12 @@
 // stand-in getting the command's output back.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentPath, missingAgent, projectDir, screenOf, until } from "./real-agents.js";
+import { agentIs, agentPath, missingAgent, projectDir, screenOf, until, codexHome as makeCodexHome } from "./real-agents.js";
 
 const missing = missingAgent("codex");
 
@@ -25,12 +25,7 @@ describe("hive_answer with the real Codex CLI", { skip: missing ?? false }, () =
     await api.start();
     h = await Harness.startField({ PATH: agentPath() });
     project = projectDir(h, "proj");
-    const codexHome = join(h.home, "codex-home");
-    mkdirSync(codexHome, { recursive: true });
-    writeFileSync(join(codexHome, "config.toml"), [
-      `model = "gpt-5.1-codex"`, `model_provider = "standin"`, `approval_policy = "on-request"`, `sandbox_mode = "workspace-write"`,
-      `[model_providers.standin]`, `name = "standin"`, `base_url = "${api.url}"`, `wire_api = "responses"`, `env_key = "STANDIN_KEY"`, "",
-    ].join("\n"));
+    const codexHome = makeCodexHome(join(h.home, "codex-home"), api);
     env = { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome };
   });
   after(async () => {

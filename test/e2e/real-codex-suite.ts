@@ -6,33 +6,14 @@
 // and real-codex-from-lead.test.ts, one file each (a file has 90 s on a loaded machine).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentNamed, agentPath, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sendFirst, sentOnce, statusEvents, until } from "./real-agents.js";
+import { agentIs, agentNamed, agentPath, codexHome, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sendFirst, sentOnce, statusEvents, until } from "./real-agents.js";
 
 export const missing = missingAgent("codex");
-
-/** A CODEX_HOME whose config sends every request to the stand-in. */
-function codexHome(dir: string, standIn: ResponsesStandIn, model: string): string {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "config.toml"), [
-    `model = "${model}"`,
-    `model_provider = "standin"`,
-    // Asks before a command that wants to leave the sandbox (the stand-in's tool calls do).
-    `approval_policy = "on-request"`,
-    `sandbox_mode = "workspace-write"`,
-    `[model_providers.standin]`,
-    `name = "standin"`,
-    `base_url = "${standIn.url}"`,
-    `wire_api = "responses"`,
-    `env_key = "STANDIN_KEY"`,
-    "",
-  ].join("\n"));
-  return dir;
-}
 
 export function realCodexSuite(started: StartedBy): void {
   describe(`real Codex CLI under the hive (termhive started by ${started.label})`, { skip: missing ?? false }, () => {

@@ -7,13 +7,13 @@
 // what reached the stand-ins (each message exactly once), never by what termhive says.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { LEAD_ENV, LEAD_SESSION, agentIs, agentPath, cursor, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
+import { LEAD_ENV, LEAD_SESSION, agentIs, agentPath, cursor, missingAgent, projectDir, screenOf, statusEvents, until, writeJson, codexHome as makeCodexHome } from "./real-agents.js";
 
 const missing = missingAgent("claude") ?? missingAgent("codex");
 const KEY = "sk-ant-standin-key-0123456789";
@@ -122,12 +122,7 @@ describe("real agents spawned from a termhive started with Claude Code's MCP-ser
   });
 
   test("Codex starts without the lead's thread id, takes one message once, working then idle from its main thread", async () => {
-    const codexHome = join(h.home, "codex-home");
-    mkdirSync(codexHome, { recursive: true });
-    writeFileSync(join(codexHome, "config.toml"), [
-      `model = "gpt-5.1-codex"`, `model_provider = "standin"`, `approval_policy = "on-request"`, `sandbox_mode = "workspace-write"`,
-      `[model_providers.standin]`, `name = "standin"`, `base_url = "${codexApi.url}"`, `wire_api = "responses"`, `env_key = "STANDIN_KEY"`, "",
-    ].join("\n"));
+    const codexHome = makeCodexHome(join(h.home, "codex-home"), codexApi);
     const spawned = await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env: { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome } });
     assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
     await agentIs(h, "cx", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));

@@ -6,13 +6,13 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest, type RecordedRequest } from "./standins/agent-script.js";
-import { agentIs, agentPath, cursor, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
+import { agentIs, agentPath, cursor, missingAgent, projectDir, screenOf, statusEvents, until, writeJson, codexHome as makeCodexHome } from "./real-agents.js";
 
 const KEY = "sk-ant-standin-key-0123456789";
 
@@ -125,12 +125,7 @@ describe("restore: real Codex CLI", { skip: codexMissing ?? false }, () => {
     await api.start();
     h = await Harness.startField({ PATH: agentPath() });
     project = projectDir(h, "proj");
-    codexHome = join(h.home, "codex-home");
-    mkdirSync(codexHome, { recursive: true });
-    writeFileSync(join(codexHome, "config.toml"), [
-      `model = "gpt-5.1-codex"`, `model_provider = "standin"`, `approval_policy = "on-request"`, `sandbox_mode = "workspace-write"`,
-      `[model_providers.standin]`, `name = "standin"`, `base_url = "${api.url}"`, `wire_api = "responses"`, `env_key = "STANDIN_KEY"`, "",
-    ].join("\n"));
+    codexHome = makeCodexHome(join(h.home, "codex-home"), api);
     env = { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome };
   });
   after(async () => {
