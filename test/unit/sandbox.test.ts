@@ -91,7 +91,7 @@ describe("bwrap arguments", () => {
     const inTmp = { ...ctx, support: ["/tmp/ci/termhive/src/shell", "/usr/bin", "/tmp/ci/termhive"] };
     const args = bwrapArgs({ write: [], read: "all", network: "on" }, inTmp);
     const tmpfs = args.indexOf("/tmp");
-    const rebound = option(args, "--ro-bind", 2).filter(([p]) => p.startsWith("/tmp/"));
+    const rebound = option(args, "--ro-bind", 2).filter(([p]) => p!.startsWith("/tmp/"));
     assert.deepEqual(rebound, [["/tmp/ci/termhive/src/shell", "/tmp/ci/termhive/src/shell"], ["/tmp/ci/termhive", "/tmp/ci/termhive"]]);
     assert.ok(args.indexOf("/tmp/ci/termhive") > tmpfs, "bound after the tmpfs that would hide it");
   });
