@@ -55,6 +55,9 @@ async function mcpCommand(): Promise<void> {
   // Loaded here, not at the top: the stdio server needs neither gRPC nor the HTTP door.
   // The root (services, hive, backend) is composed just after the first tool list is
   // answered: a client's first answers wait for neither its import nor its start.
+  // A required tmux that is missing stops the server now, as it did when the root was
+  // composed at start (the root below comes later, maybe after stdin has closed).
+  (await import("./backends/find-tmux.js")).requireTmuxWhenAsked(config);
   const { serveStdio } = await import("./mcp/server.js");
   const { DeferredRoot } = await import("./mcp/deferred-root.js");
   const root = new DeferredRoot(async () => (await import("./service/root.js")).composeRoot(config));

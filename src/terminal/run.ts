@@ -46,7 +46,7 @@ export interface RunResult {
 const STARTUP_WAIT_MS = 10_000;
 
 /** How long a shell that reported its last command (its exit hook) may take to end. */
-const ENDING_WAIT_MS = 2_000;
+const ENDING_WAIT_MS = 5_000;
 
 /**
  * A shell whose exit hook has reported its last command is ending: nothing is typed into it.
@@ -55,6 +55,8 @@ const ENDING_WAIT_MS = 2_000;
 export async function throwIfEnding(session: TerminalSession): Promise<void> {
   if (session.alive && session.ending) {
     await watchSession(session, () => (session.alive ? undefined : true), { timeoutMs: ENDING_WAIT_MS }).catch(() => undefined);
+    // Its death may be known to the backend and not yet told (a lost notification).
+    if (session.alive) await session.verifyAlive();
   }
   if (!session.alive) throw deadError(session);
   if (session.ending) {

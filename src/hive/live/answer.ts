@@ -123,7 +123,16 @@ export async function answerAgent(crew: Crew, input: AnswerInput, type: (session
   refuseStale(agent, question, input.question);
   const plan = planOrRefuse(question, input.answer);
   await type(session, plan);
-  const after = await watchQuestion(crew, agent, session, (q) => q === null || q.digest !== question.digest, GONE_WAIT_MS);
+  const moved = (q: Question | null) => q === null || q.digest !== question.digest;
+  let after = await watchQuestion(crew, agent, session, moved, GONE_WAIT_MS);
+  // A TUI can drop a key it gets while busy (Claude Code, under load, with its dialog drawn):
+  // the same dialog still up with its cursor where it was, 5 s after a one-key choice, did not
+  // take it (a taken key closes it within ms). One more press of that key; never for arrows
+  // (they moved the cursor) or text (it would be typed twice).
+  if (!after.met && plan.kind === "choice" && plan.keys.length === 1 && after.question?.cursor === question.cursor) {
+    await type(session, plan);
+    after = await watchQuestion(crew, agent, session, moved, GONE_WAIT_MS);
+  }
   return {
     agent: agent.name,
     question: question.digest,
