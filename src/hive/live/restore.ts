@@ -13,7 +13,11 @@ import type { Crew } from "./crew.js";
 import { commandWithHooks } from "./hook-launch.js";
 import { READY_TIMEOUT_MS, syncSizes } from "./layout-builder.js";
 import { waitReady } from "./ready.js";
+import { watchSession } from "../../terminal/watch.js";
 import { recordLaunch, runsProfileProgram, startConversation } from "./restore-record.js";
+
+/** How long a resumed program must stay up after it looks ready for its resume to count. */
+const RESUME_SETTLE_MS = 3_000;
 
 export interface RestoreInput {
   /** One agent; absent: every agent whose pane is gone. */
@@ -154,6 +158,12 @@ export async function restoreAgents(crew: Crew, input: RestoreInput): Promise<{ 
     try {
       let s = session;
       let ready = await waitReady(s, p.profile, timeoutMs);
+      // A program can draw its ready screen before it looks up the conversation it was asked
+      // to resume and exits (Claude Code under load): a resume that dies this soon was refused.
+      if (ready === "ready" && p.resumed) {
+        await watchSession(s, () => (s.alive ? undefined : true), { timeoutMs: RESUME_SETTLE_MS }).catch(() => undefined);
+        if (!s.alive) ready = "exited";
+      }
       if (ready === "exited" && p.resumed) {
         // The program refused the id (Claude Code: "No conversation found"): start it fresh.
         const said = s.screen.snapshot().lines.map((l) => l.trim()).filter(Boolean).slice(-2).join(" / ");
