@@ -22,7 +22,7 @@ import { VERSION } from "./version.js";
 enableLinearRegexFallback();
 
 async function tmuxStatus(configured: string): Promise<string | null> {
-  const { findTmux } = await import("./backends/select.js");
+  const { findTmux } = await import("./backends/find-tmux.js");
   const tmuxPath = findTmux(configured);
   const probe = tmuxPath ? spawnSync(tmuxPath, ["-V"], { encoding: "utf8" }) : null;
   return probe?.status === 0 ? `${probe.stdout.trim()} (${tmuxPath})` : null;

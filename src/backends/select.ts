@@ -1,15 +1,13 @@
 // Picks the terminal backend from the configuration: tmux when asked for or available,
 // node-pty otherwise, so termhive still works (without restart survival or attach) where tmux is missing.
 import type { TermhiveConfig } from "../config.js";
-import { findTmux, requireTmuxWhenAsked, tmuxMissingMessage } from "./find-tmux.js";
+import { requireTmuxWhenAsked, tmuxMissingMessage } from "./find-tmux.js";
 import type { Backend } from "./backend.js";
 import { Iterm2Backend } from "./iterm2/iterm2-backend.js";
 import { PtyBackend } from "./pty/pty-backend.js";
 import { TmuxBackend } from "./tmux/tmux-backend.js";
 import { HostRouter } from "./remote/host-router.js";
 import { DEFAULT_PANE_ENV } from "../util/pane-env.js";
-
-export { USUAL_TMUX_DIRS, findTmux, requireTmuxWhenAsked, tmuxAvailable, tmuxMissingMessage } from "./find-tmux.js";
 
 type BackendConfig = Pick<TermhiveConfig, "backend" | "home" | "tmuxPath" | "historyLimit"> & Partial<Pick<TermhiveConfig, "ssh" | "allowedHosts" | "paneEnv">>;
 
@@ -24,7 +22,8 @@ export function createBackend(config: BackendConfig): Backend {
 }
 
 export function createLocalBackend(config: BackendConfig): Backend {
-  const tmuxPath = findTmux(config.tmuxPath);
+  // Throws for TERMHIVE_BACKEND=tmux without tmux; else the tmux found, or null.
+  const tmuxPath = requireTmuxWhenAsked(config);
   const tmux = (path: string) => new TmuxBackend({ home: config.home, tmuxPath: path, historyLimit: config.historyLimit, paneEnv: config.paneEnv ?? DEFAULT_PANE_ENV });
   switch (config.backend) {
     case "pty":
@@ -33,7 +32,7 @@ export function createLocalBackend(config: BackendConfig): Backend {
       // Never picked by "auto": its output is rebuilt from screen contents (see its warning).
       return new Iterm2Backend();
     case "tmux":
-      return tmux(requireTmuxWhenAsked(config)!);
+      return tmux(tmuxPath!);
     case "auto":
       // Never silently: the pty backend says in every open result that its sessions end with this process.
       return tmuxPath ? tmux(tmuxPath) : new PtyBackend({ fallbackReason: tmuxMissingMessage(config.tmuxPath) });

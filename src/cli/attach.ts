@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { findTmux } from "../backends/select.js";
+import { findTmux } from "../backends/find-tmux.js";
 import { loadConfig } from "../config.js";
 import { ToolError } from "../service/errors.js";
 import { connectEngine } from "./connect.js";

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { findTmux } from "../backends/select.js";
+import { findTmux } from "../backends/find-tmux.js";
 import { stopServe, stoppedText } from "./serve-stop.js";
 import { SIGNAL_WINDOW } from "../backends/tmux/config.js";
 import { loadConfig } from "../config.js";

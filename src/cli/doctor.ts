@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
-import { findTmux, tmuxMissingMessage } from "../backends/select.js";
+import { findTmux, tmuxMissingMessage } from "../backends/find-tmux.js";
 import { loadConfig, type TermhiveConfig } from "../config.js";
 import { probeIterm2 } from "../iterm2/availability.js";
 import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";

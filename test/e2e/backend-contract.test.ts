@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Backend, PaneInfo } from "../../src/backends/backend.js";
 import { Iterm2Backend } from "../../src/backends/iterm2/iterm2-backend.js";
 import { PtyBackend } from "../../src/backends/pty/pty-backend.js";
-import { findTmux } from "../../src/backends/select.js";
+import { findTmux } from "../../src/backends/find-tmux.js";
 import { TmuxBackend } from "../../src/backends/tmux/tmux-backend.js";
 import { Iterm2Simulator } from "../fixtures/iterm2-sim/server.js";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import type * as nodePty from "@lydell/node-pty";
-import { findTmux } from "../../src/backends/select.js";
+import { findTmux } from "../../src/backends/find-tmux.js";
 import { cliIn } from "./cli-field.js";
 import { CLI, Harness } from "./harness.js";
 import { Iterm2Simulator } from "../fixtures/iterm2-sim/server.js";

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findTmux } from "../../src/backends/select.js";
+import { findTmux } from "../../src/backends/find-tmux.js";
 import { TmuxBackend } from "../../src/backends/tmux/tmux-backend.js";
 
 const ROUNDS = 8;

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findTmux, tmuxMissingMessage, USUAL_TMUX_DIRS } from "../../../src/backends/select.js";
+import { findTmux, tmuxMissingMessage, USUAL_TMUX_DIRS } from "../../../src/backends/find-tmux.js";
 
 const installed = USUAL_TMUX_DIRS.map((dir) => join(dir, "tmux")).find((file) => existsSync(file));
 
