@@ -5,7 +5,7 @@
 //   a program the caller can recognise (an agent's ready pattern) once `readyWhen` says so;
 //   any other program once its output has gone quiet (or, when given, it stayed silent that long).
 import type { TerminalSession } from "./session.js";
-import { watchSession } from "./watch.js";
+import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 
 export type Readiness = "ready" | "exited" | "timeout";
 
@@ -19,13 +19,19 @@ export interface ReadyOptions {
   readyWhen?: (screenLines: string[], quietMs: number) => boolean;
 }
 
-/** Resolves "exited" when the program exits or the session goes away first. */
+/**
+ * Resolves "exited" when the program exits or the session goes away first. A program that exits
+ * at once (a refused `--resume`) can die before its pane's death is reported (a tmux server
+ * started a moment ago): quiet windows ask the backend, so that costs a second, not the timeout.
+ */
 export async function waitUntilReady(session: TerminalSession, options: ReadyOptions): Promise<Readiness> {
   const shell = session.meta.shell !== "other";
-  const windows = shell ? undefined : [options.quietMs, ...(options.silentMs === undefined ? [] : [options.silentMs])];
+  const windows = [...(shell ? [] : [options.quietMs, ...(options.silentMs === undefined ? [] : [options.silentMs])]), ...LIVENESS_QUIET_MS];
+  const probeLiveness = livenessProbe(session);
   return watchSession<Readiness>(
     session,
     async () => {
+      await probeLiveness();
       if (!session.alive) return "exited";
       if (shell) return session.phase !== "starting" ? "ready" : undefined;
       // Without output, lastOutputAt is when the session was made: quiet since the start.

@@ -162,6 +162,8 @@ export async function restoreAgents(crew: Crew, input: RestoreInput): Promise<{ 
       // to resume and exits (Claude Code under load): a resume that dies this soon was refused.
       if (ready === "ready" && p.resumed) {
         await watchSession(s, () => (s.alive ? undefined : true), { timeoutMs: RESUME_SETTLE_MS }).catch(() => undefined);
+        // Its death may be known to the backend and not yet told (a lost notification).
+        if (s.alive) await s.verifyAlive(true);
         if (!s.alive) ready = "exited";
       }
       if (ready === "exited" && p.resumed) {
