@@ -3,13 +3,18 @@
 // turn, with or without a termhive server. Servers follow the store, so what is written here
 // is seen by every server on the same home.
 import { Hive, HiveError, parseStatusArgs, type AgentRecord } from "../hive/index.js";
-import type { StoreAgentView, StoreHive } from "../verbs/verb.js";
+import type { HiveService } from "../service/hive-service.js";
+import type { StoreHive } from "../verbs/verb.js";
 
-/** An agent as the store knows it: the fields of HiveService.agentView that need no pane. */
-function storeView(a: AgentRecord): StoreAgentView {
+/**
+ * An agent as HiveService.agentView gives it in a process that follows no session (as a server
+ * does for a pane it does not hold): not alive here, no pane.
+ */
+function storeView(a: AgentRecord): ReturnType<HiveService["agentView"]> {
   return {
     name: a.name, session: a.sessionId, session_name: a.sessionName, team: a.team, profile: a.profile,
-    status: a.status, detail: a.statusDetail, source: a.statusSource, exit_code: a.exitCode, updated_at: a.updatedAt,
+    status: a.status, detail: a.statusDetail, source: a.statusSource, exit_code: a.exitCode,
+    alive: false, pane: null, updated_at: a.updatedAt,
   };
 }
 

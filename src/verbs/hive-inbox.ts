@@ -11,7 +11,6 @@ export default defineVerb({
   annotations: WRITES,
   run: (s: StoreServices, input) => s.hive().inbox(input),
   text: (r) => (r.messages.length ? r.messages.map((m) => `#${m.id} from ${m.from}: ${m.text}`).join("\n") : "no messages"),
-  grpc: "HiveInbox",
   cli: {
     command: "inbox",
     description: "print this pane's agent's unread messages and mark them read",
@@ -26,4 +25,5 @@ export default defineVerb({
       refusedInSandbox: "termhive inbox cannot read the hive from inside a sandbox; messages for this agent are typed into its pane",
     },
   },
+  grpc: "HiveInbox",
 });

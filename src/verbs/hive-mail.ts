@@ -11,7 +11,6 @@ export default defineVerb({
   annotations: WRITES,
   run: (s: StoreServices, input) => s.hive().mail(input),
   text: (r) => `message #${r.message.id} to ${r.message.to}${r.typed ? ` · typed: ${r.typed.delivered ? "delivered" : "not delivered"}` : ""}`,
-  grpc: "HiveMail",
   cli: {
     command: "msg",
     args: [["<agent>", "the agent whose mailbox gets it"], ["<text...>", "the message"]],
@@ -28,4 +27,5 @@ export default defineVerb({
       }),
     },
   },
+  grpc: "HiveMail",
 });

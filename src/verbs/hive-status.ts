@@ -15,7 +15,6 @@ export default defineVerb({
   annotations: SETS,
   run: (s: StoreServices, input) => s.hive().setStatus(input),
   text: (r) => `${r.agent.name}: ${r.agent.status}${r.agent.detail ? ` (${r.agent.detail})` : ""}`,
-  grpc: "HiveStatus",
   cli: {
     command: "status",
     args: [["<status>", "starting | working | idle | waiting | error"], ["[detail...]", "what it is doing (quoting optional)"]],
@@ -37,4 +36,5 @@ export default defineVerb({
       },
     },
   },
+  grpc: "HiveStatus",
 });

@@ -20,19 +20,12 @@ export interface Services {
   hive(): HiveService;
 }
 
-/** An agent as the hive store alone knows it (no pane, no liveness): what hive_status answers from a pane. */
-export type StoreAgentView = Pick<ReturnType<HiveService["agentView"]>, "name" | "session" | "session_name" | "team" | "profile" | "status" | "detail" | "source" | "exit_code" | "updated_at">;
-
 /**
  * The hive store alone, with no server, tmux, backend or gRPC behind it (cli/pane-hive.ts): what
  * the commands an agent runs in its pane reach (its hooks run them every turn). HiveService has
  * all of it; a verb whose run needs no more declares `run(s: StoreServices, …)`.
  */
-export interface StoreHive {
-  mail: HiveService["mail"];
-  inbox: HiveService["inbox"];
-  setStatus(input: Parameters<HiveService["setStatus"]>[0]): Promise<{ agent: StoreAgentView }>;
-}
+export type StoreHive = Pick<HiveService, "mail" | "inbox" | "setStatus">;
 
 export interface StoreServices {
   hive(): StoreHive;
