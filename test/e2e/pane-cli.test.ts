@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Hive } from "../../src/hive/index.js";
 import { CLI } from "./harness.js";
 
@@ -60,6 +61,21 @@ describe("the in-pane commands with no server running", () => {
     // The human text is what it always was.
     assert.equal(pane({ TERMHIVE_AGENT: "lead" }, "inbox", "--all", "--peek").stdout, `#${sent.json.message.id} from worker: done with it\n`);
     assert.equal(pane(inWorker, "status", "idle").stdout, "worker: idle\n");
+    assert.equal(tmuxRan(), false, "an in-pane command ran tmux");
+  });
+
+  test("they load neither gRPC nor a terminal backend: only the hive store's package", () => {
+    // A module hook that names every module the process resolves (node:module register).
+    const hooks = join(root, "hooks.mjs");
+    writeFileSync(hooks, `export async function resolve(spec, ctx, next) { const r = await next(spec, ctx); process.stderr.write("RESOLVED " + r.url + "\\n"); return r; }\n`);
+    const register = join(root, "register.mjs");
+    writeFileSync(register, `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    for (const args of [["status", "working"], ["msg", "worker", "hi"], ["inbox"]]) {
+      const r = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, CLI, ...args], { cwd: root, env: { HOME: root, PATH: bin, TERMHIVE_HOME: home, TERMHIVE_AGENT: "worker" }, encoding: "utf8", timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      const packages = [...new Set([...r.stderr.matchAll(/^RESOLVED .*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]))];
+      assert.deepEqual(packages, ["better-sqlite3"], `termhive ${args.join(" ")} loaded ${packages.join(", ")}`);
+    }
     assert.equal(tmuxRan(), false, "an in-pane command ran tmux");
   });
 
