@@ -12,4 +12,5 @@ export default defineVerb({
   run: (s, input) => s.hive().inbox(input),
   text: (r) => (r.messages.length ? r.messages.map((m) => `#${m.id} from ${m.from}: ${m.text}`).join("\n") : "no messages"),
   grpc: "HiveInbox",
+  nullable: { "messages[].readAt": true },
 });

@@ -12,4 +12,5 @@ export default defineVerb({
   run: (s, input) => s.hive().mail(input),
   text: (r) => `message #${r.message.id} to ${r.message.to}${r.typed ? ` · typed: ${r.typed.delivered ? "delivered" : "not delivered"}` : ""}`,
   grpc: "HiveMail",
+  nullable: { "message.readAt": true },
 });

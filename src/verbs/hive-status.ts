@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { name } from "./schemas/hive.js";
+import { AGENT_NULLABLE, name } from "./schemas/hive.js";
+import { under } from "./nullable.js";
 import { SETS, defineVerb } from "./verb.js";
 
 export default defineVerb({
@@ -12,4 +13,5 @@ export default defineVerb({
   run: (s, input) => s.hive().setStatus(input),
   text: (r) => `${r.agent.name}: ${r.agent.status}${r.agent.detail ? ` (${r.agent.detail})` : ""}`,
   grpc: "HiveStatus",
+  nullable: { ...under("agent", AGENT_NULLABLE) },
 });

@@ -5,6 +5,7 @@ import type { Option } from "commander";
 import type { z } from "zod";
 import type { HiveService } from "../service/hive-service.js";
 import type { CallContext, TermhiveService } from "../service/service.js";
+import type { NullableFields } from "./nullable.js";
 
 export type Shape = Record<string, z.ZodType>;
 /** A verb's input after validation (defaults applied). */
@@ -70,6 +71,8 @@ export interface Verb<S extends Shape = Shape, R extends object = object> {
   structured?: { schema: Shape; of(result: NoInfer<R>): Record<string, unknown> };
   /** The rpc of proto/termhive.proto. */
   grpc: string;
+  /** The result's fields that may be null (see ./nullable.ts); defineVerb requires every one. */
+  nullable?: NullableFields<NoInfer<R>>;
   cli?: CliForm<S, R>;
 }
 
@@ -84,8 +87,11 @@ export const REMOVES: ToolAnnotations = { readOnlyHint: false, destructiveHint: 
 /** Runs or types what it is given: it may do anything the command does. */
 export const RUNS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
+/** A verb whose result has fields that may be null must declare them all. */
+type DeclaresNullable<R> = {} extends NullableFields<R> ? unknown : { nullable: NullableFields<NoInfer<R>> };
+
 /** Infers a verb's input and result types from its schema and operation. */
-export function defineVerb<S extends Shape, R extends object>(verb: Verb<S, R>): Verb<S, R> {
+export function defineVerb<S extends Shape, R extends object>(verb: Verb<S, R> & DeclaresNullable<R>): Verb<S, R> {
   return verb;
 }
 
