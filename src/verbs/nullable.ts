@@ -5,7 +5,7 @@
 
 /** A field's path in a result: "agent.team", "agents[].team" (each element of a list). */
 type Join<P extends string, K extends string> = P extends "" ? K : `${P}.${K}`;
-/** How deep the walk goes (results nest 4 levels at most; the bound keeps the type finite). */
+/** How deep the walk goes (results nest 3 levels today; the bound keeps the type finite). */
 type Down = [never, 0, 1, 2, 3, 4, 5];
 
 /** Every `T | null` field of T: its path, the object holding it, and whether its key may be left out. */
@@ -39,7 +39,11 @@ export type NullableFields<R> = {
 /** What a door reads of a declaration, whatever the verb's result type. */
 export type NullableDeclaration = Readonly<Record<string, true | ((row: any) => boolean)>>;
 
-/** The same nullable fields under one object of the result: under("agent", ["team"]) → { "agent.team": true }. */
+/**
+ * The same nullable fields under one object of the result: under("agent", ["team"]) →
+ * { "agent.team": true }. A spread is not checked for unknown keys: test/unit/verbs/nullable.test.ts
+ * holds each path to the proto.
+ */
 export function under<P extends string, K extends string>(prefix: P, keys: readonly K[]): Record<`${P}.${K}`, true> {
   return Object.fromEntries(keys.map((key) => [`${prefix}.${key}`, true])) as Record<`${P}.${K}`, true>;
 }
