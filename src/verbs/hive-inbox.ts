@@ -26,4 +26,5 @@ export default defineVerb({
     },
   },
   grpc: "HiveInbox",
+  nullable: { "messages[].readAt": true },
 });

@@ -28,4 +28,5 @@ export default defineVerb({
     },
   },
   grpc: "HiveMail",
+  nullable: { "message.readAt": true },
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { encodeStatusOsc, parseStatusArgs } from "../hive/status.js";
-import { name } from "./schemas/hive.js";
+import { AGENT_NULLABLE, name } from "./schemas/hive.js";
+import { under } from "./nullable.js";
 import { SETS, defineVerb, type StoreServices } from "./verb.js";
 
 /** The status and its detail as `termhive status` takes them (hive/status.ts parses them). */
@@ -37,4 +38,5 @@ export default defineVerb({
     },
   },
   grpc: "HiveStatus",
+  nullable: { ...under("agent", AGENT_NULLABLE) },
 });

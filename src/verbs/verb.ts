@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { HiveService } from "../service/hive-service.js";
 import type { CallContext, TermhiveService } from "../service/service.js";
 import type { RelayRequest } from "../sandbox/relay.js";
+import type { NullableFields } from "./nullable.js";
 
 export type Shape = Record<string, z.ZodType>;
 /** A verb's input after validation (defaults applied). */
@@ -112,6 +113,8 @@ export interface Verb<S extends Shape = Shape, R extends object = object, N exte
   structured?: { schema: Shape; of(result: NoInfer<R>): Record<string, unknown> };
   /** The rpc of proto/termhive.proto. */
   grpc: string;
+  /** The result's fields that may be null (see ./nullable.ts); defineVerb requires every one. */
+  nullable?: NullableFields<NoInfer<R>>;
   cli?: CliForm<S, R>;
 }
 
@@ -126,8 +129,11 @@ export const REMOVES: ToolAnnotations = { readOnlyHint: false, destructiveHint: 
 /** Runs or types what it is given: it may do anything the command does. */
 export const RUNS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
+/** A verb whose result has fields that may be null must declare them all. */
+type DeclaresNullable<R> = {} extends NullableFields<R> ? unknown : { nullable: NullableFields<NoInfer<R>> };
+
 /** Infers a verb's input and result types from its schema and operation. */
-export function defineVerb<S extends Shape, R extends object, N extends StoreServices = Services>(verb: Verb<S, R, N>): Verb<S, R, N> {
+export function defineVerb<S extends Shape, R extends object, N extends StoreServices = Services>(verb: Verb<S, R, N> & DeclaresNullable<R>): Verb<S, R, N> {
   return verb;
 }
 
