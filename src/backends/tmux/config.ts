@@ -5,7 +5,31 @@ export const SIGNAL_WINDOW = "termhive-signal";
 /** The signal pane's program: echo off and raw, so each hook line comes back exactly once. */
 export const SIGNAL_PANE_ARGV = ["/bin/sh", "-c", "stty raw -echo; exec cat"];
 /** Parses the lines the pane-died hook types into the signal pane. */
-export const DEATH_LINE = /termhive-died (%\d+) (\d*):(\d*);/g;
+const DEATH_LINE = /termhive-died (%\d+) (\d*):(\d*);/g;
+
+export interface PaneDeath {
+  paneId: string;
+  status: number | null;
+  signal: number | null;
+}
+
+/** Reads the signal pane's output into deaths; a hook line can arrive split across two %output notifications. */
+export class DeathLineReader {
+  private carry = "";
+
+  read(data: Buffer): PaneDeath[] {
+    const text = this.carry + data.toString("latin1");
+    const deaths: PaneDeath[] = [];
+    let consumed = 0;
+    for (const match of text.matchAll(DEATH_LINE)) {
+      const [, paneId, status, signal] = match;
+      consumed = match.index! + match[0].length;
+      deaths.push({ paneId: paneId!, status: status ? Number(status) : null, signal: signal ? Number(signal) : null });
+    }
+    this.carry = text.slice(consumed).slice(-200);
+    return deaths;
+  }
+}
 
 export interface TmuxConfigOptions {
   historyLimit: number;

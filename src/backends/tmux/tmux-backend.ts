@@ -6,7 +6,8 @@ import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOption
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../keys.js";
 import { ControlClient, TmuxError, TmuxGoneError, type ControlOptions } from "./control.js";
-import { DEATH_LINE, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
+import { layoutDropsAKnownPane } from "./layout.js";
+import { DeathLineReader, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
 import { alertAttached, markPane, showWindowSummary, windowMarks } from "./pane-marks.js";
 import { sendBytes } from "./send-bytes.js";
@@ -195,36 +196,35 @@ export class TmuxBackend implements Backend {
   }
 
   private signalPane = "";
-  private signalCarry = "";
+  private readonly deaths = new DeathLineReader();
 
   private onSignal(data: Buffer): void {
-    // A hook line can arrive split across two %output notifications; keep the unfinished tail.
-    const text = this.signalCarry + data.toString("latin1");
-    let consumed = 0;
-    for (const match of text.matchAll(DEATH_LINE)) {
-      const [, paneId, status, signal] = match;
-      consumed = match.index! + match[0].length;
-      this.events.emit("exit", paneId!, status ? Number(status) : null, signal ? Number(signal) : null);
-    }
-    this.signalCarry = text.slice(consumed).slice(-200);
+    for (const death of this.deaths.read(data)) this.events.emit("exit", death.paneId, death.status, death.signal);
   }
 
-  private onOther(name: string, _args: string): void {
-    if (name === "window-close" || name === "unlinked-window-close" || name === "layout-change") {
+  private onOther(name: string, args: string): void {
+    if (name === "window-close" || name === "unlinked-window-close" || (name === "layout-change" && layoutDropsAKnownPane(args, this.paneWindows))) {
       void this.reportClosedPanes();
     }
   }
 
   private known = new Set<string>();
+  /** The window each known pane was last seen in (see layoutDropsAKnownPane). */
+  private paneWindows = new Map<string, string>();
+
+  private forget(paneId: string): void {
+    this.known.delete(paneId);
+    this.paneWindows.delete(paneId);
+    this.metaCache.delete(paneId);
+    this.outputCounts.delete(paneId);
+  }
 
   private async reportClosedPanes(): Promise<void> {
     try {
       const live = new Set((await this.listPanes()).map((p) => p.paneId));
       for (const paneId of this.known) {
         if (!live.has(paneId)) {
-          this.known.delete(paneId);
-          this.metaCache.delete(paneId);
-          this.outputCounts.delete(paneId);
+          this.forget(paneId);
           this.events.emit("closed", paneId);
         }
       }
@@ -274,6 +274,7 @@ export class TmuxBackend implements Backend {
         this.paneInfo(paneId),
       ]);
       if (!info) throw new TmuxError(`pane ${paneId} vanished right after it was created`);
+      this.paneWindows.set(paneId, info.windowId);
       return info;
     } catch (error) {
       // A half-made pane must not stay behind (nor be adopted later as a session nobody opened).
@@ -288,6 +289,7 @@ export class TmuxBackend implements Backend {
     for (const pane of panes) {
       if (Object.keys(pane.meta).length) {
         this.known.add(pane.paneId);
+        this.paneWindows.set(pane.paneId, pane.windowId);
         this.metaCache.set(pane.paneId, pane.meta);
       }
     }
@@ -376,9 +378,7 @@ export class TmuxBackend implements Backend {
 
   async kill(paneId: string): Promise<void> {
     await this.cmd(`kill-pane -t ${tmuxQuote(paneId)}`);
-    this.known.delete(paneId);
-    this.metaCache.delete(paneId);
-    this.outputCounts.delete(paneId);
+    this.forget(paneId);
   }
 
   async focus(paneId: string): Promise<void> {
