@@ -80,6 +80,11 @@ export function safetySettings(env: NodeJS.ProcessEnv = process.env): SafetySett
   };
 }
 
+/** TERMHIVE_ITERM2_SOCKET: iTerm2's API socket named explicitly (the simulator, a moved socket), or null. */
+export function iterm2SocketSetting(env: NodeJS.ProcessEnv = process.env): string | null {
+  return env.TERMHIVE_ITERM2_SOCKET || null;
+}
+
 /** TERMHIVE_PROFILES: the custom agent profiles file, or null. */
 export function profilesPath(env: NodeJS.ProcessEnv = process.env): string | null {
   return env.TERMHIVE_PROFILES || null;

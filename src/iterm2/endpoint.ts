@@ -3,10 +3,11 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { iterm2SocketSetting } from "../config.js";
 
 /** The unix socket iTerm2 3.3+ serves its API on (the Python API must be enabled). */
 export function iterm2SocketPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.TERMHIVE_ITERM2_SOCKET || join(env.HOME || homedir(), "Library", "Application Support", "iTerm2", "private", "socket");
+  return iterm2SocketSetting(env) ?? join(env.HOME || homedir(), "Library", "Application Support", "iTerm2", "private", "socket");
 }
 
 /** Older iTerm2 releases listened on this TCP port instead of the socket. */
@@ -20,14 +21,15 @@ export type Iterm2Endpoint = { kind: "unix"; path: string } | { kind: "tcp"; url
  */
 export function iterm2Endpoints(env: NodeJS.ProcessEnv = process.env, platform = process.platform): Iterm2Endpoint[] {
   const path = iterm2SocketPath(env);
-  if (env.TERMHIVE_ITERM2_SOCKET) return [{ kind: "unix", path }];
+  if (iterm2SocketSetting(env)) return [{ kind: "unix", path }];
   if (platform !== "darwin") return [];
   return [...(existsSync(path) ? [{ kind: "unix" as const, path }] : []), { kind: "tcp", url: LEGACY_TCP_URL }];
 }
 
 /** Why iTerm2 cannot be reached at all, before trying: null when it might be. */
 export function iterm2Unavailable(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string | null {
-  if (env.TERMHIVE_ITERM2_SOCKET) return existsSync(env.TERMHIVE_ITERM2_SOCKET) ? null : `no socket at ${env.TERMHIVE_ITERM2_SOCKET} (TERMHIVE_ITERM2_SOCKET)`;
+  const named = iterm2SocketSetting(env);
+  if (named) return existsSync(named) ? null : `no socket at ${named} (TERMHIVE_ITERM2_SOCKET)`;
   if (platform !== "darwin") return "not macOS";
   return null;
 }
@@ -52,7 +54,7 @@ export function iterm2Credentials(env: NodeJS.ProcessEnv = process.env): Iterm2C
  * simulator, whose `osascript` stands in for AppleScript). null: none to be had.
  */
 export async function requestCredentials(env: NodeJS.ProcessEnv = process.env, platform = process.platform): Promise<Iterm2Credentials | null> {
-  if (platform !== "darwin" && !env.TERMHIVE_ITERM2_SOCKET) return null;
+  if (platform !== "darwin" && !iterm2SocketSetting(env)) return null;
   // Not spawnSync: the person may take a while to answer, and the event loop goes on meanwhile.
   const stdout = await new Promise<string | null>((resolve) => {
     execFile("osascript", ["-e", 'tell application "iTerm2" to request cookie and key for app named "termhive"'], { encoding: "utf8", timeout: 15_000, env }, (error, out) =>

@@ -8,8 +8,13 @@ import { stripAnsi } from "../util/ansi.js";
 import type { TerminalSession } from "./session.js";
 import { watchSession } from "./watch.js";
 
-/** How long a shell may take to draw its new prompt after Ctrl-C. */
-const CANCEL_PROMPT_WAIT_MS = 2_000;
+/**
+ * How long a shell may take to draw its new prompt after each Ctrl-C. bash's readline loses a
+ * Ctrl-C that comes while it waits to tell a lone Escape from an escape sequence (vi mode: a
+ * person pressed Escape under half a second before; keyseq-timeout): the line stays and no
+ * prompt comes. The second Ctrl-C, after that wait is over, is taken.
+ */
+const CANCEL_PROMPT_WAITS_MS = [1_000, 2_000] as const;
 
 /**
  * Something is on the shell's input line: printable text echoed since the prompt ended, or
@@ -44,12 +49,16 @@ const EMPTY_PROMPT_END = /[$#%>❯»λ→]\s*$/;
  * Resolves true when the shell drew it.
  */
 export async function cancelInputLine(session: TerminalSession): Promise<boolean> {
-  const promptBefore = session.lastPromptEnd;
-  await session.keys(["C-c"]);
-  const drawn = await watchSession(
-    session,
-    () => (session.phase === "prompt" && session.lastPromptEnd > promptBefore ? true : undefined),
-    { timeoutMs: CANCEL_PROMPT_WAIT_MS },
-  ).catch(() => "timeout" as const);
-  return drawn === true;
+  for (const waitMs of CANCEL_PROMPT_WAITS_MS) {
+    if (!session.alive) return false;
+    const promptBefore = session.lastPromptEnd;
+    await session.keys(["C-c"]);
+    const drawn = await watchSession(
+      session,
+      () => (session.phase === "prompt" && session.lastPromptEnd > promptBefore ? true : undefined),
+      { timeoutMs: waitMs },
+    ).catch(() => "timeout" as const);
+    if (drawn === true) return true;
+  }
+  return false;
 }
