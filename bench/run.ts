@@ -22,6 +22,7 @@ import { benchFlood, benchHostile } from "./load.js";
 import { benchSoak } from "./soak.js";
 import { benchPure } from "./pure.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
+import { benchPaneCli } from "./pane-cli.js";
 
 const CPU_PROBE = join(dirname(fileURLToPath(import.meta.url)), "startup-cpu-probe.js");
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
@@ -197,6 +198,7 @@ async function main(): Promise<void> {
   if (!only || only === "hostile") await benchHostile();
   if (!only || only === "soak") await benchSoak();
   if (!only || only === "remote") await benchRemote(emit);
+  if (!only || only === "pane-cli") benchPaneCli(emit);
 }
 
 main().catch((error: unknown) => {

@@ -16,6 +16,7 @@
 import { Command, CommanderError } from "commander";
 import { spawnSync } from "node:child_process";
 import { loadConfig, ConfigError } from "./config.js";
+import { PANE_COMMANDS } from "./cli/pane-commands.js";
 import { enableLinearRegexFallback } from "./util/regex.js";
 import { VERSION } from "./version.js";
 
@@ -93,11 +94,16 @@ async function main(): Promise<void> {
     // full CLI took ~2 s longer to start, past the turn's end by that much).
     const { registerHook } = await import("./cli/hook.js");
     registerHook(program);
+  } else if (verb !== undefined && PANE_COMMANDS.includes(verb)) {
+    // termhive msg / inbox / status, run in an agent's pane (by its hooks too, every turn):
+    // only their door and the hive store are loaded, never the engine, tmux or gRPC.
+    const { registerPaneVerbs } = await import("./cli/pane-verbs.js");
+    registerPaneVerbs(program);
   } else if (verb !== "mcp" && verb !== "start") {
     const { registerCliVerbs } = await import("./cli/index.js");
-    const { registerHiveCommands } = await import("./cli/hive-commands.js");
+    const { registerPaneVerbs } = await import("./cli/pane-verbs.js");
     registerCliVerbs(program);
-    registerHiveCommands(program);
+    registerPaneVerbs(program);
   }
   await program.parseAsync(process.argv);
 }

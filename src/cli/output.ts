@@ -9,15 +9,15 @@ export function print(json: boolean | undefined, result: object, human: () => st
 }
 
 /** The one line an error is shown as (a multi-line message is folded, never a stack). */
-function errorLine(error: unknown, session?: string): string {
-  const message = error instanceof Error ? error.message : String(error);
+function errorLine(message: string, session?: string): string {
   return cliSpeak(message, session).replace(/\s*\n\s*/g, " ").trim();
 }
 
 /** Errors: the message (or {"error","code"} with --json) and the exit status of verbs/errors.ts. */
 export function fail(json: boolean | undefined, error: unknown, session?: string): never {
-  const message = errorLine(error, session);
-  const { code, exit } = cliFailure(error);
+  const failure = cliFailure(error);
+  const { code, exit } = failure;
+  const message = errorLine(failure.message, session);
   if (json) process.stdout.write(JSON.stringify({ error: message, code }) + "\n");
   else process.stderr.write(`termhive: ${message}\n`);
   process.exit(exit);

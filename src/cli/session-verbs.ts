@@ -1,12 +1,12 @@
 // The CLI door: one command per verb of the table that has a CLI form (ls, open, run, send,
 // read, wait), run against the engine (a running server, else tmux directly).
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { z } from "zod";
 import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
-import type { CliOption } from "../verbs/verb.js";
 import { connectEngine, type Engine } from "./connect.js";
 import { fail, print } from "./output.js";
 import { cliSpeakResult } from "./speak.js";
+import { actionParams, commandFor } from "./verb-command.js";
 
 /** Runs a verb against the engine and always releases it (the direct service detaches from tmux). */
 export async function withEngine<T>(json: boolean | undefined, work: (e: Engine) => Promise<T>, session?: string): Promise<T> {
@@ -25,28 +25,16 @@ export async function withEngine<T>(json: boolean | undefined, work: (e: Engine)
   }
 }
 
-function addOption(command: Command, option: CliOption): void {
-  if (option instanceof Option) command.addOption(option);
-  else if (option[2]) command.option(option[0], option[1], option[2]);
-  else command.option(option[0], option[1]);
-}
-
-/** The CLI's hive commands (msg, status, inbox) write the store themselves; no table verb asks for the hive here. */
+/** No verb of this door asks for the hive: the in-pane ones (msg, status, inbox) have their own door (pane-verbs.ts). */
 const noHive = (): never => {
   throw new Error("the hive is not reachable from this command");
 };
 
 function registerVerb(program: Command, verb: AnyVerb): void {
   const cli = verb.cli!;
-  const command = program.command(cli.command).description(cli.description);
-  for (const [syntax, description] of cli.args ?? []) command.argument(syntax, description);
-  for (const option of cli.options ?? []) addOption(command, option);
-  command.option("--json", "print JSON");
-  if (cli.help) command.addHelpText("after", cli.help);
-  // commander calls the action with the arguments, then the options, then the command.
-  command.action(async (...params: unknown[]) => {
-    const o = params.at(-2) as Record<string, unknown> & { json?: boolean };
-    const given = cli.input(params.slice(0, -2) as never, o);
+  commandFor(program, cli).action(async (...params: unknown[]) => {
+    const { args, options: o } = actionParams(params);
+    const given = cli.input(args as never, o);
     const session = typeof given.session === "string" ? given.session : undefined;
     // Checked with the verb's schema here, whichever engine answers: a bad value is one clear error.
     let input: Record<string, unknown>;
@@ -64,5 +52,5 @@ function registerVerb(program: Command, verb: AnyVerb): void {
 }
 
 export function registerSessionVerbs(program: Command): void {
-  for (const verb of VERBS) if (verb.cli) registerVerb(program, verb);
+  for (const verb of VERBS) if (verb.cli && !verb.cli.inPane) registerVerb(program, verb);
 }

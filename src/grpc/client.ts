@@ -3,7 +3,7 @@
 // move between in-process and remote use without change; errors come back as ToolError.
 import * as grpc from "@grpc/grpc-js";
 import type { z } from "zod";
-import type { VERB } from "../verbs/index.js";
+import { VERBS, type VERB } from "../verbs/index.js";
 import { defaultHome } from "../util/paths.js";
 import { loadTermhiveProto } from "./proto.js";
 import { grpcSocketPath } from "./socket.js";
@@ -63,6 +63,7 @@ type Method<K extends keyof Verbs> = {} extends In<K> ? (input?: In<K>) => Promi
 export type VerbMethods = { [K in keyof Verbs as MethodName<K & string>]: Method<K> };
 
 const STREAMS = new Set(["WatchOutput", "WatchEvents"]);
+const VERB_OF_RPC = new Map(VERBS.map((verb) => [verb.grpc, verb]));
 const methodOf = (rpc: string) => rpc.charAt(0).toLowerCase() + rpc.slice(1);
 
 // The verb methods are added to the prototype below (one per unary rpc); this declaration gives them their types.
@@ -100,7 +101,7 @@ export class TermhiveClient {
 
   /** A verb's call: its input as the proto message, the response back in the service's shape. */
   private async verb(rpc: string, input: object = {}): Promise<Row> {
-    return responseFromWire(rpc, await this.call<Row>(rpc, sandboxToWire(requestToWire(input as Row))));
+    return responseFromWire(VERB_OF_RPC.get(rpc)!, await this.call<Row>(rpc, sandboxToWire(requestToWire(input as Row))));
   }
 
   /** Live output of the named sessions (all when none), optionally after what they still hold. */

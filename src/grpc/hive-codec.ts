@@ -1,9 +1,12 @@
-// Hive values between their service (and MCP) shape and proto/termhive.proto. Most results
-// pass through as they are; this file holds only what proto3 cannot say directly: the three
-// forms of `targets`, null (absent on the wire), open-ended event data (JSON), and two
-// per-target fields that the proto keeps beside a reused terminal result instead of inside it.
+// Values between their service (and MCP) shape and proto/termhive.proto. Most results pass
+// through as they are; this file holds only what proto3 cannot say directly: the three forms of
+// `targets`, null (absent on the wire: each verb declares its nullable fields, applied here),
+// open-ended event data (JSON), HiveAnswer's oneof, and two per-target fields that the proto
+// keeps beside a reused terminal result instead of inside it.
 import type { TargetSpec } from "../hive/index.js";
 import type { ZodType } from "zod";
+import type { AnyVerb } from "../verbs/verb.js";
+import type { NullableDeclaration } from "../verbs/nullable.js";
 import { ToolError } from "../service/errors.js";
 
 // Wire rows are whatever proto-loader decoded; their shape is the proto's, checked by zod (requests) or typed by the client (results).
@@ -78,36 +81,34 @@ export function requestToWire(input: Row): Row {
 }
 
 
-/** Sets `keys` that are absent to null (fields the service types as `T | null`). */
-function nulls(row: Row | undefined, keys: string[]): void {
-  if (row) for (const key of keys) if (row[key] === undefined) row[key] = null;
+/** Sets the declared fields that came absent back to null, at each path (see verbs/nullable.ts). */
+export function restoreNulls(result: Row, nullable: NullableDeclaration = {}): Row {
+  for (const [path, when] of Object.entries(nullable)) setNull(result, path.split("."), when);
+  return result;
 }
 
-const AGENT_NULLS = ["session_name", "team", "detail", "source", "exit_code", "pane"];
-const TEAM_NULLS = ["parent", "description"];
-const agent = (a: Row | undefined) => nulls(a, AGENT_NULLS);
-const team = (t: Row | undefined) => nulls(t, TEAM_NULLS);
-const mail = (m: Row) => nulls(m, ["readAt"]);
-
-function watcherFromWire(w: Row | undefined): Row | undefined {
-  if (!w) return w;
-  nulls(w, ["label"]);
-  const spec = targetsFromWire(w.target);
-  return { ...w, target: spec };
+function setNull(row: Row | undefined, steps: string[], when: true | ((row: Row) => boolean)): void {
+  if (typeof row !== "object" || row === null) return;
+  const [step, ...rest] = steps as [string, ...string[]];
+  if (rest.length === 0) {
+    if (row[step] === undefined && (when === true || when(row))) row[step] = null;
+  } else if (step.endsWith("[]")) {
+    for (const item of row[step.slice(0, -2)] ?? []) setNull(item, rest, when);
+  } else {
+    setNull(row[step], rest, when);
+  }
 }
 
-export function responseFromWire(method: string, r: Row): Row {
+/**
+ * A response in the service's shape: its nulls back, then what proto3 says its own way. A
+ * nullable path names a field of the proto's message too (test/unit/verbs/nullable.test.ts).
+ */
+export function responseFromWire(verb: Pick<AnyVerb, "grpc" | "nullable">, r: Row): Row {
+  return reshape(verb.grpc, restoreNulls(r, verb.nullable as NullableDeclaration | undefined));
+}
+
+function reshape(method: string, r: Row): Row {
   switch (method) {
-    case "Run":
-      nulls(r, ["exit_code"]);
-      return r;
-    case "List":
-      for (const s of r.sessions) nulls(s, ["cwd", "running", "last_exit_code"]);
-      return r;
-    case "HiveLayout":
-      nulls(r, ["attach"]);
-      for (const p of r.panes) if (p.agent !== undefined) nulls(p, ["team"]);
-      return r;
     case "HiveSend":
       for (const t of r.results) {
         if (t.result && t.skipped !== undefined) t.result = { skipped: t.skipped, sent_bytes: t.result.sent_bytes };
@@ -121,62 +122,17 @@ export function responseFromWire(method: string, r: Row): Row {
       }
       return r;
     case "HiveEvents":
-      r.events = r.events.map(({ data_json, ...e }: Row) => {
-        nulls(e, ["agent", "sessionId"]);
-        return { ...e, data: JSON.parse(data_json || "{}") };
-      });
+      r.events = r.events.map(({ data_json, ...e }: Row) => ({ ...e, data: JSON.parse(data_json || "{}") }));
       return r;
-    case "HiveWait":
-      for (const t of r.targets) for (const a of t.agents) nulls(a, ["detail"]);
-      return r;
-    case "HiveWatch":
-      return {
-        ...(r.added ? { added: watcherFromWire(r.added) } : {}),
-        ...(r.removed ? { removed: watcherFromWire(r.removed) } : {}),
-        watchers: r.watchers.map(watcherFromWire),
-      };
-    case "HiveMail":
-      mail(r.message);
-      return r;
-    case "HiveInbox":
-      r.messages.forEach(mail);
-      return r;
-    case "HiveFocus":
-    case "AgentSpawn":
-      nulls(r, ["attach"]);
-      agent(r.agent);
-      return r;
-    case "HiveStatus":
-      agent(r.agent);
-      return r;
-    case "AgentRegister":
-      nulls(r, ["replaced"]);
-      agent(r.agent);
-      return r;
-    case "AgentList":
-      r.agents.forEach(agent);
-      for (const a of r.agents) nulls(a, ["question"]);
-      return r;
+    case "HiveWatch": {
+      const watcher = (w: Row | undefined) => w && { ...w, target: targetsFromWire(w.target) };
+      return { ...(r.added ? { added: watcher(r.added) } : {}), ...(r.removed ? { removed: watcher(r.removed) } : {}), watchers: r.watchers.map(watcher) };
+    }
     case "HiveAnswer":
-      nulls(r, ["choice"]);
-      nulls(r.now, ["question"]);
-      if (r.typed && r.typed.hook !== undefined) r.typed = { hook: r.typed.hook };
-      else if (r.typed && r.typed.text !== undefined) r.typed = { text: r.typed.text };
+      // HiveTyped is a oneof: the one set is the form it was (keys [] decodes as absent).
+      if (r.typed?.hook !== undefined) r.typed = { hook: r.typed.hook };
+      else if (r.typed?.text !== undefined) r.typed = { text: r.typed.text };
       else if (r.typed) r.typed = { keys: r.typed.keys ?? [] };
-      return r;
-    case "TeamCreate":
-      team(r.team);
-      return r;
-    case "TeamAssign":
-      agent(r.agent);
-      team(r.team);
-      return r;
-    case "TeamList":
-      r.teams.forEach(team);
-      return r;
-    case "TeamRemove":
-      nulls(r, ["movedTo"]);
-      team(r.team);
       return r;
     default:
       return r;

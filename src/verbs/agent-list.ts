@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { name } from "./schemas/hive.js";
+import { AGENT_NULLABLE, name } from "./schemas/hive.js";
+import { under } from "./nullable.js";
 import { READS, defineVerb } from "./verb.js";
 
 export default defineVerb({
@@ -15,4 +16,5 @@ export default defineVerb({
       ? r.agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} ${a.status}${a.detail ? ` (${a.detail})` : ""} · ${a.session_name ?? a.session}${a.alive ? "" : " · gone"}${a.sandbox ? ` · sandbox ${a.sandbox}` : ""}`).join("\n")
       : "no agents",
   grpc: "AgentList",
+  nullable: { ...under("agents[]", AGENT_NULLABLE), "agents[].question": true },
 });

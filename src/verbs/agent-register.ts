@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { name } from "./schemas/hive.js";
+import { AGENT_NULLABLE, name } from "./schemas/hive.js";
+import { under } from "./nullable.js";
 import { WRITES, defineVerb } from "./verb.js";
 
 export default defineVerb({
@@ -12,4 +13,5 @@ export default defineVerb({
   run: (s, input) => s.hive().registerAgent(input),
   text: (r) => `agent ${r.agent.name} → ${r.agent.session_name} (${r.agent.status})`,
   grpc: "AgentRegister",
+  nullable: { ...under("agent", AGENT_NULLABLE), replaced: true },
 });

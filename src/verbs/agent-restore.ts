@@ -20,4 +20,5 @@ export default defineVerb({
   run: (s, input, ctx) => s.hive().restore(input, ctx),
   text: (r) => (r.restored.length ? r.restored.map(restoredLine).join("\n") : "no agent's pane is gone: nothing to restore"),
   grpc: "AgentRestore",
+  nullable: { "restored[].conversation": true },
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { name } from "./schemas/hive.js";
+import { AGENT_NULLABLE, name } from "./schemas/hive.js";
 import { sandboxOption } from "../sandbox/policy.js";
+import { under } from "./nullable.js";
 import { RUNS, defineVerb } from "./verb.js";
 
 export default defineVerb({
@@ -22,4 +23,5 @@ export default defineVerb({
   run: (s, input, ctx) => s.hive().spawn(input, ctx),
   text: (r) => `spawned ${r.agent.name} (${r.agent.profile}) ${r.ready} in ${r.ready_ms} ms, status ${r.agent.status}${r.worktree ? ` · worktree ${r.worktree.path} on ${r.worktree.branch}` : ""}${r.agent.sandbox ? ` · sandbox ${r.agent.sandbox}` : ""}`,
   grpc: "AgentSpawn",
+  nullable: { ...under("agent", AGENT_NULLABLE), attach: true },
 });

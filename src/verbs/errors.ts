@@ -77,8 +77,9 @@ export function httpFailure(error: unknown): { status: number; body: { error: st
  * status: 2 for a hive refusal of bad arguments (a usage error), else 1.
  */
 export function cliFailure(error: unknown): { message: string; code: ErrorCode; exit: 1 | 2 } {
-  const { code } = classify(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const { code, message: answer } = classify(error);
+  // A bug's own message, without the "internal error" of the other doors; a schema's issues one per field.
+  const message = code === "internal" ? (error instanceof Error ? error.message : String(error)) : answer;
   const usage = error instanceof HiveError && (error.code === "invalid" || error.code === "cycle");
   return { message, code, exit: usage ? 2 : 1 };
 }

@@ -37,4 +37,5 @@ export default defineVerb({
   },
   text: answerText,
   grpc: "HiveAnswer",
+  nullable: { choice: true, "now.question": true },
 });

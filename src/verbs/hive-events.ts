@@ -15,4 +15,5 @@ export default defineVerb({
     `${r.events.length} events, cursor ${r.cursor}${r.more ? " (more)" : ""}${r.missed ? `, ${r.missed} pruned` : ""}\n` +
     r.events.map((e) => `#${e.id} ${e.kind} ${e.agent ?? e.sessionId ?? ""} ${JSON.stringify(e.data)}`).join("\n"),
   grpc: "HiveEvents",
+  nullable: { "events[].agent": true, "events[].sessionId": true },
 });

@@ -12,4 +12,5 @@ export default defineVerb({
   structured: { schema: { focused: z.string(), attach: z.string().nullable() }, of: (r) => ({ focused: r.focused, attach: r.attach ?? null }) },
   text: (r) => `focused ${r.focused}; watch: ${r.attach}`,
   grpc: "HiveFocus",
+  nullable: { attach: true },
 });

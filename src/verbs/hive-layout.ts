@@ -36,4 +36,5 @@ export default defineVerb({
   text: (r) =>
     `${r.layout} window ${r.window}: ${r.panes.map((p) => `${p.name}${p.agent ? ` (agent ${p.agent}${p.team ? `, team ${p.team}` : ""})` : ""} ${p.cols}x${p.rows} ${p.ready}`).join("; ")}\nwatch: ${r.attach}`,
   grpc: "HiveLayout",
+  nullable: { attach: true, "panes[].team": (pane) => pane.agent !== undefined },
 });

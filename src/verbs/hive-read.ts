@@ -16,4 +16,5 @@ export default defineVerb({
   run: (s, input, ctx) => s.hive().read(input, ctx),
   text: (r) => r.results.map((x) => `── ${x.name}${x.agents.length ? ` (${x.agents.join(", ")})` : ""}\n${x.ok ? x.result!.output : `error: ${x.error}`}`).join("\n"),
   grpc: "HiveRead",
+  nullable: { "results[].result.exit_code": (result: { alive: boolean }) => !result.alive },
 });

@@ -15,4 +15,5 @@ export default defineVerb({
   run: (s, input, ctx) => s.hive().wait(input, ctx),
   text: (r) => `${r.matched ? "matched" : "timeout"} after ${r.elapsed_ms} ms\n` + r.targets.map((t) => `${t.name}: ${t.met ? "✓" : "·"} ${t.detail}`).join("\n"),
   grpc: "HiveWait",
+  nullable: { "targets[].agents[].detail": true },
 });

@@ -12,4 +12,5 @@ export default defineVerb({
   run: (s, input) => s.hive().watch(input),
   text: (r) => r.watchers.map((w) => `#${w.id} /${w.pattern}/${w.flags} on ${JSON.stringify(w.target)}`).join("\n") || "no watchers",
   grpc: "HiveWatch",
+  nullable: { "added.label": true, "removed.label": true, "watchers[].label": true },
 });

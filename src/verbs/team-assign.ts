@@ -1,4 +1,5 @@
-import { name } from "./schemas/hive.js";
+import { AGENT_NULLABLE, TEAM_NULLABLE, name } from "./schemas/hive.js";
+import { under } from "./nullable.js";
 import { SETS, defineVerb } from "./verb.js";
 
 export default defineVerb({
@@ -11,4 +12,5 @@ export default defineVerb({
   run: (s, input) => s.hive().assign(input),
   text: (r) => JSON.stringify(r, null, 1),
   grpc: "TeamAssign",
+  nullable: { ...under("agent", AGENT_NULLABLE), ...under("team", TEAM_NULLABLE) },
 });

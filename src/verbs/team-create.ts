@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { name } from "./schemas/hive.js";
+import { TEAM_NULLABLE, name } from "./schemas/hive.js";
+import { under } from "./nullable.js";
 import { WRITES, defineVerb } from "./verb.js";
 
 export default defineVerb({
@@ -12,4 +13,5 @@ export default defineVerb({
   run: (s, input) => s.hive().createTeam(input),
   text: (r) => `team ${r.team.name}${r.team.parent ? ` under ${r.team.parent}` : ""}`,
   grpc: "TeamCreate",
+  nullable: { ...under("team", TEAM_NULLABLE) },
 });

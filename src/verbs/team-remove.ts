@@ -1,4 +1,5 @@
-import { name } from "./schemas/hive.js";
+import { TEAM_NULLABLE, name } from "./schemas/hive.js";
+import { under } from "./nullable.js";
 import { REMOVES, defineVerb } from "./verb.js";
 
 export default defineVerb({
@@ -11,4 +12,5 @@ export default defineVerb({
   run: (s, input) => s.hive().removeTeam(input),
   text: (r) => `removed team ${r.team.name}; moved ${r.agents.length} agents and ${r.childTeams.length} teams to ${r.movedTo ?? "top level"}`,
   grpc: "TeamRemove",
+  nullable: { ...under("team", TEAM_NULLABLE), movedTo: true },
 });

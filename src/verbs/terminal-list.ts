@@ -15,6 +15,7 @@ export default defineVerb({
           .join("\n")
       : "no sessions; open one with terminal_open",
   grpc: "List",
+  nullable: { "sessions[].cwd": true, "sessions[].running": true, "sessions[].last_exit_code": true, "sessions[].exit_code": (s) => !s.alive },
   cli: {
     command: "ls",
     description: "list sessions",

@@ -43,6 +43,7 @@ export default defineVerb({
   text: (r) =>
     `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}${r.sandbox ? ` · sandbox ${r.sandbox}` : ""}${r.ready ? "" : " · still starting (runs and sends wait for its first prompt)"}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
   grpc: "Open",
+  nullable: { attach: true },
   cli: {
     command: "open",
     args: [["[command...]", "program and its arguments, instead of your shell (one quoted word is a shell command line)"]],

@@ -38,6 +38,7 @@ export default defineVerb({
   run: (s, input, ctx) => s.terminal.read(input, ctx),
   text: formatRead,
   grpc: "Read",
+  nullable: { exit_code: (r: { alive: boolean }) => !r.alive },
   cli: {
     command: "read",
     args: [["<session>", "session id or name"]],

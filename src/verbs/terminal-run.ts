@@ -38,6 +38,7 @@ export default defineVerb({
   run: (s, input, ctx) => s.terminal.run(input, ctx),
   text: formatRun,
   grpc: "Run",
+  nullable: { exit_code: true },
   cli: {
     command: "run",
     args: [["<session>", "session id or name"], ["<command...>", "command line"]],

@@ -30,6 +30,8 @@ export default defineVerb({
   run: (s, input, ctx) => s.terminal.wait(input, ctx),
   text: formatWait,
   grpc: "Wait",
+  // A completion or exit that was seen carries its exit code, null when unknown.
+  nullable: { exit_code: (r: { matched: boolean; reason: string }) => r.matched && (r.reason === "completion" || r.reason === "exit") },
   cli: {
     command: "wait",
     args: [["<session>", "session id or name"]],

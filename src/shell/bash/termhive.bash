@@ -158,8 +158,8 @@ __termhive_status() {
 __termhive_status -
 
 __termhive_precmd() {
-  local s=$?
-  if [[ -n $__termhive_ran ]]; then
+  local s=$? ran=$__termhive_ran
+  if [[ -n $ran ]]; then
     __termhive_ran=
     if [[ -n $__termhive_secretfile && -s $__termhive_secretfile ]]; then
       # termhive typed a secret at this prompt: the line leaves no trace (no E, no file,
@@ -169,9 +169,10 @@ __termhive_precmd() {
     elif (( __termhive_added )); then __termhive_cmdline; fi
     (( __termhive_seq++ ))
     __termhive_status "$s"
-    builtin printf '\e]133;D;%s\a' "$s"
   fi
+  # The folder before D: a caller told the command ended already knows where it left the shell.
   __termhive_osc7
+  if [[ -n $ran ]]; then builtin printf '\e]133;D;%s\a' "$s"; fi
   __termhive_histcmd=$HISTCMD
   return "$s"
 }

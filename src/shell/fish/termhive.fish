@@ -8,7 +8,7 @@
 #   OSC 633;E;<cmdline> fish_preexec: the line about to run, escaped
 #   OSC 133;C           fish_preexec, right before the command runs
 #   OSC 133;D;<status>  fish_postexec, with $status of the command line
-#   OSC 7;file://<host><cwd> before each prompt
+#   OSC 7;file://<host><cwd> before each prompt, and just before each D
 #   OSC 133;P;k=c       Enter on a line fish cannot run yet (see __termhive_enter)
 #
 # fish fires no preexec/postexec for an empty line, and none for Ctrl-C at the
@@ -30,10 +30,13 @@ for i in (seq 1 31)
     set -a __termhive_ctl_esc "\\x$hex"
 end
 
-function __termhive_osc7 --on-event fish_prompt
-    set -e __termhive_ran_line
+function __termhive_cwd
     # --style=url percent-encodes everything but unreserved characters and '/'.
     printf '\e]7;file://%s%s\a' $hostname (string escape --style=url -- $PWD)
+end
+function __termhive_osc7 --on-event fish_prompt
+    set -e __termhive_ran_line
+    __termhive_cwd
 end
 
 # E (the command line, escaped: \ → \\, ; → \x3b, bytes < 0x20 → \xNN) then C.
@@ -91,6 +94,8 @@ function __termhive_postexec --on-event fish_postexec
     end
     set __termhive_seq (math $__termhive_seq + 1)
     __termhive_status $s
+    # The folder before D: a caller told the command ended already knows where it left the shell.
+    __termhive_cwd
     printf '\e]133;D;%s\a' $s
     set -g __termhive_ran_line 1
 end

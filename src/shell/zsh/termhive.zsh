@@ -66,14 +66,15 @@ __termhive_status -
 
 # First precmd hook: sees the command's status, reports it, and hands it on.
 __termhive_precmd() {
-  local s=$?
-  if [[ -n $__termhive_ran ]]; then
+  local s=$? ran=$__termhive_ran
+  if [[ -n $ran ]]; then
     __termhive_ran=
     (( __termhive_seq++ ))
     __termhive_status $s
-    builtin print -rn -- $'\e]133;D;'"$s"$'\a'
   fi
+  # The folder before D: a caller told the command ended already knows where it left the shell.
   __termhive_osc7
+  if [[ -n $ran ]]; then builtin print -rn -- $'\e]133;D;'"$s"$'\a'; fi
   return s
 }
 

@@ -21,3 +21,8 @@ export const targets = z
   // anyOf that says it again. The input is still checked against the full union.
   .meta({ "x-listed-as": {} })
   .describe('"all", a name, "agent:a1", "team:red" (+ child teams), "session:s-3", a list, or {agents, teams, sessions, names, all}.');
+
+/** An agent's fields that may be null, in every result that holds an agent (see ../nullable.ts). */
+export const AGENT_NULLABLE = ["session_name", "team", "detail", "source", "exit_code", "pane"] as const;
+/** A team's fields that may be null. */
+export const TEAM_NULLABLE = ["parent", "description"] as const;

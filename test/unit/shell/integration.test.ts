@@ -194,6 +194,15 @@ for (const kind of SHELLS) {
       assert.match(e.data, /^file:\/\/[^/]*\/tmp$/);
     });
 
+    it("the folder a command left the shell in is reported before its D", async () => {
+      await sh.run("cd /");
+      const r = await sh.run("cd /tmp");
+      const d = r.events.findIndex((x) => x.code === "133" && x.data.startsWith("D"));
+      const cwd = r.events.findIndex((x) => x.code === "7" && /\/tmp$/.test(x.data));
+      assert.ok(d >= 0 && cwd >= 0 && cwd < d, r.events.map((x) => `${x.code};${x.data}`).join(" "));
+      await sh.run("cd /");
+    });
+
     it("a directory with a space and non-ASCII is percent-encoded in OSC 7", async () => {
       const dir = `${sh.home}/a b/é;x`;
       await sh.run(`mkdir -p '${dir}'`);

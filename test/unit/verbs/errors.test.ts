@@ -52,4 +52,7 @@ test("the CLI exits 2 for a hive refusal of its arguments, 1 for every other err
   assert.equal(cliFailure(new HiveError("unknown", "no agent")).exit, 1);
   assert.equal(cliFailure(new ToolError("bad regex")).exit, 1);
   assert.equal(cliFailure(new Error("boom")).message, "boom");
+  // A schema's refusal reads as its fields, not as zod's JSON dump of its issues.
+  const schema = z.object({ text: z.string().max(3) }).safeParse({ text: "long" });
+  assert.deepEqual(cliFailure(schema.error), { message: "text: Too big: expected string to have <=3 characters", code: "invalid", exit: 1 });
 });

@@ -1,0 +1,60 @@
+// The hive as a command run in an agent's pane reaches it: the store alone (SQLite in
+// TERMHIVE_HOME). No server, tmux, backend or gRPC: an agent's hooks run these commands every
+// turn, with or without a termhive server. Servers follow the store, so what is written here
+// is seen by every server on the same home.
+import { Hive, HiveError, parseStatusArgs, type AgentRecord } from "../hive/index.js";
+import type { HiveService } from "../service/hive-service.js";
+import type { StoreHive } from "../verbs/verb.js";
+
+/**
+ * An agent as HiveService.agentView gives it in a process that follows no session (as a server
+ * does for a pane it does not hold): not alive here, no pane.
+ */
+function storeView(a: AgentRecord): ReturnType<HiveService["agentView"]> {
+  return {
+    name: a.name, session: a.sessionId, session_name: a.sessionName, team: a.team, profile: a.profile,
+    status: a.status, detail: a.statusDetail, source: a.statusSource, exit_code: a.exitCode,
+    alive: false, pane: null, updated_at: a.updatedAt,
+  };
+}
+
+export class PaneHive implements StoreHive {
+  private opened: Hive | undefined;
+
+  constructor(private readonly home: string) {}
+
+  /** The store, opened on first use (a refused input never opens it). */
+  private get hive(): Hive {
+    return (this.opened ??= Hive.open({ home: this.home }));
+  }
+
+  /** The agent bound to this pane: TERMHIVE_AGENT when the hive knows it, else the agent of TERMHIVE_SESSION. */
+  ownAgent(env: NodeJS.ProcessEnv = process.env): string | null {
+    const named = env.TERMHIVE_AGENT;
+    if (named && this.hive.agents.find(named)) return named;
+    return env.TERMHIVE_SESSION ? (this.hive.agents.bySession(env.TERMHIVE_SESSION)[0]?.name ?? null) : null;
+  }
+
+  async mail(input: { to: string; text: string; from?: string; type_into_pane?: boolean }) {
+    // Typing needs the pane, which only the server following it holds: refused before anything is left.
+    if (input.type_into_pane) {
+      throw new HiveError("invalid", "typing a message into a pane needs the termhive server that follows it: use the hive_mail tool with type_into_pane, or termhive send <agent> <text>");
+    }
+    return { message: this.hive.mailbox.send(input.from ?? "orchestrator", input.to, input.text) };
+  }
+
+  async inbox(input: { agent: string; all?: boolean; peek?: boolean; limit?: number }) {
+    const messages = this.hive.mailbox.read(input.agent, { unreadOnly: !input.all, markRead: !input.peek, limit: input.limit });
+    return { agent: input.agent, messages, unread_left: this.hive.mailbox.unreadCount(input.agent) };
+  }
+
+  async setStatus(input: { agent: string; status: string; detail?: string }) {
+    const report = parseStatusArgs([input.status, ...(input.detail ? [input.detail] : [])]);
+    return { agent: storeView(this.hive.applySelfStatus(input.agent, report).agent) };
+  }
+
+  close(): void {
+    this.opened?.close();
+    this.opened = undefined;
+  }
+}
