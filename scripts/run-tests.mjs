@@ -1,7 +1,7 @@
 // Runs every test/**/*.test.ts with node's own runner (TypeScript through tsx).
 // Unit tests import src/ directly; e2e tests spawn the built server in dist/.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -58,17 +58,27 @@ if (files.some((file) => /(^|\/)real-[^/]*\.test\.ts$/.test(file)) && !process.e
 const concurrency = process.env.TERMHIVE_TEST_CONCURRENCY ?? "1";
 // The tests' temporary folders (homes, sockets, fixtures) all go in one folder of this run
 // (TMPDIR), so a run leaves nothing behind however a test ends: what is left there, and any
-// tmux server whose socket was in it, is removed and named when the run is over.
+// tmux server whose socket was in it, is removed and named when the run is over. Each test
+// cleans up after itself (test/temp-folder.ts, test/tmux-server.ts): a leftover is a bug in a
+// test, and fails the run.
+
+/**
+ * Folders in TMPDIR that are no test's to remove: tsx's compile cache (tsx-<uid>), and the
+ * runtime folder an interactive fish makes there when XDG_RUNTIME_DIR is unset (fish.<user>,
+ * as /tmp/fish.<user> outside the tests), shared by every fish of the user and kept by fish.
+ */
+const notLeftover = (name) => /^tsx-\d+$/.test(name) || name === `fish.${userInfo().username}`;
 const testTmp = mkdtempSync(join(process.env.TMPDIR || tmpdir(), "termhive-tests-"));
 const result = spawnSync(
   process.execPath,
   ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-timeout=90000", "--test-reporter=spec", ...files],
   { stdio: "inherit", env: { ...process.env, TMPDIR: testTmp } },
 );
-cleanUp(testTmp);
-process.exit(result.status ?? 1);
+const leaked = cleanUp(testTmp);
+if (leaked) console.log("FAIL: the tests must remove the folders they make and end the tmux servers they start (test/temp-folder.ts, test/tmux-server.ts)");
+process.exit(result.status !== 0 ? (result.status ?? 1) : leaked ? 1 : 0);
 
-/** Ends the tmux servers started in `dir` and removes it; says what the tests left there. */
+/** Ends the tmux servers started in `dir` and removes it; says what the tests left there; true if they left anything. */
 function cleanUp(dir) {
   const ps = spawnSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).stdout ?? "";
   const servers = ps.split("\n")
@@ -82,12 +92,11 @@ function cleanUp(dir) {
       // already gone
     }
   }
-  // tsx keeps its compile cache there (tsx-<uid>): the tooling's, not a test's.
-  const left = existsSync(dir) ? readdirSync(dir).filter((name) => !/^tsx-\d+$/.test(name)) : [];
+  const left = existsSync(dir) ? readdirSync(dir).filter((name) => !notLeftover(name)) : [];
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  if (servers.length || left.length) {
-    console.log(`note: the tests left ${servers.length} tmux server(s) and ${left.length} temporary folder(s); removed:`);
-    for (const s of servers) console.log(`  tmux pid ${s.pid}: ${s.args}`);
-    for (const name of left) console.log(`  ${join(dir, name)}`);
-  }
+  if (!servers.length && !left.length) return false;
+  console.log(`the tests left ${servers.length} tmux server(s) and ${left.length} temporary folder(s); removed:`);
+  for (const s of servers) console.log(`  tmux pid ${s.pid}: ${s.args}`);
+  for (const name of left) console.log(`  ${join(dir, name)}`);
+  return true;
 }

@@ -2,8 +2,6 @@
 // iTerm2 (the protocol-level simulator in test/fixtures/iterm2-sim, real shells behind it).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Backend, PaneInfo } from "../../src/backends/backend.js";
 import { Iterm2Backend } from "../../src/backends/iterm2/iterm2-backend.js";
@@ -11,6 +9,8 @@ import { PtyBackend } from "../../src/backends/pty/pty-backend.js";
 import { findTmux } from "../../src/backends/find-tmux.js";
 import { TmuxBackend } from "../../src/backends/tmux/tmux-backend.js";
 import { Iterm2Simulator } from "../fixtures/iterm2-sim/server.js";
+import { removeTempFolder, tempFolder } from "../temp-folder.js";
+import { endTmuxServer } from "../tmux-server.js";
 
 interface Subject {
   name: string;
@@ -27,11 +27,13 @@ function tmuxSubject(): Subject {
     name: "tmux",
     survivesRestart: true,
     async setUp() {
-      home = mkdtempSync(join(tmpdir(), "termhive-contract-"));
+      home = tempFolder("termhive-contract-");
     },
     make: () => new TmuxBackend({ home, tmuxPath: findTmux("tmux")!, historyLimit: 2000, sessionName: "contract" }),
     async tearDown() {
-      rmSync(home, { recursive: true, force: true });
+      // The backend's stop() leaves its tmux server running (panes outlive termhive, by design).
+      await endTmuxServer(join(home, "tmux.sock"));
+      removeTempFolder(home);
     },
   };
 }

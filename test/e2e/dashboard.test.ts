@@ -385,7 +385,7 @@ describe("web dashboard", { skip }, () => {
       const exited = new Promise((r) => proc.once("exit", r));
       proc.kill("SIGTERM");
       await exited;
-      destroyHome(home);
+      await destroyHome(home);
     }
   });
 
@@ -416,7 +416,7 @@ describe("web dashboard", { skip }, () => {
           return true;
         }
       });
-      destroyHome(home);
+      await destroyHome(home);
     }
   });
 });

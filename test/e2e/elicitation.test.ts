@@ -4,20 +4,20 @@
 // The client is the MCP SDK's, declaring the elicitation capability and answering as a person would.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Harness } from "./harness.js";
+import { tempFolder } from "../temp-folder.js";
 
-// Trips the gate (git reset --hard) but cannot touch a repository: an empty temp dir and a GIT_DIR that does not exist.
-const RISKY = 'cd "$(mktemp -d)" && GIT_DIR=/nonexistent git reset --hard; echo GATE-$((6*7))-RAN';
+// Trips the gate (git reset --hard) but cannot touch a repository: an empty temp dir (removed after) and a GIT_DIR that does not exist.
+const RISKY = '(d=$(mktemp -d) && cd "$d" && GIT_DIR=/nonexistent git reset --hard; rmdir "$d"); echo GATE-$((6*7))-RAN';
 
 const harnesses: Harness[] = [];
 
 /** A server whose client answers elicitation with `answer` (undefined: the client cannot ask). */
 async function clientAnswering(answer: "accept" | "decline" | undefined, env: Record<string, string> = {}) {
-  const home = mkdtempSync(join(tmpdir(), "termhive-elicit-"));
+  const home = tempFolder("termhive-elicit-");
   const userHome = join(home, "user");
   mkdirSync(userHome);
   writeFileSync(join(userHome, ".bashrc"), "");

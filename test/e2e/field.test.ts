@@ -4,10 +4,12 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI, Harness } from "./harness.js";
+import { removeTempFolder, tempFolder } from "../temp-folder.js";
+import { endTmuxServer } from "../tmux-server.js";
 
 function windowCount(h: Harness): number {
   const r = h.tmux("list-windows", "-a", "-F", "#{window_id}");
@@ -99,7 +101,7 @@ describe("first contact: several processes start together on a fresh home", () =
   test("three servers whose first call is at the same moment all open their session", async () => {
     const field = await Harness.startField();
     // The harness's own connection made no call yet: the tmux server does not exist.
-    const home = mkdtempSync(join(tmpdir(), "termhive-together-"));
+    const home = tempFolder("termhive-together-");
     const fresh = new Harness(home, field.env);
     fresh.bare = true;
     fresh.cwd = field.cwd;
@@ -109,8 +111,9 @@ describe("first contact: several processes start together on a fresh home", () =
       const list = await fresh.callOnce("terminal_list");
       assert.deepEqual(list.data.sessions.map((s: { name: string }) => s.name).sort(), ["together-0", "together-1", "together-2"]);
     } finally {
-      fresh.tmux("kill-server");
-      rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      // fresh never connected (only its callOnce servers did): its tmux server and home go by hand.
+      await endTmuxServer(join(home, "tmux.sock"));
+      removeTempFolder(home);
       await field.destroy();
     }
   });

@@ -5,11 +5,11 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { spawnSync } from "node:child_process";
-import { closeSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { serve, type Served } from "./serve-process.js";
+import { tempFolder } from "../temp-folder.js";
 
 function isAlive(pid: number): boolean {
   try {
@@ -22,7 +22,7 @@ function isAlive(pid: number): boolean {
 
 /** A real small filesystem (tmpfs; the tests run as root). Returns its mount point. */
 function mountTmpfs(sizeMb: number): string {
-  const dir = mkdtempSync(join(tmpdir(), "termhive-full-"));
+  const dir = tempFolder("termhive-full-");
   const r = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${sizeMb}m,mode=0700`, "tmpfs", dir], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`mount tmpfs: ${r.stderr}`);
   return dir;
@@ -102,7 +102,7 @@ describe("a full disk under TERMHIVE_HOME", () => {
   let stderr = "";
   before(async () => {
     mount = mountTmpfs(4);
-    const userHome = mkdtempSync(join(tmpdir(), "termhive-user-"));
+    const userHome = tempFolder("termhive-user-");
     h = new Harness(mount, { HOME: userHome });
     await h.connect();
     h.transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));

@@ -3,9 +3,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { removeTempFolder, tempFolder } from "../temp-folder.js";
+import { endTmuxServer } from "../tmux-server.js";
 
 /** _meta key of a tool's whole result (src/mcp/result.ts). */
 export const RESULT_META = "termhive/result";
@@ -48,7 +49,7 @@ export class Harness {
    * `env` is added on top (use it for test knobs only, never to make the field case pass).
    */
   static async startField(env: Record<string, string> = {}): Promise<Harness> {
-    const home = mkdtempSync(join(tmpdir(), "termhive-field-"));
+    const home = tempFolder("termhive-field-");
     const userHome = join(home, "user");
     mkdirSync(userHome);
     writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
@@ -87,7 +88,7 @@ export class Harness {
   }
 
   static async start(env: Record<string, string> = {}): Promise<Harness> {
-    const home = mkdtempSync(join(tmpdir(), "termhive-e2e-"));
+    const home = tempFolder("termhive-e2e-");
     // Shells start from a HOME of the test's own: the developer's rc files (pyenv init,
     // prompts, plugins) would make start-up slow and results depend on the machine.
     const userHome = join(home, "user");
@@ -152,13 +153,8 @@ export class Harness {
 
   async destroy(): Promise<void> {
     await this.close();
-    this.tmux("kill-server");
-    // Programs killed with the tmux server may still be writing their history files into the
-    // test's HOME; a temp dir left behind is not a test failure.
-    try {
-      if (existsSync(this.home)) rmSync(this.home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
-    } catch (error) {
-      process.stderr.write(`note: could not remove ${this.home}: ${(error as Error).message}\n`);
-    }
+    // Its panes' programs have ended (written their history) before their HOME is removed.
+    await endTmuxServer(join(this.home, "tmux.sock"));
+    removeTempFolder(this.home);
   }
 }

@@ -3,10 +3,10 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Harness, CLI } from "./harness.js";
+import { removeAtExit, removeTempFolder, tempFolder } from "../temp-folder.js";
 
 const FAKE_AGENT = String.raw`// A fake interactive assistant for the hive e2e tests. It looks like Claude Code's chrome
 // (a "> " input line, "? for shortcuts", "esc to interrupt" while working, a numbered
@@ -158,8 +158,8 @@ describe("hive", () => {
     assert.doesNotMatch(a1, /GATE-DANGER/);
 
     // With confirm a refused text goes. It trips git-reset-hard but cannot touch a repository:
-    // an empty temp dir and a GIT_DIR that does not exist.
-    const risky = 'cd "$(mktemp -d)" && GIT_DIR=/nonexistent git reset --hard; echo GATE-$((6*7))-CONFIRMED';
+    // an empty temp dir (removed after) and a GIT_DIR that does not exist.
+    const risky = '(d=$(mktemp -d) && cd "$d" && GIT_DIR=/nonexistent git reset --hard; rmdir "$d"); echo GATE-$((6*7))-CONFIRMED';
     assert.equal((await h.call("hive_message", { agents: { a1: risky } })).isError, true);
     const sent = await h.ok("hive_message", { agents: { a1: risky }, confirm: true });
     assert.equal(sent.delivered, 1, JSON.stringify(sent));
@@ -257,7 +257,7 @@ describe("hive", () => {
   });
 
   test("worktree spawn in a temp git repo", async () => {
-    const repo = mkdtempSync(join(tmpdir(), "termhive-repo-"));
+    const repo = tempFolder("termhive-repo-");
     try {
       const git = (...a: string[]) => spawnSync("git", ["-C", repo, ...a], { encoding: "utf8" });
       git("init", "-q", "-b", "main");
@@ -266,6 +266,8 @@ describe("hive", () => {
       git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "init");
       const r = await h.ok("agent_spawn", { name: "wt", worktree: { repo, branch: "feature-x" }, team: "red" });
       assert.equal(r.ready, "ready");
+      // termhive made the worktree's folder in TMPDIR for the agent: it goes when this file is done (the agent stays in it till then).
+      removeAtExit(dirname(r.worktree.path));
       assert.notEqual(r.worktree.path, repo);
       const branch = await h.ok("terminal_run", { session: "wt", command: "git branch --show-current && cat README && pwd" });
       assert.match(branch.output, /^feature-x\nhi\n/);
@@ -274,7 +276,7 @@ describe("hive", () => {
       const dup = await h.call("agent_spawn", { name: "wt2", worktree: { repo, branch: "feature-x" } });
       assert.equal(dup.isError, true);
     } finally {
-      rmSync(repo, { recursive: true, force: true });
+      removeTempFolder(repo);
     }
   });
 

@@ -3,12 +3,10 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { CLI, Harness } from "./harness.js";
 import { programCases } from "./cases/programs.js";
 import { shellCases } from "./cases/shells.js";
+import { removeTempFolder, tempFolder } from "../temp-folder.js";
 
 shellCases("pty");
 programCases("pty");
@@ -77,7 +75,7 @@ describe("without tmux", () => {
   });
 
   test("TERMHIVE_BACKEND=tmux refuses to start and says how to install tmux", () => {
-    const home = mkdtempSync(join(tmpdir(), "termhive-e2e-"));
+    const home = tempFolder("termhive-e2e-");
     try {
       const r = spawnSync(process.execPath, [CLI, "mcp"], {
         env: { ...process.env, TERMHIVE_HOME: home, TERMHIVE_BACKEND: "tmux", TERMHIVE_TMUX: NO_TMUX },
@@ -90,7 +88,7 @@ describe("without tmux", () => {
       assert.match(r.stderr, /TERMHIVE_BACKEND=pty/);
       assert.doesNotMatch(r.stderr, /\n\s+at /); // a message, not a stack trace
     } finally {
-      rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+      removeTempFolder(home);
     }
   });
 });

@@ -5,14 +5,14 @@
 // and a stale digest leaves both untouched.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
 import { BUILTIN_PROFILES } from "../../src/hive/builtin-profiles.js";
 import { agentIs, agentPath, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
+import { tempFolder } from "../temp-folder.js";
 
 const missing = missingAgent("claude");
 const KEY = "sk-ant-standin-key-0123456789";
@@ -23,7 +23,7 @@ type Question = { digest: string; text: string; choices: string[] };
 function waitingHookProfile(): string {
   const hooks = BUILTIN_PROFILES.claude!.hooks!;
   const events = hooks.events.map((e) => (e.event === "PermissionRequest" ? { ...e, wait_s: 60 } : e));
-  const file = `${mkdtempSync(join(tmpdir(), "termhive-profiles-"))}/profiles.json`;
+  const file = `${tempFolder("termhive-profiles-")}/profiles.json`;
   writeFileSync(file, JSON.stringify({ profiles: { claudewait: { extends: "claude", hooks: { ...hooks, events } } } }));
   return file;
 }

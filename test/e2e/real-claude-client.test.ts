@@ -7,14 +7,15 @@
 // and off (every schema sent).
 import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { startMessagesApi, type ModelTurn, type MessagesRequest } from "./standins/messages-api.js";
 import { CLI } from "./harness.js";
 import { VERBS } from "../../src/verbs/index.js";
+import { removeTempFolder, tempFolder } from "../temp-folder.js";
+import { endTmuxServer } from "../tmux-server.js";
 
 const CLAUDE = resolve("scripts/agents/node_modules/.bin/claude");
 const skip = process.env.TERMHIVE_SKIP_REAL_AGENTS
@@ -78,7 +79,7 @@ interface Session {
 }
 
 async function runSession(toolSearch: boolean): Promise<Session> {
-  const root = mkdtempSync(join(tmpdir(), "termhive-claude-"));
+  const root = tempFolder("termhive-claude-");
   const home = join(root, "home");
   const work = join(root, "work");
   mkdirSync(home);
@@ -131,8 +132,8 @@ async function runSession(toolSearch: boolean): Promise<Session> {
     return { requests: api.requests, rows };
   } finally {
     await api.close();
-    spawnSync("tmux", ["-S", join(root, "th", "tmux.sock"), "kill-server"]);
-    rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+    await endTmuxServer(join(root, "th", "tmux.sock"));
+    removeTempFolder(root);
   }
 }
 

@@ -1,10 +1,11 @@
 // Starts the built `termhive serve --json` in a private TERMHIVE_HOME on free ports, for the
 // HTTP, gRPC and CLI e2e tests; stop() ends it, kills its tmux server and removes the home.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { removeTempFolder, tempFolder } from "../temp-folder.js";
+import { endTmuxServer } from "../tmux-server.js";
 import { CLI } from "./harness.js";
 
 export interface Served {
@@ -21,7 +22,7 @@ export interface Served {
 }
 
 export function newHome(): string {
-  return mkdtempSync(join(tmpdir(), "termhive-e2e-"));
+  return tempFolder("termhive-e2e-");
 }
 
 export function testEnv(home: string): Record<string, string> {
@@ -55,12 +56,12 @@ export async function serve(args: string[] = [], home = newHome(), extraEnv: Rec
         proc.kill("SIGTERM");
         await exited;
       }
-      if (!keepHome) destroyHome(home);
+      if (!keepHome) await destroyHome(home);
     },
   };
 }
 
-export function destroyHome(home: string): void {
-  spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"]);
-  rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+export async function destroyHome(home: string): Promise<void> {
+  await endTmuxServer(join(home, "tmux.sock"));
+  removeTempFolder(home);
 }

@@ -16,21 +16,35 @@ function alive(pid: number): boolean {
   }
 }
 
+/** `node scripts/run-tests.mjs <fixture>` as `npm test` runs it, with `env` added. */
+function runTests(fixture: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    // Without NODE_TEST_CONTEXT: with it, the inner `node --test` would report to this runner instead of running.
+    const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
+    const child = spawn(process.execPath, ["scripts/run-tests.mjs", fixture], { env: { ...inherited, ...env } });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout }));
+  });
+}
+
 describe("the test runner cleans up after the tests", () => {
-  test("a leaked temporary folder and a tmux server whose socket is gone are removed and named", async () => {
+  test("a test that cleans up as the suite's do (temp-folder.ts, tmux-server.ts) leaves nothing, and the run passes", async () => {
+    const run = await runTests("test/fixtures/tidy-run.ts");
+    assert.match(run.stdout, /✔ cleans up after itself/);
+    assert.doesNotMatch(run.stdout, /the tests left/);
+    assert.equal(run.code, 0, run.stdout);
+  });
+
+  test("a leaked temporary folder and a tmux server whose socket is gone are removed, named, and fail the run", async () => {
     const outside = mkdtempSync(join(tmpdir(), "runner-check-"));
     const report = join(outside, "leak.json");
     try {
-      const run = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-        // Without NODE_TEST_CONTEXT: with it, the inner `node --test` would report to this runner instead of running.
-        const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-        const child = spawn(process.execPath, ["scripts/run-tests.mjs", "test/fixtures/leaky-run.ts"], { env: { ...env, LEAK_REPORT: report } });
-        let stdout = "";
-        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-        child.on("error", reject);
-        child.on("close", (code) => resolve({ code, stdout }));
-      });
-      assert.equal(run.code, 0, run.stdout);
+      const run = await runTests("test/fixtures/leaky-run.ts", { LEAK_REPORT: report });
+      // The leaking test itself passes: the run fails for what it left.
+      assert.match(run.stdout, /✔ leaves a folder and a tmux server behind/);
+      assert.equal(run.code, 1, run.stdout);
       const leak = JSON.parse(readFileSync(report, "utf8")) as { dir: string; pid: number };
       assert.ok(leak.pid > 0);
       assert.equal(existsSync(leak.dir), false, "the leaked folder is gone");
@@ -38,6 +52,7 @@ describe("the test runner cleans up after the tests", () => {
       while (alive(leak.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       assert.equal(alive(leak.pid), false, "the leaked tmux server is gone");
       assert.match(run.stdout, /the tests left 1 tmux server\(s\) and 1 temporary folder\(s\); removed:/);
+      assert.match(run.stdout, /FAIL: the tests must remove the folders they make/);
       assert.ok(run.stdout.includes(leak.dir), "the leftover is named");
     } finally {
       rmSync(outside, { recursive: true, force: true });

@@ -3,12 +3,11 @@
 // Each backend must notice the lost race, retry, and attach to the one server that stays.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findTmux } from "../../src/backends/find-tmux.js";
 import { TmuxBackend } from "../../src/backends/tmux/tmux-backend.js";
+import { removeTempFolder, tempFolder } from "../temp-folder.js";
+import { endTmuxServer } from "../tmux-server.js";
 
 const ROUNDS = 8;
 const TOGETHER = 4;
@@ -16,7 +15,7 @@ const TOGETHER = 4;
 test(`${TOGETHER} backends starting together on a fresh home all attach to one tmux server (${ROUNDS} rounds)`, async () => {
   const tmuxPath = findTmux("tmux")!;
   for (let round = 0; round < ROUNDS; round++) {
-    const home = mkdtempSync(join(tmpdir(), "termhive-race-"));
+    const home = tempFolder("termhive-race-");
     const backends = Array.from({ length: TOGETHER }, () => new TmuxBackend({ home, tmuxPath, historyLimit: 1000 }));
     try {
       const started = await Promise.allSettled(backends.map((b) => b.start()));
@@ -32,12 +31,8 @@ test(`${TOGETHER} backends starting together on a fresh home all attach to one t
       }
     } finally {
       await Promise.all(backends.map((b) => b.stop()));
-      try {
-        execFileSync(tmuxPath, ["-S", join(home, "tmux.sock"), "kill-server"], { stdio: "ignore" });
-      } catch {
-        // already gone
-      }
-      rmSync(home, { recursive: true, force: true });
+      await endTmuxServer(join(home, "tmux.sock"));
+      removeTempFolder(home);
     }
   }
 });

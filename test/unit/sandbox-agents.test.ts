@@ -2,8 +2,7 @@
 // relay folder's requests (what a sandboxed pane may hand to the hive).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentSandbox, dangerRefusal, dangerousFlagsIn } from "../../src/sandbox/agent-rules.js";
 import { makeRelayDir, takeRelayRequests, writeRelayRequest } from "../../src/sandbox/relay.js";
@@ -11,6 +10,7 @@ import { ProfileRegistry, parseProfilesConfig } from "../../src/hive/profiles.js
 import { sandboxPresetFrom } from "../../src/config.js";
 import { remoteSandboxLaunch } from "../../src/sandbox/remote-launch.js";
 import { parseFacts } from "../../src/backends/remote/bootstrap.js";
+import { tempFolder } from "../temp-folder.js";
 
 describe("agent sandbox rules", () => {
   test("the call's sandbox, else the profile's, else TERMHIVE_SANDBOX's", () => {
@@ -58,7 +58,7 @@ describe("agent sandbox rules", () => {
 
 describe("relay folder", () => {
   test("requests come back oldest first, once; malformed ones and half-written files are not taken", () => {
-    const dir = makeRelayDir(mkdtempSync(join(tmpdir(), "termhive-relay-")), "s1");
+    const dir = makeRelayDir(tempFolder("termhive-relay-"), "s1");
     writeRelayRequest(dir, { kind: "msg", to: "b", text: "one" });
     writeRelayRequest(dir, { kind: "status", args: ["working", "x"] });
     writeFileSync(join(dir, "000000000000000-1-bad.json"), "{not json");

@@ -1,13 +1,13 @@
 // The sandbox policy (presets, checks) and its bubblewrap command line.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync, chmodSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { bwrapArgs, findBwrap } from "../../src/sandbox/bwrap.js";
 import { describePolicy, parseStoredPolicy, resolvePolicy, sandboxOption } from "../../src/sandbox/policy.js";
+import { tempFolder } from "../temp-folder.js";
 
-const dir = mkdtempSync(join(tmpdir(), "termhive-sandbox-unit-"));
+const dir = tempFolder("termhive-sandbox-unit-");
 const home = join(dir, "home");
 const work = join(dir, "work");
 mkdirSync(join(home, ".claude"), { recursive: true });

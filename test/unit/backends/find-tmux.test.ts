@@ -1,15 +1,15 @@
 // tmux is found where clients with a short PATH (GUI apps, systemd, cron) cannot see it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findTmux, tmuxMissingMessage, USUAL_TMUX_DIRS } from "../../../src/backends/find-tmux.js";
+import { tempFolder } from "../../temp-folder.js";
 
 const installed = USUAL_TMUX_DIRS.map((dir) => join(dir, "tmux")).find((file) => existsSync(file));
 
 test("a PATH without tmux's folder still finds the installed tmux in the usual places", { skip: installed ? false : "no tmux installed in the usual places" }, () => {
-  const empty = mkdtempSync(join(tmpdir(), "termhive-path-"));
+  const empty = tempFolder("termhive-path-");
   assert.equal(findTmux("tmux", empty), installed);
 });
 

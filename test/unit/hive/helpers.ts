@@ -1,12 +1,10 @@
 // Test helpers: every test gets its own temp TERMHIVE_HOME with a real SQLite file.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Hive, ProfileRegistry, type HiveOptions } from "../../../src/hive/index.js";
+import { removeTempFolder, tempFolder } from "../../temp-folder.js";
 
 export function tempHome(): { home: string; cleanup: () => void } {
-  const home = mkdtempSync(join(tmpdir(), "termhive-hive-"));
-  return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  const home = tempFolder("termhive-hive-");
+  return { home, cleanup: () => removeTempFolder(home) };
 }
 
 /** Opens a hive in a fresh temp home; `done()` closes it and removes the directory. */

@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILTIN_RULES, checkCommand, checkCommandAsync, loadSafetyConfig, SafetyConfigError } from "../../../src/safety/index.js";
+import { tempFolder } from "../../temp-folder.js";
 
-const dir = mkdtempSync(join(tmpdir(), "termhive-safety-"));
+const dir = tempFolder("termhive-safety-");
 function rulesFile(content: unknown): string {
   const path = join(dir, `rules-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));

@@ -2,12 +2,12 @@
 // pseudo-terminal, type into it, and parse the OSC sequences it prints.
 // Every wait is on an event (a marker, a text match), never a fixed sleep; each wait
 // has a deadline so a broken script fails a test instead of hanging it.
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { spawnSync } from "node:child_process";
 import pty from "@lydell/node-pty";
 import { integrationLaunch, type ShellKind } from "../../../src/shell/integration.js";
+import { removeTempFolder, tempFolder } from "../../temp-folder.js";
 
 export type Shell = Exclude<ShellKind, "other">;
 export const SHELLS: Shell[] = ["bash", "zsh", "fish"];
@@ -131,7 +131,7 @@ export class ShellSession {
   static async start(kind: Shell, opts: StartOptions = {}): Promise<ShellSession> {
     const path = shellPath(kind);
     if (!path) throw new Error(`${kind} is not installed`);
-    const home = mkdtempSync(join(tmpdir(), `termhive-${kind}-`));
+    const home = tempFolder(`termhive-${kind}-`);
     for (const [rel, content] of Object.entries(opts.files ?? {})) {
       const file = join(home, rel);
       mkdirSync(dirname(file), { recursive: true });
@@ -275,7 +275,7 @@ export class ShellSession {
       const deadline = Date.now() + 3000;
       while (this.exited === undefined && (await this.changed(deadline)));
     }
-    rmSync(this.home, { recursive: true, force: true });
+    removeTempFolder(this.home);
   }
 }
 

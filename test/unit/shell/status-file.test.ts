@@ -3,11 +3,11 @@
 // command ended, and its exit status (src/terminal/run-state.ts).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ShellSession, shellPath, SHELLS } from "./helpers.js";
 import { resolveRun } from "../../../src/terminal/run-state.js";
+import { tempFolder } from "../../temp-folder.js";
 
 const only = process.env.TERMHIVE_TEST_SHELLS?.split(",");
 
@@ -15,7 +15,7 @@ describe("shell status file", () => {
   for (const kind of SHELLS) {
     const skip = !shellPath(kind) ? `${kind} not installed` : only && !only.includes(kind) ? "filtered out" : false;
     it(`${kind}: written at start, then at each command's end with its status`, { skip }, async () => {
-      const home = mkdtempSync(join(tmpdir(), "termhive-status-"));
+      const home = tempFolder("termhive-status-");
       mkdirSync(join(home, "shell"));
       const file = join(home, "shell", "status.th-test");
       const s = await ShellSession.start(kind, { env: { TERMHIVE_HOME: home, TERMHIVE_SESSION: "th-test" } });

@@ -1,12 +1,10 @@
 // A TerminalSession with no pane behind it: the test plays the program by feeding the bytes a
 // shell or REPL would print (OSC 133 marks included). Its backend only answers the calls a
 // session makes on its own (writes go nowhere, the pane is alive until the test says otherwise).
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Backend, PaneInfo } from "../../../src/backends/backend.js";
 import type { ShellKind } from "../../../src/shell/integration.js";
 import { TerminalSession } from "../../../src/terminal/session.js";
+import { tempFolder } from "../../temp-folder.js";
 
 export interface FakeSession {
   session: TerminalSession;
@@ -34,7 +32,7 @@ export function fakeSession(shell: ShellKind = "bash"): FakeSession {
     pane,
     backend,
     { transcriptMaxChars: 1_000_000, scrollback: 1000, recordingMaxBytes: 1024 * 1024 },
-    mkdtempSync(join(tmpdir(), "termhive-fake-session-")),
+    tempFolder("termhive-fake-session-"),
   );
   return { session, typed, print: (text) => session.ingest(Buffer.from(text, "utf8")) };
 }

@@ -1,23 +1,21 @@
 // A session registry on the node-pty backend (real programs in real ptys, no tmux server
 // shared with other tests), in a throwaway home removed when the test ends.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AuditLog } from "../../../src/audit.js";
 import { PtyBackend } from "../../../src/backends/pty/pty-backend.js";
 import { loadConfig } from "../../../src/config.js";
 import { SessionRegistry } from "../../../src/terminal/registry.js";
+import { removeTempFolder, tempFolder } from "../../temp-folder.js";
 
 export function ptyRegistry(t: { after(fn: () => unknown): void }): SessionRegistry {
-  const home = mkdtempSync(join(tmpdir(), "termhive-unit-"));
+  const home = tempFolder("termhive-unit-");
   const backend = new PtyBackend();
   const config = loadConfig({ TERMHIVE_HOME: home, TERMHIVE_SHELL: "/bin/bash", HOME: home, PATH: process.env.PATH });
   const registry = new SessionRegistry(backend, config, new AuditLog(home, config.auditMaxBytes));
   t.after(async () => {
     for (const session of registry.all()) await registry.close(session).catch(() => {});
     await backend.stop().catch(() => {});
-    rmSync(home, { recursive: true, force: true });
+    removeTempFolder(home);
   });
   return registry;
 }

@@ -2,11 +2,11 @@
 // field and never echoes a URL (it may carry a token).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../../../src/config.js";
 import { DEFAULT_KINDS, inQuietHours, loadNotifyConfig, NotifyConfigError, parseNotifyConfig } from "../../../../src/hive/notify/index.js";
+import { tempFolder } from "../../../temp-folder.js";
 
 test("TERMHIVE_NOTIFY_URL: a comma list; ntfy topic URLs are known by host", () => {
   const config = loadConfig({ TERMHIVE_NOTIFY_URL: "https://hooks.slack.com/services/T/B/x, https://ntfy.sh/my-topic" });
@@ -62,7 +62,7 @@ test("notify.json mistakes name the field", () => {
 });
 
 test("loadNotifyConfig reads <home>/notify.json when it is there", () => {
-  const home = mkdtempSync(join(tmpdir(), "termhive-notify-"));
+  const home = tempFolder("termhive-notify-");
   assert.equal(loadNotifyConfig(home, []).endpoints.length, 0);
   writeFileSync(join(home, "notify.json"), JSON.stringify({ endpoints: [{ kind: "desktop" }] }));
   assert.deepEqual(loadNotifyConfig(home, []).endpoints.map((e) => e.kind), ["desktop"]);

@@ -2,19 +2,19 @@
 // notify.json that cannot be used turns notifications off with a clear line, never the hive.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AuditLog } from "../../../../src/audit.js";
 import { desktopCommand, sendWithRetry, type Notice } from "../../../../src/hive/notify/index.js";
 import { startNotifier } from "../../../../src/hive/live/notify-start.js";
 import { Emitter } from "../../../../src/terminal/events.js";
 import { openHive } from "../helpers.js";
+import { tempFolder } from "../../../temp-folder.js";
 
 const notice: Notice = { id: 1, kind: "waiting", agent: "alice", team: null, title: "alice needs you", message: "alice is waiting for input", at: 0 };
 
 test("desktop: a notify-send on PATH is run with the title and message; without one, it says so and does not retry", async () => {
-  const bin = mkdtempSync(join(tmpdir(), "termhive-bin-"));
+  const bin = tempFolder("termhive-bin-");
   const out = join(bin, "args.txt");
   writeFileSync(join(bin, "notify-send"), `#!/bin/sh\nprintf '%s\\n' "$@" > ${JSON.stringify(out)}\n`);
   chmodSync(join(bin, "notify-send"), 0o755);
@@ -25,7 +25,7 @@ test("desktop: a notify-send on PATH is run with the title and message; without 
     const ok = await sendWithRetry({ kind: "desktop", events: ["waiting"] }, notice, { timeoutMs: 5000, attempts: 3, backoffMs: 10 });
     assert.deepEqual(ok, { ok: true, attempts: 1 });
     assert.equal(readFileSync(out, "utf8"), "--app-name=termhive\ntermhive: alice needs you\nalice is waiting for input\n");
-    process.env.PATH = mkdtempSync(join(tmpdir(), "termhive-empty-"));
+    process.env.PATH = tempFolder("termhive-empty-");
     assert.equal(desktopCommand(notice, "linux"), null);
     const none = await sendWithRetry({ kind: "desktop", events: ["waiting"] }, notice, { timeoutMs: 5000, attempts: 3, backoffMs: 10 });
     assert.deepEqual(none, { ok: false, attempts: 1, error: "no notify-send or osascript on this machine" });
