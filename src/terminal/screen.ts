@@ -42,7 +42,9 @@ const PLAIN = /^[^\x00-\x07\x0b-\x0c\x0e-\x1f\x7f-\x9f]*$/;
 interface Waiting { resolve: () => void }
 
 export class Screen {
-  private readonly term: HeadlessTerminal;
+  /** Made on first use (see `term`). */
+  private made: HeadlessTerminal | undefined;
+  private size: { rows: number; cols: number };
   private pending: Promise<void> = Promise.resolve();
   /**
    * Plain text not yet handed to xterm. A flood is kept here between flushes, and at a flush
@@ -64,19 +66,27 @@ export class Screen {
   private unparsedSequences = 0;
 
   constructor(rows: number, cols: number, private readonly scrollback: number) {
-    const XtermTerminal = Terminal();
+    this.size = { rows, cols };
+  }
+
+  /**
+   * The terminal, made when the screen is first written or read: making one costs 1–2 ms,
+   * which every terminal_open waited for although a shell prints nothing until its rc files ran.
+   */
+  private get term(): HeadlessTerminal {
+    const XtermTerminal = this.made ? undefined : Terminal();
     // logLevel off: xterm reports every malformed sequence (random bytes, a binary cat) with
     // console.error and a dump of its parser state — megabytes on the server's stderr and
     // ~100 ms of the event loop for 1 MB of noise. A parsing error is not ours to report.
-    this.term = new XtermTerminal({ rows, cols, scrollback, allowProposedApi: true, convertEol: false, logLevel: "off" });
+    return (this.made ??= new XtermTerminal!({ ...this.size, scrollback: this.scrollback, allowProposedApi: true, convertEol: false, logLevel: "off" }));
   }
 
   get rows(): number {
-    return this.term.rows;
+    return this.made?.rows ?? this.size.rows;
   }
 
   get cols(): number {
-    return this.term.cols;
+    return this.made?.cols ?? this.size.cols;
   }
 
   get bracketedPaste(): boolean {
@@ -140,7 +150,7 @@ export class Screen {
    * than doubles the height before the tail is parsed still finds its lines.
    */
   private linesThatCount(): number {
-    return 3 * this.term.rows + this.scrollback + 2;
+    return 3 * this.rows + this.scrollback + 2;
   }
 
   /**
@@ -213,7 +223,8 @@ export class Screen {
 
   resize(rows: number, cols: number): void {
     this.flush();
-    this.term.resize(cols, rows);
+    this.size = { rows, cols };
+    this.made?.resize(cols, rows);
   }
 
   reset(): void {
@@ -263,7 +274,7 @@ export class Screen {
   dispose(): void {
     clearTimeout(this.flushTimer);
     if (this.flushImmediate) clearImmediate(this.flushImmediate);
-    this.term.dispose();
+    this.made?.dispose();
   }
 }
 
