@@ -12,8 +12,12 @@ export interface Ran {
 }
 
 export function cliIn(h: Harness, extraEnv: Record<string, string>, args: string[], timeout = 60_000): Ran {
-  const env = { HOME: h.env.HOME!, PATH: process.env.PATH!, TERMHIVE_HOME: h.home, ...extraEnv };
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: h.cwd, env, encoding: "utf8", timeout });
+  return runCli(args, { cwd: h.cwd, env: { HOME: h.env.HOME!, PATH: process.env.PATH!, TERMHIVE_HOME: h.home, ...extraEnv }, timeout });
+}
+
+/** The built CLI in a fresh process with exactly `env`; its stdout parsed when it is JSON. */
+export function runCli(args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; timeout?: number }): Ran {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env, encoding: "utf8", timeout: options.timeout ?? 60_000 });
   let json: any;
   try {
     json = JSON.parse(r.stdout);

@@ -11,22 +11,14 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Hive } from "../../src/hive/index.js";
 import { CLI } from "./harness.js";
+import { runCli } from "./cli-field.js";
 
 describe("the in-pane commands with no server running", () => {
   let root: string;
   let home: string;
   let bin: string;
   const tmuxRan = () => existsSync(join(root, "tmux-ran"));
-  const pane = (env: Record<string, string>, ...args: string[]) => {
-    const r = spawnSync(process.execPath, [CLI, ...args], { cwd: root, env: { HOME: root, PATH: bin, TERMHIVE_HOME: home, ...env }, encoding: "utf8", timeout: 60_000 });
-    let json: any;
-    try {
-      json = JSON.parse(r.stdout);
-    } catch {
-      json = undefined;
-    }
-    return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
-  };
+  const pane = (env: Record<string, string>, ...args: string[]) => runCli(args, { cwd: root, env: { HOME: root, PATH: bin, TERMHIVE_HOME: home, ...env } });
 
   before(() => {
     root = mkdtempSync(join(tmpdir(), "termhive-pane-cli-"));
