@@ -140,7 +140,9 @@ export class TermhiveService {
     const timeoutMs = (input.timeout_s ?? 30) * 1000;
     const release = await acquireRunLock(this.backend, session, session.redact(command), timeoutMs);
     this.audit.write({ event: "run", session: session.id, name: session.name, command: session.redact(command) });
-    await this.policy.setPending(session, EMPTY_LINE);
+    // Not waited for: tmux runs this process's commands in order, so the record is cleared
+    // before the command's keys arrive, and the run spares a round trip.
+    void this.policy.setPending(session, EMPTY_LINE).catch(traced("clearing the pending line before a run"));
     const result = await runCommand(
       session,
       {

@@ -15,8 +15,8 @@ import { traced } from "../util/traced.js";
 const LOCK_KEY = "lock";
 /** Beyond the run's timeout: the time to type the command and render its result. */
 const EXPIRY_MARGIN_MS = 60_000;
-/** A holder swapped the value between our read and our swap this many times: give up (busy). */
-const ATTEMPTS = 3;
+/** Swaps tried (the first from "", then from what each found) before giving up as busy. */
+const ATTEMPTS = 4;
 
 interface Lock {
   token: string;
@@ -41,7 +41,9 @@ export async function acquireRunLock(backend: Backend, session: TerminalSession,
     command: command.length > 200 ? command.slice(0, 200) + "…" : command,
     startedAt: now,
   } satisfies Lock);
-  let current = await backend.readShared(session.paneId, LOCK_KEY);
+  // Most runs find the lock free: swap from "" at once (one round trip, not a read and then
+  // a swap); a held lock is what the swap answers, and is judged as a read would have been.
+  let current = "";
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const held = decodeShared<Lock>(current);
     if (held && !stale(held, host)) throw busy(session, held);
