@@ -12,12 +12,13 @@ const TEAMS = 4;
 // exists it shows the numbered permission dialog (waiting_for_input in the claude profile).
 // It writes the wall-clock time (performance.timeOrigin + now, ms) of each screen change to
 // <signal>.t right after handing the bytes to the pty.
+// A Claude-like screen: its permission dialog takes the input box's place, as Claude Code draws it.
 const FAKE_AGENT = String.raw`const fs = require("node:fs");
 const sig = process.argv[2];
 const out = (s) => process.stdout.write(s);
 let shown = null;
 const render = (asking) => {
-  out("\x1b[2J\x1b[H" + "fake agent\r\n" + (asking ? "Do you want to proceed?\r\n❯ 1. Yes\r\n  2. No\r\n" : "  ? for shortcuts\r\n") + "> ");
+  out("\x1b[2J\x1b[H" + "fake agent\r\n" + (asking ? "Do you want to proceed?\r\n❯ 1. Yes\r\n  2. No\r\n" : "  ? for shortcuts\r\n> "));
   const t = performance.timeOrigin + performance.now();
   if (asking) fs.writeFileSync(sig + ".t", String(t));
   shown = asking;

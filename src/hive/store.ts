@@ -92,10 +92,15 @@ export class HiveStore {
   readonly path: string;
   readonly busyTimeoutMs: number;
 
+  /** One transaction function for every call: better-sqlite3 builds a new one per db.transaction(fn). */
+  private readonly inTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
+
   private constructor(db: Database.Database, path: string, busyTimeoutMs: number) {
     this.db = db;
     this.path = path;
     this.busyTimeoutMs = busyTimeoutMs;
+    cacheStatements(db);
+    this.inTransaction = db.transaction((fn: () => unknown) => fn());
   }
 
   /** Opens (creating if missing) and migrates the hive database. Never replaces an existing file. */
@@ -166,7 +171,7 @@ export class HiveStore {
    */
   write<T>(fn: () => T): T {
     try {
-      return this.db.transaction(fn).immediate();
+      return this.inTransaction.immediate(fn) as T;
     } catch (err) {
       throw translateSqliteError(err, this.path, this.busyTimeoutMs);
     }
@@ -175,7 +180,7 @@ export class HiveStore {
   /** Runs `fn` as one consistent read snapshot (a deferred transaction). */
   read<T>(fn: () => T): T {
     try {
-      return this.db.transaction(fn).deferred();
+      return this.inTransaction.deferred(fn) as T;
     } catch (err) {
       throw translateSqliteError(err, this.path, this.busyTimeoutMs);
     }
@@ -207,6 +212,29 @@ export class HiveStore {
       }
     });
   }
+}
+
+/** Prepared statements kept past this many distinct SQL texts are dropped (a query built from its filters makes a few). */
+const STATEMENT_CACHE_MAX = 256;
+
+/**
+ * Makes db.prepare keep each statement by its SQL text. Preparing costs far more than running
+ * (the status tracker reads an agent on every screen change of every pane: most of a cascade
+ * to 32 agents went to preparing the same few statements), and every query site calls
+ * prepare where it runs.
+ */
+function cacheStatements(db: Database.Database): void {
+  const prepare = db.prepare.bind(db);
+  const statements = new Map<string, Database.Statement>();
+  db.prepare = ((sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
+      statement = prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  }) as typeof db.prepare;
 }
 
 /** Blocks the thread (open is synchronous, as better-sqlite3 is). */

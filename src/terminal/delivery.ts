@@ -106,8 +106,10 @@ export async function deliverText(session: TerminalSession, text: string, submit
   // Echoed: the text shows where input goes. An integrated shell at its prompt is judged by
   // the shell itself after Enter (its line editor may redraw the line in its own way).
   const echoed = (shellAtPrompt && submit) || tail === "" ? true : await echoSeen(session, tail);
-  // The program is still drawing the rest of a long paste: Enter once it is quiet.
-  if (echoed) await settleOutput(session, outputBefore, PASTE_SETTLE_QUIET_MS, ECHO_MAX_MS);
+  // The program is still drawing the rest of a long paste: Enter once it is quiet. (A shell's
+  // line editor reads the Enter after the text whatever it still draws: no quiet window, which
+  // cost every message to a shell 40 ms.)
+  if (echoed && !(shellAtPrompt && submit)) await settleOutput(session, outputBefore, PASTE_SETTLE_QUIET_MS, ECHO_MAX_MS);
   if (!echoed) {
     return {
       delivered: false, attempts: 0, method,
