@@ -14,6 +14,7 @@ import { literalText } from "../../terminal/literal-text.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { ToolError } from "../../util/tool-error.js";
+import { traced } from "../../util/traced.js";
 import { OutboxDispatcher } from "./outbox-dispatcher.js";
 import { PaneBorders } from "./pane-borders.js";
 import { screenFacts } from "./screen-facts.js";
@@ -193,7 +194,10 @@ export class Crew {
     const literal = literalText(text).text;
     const result = await deliverText(session, literal, submit, { retry });
     // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
-    await this.deps.policy.noteTyped(session, literal, result.attempts > 0);
+    // An emptied line is recorded without waiting (tmux keeps this process's commands in order).
+    const noted = this.deps.policy.noteTyped(session, literal, result.attempts > 0);
+    if (result.attempts > 0) void noted.catch(traced("recording the emptied input line after a message"));
+    else await noted;
     this.deps.policy.recordInput(session, text, submit, { via, delivered: result.delivered });
     return result;
   }
