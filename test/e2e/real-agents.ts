@@ -136,6 +136,33 @@ export async function sendFirst(h: Harness, name: string, text: string): Promise
   }
 }
 
+/** The API key Claude Code is given for the stand-in (it shows the key's last 20 characters when it asks about it). */
+const CLAUDE_KEY = "sk-ant-standin-key-0123456789";
+
+/**
+ * A user who set Claude Code up in `home`: onboarding done, the stand-in's key approved, the
+ * `trusted` folders trusted; `extra` adds fields (a mode accepted before, …).
+ */
+export function claudeUser(home: string, trusted: readonly string[], extra: Record<string, unknown> = {}): void {
+  writeJson(join(home, ".claude.json"), {
+    hasCompletedOnboarding: true,
+    theme: "dark",
+    ...extra,
+    customApiKeyResponses: { approved: [CLAUDE_KEY.slice(-20)], rejected: [] },
+    projects: Object.fromEntries(trusted.map((folder) => [folder, { hasTrustDialogAccepted: true }])),
+  });
+}
+
+/** The environment that sends Claude Code's requests to the stand-in. */
+export function claudeEnv(standIn: { url: string }): Record<string, string> {
+  return { ANTHROPIC_BASE_URL: standIn.url, ANTHROPIC_API_KEY: CLAUDE_KEY, DISABLE_AUTOUPDATER: "1" };
+}
+
+/** The environment that sends Codex's requests to the stand-in, its CODEX_HOME made in `dir`. */
+export function codexEnv(dir: string, standIn: { url: string }, model?: string): Record<string, string> {
+  return { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome(dir, standIn, model) };
+}
+
 /** A CODEX_HOME whose config sends every request to the stand-in. */
 export function codexHome(dir: string, standIn: { url: string }, model = "gpt-5.1-codex"): string {
   mkdirSync(dir, { recursive: true });

@@ -11,11 +11,10 @@ import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
 import { BUILTIN_PROFILES } from "../../src/hive/builtin-profiles.js";
-import { agentIs, agentPath, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
+import { agentIs, agentPath, claudeEnv, claudeUser, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
 import { tempFolder } from "../temp-folder.js";
 
 const missing = missingAgent("claude");
-const KEY = "sk-ant-standin-key-0123456789";
 
 type Question = { digest: string; text: string; choices: string[] };
 
@@ -39,12 +38,7 @@ describe("hive_answer with the real Claude Code", { skip: missing ?? false }, ()
     h = await Harness.startField({ PATH: agentPath(), TERMHIVE_PROFILES: waitingHookProfile() });
     project = projectDir(h, "proj");
     home = projectDir(h, "manual-user");
-    writeJson(join(home, ".claude.json"), {
-      hasCompletedOnboarding: true,
-      theme: "dark",
-      customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] },
-      projects: { [project]: { hasTrustDialogAccepted: true } },
-    });
+    claudeUser(home, [project]);
     writeJson(join(home, ".claude", "settings.json"), { permissions: { defaultMode: "default" } });
   });
   after(async () => {
@@ -61,7 +55,7 @@ describe("hive_answer with the real Claude Code", { skip: missing ?? false }, ()
     }).catch(async (e) => assert.fail(`${e}\n${await screenOf(h, name)}`));
 
   test("the start-up question by label; a permission dialog: a stale digest is refused, then yes lets the tool run", async () => {
-    const spawned = await h.ok("agent_spawn", { name: "cc", profile: "claude", cwd: project, env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: KEY, DISABLE_AUTOUPDATER: "1", HOME: home } });
+    const spawned = await h.ok("agent_spawn", { name: "cc", profile: "claude", cwd: project, env: { ...claudeEnv(api), HOME: home } });
     assert.notEqual(spawned.ready, "exited", JSON.stringify(spawned));
     const startUp = await questionOf("cc", /auto mode/i);
     assert.ok(startUp.choices.some((c) => /keep manual mode/.test(c)), JSON.stringify(startUp));
@@ -92,7 +86,7 @@ describe("hive_answer with the real Claude Code", { skip: missing ?? false }, ()
   });
 
   test("a PermissionRequest hook that waits: the request is answered through it, with nothing typed into a dialog", async () => {
-    const env = { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: KEY, DISABLE_AUTOUPDATER: "1", HOME: home };
+    const env = { ...claudeEnv(api), HOME: home };
     await h.ok("agent_spawn", { name: "ccw", profile: "claudewait", cwd: project, env });
     // (The start-up question was answered for this HOME by the test before: manual mode is kept.)
     await agentIs(h, "ccw", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "ccw")}`));

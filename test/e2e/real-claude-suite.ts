@@ -12,10 +12,9 @@ import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentNamed, agentPath, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sendFirst, sentOnce, statusEvents, until, writeJson } from "./real-agents.js";
+import { agentIs, agentNamed, agentPath, claudeEnv, claudeUser, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sendFirst, sentOnce, statusEvents, until, writeJson } from "./real-agents.js";
 
 export const missing = missingAgent("claude");
-const KEY = "sk-ant-standin-key-0123456789";
 
 export function realClaudeSuite(started: StartedBy): void {
   describe(`real Claude Code under the hive (termhive started by ${started.label})`, { skip: missing ?? false }, () => {
@@ -31,19 +30,12 @@ export function realClaudeSuite(started: StartedBy): void {
       h = await Harness.startField({ PATH: agentPath(), ...started.env });
       auto = projectDir(h, "auto-proj");
       manual = projectDir(h, "manual-proj");
-      // What a user who set Claude Code up has: onboarding done, this key approved, the folders trusted.
-      const setUp = (home: string) => writeJson(join(home, ".claude.json"), {
-        hasCompletedOnboarding: true,
-        theme: "dark",
-        customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] },
-        projects: { [auto]: { hasTrustDialogAccepted: true }, [manual]: { hasTrustDialogAccepted: true } },
-      });
-      setUp(h.env.HOME!);
+      claudeUser(h.env.HOME!, [auto, manual]);
       // Another user keeps manual permission mode in their settings: 2.1.332 asks at start whether to make auto mode the default.
       manualHome = projectDir(h, "manual-user");
-      setUp(manualHome);
+      claudeUser(manualHome, [auto, manual]);
       writeJson(join(manualHome, ".claude", "settings.json"), { permissions: { defaultMode: "default" } });
-      env = { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: KEY, DISABLE_AUTOUPDATER: "1" };
+      env = claudeEnv(api);
     });
     after(async () => {
       await h?.destroy();

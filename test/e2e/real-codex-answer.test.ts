@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentPath, missingAgent, projectDir, screenOf, until, codexHome as makeCodexHome } from "./real-agents.js";
+import { agentIs, agentPath, codexEnv, missingAgent, projectDir, screenOf, until } from "./real-agents.js";
 
 const missing = missingAgent("codex");
 
@@ -25,8 +25,7 @@ describe("hive_answer with the real Codex CLI", { skip: missing ?? false }, () =
     await api.start();
     h = await Harness.startField({ PATH: agentPath() });
     project = projectDir(h, "proj");
-    const codexHome = makeCodexHome(join(h.home, "codex-home"), api);
-    env = { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome };
+    env = codexEnv(join(h.home, "codex-home"), api);
   });
   after(async () => {
     await h?.destroy();

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentNamed, agentPath, codexHome, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sendFirst, sentOnce, statusEvents, until } from "./real-agents.js";
+import { agentIs, agentNamed, agentPath, codexEnv, codexHome, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sendFirst, sentOnce, statusEvents, until } from "./real-agents.js";
 
 export const missing = missingAgent("codex");
 
@@ -26,7 +26,7 @@ export function realCodexSuite(started: StartedBy): void {
       await api.start();
       h = await Harness.startField({ PATH: agentPath(), ...started.env });
       project = projectDir(h, "proj");
-      env = { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome(join(h.home, "codex-home"), api, "gpt-5.1-codex") };
+      env = codexEnv(join(h.home, "codex-home"), api, "gpt-5.1-codex");
     });
     after(async () => {
       await h?.destroy();

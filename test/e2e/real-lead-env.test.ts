@@ -13,10 +13,9 @@ import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { LEAD_ENV, LEAD_SESSION, agentIs, agentPath, cursor, missingAgent, projectDir, screenOf, statusEvents, until, writeJson, codexHome as makeCodexHome } from "./real-agents.js";
+import { LEAD_ENV, LEAD_SESSION, agentIs, agentPath, claudeEnv, claudeUser, codexEnv, cursor, missingAgent, projectDir, screenOf, statusEvents, until } from "./real-agents.js";
 
 const missing = missingAgent("claude") ?? missingAgent("codex");
-const KEY = "sk-ant-standin-key-0123456789";
 /** Each process's parent. */
 function parents(): Map<number, number> {
   const parentOf = new Map<number, number>();
@@ -76,12 +75,7 @@ describe("real agents spawned from a termhive started with Claude Code's MCP-ser
     await codexApi.start();
     h = await Harness.startField({ PATH: agentPath(), ...LEAD_ENV });
     project = projectDir(h, "proj");
-    writeJson(join(h.env.HOME!, ".claude.json"), {
-      hasCompletedOnboarding: true,
-      theme: "dark",
-      customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] },
-      projects: { [project]: { hasTrustDialogAccepted: true } },
-    });
+    claudeUser(h.env.HOME!, [project]);
   });
   after(async () => {
     await h?.destroy();
@@ -108,7 +102,7 @@ describe("real agents spawned from a termhive started with Claude Code's MCP-ser
 
   test("Claude Code starts as its own session (not nested in the lead's), takes one message once, working then idle", async () => {
     const since = await cursor(h);
-    const env = { ANTHROPIC_BASE_URL: claudeApi.url, ANTHROPIC_API_KEY: KEY, DISABLE_AUTOUPDATER: "1" };
+    const env = claudeEnv(claudeApi);
     const spawned = await h.ok("agent_spawn", { name: "cc", profile: "claude", cwd: project, env });
     assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
     await agentIs(h, "cc", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc")}`));
@@ -122,8 +116,7 @@ describe("real agents spawned from a termhive started with Claude Code's MCP-ser
   });
 
   test("Codex starts without the lead's thread id, takes one message once, working then idle from its main thread", async () => {
-    const codexHome = makeCodexHome(join(h.home, "codex-home"), codexApi);
-    const spawned = await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env: { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome } });
+    const spawned = await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env: codexEnv(join(h.home, "codex-home"), codexApi) });
     assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
     await agentIs(h, "cx", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));
     const leaked = leadSessionIn(h, "cx", /codex/);

@@ -12,9 +12,7 @@ import { CLI, Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest, type RecordedRequest } from "./standins/agent-script.js";
-import { agentIs, agentPath, cursor, missingAgent, projectDir, screenOf, statusEvents, until, writeJson, codexHome as makeCodexHome } from "./real-agents.js";
-
-const KEY = "sk-ant-standin-key-0123456789";
+import { agentIs, agentPath, claudeEnv, claudeUser, codexEnv, cursor, missingAgent, projectDir, screenOf, statusEvents, until } from "./real-agents.js";
 
 /** The request body as sent: what the model would read. */
 const bodyOf = (r: RecordedRequest) => (typeof r.body === "string" ? r.body : JSON.stringify(r.body));
@@ -38,13 +36,8 @@ describe("restore: real Claude Code", { skip: claudeMissing ?? false }, () => {
     await api.start();
     h = await Harness.startField({ PATH: agentPath() });
     project = projectDir(h, "proj");
-    writeJson(join(h.env.HOME!, ".claude.json"), {
-      hasCompletedOnboarding: true,
-      theme: "dark",
-      customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] },
-      projects: { [project]: { hasTrustDialogAccepted: true } },
-    });
-    env = { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: KEY, DISABLE_AUTOUPDATER: "1" };
+    claudeUser(h.env.HOME!, [project]);
+    env = claudeEnv(api);
   });
   after(async () => {
     await h?.destroy();
@@ -129,14 +122,12 @@ describe("restore: real Codex CLI", { skip: codexMissing ?? false }, () => {
   const api = new ResponsesStandIn();
   let project: string;
   let env: Record<string, string>;
-  let codexHome: string;
 
   before(async () => {
     await api.start();
     h = await Harness.startField({ PATH: agentPath() });
     project = projectDir(h, "proj");
-    codexHome = makeCodexHome(join(h.home, "codex-home"), api);
-    env = { STANDIN_KEY: "standin-key", CODEX_HOME: codexHome };
+    env = codexEnv(join(h.home, "codex-home"), api);
   });
   after(async () => {
     await h?.destroy();
@@ -152,7 +143,7 @@ describe("restore: real Codex CLI", { skip: codexMissing ?? false }, () => {
         else if (/^rollout-.*\.jsonl$/.test(e.name)) found.push(/-([0-9a-f-]{36})\.jsonl$/.exec(e.name)?.[1] ?? e.name);
       }
     };
-    walk(join(codexHome, "sessions"));
+    walk(join(env.CODEX_HOME!, "sessions"));
     return found;
   };
 

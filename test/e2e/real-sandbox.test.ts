@@ -11,10 +11,9 @@ import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest, type RecordedRequest } from "./standins/agent-script.js";
-import { agentIs, agentPath, cursor, missingAgent, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
+import { agentIs, agentPath, claudeEnv, claudeUser, cursor, missingAgent, screenOf, statusEvents, until } from "./real-agents.js";
 
 const missing = missingAgent("claude") ?? (process.platform === "linux" && findBwrap() ? null : "bubblewrap (bwrap) is not installed");
-const KEY = "sk-ant-standin-key-0123456789";
 
 /** The text of the tool results in a request Claude Code sent after running its tool. */
 function toolResultText(r: RecordedRequest): string {
@@ -42,20 +41,14 @@ describe("real Claude Code in a sandbox", { skip: missing ?? false }, () => {
     sibling = join(root, "sibling");
     for (const dir of [userHome, project, sibling, join(userHome, ".claude")]) mkdirSync(dir, { recursive: true });
     writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
-    // A user who set Claude Code up: onboarding done, this key approved, the project trusted.
-    writeJson(join(userHome, ".claude.json"), {
-      hasCompletedOnboarding: true,
-      theme: "dark",
-      bypassPermissionsModeAccepted: true,
-      customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] },
-      projects: { [project]: { hasTrustDialogAccepted: true } },
-    });
+    // A user who set Claude Code up, and accepted its bypass-permissions mode once before.
+    claudeUser(userHome, [project], { bypassPermissionsModeAccepted: true });
     h = new Harness(join(root, "termhive"), { HOME: userHome, PATH: agentPath() });
     h.bare = true;
     h.cwd = root;
     await h.connect();
     // IS_SANDBOX: Claude Code refuses --dangerously-skip-permissions as root otherwise (the test machine runs as root).
-    env = { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: KEY, DISABLE_AUTOUPDATER: "1", IS_SANDBOX: "1" };
+    env = { ...claudeEnv(api), IS_SANDBOX: "1" };
   });
   after(async () => {
     await h?.destroy();
