@@ -2,21 +2,9 @@
 // TERMHIVE_HOME). No server, tmux, backend or gRPC: an agent's hooks run these commands every
 // turn, with or without a termhive server. Servers follow the store, so what is written here
 // is seen by every server on the same home.
-import { Hive, HiveError, parseStatusArgs, type AgentRecord } from "../hive/index.js";
-import type { HiveService } from "../service/hive-service.js";
+import { agentView } from "../hive/agent-view.js";
+import { Hive, HiveError, parseStatusArgs } from "../hive/index.js";
 import type { StoreHive } from "../verbs/verb.js";
-
-/**
- * An agent as HiveService.agentView gives it in a process that follows no session (as a server
- * does for a pane it does not hold): not alive here, no pane.
- */
-function storeView(a: AgentRecord): ReturnType<HiveService["agentView"]> {
-  return {
-    name: a.name, session: a.sessionId, session_name: a.sessionName, team: a.team, profile: a.profile,
-    status: a.status, detail: a.statusDetail, source: a.statusSource, exit_code: a.exitCode,
-    alive: false, pane: null, updated_at: a.updatedAt,
-  };
-}
 
 export class PaneHive implements StoreHive {
   private opened: Hive | undefined;
@@ -50,7 +38,8 @@ export class PaneHive implements StoreHive {
 
   async setStatus(input: { agent: string; status: string; detail?: string }) {
     const report = parseStatusArgs([input.status, ...(input.detail ? [input.detail] : [])]);
-    return { agent: storeView(this.hive.applySelfStatus(input.agent, report).agent) };
+    // This process follows no pane: the agent shows as a server shows one it does not hold.
+    return { agent: agentView(this.hive.applySelfStatus(input.agent, report).agent) };
   }
 
   close(): void {

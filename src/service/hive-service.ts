@@ -7,7 +7,7 @@ import { parseStatusArgs, type AgentRecord, type EventKind, type QueuedMessage, 
 import type { Crew } from "../hive/live/crew.js";
 import { deliverCascade, type CascadeInput } from "../hive/live/cascade-delivery.js";
 import { buildLayout, splitPane, type LayoutInput, type SplitInput } from "../hive/live/layout-builder.js";
-import { describePolicy } from "../sandbox/policy.js";
+import { agentView } from "../hive/agent-view.js";
 import { spawnAgent, type SpawnInput } from "../hive/live/spawn.js";
 import { restoreAgents, type RestoreInput } from "../hive/live/restore.js";
 import { recordLaunch } from "../hive/live/restore-record.js";
@@ -110,12 +110,7 @@ export class HiveService {
 
   agentView(a: AgentRecord) {
     const s = this.registry.byId(a.sessionId);
-    return {
-      name: a.name, session: a.sessionId, session_name: a.sessionName, team: a.team, profile: a.profile,
-      status: a.status, detail: a.statusDetail, source: a.statusSource, exit_code: a.exitCode,
-      alive: s !== undefined && s.alive, pane: s?.paneId ?? null, updated_at: a.updatedAt,
-      ...(s?.meta.sandbox ? { sandbox: describePolicy(s.meta.sandbox) } : {}),
-    };
+    return agentView(a, s && { alive: s.alive, paneId: s.paneId, sandbox: s.meta.sandbox });
   }
 
   async listAgents(input: { team?: string; recursive?: boolean }) {
