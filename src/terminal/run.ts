@@ -4,7 +4,7 @@ import { matchNestedPrompt } from "./prompts.js";
 import type { TerminalSession } from "./session.js";
 import { awaitCompletion, type CompletionReason, type RunMode } from "./completion.js";
 import { promptRedrawn, waitUntilReady } from "./ready.js";
-import { watchSession } from "./watch.js";
+import { exitsWithin, watchSession } from "./watch.js";
 import type { SafeRegex } from "../util/regex.js";
 import { busyError } from "./busy.js";
 import { ToolError } from "../util/tool-error.js";
@@ -54,9 +54,7 @@ const ENDING_WAIT_MS = 5_000;
  */
 export async function throwIfEnding(session: TerminalSession): Promise<void> {
   if (session.alive && session.ending) {
-    await watchSession(session, () => (session.alive ? undefined : true), { timeoutMs: ENDING_WAIT_MS }).catch(() => undefined);
-    // Its death may be known to the backend and not yet told (a lost notification).
-    if (session.alive) await session.verifyAlive();
+    await exitsWithin(session, ENDING_WAIT_MS);
   }
   if (!session.alive) throw deadError(session);
   if (session.ending) {

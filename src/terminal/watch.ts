@@ -27,6 +27,17 @@ export function livenessProbe(session: TerminalSession): () => Promise<void> {
   };
 }
 
+/**
+ * Waits (bounded) for the session's program to exit, then asks the backend once: its death may
+ * be known there and not yet told (a lost notification). `final`: a dead pane counts as exited
+ * even before tmux has its status. Resolves whether the program is gone.
+ */
+export async function exitsWithin(session: TerminalSession, timeoutMs: number, final = false): Promise<boolean> {
+  await watchSession(session, () => (session.alive ? undefined : true), { timeoutMs }).catch(() => undefined);
+  if (session.alive) await session.verifyAlive(final);
+  return !session.alive;
+}
+
 export class SessionGoneError extends Error {
   override name = "SessionGoneError";
 }

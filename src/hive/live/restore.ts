@@ -13,7 +13,7 @@ import type { Crew } from "./crew.js";
 import { commandWithHooks } from "./hook-launch.js";
 import { READY_TIMEOUT_MS, syncSizes } from "./layout-builder.js";
 import { waitReady } from "./ready.js";
-import { watchSession } from "../../terminal/watch.js";
+import { exitsWithin } from "../../terminal/watch.js";
 import { recordLaunch, runsProfileProgram, startConversation } from "./restore-record.js";
 
 /** How long a resumed program must stay up after it looks ready for its resume to count. */
@@ -161,10 +161,7 @@ export async function restoreAgents(crew: Crew, input: RestoreInput): Promise<{ 
       // A program can draw its ready screen before it looks up the conversation it was asked
       // to resume and exits (Claude Code under load): a resume that dies this soon was refused.
       if (ready === "ready" && p.resumed) {
-        await watchSession(s, () => (s.alive ? undefined : true), { timeoutMs: RESUME_SETTLE_MS }).catch(() => undefined);
-        // Its death may be known to the backend and not yet told (a lost notification).
-        if (s.alive) await s.verifyAlive(true);
-        if (!s.alive) ready = "exited";
+        if (await exitsWithin(s, RESUME_SETTLE_MS, true)) ready = "exited";
       }
       if (ready === "exited" && p.resumed) {
         // The program refused the id (Claude Code: "No conversation found"): start it fresh.
