@@ -11,7 +11,7 @@ import { promptRedrawn, waitUntilReady } from "../terminal/ready.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
-import { submission, typeIntoSession, typeText } from "../terminal/typing.js";
+import { pressKeysIntoSession, submission, typeIntoSession, typeText } from "../terminal/typing.js";
 import { literalText } from "../terminal/literal-text.js";
 import { EMPTY_LINE, withText } from "../terminal/pending-line.js";
 import { planKeys } from "../terminal/key-plan.js";
@@ -249,7 +249,7 @@ export class TermhiveService {
       line = EMPTY_LINE;
       await this.policy.setPending(session, line);
     }
-    if (keys.length) await this.policy.sendKeys(session, keys, plan, input.confirm === true);
+    if (keys.length) await pressKeysIntoSession(session, keyNames, () => this.policy.sendKeys(session, keys, plan, input.confirm === true));
     this.policy.recordInput(session, input.text, enter, {
       keys: keys.length ? keys : undefined,
       secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,

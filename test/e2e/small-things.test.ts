@@ -36,6 +36,17 @@ describe("smaller things users hit (issue 21 §6)", () => {
     assert.equal(run.output, "clean-2", "nothing was typed by the refused calls");
   });
 
+  test("a run right after keys [C-c] at the prompt keeps its first character (readline drops the key it reads as the SIGINT comes)", async () => {
+    // The run saw the line's text (the C-c not yet taken), pressed a second C-c, took the first
+    // one's prompt for its own and typed into the second SIGINT: "cho" for "echo", ~1 in 15 here.
+    for (let i = 0; i < 60; i++) {
+      await h.ok("terminal_send", { session: "s", text: "half typed", enter: false });
+      await h.ok("terminal_send", { session: "s", keys: ["C-c"] });
+      const run = await h.ok("terminal_run", { session: "s", command: `echo kept-${i}` });
+      assert.equal(run.output, `kept-${i}`, JSON.stringify(run));
+    }
+  });
+
   test("a full-screen program on the normal screen (top) returns when its screen settles, as fullscreen runs do; clear then output does not", async () => {
     const top = await h.ok("terminal_run", { session: "s", command: "top -d 1", timeout_s: 20 });
     assert.equal(top.reason, "fullscreen", JSON.stringify(top).slice(0, 300));
