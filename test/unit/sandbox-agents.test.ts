@@ -64,8 +64,10 @@ describe("relay folder", () => {
     writeFileSync(join(dir, "000000000000000-1-bad.json"), "{not json");
     writeFileSync(join(dir, "000000000000000-2-kind.json"), JSON.stringify({ kind: "exec", command: "rm -rf /" }));
     writeFileSync(join(dir, ".half.tmp"), "{");
-    assert.deepEqual(takeRelayRequests(dir), [{ kind: "msg", to: "b", text: "one" }, { kind: "status", args: ["working", "x"] }]);
-    assert.deepEqual(takeRelayRequests(dir), []);
+    const first = takeRelayRequests(dir);
+    assert.deepEqual(first.requests, [{ kind: "msg", to: "b", text: "one" }, { kind: "status", args: ["working", "x"] }]);
+    assert.deepEqual(first.refused.map((r) => [r.file, r.reason]).sort(), [["000000000000000-1-bad.json", "not a request (malformed)"], ["000000000000000-2-kind.json", "not a request (malformed)"]]);
+    assert.deepEqual(takeRelayRequests(dir), { requests: [], refused: [] });
     assert.deepEqual(readdirSync(dir), [".half.tmp"]);
   });
 });
