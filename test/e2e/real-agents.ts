@@ -1,7 +1,7 @@
 // The real agent programs under the hive (issue 23): where the pinned binaries are, the
 // private HOME each test gives them (so nothing of the machine's own login or settings is
-// used), and small probes shared by real-claude.test.ts and real-codex.test.ts. The programs
-// run offline against the loopback stand-ins in standins/.
+// used), the before/after every real-*.test.ts shares (realField), and small probes shared by
+// those files. The programs run offline against the loopback stand-ins in standins/.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
@@ -98,7 +98,7 @@ export function realField<Extra extends object = object>(options: RealFieldOptio
   const field = {} as RealField & Extra;
   before(async () => {
     for (const standIn of options.standIns) await standIn.start();
-    Object.assign(field, await (options.start ?? (() => startField(options.serverEnv)))());
+    Object.assign(field, options.start ? await options.start() : await startField(options.serverEnv));
     Object.assign(field, options.setUp?.(field));
   });
   after(async () => {
