@@ -13,7 +13,10 @@ import type { TerminalSession } from "./session.js";
 import { PASTE_SETTLE_QUIET_MS, pressEnter, settleOutput, shellTookLine, writeText, type TypingMethod } from "./typing.js";
 import { watchSession } from "./watch.js";
 
-/** After Enter, a program that accepted the input reacts (clears/redraws) within this. */
+/**
+ * After the first Enter, a program that accepted the input reacts (clears/redraws) within
+ * this; one that has not may have swallowed it (still handling the paste), so Enter again.
+ */
 const ACCEPT_MAX_MS = 600;
 /**
  * A program taking the text shows it where input goes within this. Generous: on a loaded
@@ -128,8 +131,11 @@ async function submitShown(session: TerminalSession, tail: string, method: Typin
     const promptBefore = session.lastPromptEnd;
     await pressEnter(session);
     attempts++;
-    if (shellAtPrompt && (await shellTookLine(session, promptBefore, ACCEPT_MAX_MS))) return { delivered: true, attempts, method };
-    const took = await tookLine(session, mark, tail);
+    // The last Enter gets the echo's patience: a busy program may take it late, and "not
+    // delivered" for a text it then takes invites the caller to send it twice.
+    const patience = attempts === 2 ? ECHO_MAX_MS : ACCEPT_MAX_MS;
+    if (shellAtPrompt && (await shellTookLine(session, promptBefore, patience))) return { delivered: true, attempts, method };
+    const took = await tookLine(session, mark, tail, patience);
     if (!session.alive) return { delivered: false, attempts, method, note: "the program exited" };
     // Taken: the text showed where input goes, and after Enter it left the input line.
     if (took) return { delivered: true, attempts, method };
@@ -138,7 +144,7 @@ async function submitShown(session: TerminalSession, tail: string, method: Typin
     delivered: false,
     attempts,
     method,
-    note: "Enter pressed twice but the text still sits on the input line (or the screen did not change); the program may be busy",
+    note: `Enter pressed twice but the text still sits on the input line ${ECHO_MAX_MS / 1000} s later (or the screen did not change); the program may be busy`,
   };
 }
 
@@ -147,11 +153,11 @@ async function submitShown(session: TerminalSession, tail: string, method: Typin
  * the cursor line. Judged on each screen change, not after a quiet window: a program that
  * starts a spinner at once is never quiet, and that is the sign it took the line.
  */
-async function tookLine(session: TerminalSession, mark: number, tail: string): Promise<boolean> {
+async function tookLine(session: TerminalSession, mark: number, tail: string, maxMs: number): Promise<boolean> {
   const r = await watchSession(
     session,
     () => (session.lastOutputAt >= mark && !inputShows(session, tail) ? true : undefined),
-    { timeoutMs: ACCEPT_MAX_MS },
+    { timeoutMs: maxMs },
   ).catch(() => "timeout" as const);
   if (r === true) await session.screen.settled();
   return r === true;

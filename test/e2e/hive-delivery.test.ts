@@ -62,6 +62,18 @@ describe("hive delivery: queued when busy, waited for after a message", () => {
     for (const mark of marks) assert.ok(existsSync(mark), `hive_wait returned after ${w.elapsed_ms} ms, before \`sleep 3\` finished`);
   });
 
+  test("a program that takes Enter late (a loaded machine) gets the message once, and it counts as delivered", async () => {
+    const log = join(h.home, "laggard.log");
+    const r = await h.ok("agent_spawn", { name: "laggard", command: `${process.execPath} ${FAKE} ${log} 500`, profile: "claude", env: { FAKE_AGENT_ENTER_LAG_MS: "1500" } });
+    assert.equal(r.ready, "ready");
+    await logHas(log, "ready");
+    assert.equal((await h.ok("hive_wait", { targets: "laggard", for: "idle", timeout_s: 10 })).matched, true);
+    const m = await h.ok("hive_message", { agents: { laggard: "slow to take it" } });
+    assert.equal(m.delivered, 1, JSON.stringify(m));
+    await logHas(log, "done: slow to take it");
+    assert.deepEqual(turns(log), ["accepted: slow to take it", "done: slow to take it"]);
+  });
+
   test("§3 a program that answers at once does not hold hive_wait past the grace", async () => {
     await h.ok("agent_spawn", { name: "quick", command: "bash", profile: "shell" });
     assert.equal((await h.ok("hive_wait", { targets: "quick", for: "idle", timeout_s: 10 })).matched, true);
