@@ -85,6 +85,11 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
       { status: "waiting_for_input", pattern: String.raw`Do you trust the (?:files|contents)`, lines: 30, detail: "trust prompt" },
       { status: "waiting_for_input", pattern: String.raw`^[\s│]*›\s*\d+\.\s+\S`, lines: 30, detail: "choice prompt" },
       { status: "waiting_for_input", pattern: String.raw`enter/esc confirm|[Pp]ress [Ee]nter to (?:confirm|continue)`, lines: 4, detail: "dialog" },
+      // Still starting (0.169: slow on a loaded machine): the header says "loading" where the
+      // folder goes, though the composer is drawn. A text submitted then is held by Codex
+      // ("Waiting for startup · esc cancel") and sent once the session is up: not idle.
+      { status: "starting", pattern: String.raw`^[\s│]*>_ OpenAI Codex \(v[^)\n]*\)[\s│]*\n[\s│]*loading[\s│]*$`, detail: "starting up" },
+      { status: "starting", pattern: String.raw`Waiting for startup`, lines: 4, detail: "starting up (a submitted text waits for it)" },
       // Status line while a turn runs: "• Working (12s • esc to interrupt)".
       { status: "working", pattern: String.raw`esc to interrupt`, flags: "i", lines: 12 },
       { status: "error", pattern: String.raw`stream error|unexpected status \d{3}|error sending request`, flags: "i", lines: 12 },

@@ -139,6 +139,36 @@ test("codex: working, approval prompt, idle composer", () => {
   assert.equal(isReady(profiles.get("codex"), { screenLines: screen(idle), quietMs: 0 }), true);
 });
 
+test("codex 0.169 starting up: the composer is drawn but the header says loading; a text submitted meanwhile waits for startup — not idle", () => {
+  // As Codex 0.169.0 drew them on a loaded machine (tmux capture-pane).
+  const loading = `
+  >_ OpenAI Codex (v0.169.0)
+     loading
+
+› Ask Codex to do anything
+
+  ? for shortcuts`;
+  assert.deepEqual(detect("codex", loading), { status: "starting", detail: "starting up" });
+  const waiting = `
+  >_ OpenAI Codex (v0.169.0)
+     /tmp/proj
+
+› alpha task sleep 3
+
+  gpt-5.1-codex default · /tmp/proj
+  Waiting for startup  · esc cancel`;
+  assert.deepEqual(detect("codex", waiting), { status: "starting", detail: "starting up (a submitted text waits for it)" });
+  // Once up, the header names the folder and the composer is idle.
+  const up = `
+  >_ OpenAI Codex (v0.169.0)
+     /tmp/proj
+
+› Ask Codex to do anything
+
+  gpt-5.1-codex default · /tmp/proj`;
+  assert.deepEqual(detect("codex", up), { status: "idle", detail: "input prompt" });
+});
+
 test("aider: idle prompt, confirmation question, model error", () => {
   const idle = `
 Aider v0.86.1
