@@ -8,7 +8,7 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { HiveError } from "../hive/errors.js";
+import { ToolError } from "../util/tool-error.js";
 
 /** Set in a sandboxed pane: its relay folder. The in-pane `termhive` writes requests there. */
 export const RELAY_ENV = "TERMHIVE_RELAY";
@@ -65,13 +65,13 @@ export function writeRelayRequest(dir: string, request: RelayRequest): void {
   const body = JSON.stringify(request);
   const size = Buffer.byteLength(body);
   if (size > RELAY_MAX_REQUEST_BYTES) {
-    throw new HiveError("invalid", `this ${request.kind} request is ${kib(size)}, over the relay's limit of ${kib(RELAY_MAX_REQUEST_BYTES)} a request; nothing was sent`);
+    throw new ToolError(`this ${request.kind} request is ${kib(size)}, over the relay's limit of ${kib(RELAY_MAX_REQUEST_BYTES)} a request; nothing was sent`, "invalid");
   }
   const waiting = pending(dir);
   if (waiting.count >= RELAY_MAX_PENDING || waiting.bytes + size > RELAY_MAX_PENDING_BYTES) {
-    throw new HiveError(
-      "invalid",
+    throw new ToolError(
       `the relay folder ${dir} is full: ${waiting.count} requests (${kib(waiting.bytes)}) wait that no termhive server has taken (at most ${RELAY_MAX_PENDING} / ${kib(RELAY_MAX_PENDING_BYTES)}); a running termhive server (termhive serve, or your MCP client's) takes them; nothing was sent`,
+      "unavailable",
     );
   }
   // Sorted by name = oldest first: the time, then this process's count (two in one millisecond).
