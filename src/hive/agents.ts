@@ -258,7 +258,9 @@ export class Agents {
    * or — a detected detail alone changed — when this agent's last status event is at least
    * DETAIL_EVENT_MS old: a spinner redraws its detail many times
    * a second and would otherwise drown the log. An exited agent stays exited: only
-   * `register(…, replace: true)` brings the name back.
+   * `register(…, replace: true)` brings the name back. `judged`: the record the caller's verdict
+   * was made on; if the row has changed since (another process wrote), nothing is written and
+   * the result says `stale` with the current row.
    */
   setStatus(
     name: string,
