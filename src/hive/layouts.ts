@@ -116,6 +116,8 @@ export const PaneSpecSchema = z
     profile: nameField("profile").optional(),
     host: z.string().min(1).max(512).optional(),
     sandbox: sandboxOption.optional(),
+    /** As agent_spawn's: an agent pane with a profile's dangerous flag starts without a sandbox. */
+    confirm: z.boolean().optional(),
   })
   .strict();
 

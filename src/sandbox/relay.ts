@@ -5,12 +5,25 @@
 // the pane's own relay folder <home>/relay/<session> (the one path of TERMHIVE_HOME it may write),
 // and the termhive server that follows the pane's agent applies it, as that agent: a sandboxed
 // agent can send and report only as itself.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { HiveError } from "../hive/errors.js";
 
 /** Set in a sandboxed pane: its relay folder. The in-pane `termhive` writes requests there. */
 export const RELAY_ENV = "TERMHIVE_RELAY";
+
+// The relay folder is the one place of the host's disk a `read`-only sandbox can write, so it is
+// bounded (docs/limits.md). A request is a message (at most 64 KiB of text, JSON-escaped), a
+// status or a hook's report: a few hundred bytes. Pending requests pile up only while no termhive
+// server follows the pane; an agent's hooks leave a few per turn, so 1000 is hours of work.
+/** One request file, at most. */
+export const RELAY_MAX_REQUEST_BYTES = 256 * 1024;
+/** Requests waiting in one pane's folder, at most; and their bytes. */
+export const RELAY_MAX_PENDING = 1000;
+export const RELAY_MAX_PENDING_BYTES = 8 * 1024 * 1024;
+/** A half-written request (.tmp) or a taken one (.taken) older than this is left over from a killed process. */
+const LEFTOVER_MS = 60_000;
 
 export type RelayRequest =
   | { kind: "msg"; to: string; text: string }
@@ -30,19 +43,45 @@ export function makeRelayDir(home: string, sessionId: string): string {
 
 let written = 0;
 
-/** Leaves a request (written whole, then renamed: the host never reads half a file). */
+const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KiB`;
+
+/** The requests waiting in `dir` (names ending .json) and their bytes. */
+function pending(dir: string): { count: number; bytes: number } {
+  let count = 0;
+  let bytes = 0;
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(".json")) continue;
+    count++;
+    bytes += lstatSync(join(dir, name), { throwIfNoEntry: false })?.size ?? 0;
+  }
+  return { count, bytes };
+}
+
+/**
+ * Leaves a request (written whole, then renamed: the host never reads half a file). Refused,
+ * nothing written, when it is over the size limit or the folder is full.
+ */
 export function writeRelayRequest(dir: string, request: RelayRequest): void {
+  const body = JSON.stringify(request);
+  const size = Buffer.byteLength(body);
+  if (size > RELAY_MAX_REQUEST_BYTES) {
+    throw new HiveError("invalid", `this ${request.kind} request is ${kib(size)}, over the relay's limit of ${kib(RELAY_MAX_REQUEST_BYTES)} a request; nothing was sent`);
+  }
+  const waiting = pending(dir);
+  if (waiting.count >= RELAY_MAX_PENDING || waiting.bytes + size > RELAY_MAX_PENDING_BYTES) {
+    throw new HiveError(
+      "invalid",
+      `the relay folder ${dir} is full: ${waiting.count} requests (${kib(waiting.bytes)}) wait that no termhive server has taken (at most ${RELAY_MAX_PENDING} / ${kib(RELAY_MAX_PENDING_BYTES)}); a running termhive server (termhive serve, or your MCP client's) takes them; nothing was sent`,
+    );
+  }
   // Sorted by name = oldest first: the time, then this process's count (two in one millisecond).
   const name = `${String(Date.now()).padStart(15, "0")}-${String(++written).padStart(6, "0")}-${process.pid}-${randomBytes(4).toString("hex")}`;
   const tmp = join(dir, `.${name}.tmp`);
-  writeFileSync(tmp, JSON.stringify(request), { mode: 0o600 });
+  writeFileSync(tmp, body, { mode: 0o600 });
   renameSync(tmp, join(dir, `${name}.json`));
 }
 
-const MAX_REQUEST_BYTES = 256 * 1024;
-
 function parseRequest(text: string): RelayRequest | null {
-  if (text.length > MAX_REQUEST_BYTES) return null;
   try {
     const r = JSON.parse(text) as Record<string, unknown>;
     if (r.kind === "msg" && typeof r.to === "string" && typeof r.text === "string") return { kind: "msg", to: r.to, text: r.text };
@@ -56,19 +95,74 @@ function parseRequest(text: string): RelayRequest | null {
   return null;
 }
 
+/** A file of the relay folder that was not applied, and why (the follower audits it). */
+export interface RelayRefusal {
+  file: string;
+  bytes: number;
+  reason: string;
+}
+
+/**
+ * The request file's text, read without trusting it: no symlink followed, no FIFO or device
+ * waited on, never more than the limit read. A string, or why it is refused.
+ */
+function readBounded(path: string): string | { refused: string; bytes: number } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    return { refused: `not a file (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`, bytes: 0 };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { refused: "not a regular file", bytes: 0 };
+    if (stat.size > RELAY_MAX_REQUEST_BYTES) return { refused: `over the limit of ${kib(RELAY_MAX_REQUEST_BYTES)} a request`, bytes: stat.size };
+    // The file may still grow (a program writing it directly): one byte past the limit says so.
+    const buffer = Buffer.alloc(RELAY_MAX_REQUEST_BYTES + 1);
+    let length = 0;
+    for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    if (length > RELAY_MAX_REQUEST_BYTES) return { refused: `over the limit of ${kib(RELAY_MAX_REQUEST_BYTES)} a request`, bytes: length };
+    return buffer.toString("utf8", 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Removes what is not a waiting request: a leftover of a killed writer or reader, or anything else. */
+function sweepOthers(dir: string, names: string[], refused: RelayRefusal[]): void {
+  const now = Date.now();
+  for (const name of names) {
+    const path = join(dir, name);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat) continue;
+    const leftover = name.endsWith(".tmp") || name.endsWith(".taken");
+    // A .tmp being written now, or a .taken another server is reading now, is left alone.
+    if (leftover && stat.isFile() && stat.size <= RELAY_MAX_REQUEST_BYTES && now - stat.mtimeMs < LEFTOVER_MS) continue;
+    rmSync(path, { recursive: true, force: true });
+    const reason = !leftover ? "not a request file" : stat.size > RELAY_MAX_REQUEST_BYTES ? `over the limit of ${kib(RELAY_MAX_REQUEST_BYTES)} a request` : "left over by a process that was killed";
+    refused.push({ file: name, bytes: stat.isFile() ? stat.size : 0, reason });
+  }
+}
+
 /**
  * The requests waiting in `dir`, oldest first, each taken by this process alone (renamed away
- * first: two servers following the same pane never apply one twice). Malformed ones are dropped.
+ * first: two servers following the same pane never apply one twice), within the bounds above:
+ * a file over the size limit, malformed, or past the count and bytes bound is removed unapplied
+ * and listed in `refused`, as is anything else found in the folder.
  */
-export function takeRelayRequests(dir: string): RelayRequest[] {
+export function takeRelayRequests(dir: string): { requests: RelayRequest[]; refused: RelayRefusal[] } {
+  const requests: RelayRequest[] = [];
+  const refused: RelayRefusal[] = [];
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".json")).sort();
+    names = readdirSync(dir);
   } catch {
-    return [];
+    return { requests, refused };
   }
-  const out: RelayRequest[] = [];
-  for (const name of names) {
+  const waiting = names.filter((n) => n.endsWith(".json")).sort();
+  sweepOthers(dir, names.filter((n) => !n.endsWith(".json")), refused);
+  let bytes = 0;
+  for (const [index, name] of waiting.entries()) {
     const taken = join(dir, `.${name}.${process.pid}.taken`);
     try {
       renameSync(join(dir, name), taken);
@@ -76,11 +170,27 @@ export function takeRelayRequests(dir: string): RelayRequest[] {
       continue; // another process took it
     }
     try {
-      const request = parseRequest(readFileSync(taken, "utf8"));
-      if (request) out.push(request);
+      const text = readBounded(taken);
+      if (typeof text !== "string") {
+        refused.push({ file: name, bytes: text.bytes, reason: text.refused });
+        continue;
+      }
+      bytes += Buffer.byteLength(text);
+      if (index >= RELAY_MAX_PENDING || bytes > RELAY_MAX_PENDING_BYTES) {
+        refused.push({ file: name, bytes: Buffer.byteLength(text), reason: `past the ${RELAY_MAX_PENDING} requests / ${kib(RELAY_MAX_PENDING_BYTES)} the folder holds` });
+        continue;
+      }
+      const request = parseRequest(text);
+      if (request) requests.push(request);
+      else refused.push({ file: name, bytes: Buffer.byteLength(text), reason: "not a request (malformed)" });
     } finally {
-      rmSync(taken, { force: true });
+      rmSync(taken, { recursive: true, force: true });
     }
   }
-  return out;
+  return { requests, refused };
+}
+
+/** The folder of a pane that is gone: removed, with whatever is left in it. */
+export function removeRelayDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -14,8 +14,9 @@ const paneSpec = z.object({
   profile: name.optional().describe("claude, codex, aider, shell or custom (default: by command)."),
   host: z.string().max(512).optional().describe("ssh destination (one per layout)."),
   // As agent_spawn's (the README says so): listed bare, every token of a pane spec counts.
-  // No confirm here: an agent pane with a dangerous flag needs a sandbox (or agent_spawn's confirm).
   sandbox: sandboxOption.meta({ "x-listed-as": {} }).optional(),
+  // As agent_spawn's: its refusal says when to pass it.
+  confirm: z.boolean().optional(),
 });
 
 export default defineVerb({

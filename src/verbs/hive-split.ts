@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { name } from "./schemas/hive.js";
+import { sandboxOption } from "../sandbox/policy.js";
 import { WRITES, defineVerb } from "./verb.js";
 
 export default defineVerb({
@@ -10,6 +11,8 @@ export default defineVerb({
     session: z.string(), direction: z.enum(["left", "right", "above", "below"]), name: name.optional(), command: z.string().optional(), cwd: z.string().optional(),
     percent: z.number().min(5).max(95).optional(), agent: name.optional(), team: name.optional(), profile: name.optional(),
     host: z.string().max(512).optional().describe("Must be the split session's host (the default)."),
+    // As agent_spawn's (same defaults and refusal): listed bare, like hive_layout's panes.
+    sandbox: sandboxOption.meta({ "x-listed-as": {} }).optional(), confirm: z.boolean().optional(),
   },
   family: "hive",
   annotations: WRITES,

@@ -194,6 +194,19 @@ describe("web dashboard", { skip }, () => {
     assert.ok(!logLines(fakeLog).some((l) => l.includes("rm -rf")), logLines(fakeLog).join(" | "));
   });
 
+  test("a paste end and a Ctrl-C inside a message typed in the page reach the agent as text, never as keys", async () => {
+    const status = page.locator('#agents li.agent[data-agent="fa"] .status');
+    await until("fa shown idle", async () => (await status.getAttribute("data-status")) === "idle");
+    await page.locator("#message-to").selectOption("agent:fa");
+    // The fake agent exits on a Ctrl-C it reads as a key; a paste end would let it read one.
+    await page.getByLabel("Message", { exact: true }).fill("page\x1b[201~\x03 breakout");
+    await page.getByRole("button", { name: "Send" }).click();
+    await until("the delivery shown", async () => (await page.locator('#message-result li[data-agent="fa"]').textContent())?.includes("delivered"));
+    await logHas(fakeLog, "accepted: page\u241b[201~\u2403 breakout", 15_000);
+    await logHas(fakeLog, "done: page\u241b[201~\u2403 breakout", 15_000);
+    assert.ok(!logLines(fakeLog).some((l) => l.startsWith("exit:")), logLines(fakeLog).join(" | "));
+  });
+
   test("clicking an agent shows its mailbox, and new mail shows as it arrives", async () => {
     await ok("hive_mail", { to: "fa", text: "read the spec", from: "lead" });
     await page.locator('#agents li.agent[data-agent="fa"]').click();

@@ -3,7 +3,7 @@
 // shell can write.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TermhiveClient } from "../../src/index.js";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
@@ -23,7 +23,9 @@ describe("gRPC sandbox", { skip }, () => {
     userHome = join(root, "user");
     work = join(root, "work");
     for (const d of [userHome, work]) mkdirSync(d);
-    s = await serve([], join(root, "home"), { HOME: userHome });
+    // A program whose --norc stands for "its own permission checks off".
+    writeFileSync(join(root, "profiles.json"), JSON.stringify({ profiles: { risky: { extends: "shell", command: "bash", dangerousFlags: ["--norc"] } } }));
+    s = await serve([], join(root, "home"), { HOME: userHome, TERMHIVE_PROFILES: join(root, "profiles.json") });
     c = new TermhiveClient({ socketPath: s.grpcSocket, clientName: "grpc-sandbox" });
     await c.ready();
   });
@@ -53,5 +55,24 @@ describe("gRPC sandbox", { skip }, () => {
     assert.equal(agents.get("glay"), `write ${work}; read ${work}; network on`);
     const r = await c.run({ session: "glay", command: "touch here" });
     assert.ok(existsSync(join(work, "here")), r.output);
+  });
+
+  test("HiveSplit with a policy, and an agent split's confirm: the split pane writes only its write path", async () => {
+    const split = await c.hiveSplit({ session: "gbox", direction: "right", name: "gsplit", command: "bash", cwd: work, sandbox: { write: [work], network: "on" } });
+    assert.equal(split.name, "gsplit");
+    const inside = await c.run({ session: "gsplit", command: "touch from-split" });
+    assert.equal(inside.exit_code, 0, inside.output);
+    assert.ok(existsSync(join(work, "from-split")));
+    const home = await c.run({ session: "gsplit", command: 'touch "$HOME/split-leak"' });
+    assert.notEqual(home.exit_code, 0);
+    assert.match(home.output, /Read-only file system/);
+    assert.equal(existsSync(join(userHome, "split-leak")), false);
+    await assert.rejects(c.hiveSplit({ session: "gbox", direction: "below", agent: "grisky", profile: "risky", command: "bash --norc", cwd: work }), /--norc .*no sandbox.*confirm: true/);
+    await c.hiveSplit({ session: "gbox", direction: "below", agent: "grisky", name: "grisky", profile: "risky", command: "bash --norc", cwd: work, confirm: true });
+    await c.run({ session: "grisky", command: 'touch "$HOME/split-confirmed"' });
+    assert.ok(existsSync(join(userHome, "split-confirmed")));
+    await assert.rejects(c.hiveLayout({ layout: "single", panes: [{ name: "glr", agent: "glr", profile: "risky", command: "bash --norc", cwd: work }] }), /pass confirm: true on its pane/);
+    const confirmed = await c.hiveLayout({ layout: "single", panes: [{ name: "glr", agent: "glr", profile: "risky", command: "bash --norc", cwd: work, confirm: true }] });
+    assert.equal(confirmed.panes[0]!.agent, "glr");
   });
 });

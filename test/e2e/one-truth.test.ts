@@ -83,10 +83,14 @@ describe("one truth across processes", () => {
     const other = new Harness(h.home, h.env);
     await other.connect();
     try {
+      // Both processes know the session before the race: adopting it in the middle of a round
+      // (under load, longer than the first run took) made the second run start after the first
+      // had ended, and both ran — rightly.
+      await other.ok("terminal_read", { session: "shared-run" });
       for (let round = 0; round < 5; round++) {
         const [a, b] = await Promise.all([
-          h.call("terminal_run", { session: "shared-run", command: `sleep 0.3; echo mine-a-${round}` }),
-          other.call("terminal_run", { session: "shared-run", command: `sleep 0.3; echo mine-b-${round}` }),
+          h.call("terminal_run", { session: "shared-run", command: `sleep 1; echo mine-a-${round}` }),
+          other.call("terminal_run", { session: "shared-run", command: `sleep 1; echo mine-b-${round}` }),
         ]);
         const ok = [a, b].filter((r) => !r.isError);
         const refused = [a, b].filter((r) => r.isError);
@@ -95,7 +99,7 @@ describe("one truth across processes", () => {
         const winner = ok[0] === a ? "a" : "b";
         assert.equal(ok[0]!.data.output, `mine-${winner}-${round}`);
         assert.equal(ok[0]!.data.exit_code, 0);
-        assert.match(refused[0]!.text, new RegExp(`busy: \`sleep 0.3; echo mine-${winner}-${round}\``));
+        assert.match(refused[0]!.text, new RegExp(`busy: \`sleep 1; echo mine-${winner}-${round}\``));
       }
     } finally {
       await other.close();

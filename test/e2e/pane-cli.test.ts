@@ -5,7 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -57,15 +57,21 @@ describe("the in-pane commands with no server running", () => {
   });
 
   test("they load neither gRPC nor a terminal backend: only the hive store's package", () => {
-    // A module hook that names every module the process resolves (node:module register).
+    // A module hook that names every module the process resolves (node:module register). It
+    // writes to a file synchronously: hooks run on their own thread, whose stderr writes can
+    // be lost when the process exits first (seen once under load: a run that "loaded nothing").
+    const resolvedLog = join(root, "resolved.log");
     const hooks = join(root, "hooks.mjs");
-    writeFileSync(hooks, `export async function resolve(spec, ctx, next) { const r = await next(spec, ctx); process.stderr.write("RESOLVED " + r.url + "\\n"); return r; }\n`);
+    writeFileSync(hooks, `import { appendFileSync } from "node:fs";\nexport async function resolve(spec, ctx, next) { const r = await next(spec, ctx); appendFileSync(${JSON.stringify(resolvedLog)}, "RESOLVED " + r.url + "\\n"); return r; }\n`);
     const register = join(root, "register.mjs");
     writeFileSync(register, `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
     for (const args of [["status", "working"], ["msg", "worker", "hi"], ["inbox"]]) {
+      writeFileSync(resolvedLog, "");
       const r = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, CLI, ...args], { cwd: root, env: { HOME: root, PATH: bin, TERMHIVE_HOME: home, TERMHIVE_AGENT: "worker" }, encoding: "utf8", timeout: 60_000 });
       assert.equal(r.status, 0, r.stderr);
-      const packages = [...new Set([...r.stderr.matchAll(/^RESOLVED .*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]))];
+      const resolved = readFileSync(resolvedLog, "utf8");
+      assert.match(resolved, /^RESOLVED .*\/dist\/bundle\/cli\.js$/m, "the hook saw the entry point");
+      const packages = [...new Set([...resolved.matchAll(/^RESOLVED .*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]))];
       assert.deepEqual(packages, ["better-sqlite3"], `termhive ${args.join(" ")} loaded ${packages.join(", ")}`);
     }
     assert.equal(tmuxRan(), false, "an in-pane command ran tmux");

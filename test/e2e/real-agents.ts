@@ -1,12 +1,13 @@
 // The real agent programs under the hive (issue 23): where the pinned binaries are, the
 // private HOME each test gives them (so nothing of the machine's own login or settings is
-// used), and small probes shared by real-claude.test.ts and real-codex.test.ts. The programs
-// run offline against the loopback stand-ins in standins/.
+// used), the before/after every real-*.test.ts shares (realField), and small probes shared by
+// those files. The programs run offline against the loopback stand-ins in standins/.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import assert from "node:assert/strict";
-import type { Harness } from "./harness.js";
+import { after, before } from "node:test";
+import { Harness } from "./harness.js";
 import type { HiveEvent } from "./fake-agent-log.js";
 
 export const AGENTS_BIN = resolve("scripts/agents/node_modules/.bin");
@@ -59,6 +60,57 @@ export function projectDir(h: Harness, name: string): string {
   const dir = join(h.home, name);
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/** What a real-agent test starts before termhive and stops after it: its API stand-ins. */
+export interface StandIn {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The fixture's fields, filled in by its before(): read them inside the tests. */
+export interface RealField {
+  /** The termhive under test. */
+  h: Harness;
+  /** The folder the agents work in ("proj" in the test's home unless `start` says otherwise). */
+  project: string;
+}
+
+export interface RealFieldOptions<Extra> {
+  /** Started (in this order) before termhive, stopped after it is destroyed. */
+  standIns: readonly StandIn[];
+  /** termhive's variables besides PATH (the pinned programs first); a function is called in before(). */
+  serverEnv?: Readonly<Record<string, string>> | (() => Record<string, string>);
+  /** Starts termhive some other way than Harness.startField (then serverEnv is not used). */
+  start?: () => Promise<RealField>;
+  /** The file's own set-up once termhive runs; what it returns joins the fixture's fields. */
+  setUp?: (field: RealField) => Extra | void;
+}
+
+/**
+ * The before/after every real-agent describe block shares: the stand-ins started, termhive
+ * started as a plain client starts it (Harness.startField: bare env) with the pinned agent
+ * programs on its PATH, a project folder; afterwards termhive destroyed (its tmux server
+ * ended, its folders removed), then the stand-ins stopped. Call it inside the describe: it
+ * registers that block's node:test hooks (a file's own later after() runs after these).
+ */
+export function realField<Extra extends object = object>(options: RealFieldOptions<Extra>): RealField & Extra {
+  const field = {} as RealField & Extra;
+  before(async () => {
+    for (const standIn of options.standIns) await standIn.start();
+    Object.assign(field, options.start ? await options.start() : await startField(options.serverEnv));
+    Object.assign(field, options.setUp?.(field));
+  });
+  after(async () => {
+    await field.h?.destroy();
+    for (const standIn of options.standIns) await standIn.stop();
+  });
+  return field;
+}
+
+async function startField(serverEnv: RealFieldOptions<unknown>["serverEnv"] = {}): Promise<RealField> {
+  const h = await Harness.startField({ PATH: agentPath(), ...(typeof serverEnv === "function" ? serverEnv() : serverEnv) });
+  return { h, project: projectDir(h, "proj") };
 }
 
 export function writeJson(path: string, value: unknown): void {

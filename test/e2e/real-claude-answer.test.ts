@@ -3,15 +3,14 @@
 // Claude Code 2.1.332's start-up question, then a permission dialog for a Bash tool call.
 // Judged by what Claude Code did: the stand-in got the tool's result, the command's file exists;
 // and a stale digest leaves both untouched.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
 import { BUILTIN_PROFILES } from "../../src/hive/builtin-profiles.js";
-import { agentIs, agentPath, claudeEnv, claudeUser, missingAgent, projectDir, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
+import { agentIs, claudeEnv, claudeUser, missingAgent, projectDir, realField, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
 import { tempFolder } from "../temp-folder.js";
 
 const missing = missingAgent("claude");
@@ -28,33 +27,28 @@ function waitingHookProfile(): string {
 }
 
 describe("hive_answer with the real Claude Code", { skip: missing ?? false }, () => {
-  let h: Harness;
   const api = new MessagesAgentStandIn();
-  let project: string;
-  let home: string;
-
-  before(async () => {
-    await api.start();
-    h = await Harness.startField({ PATH: agentPath(), TERMHIVE_PROFILES: waitingHookProfile() });
-    project = projectDir(h, "proj");
-    home = projectDir(h, "manual-user");
-    claudeUser(home, [project]);
-    writeJson(join(home, ".claude", "settings.json"), { permissions: { defaultMode: "default" } });
-  });
-  after(async () => {
-    await h?.destroy();
-    await api.stop();
+  const field = realField({
+    standIns: [api],
+    serverEnv: () => ({ TERMHIVE_PROFILES: waitingHookProfile() }),
+    setUp: ({ h, project }) => {
+      const home = projectDir(h, "manual-user");
+      claudeUser(home, [project]);
+      writeJson(join(home, ".claude", "settings.json"), { permissions: { defaultMode: "default" } });
+      return { home };
+    },
   });
 
   /** The question agent_list shows for the agent, once it shows one matching `text`. */
   const questionOf = (name: string, text: RegExp): Promise<Question> =>
     until(`${name}'s question ${text}`, async () => {
-      const a = (await h.ok("agent_list", {})).agents.find((x: { name: string }) => x.name === name);
+      const a = (await field.h.ok("agent_list", {})).agents.find((x: { name: string }) => x.name === name);
       const q = a?.question as Question | null | undefined;
       return q && text.test(`${q.text} ${q.choices.join(" / ")}`) ? q : undefined;
-    }).catch(async (e) => assert.fail(`${e}\n${await screenOf(h, name)}`));
+    }).catch(async (e) => assert.fail(`${e}\n${await screenOf(field.h, name)}`));
 
   test("the start-up question by label; a permission dialog: a stale digest is refused, then yes lets the tool run", async () => {
+    const { h, project, home } = field;
     const spawned = await h.ok("agent_spawn", { name: "cc", profile: "claude", cwd: project, env: { ...claudeEnv(api), HOME: home } });
     assert.notEqual(spawned.ready, "exited", JSON.stringify(spawned));
     const startUp = await questionOf("cc", /auto mode/i);
@@ -86,6 +80,7 @@ describe("hive_answer with the real Claude Code", { skip: missing ?? false }, ()
   });
 
   test("a PermissionRequest hook that waits: the request is answered through it, with nothing typed into a dialog", async () => {
+    const { h, project, home } = field;
     const env = { ...claudeEnv(api), HOME: home };
     await h.ok("agent_spawn", { name: "ccw", profile: "claudewait", cwd: project, env });
     // (The start-up question was answered for this HOME by the test before: manual mode is kept.)

@@ -5,7 +5,7 @@
 // termhive records what termhive sent. Target (issue 24): the model reads ≤ 1.05× the tokens of
 // termhive's text over the session, with tool search on (Claude Code's default: tools deferred)
 // and off (every schema sent).
-import { test, describe, after } from "node:test";
+import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -156,8 +156,6 @@ function report(label: string, session: Session): number {
 }
 
 describe("the real Claude Code as termhive's MCP client", { skip }, () => {
-  after(() => undefined);
-
   test("tool search off: every schema sent; the model reads ≤ 1.05× termhive's text over ≥ 20 calls", { timeout: 240_000 }, async () => {
     const session = await runSession(false);
     const ratio = report("tool search off", session);

@@ -5,44 +5,36 @@
 // says it did.
 // The suite runs once per way termhive is started (real-agents.ts STARTED_BY): real-claude.test.ts
 // and real-claude-from-lead.test.ts, one file each (a file has 90 s on a loaded machine).
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentNamed, agentPath, claudeEnv, claudeUser, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sendFirst, sentOnce, statusEvents, until, writeJson } from "./real-agents.js";
+import { agentIs, agentNamed, claudeEnv, claudeUser, cursor, messageEvents, type StartedBy, missingAgent, projectDir, realField, screenOf, sendFirst, sentOnce, statusEvents, until, writeJson } from "./real-agents.js";
 
 export const missing = missingAgent("claude");
 
 export function realClaudeSuite(started: StartedBy): void {
   describe(`real Claude Code under the hive (termhive started by ${started.label})`, { skip: missing ?? false }, () => {
-    let h: Harness;
     const api = new MessagesAgentStandIn();
-    let auto: string;
-    let manual: string;
-    let env: Record<string, string>;
-    let manualHome: string;
-
-    before(async () => {
-      await api.start();
-      h = await Harness.startField({ PATH: agentPath(), ...started.env });
-      auto = projectDir(h, "auto-proj");
-      manual = projectDir(h, "manual-proj");
-      claudeUser(h.env.HOME!, [auto, manual]);
-      // Another user keeps manual permission mode in their settings: 2.1.332 asks at start whether to make auto mode the default.
-      manualHome = projectDir(h, "manual-user");
-      claudeUser(manualHome, [auto, manual]);
-      writeJson(join(manualHome, ".claude", "settings.json"), { permissions: { defaultMode: "default" } });
-      env = claudeEnv(api);
-    });
-    after(async () => {
-      await h?.destroy();
-      await api.stop();
+    const field = realField({
+      standIns: [api],
+      serverEnv: started.env,
+      setUp: ({ h }) => {
+        const auto = projectDir(h, "auto-proj");
+        const manual = projectDir(h, "manual-proj");
+        claudeUser(h.env.HOME!, [auto, manual]);
+        // Another user keeps manual permission mode in their settings: 2.1.332 asks at start whether to make auto mode the default.
+        const manualHome = projectDir(h, "manual-user");
+        claudeUser(manualHome, [auto, manual]);
+        writeJson(join(manualHome, ".claude", "settings.json"), { permissions: { defaultMode: "default" } });
+        return { auto, manual, manualHome, env: claudeEnv(api) };
+      },
     });
 
     test("spawn → idle (SessionStart hook with its session_id); a message reaches Claude Code once, working then idle from its hooks, never before the turn's end", async () => {
+      const { h, auto, env } = field;
       const since = await cursor(h);
       const spawned = await h.ok("agent_spawn", { name: "cc", profile: "claude", cwd: auto, env });
       assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
@@ -67,6 +59,7 @@ export function realClaudeSuite(started: StartedBy): void {
     });
 
     test("a message sent mid-turn is queued and reaches Claude Code once, after the turn", async () => {
+      const { h } = field;
       await h.ok("hive_wait", { targets: "cc", for: "idle", timeout_s: 30 });
       const since = await cursor(h);
       assert.equal(await sentOnce(h, "cc", { agents: { cc: "bravo task sleep 4" } }), 1);
@@ -87,6 +80,7 @@ export function realClaudeSuite(started: StartedBy): void {
     // (Claude Code's SessionStart hook says idle while the question is up; the box is redrawn a
     // moment after the answer), and counted delivered only when the text showed in the box.
     test("the start-up auto-mode question is waiting_for_input (also under SessionStart's idle); a message waits; then a permission dialog is waiting_for_input and answered", async () => {
+      const { h, manual, manualHome, env } = field;
       await h.ok("agent_spawn", { name: "ccm", profile: "claude", cwd: manual, env: { ...env, HOME: manualHome } });
       const asked = await agentIs(h, "ccm", "waiting_for_input").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "ccm")}`));
       assert.match(asked.detail ?? "", /Make auto mode your default permission mode\? .*No, keep manual mode/, asked.detail ?? "");
@@ -130,6 +124,7 @@ export function realClaudeSuite(started: StartedBy): void {
     });
 
     test("an API error ends the turn: StopFailure reports error with the API's message", async () => {
+      const { h } = field;
       await h.ok("hive_wait", { targets: "cc", for: "idle", timeout_s: 30 });
       const since = await cursor(h);
       assert.equal(await sentOnce(h, "cc", { agents: { cc: "echo please fail 400" } }), 1);
@@ -140,6 +135,7 @@ export function realClaudeSuite(started: StartedBy): void {
     });
 
     test("kill -9 of termhive: the next process pastes into Claude Code as the first did and drives it as before", async () => {
+      const { h } = field;
       process.kill(h.pid, "SIGKILL");
       await h.connect();
       const sent = await h.ok("hive_message", { agents: { cc: "echo after restart\nsecond line" } });

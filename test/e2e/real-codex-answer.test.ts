@@ -2,37 +2,24 @@
 // against the loopback Responses API stand-in, approval policy on-request: a command that
 // leaves the sandbox asks first. Judged by what Codex did: the command's file, and the
 // stand-in getting the command's output back.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Harness } from "./harness.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentPath, codexEnv, missingAgent, projectDir, screenOf, until } from "./real-agents.js";
+import { agentIs, codexEnv, missingAgent, realField, screenOf, until } from "./real-agents.js";
 
 const missing = missingAgent("codex");
 
 type Question = { digest: string; text: string; choices: string[] };
 
 describe("hive_answer with the real Codex CLI", { skip: missing ?? false }, () => {
-  let h: Harness;
   const api = new ResponsesStandIn();
-  let project: string;
-  let env: Record<string, string>;
-
-  before(async () => {
-    await api.start();
-    h = await Harness.startField({ PATH: agentPath() });
-    project = projectDir(h, "proj");
-    env = codexEnv(join(h.home, "codex-home"), api);
-  });
-  after(async () => {
-    await h?.destroy();
-    await api.stop();
-  });
+  const field = realField({ standIns: [api], setUp: ({ h }) => ({ env: codexEnv(join(h.home, "codex-home"), api) }) });
 
   test("an approval question answered yes by its digest: the command runs and its output reaches the model", async () => {
+    const { h, project, env } = field;
     assert.equal((await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env })).ready, "ready");
     await agentIs(h, "cx", "idle");
     const made = join(project, "made-by-codex-answer");

@@ -4,36 +4,27 @@
 // tool did on disk — never by what termhive says it did.
 // The suite runs once per way termhive is started (real-agents.ts STARTED_BY): real-codex.test.ts
 // and real-codex-from-lead.test.ts, one file each (a file has 90 s on a loaded machine).
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Harness } from "./harness.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, agentNamed, agentPath, codexEnv, codexHome, cursor, messageEvents, type StartedBy, missingAgent, projectDir, screenOf, sendFirst, sentOnce, statusEvents, until } from "./real-agents.js";
+import { agentIs, agentNamed, codexEnv, codexHome, cursor, messageEvents, type StartedBy, missingAgent, realField, screenOf, sendFirst, sentOnce, statusEvents, until } from "./real-agents.js";
 
 export const missing = missingAgent("codex");
 
 export function realCodexSuite(started: StartedBy): void {
   describe(`real Codex CLI under the hive (termhive started by ${started.label})`, { skip: missing ?? false }, () => {
-    let h: Harness;
     const api = new ResponsesStandIn();
-    let project: string;
-    let env: Record<string, string>;
-
-    before(async () => {
-      await api.start();
-      h = await Harness.startField({ PATH: agentPath(), ...started.env });
-      project = projectDir(h, "proj");
-      env = codexEnv(join(h.home, "codex-home"), api, "gpt-5.1-codex");
-    });
-    after(async () => {
-      await h?.destroy();
-      await api.stop();
+    const field = realField({
+      standIns: [api],
+      serverEnv: started.env,
+      setUp: ({ h }) => ({ env: codexEnv(join(h.home, "codex-home"), api, "gpt-5.1-codex") }),
     });
 
     test("spawn → idle; a message reaches Codex once, is seen working, and idle comes from its main thread's notify, never before the turn's real end", async () => {
+      const { h, project, env } = field;
       const spawned = await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env });
       assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
       await agentIs(h, "cx", "idle");
@@ -61,6 +52,7 @@ export function realCodexSuite(started: StartedBy): void {
     });
 
     test("a message sent mid-turn is queued, not steered into the running turn, and reaches Codex once after it", async () => {
+      const { h } = field;
       // Right after the last turn's notify: the hook's idle must not hide this turn.
       await h.ok("hive_wait", { targets: "cx", for: "idle", timeout_s: 30 });
       const since = await cursor(h);
@@ -81,6 +73,7 @@ export function realCodexSuite(started: StartedBy): void {
     });
 
     test("an approval dialog is waiting_for_input with its question and choices, and answered it runs the command", async () => {
+      const { h, project } = field;
       await h.ok("hive_wait", { targets: "cx", for: "idle", timeout_s: 30 });
       const made = join(project, "made-by-codex");
       await h.ok("hive_message", { agents: { cx: `delta please run: touch ${made}` } });
@@ -98,6 +91,7 @@ export function realCodexSuite(started: StartedBy): void {
     });
 
     test("kill -9 of termhive: the next process pastes into Codex as the first did and drives it as before", async () => {
+      const { h } = field;
       await h.ok("hive_wait", { targets: "cx", for: "idle", timeout_s: 30 });
       process.kill(h.pid, "SIGKILL");
       await h.connect();
@@ -113,6 +107,7 @@ export function realCodexSuite(started: StartedBy): void {
     });
 
     test("the start-up model menu is waiting_for_input with its choices; a message is queued until it is answered, and the user's model is kept", async () => {
+      const { h, project, env } = field;
       const home = codexHome(join(h.home, "codex-home-menu"), api, "gpt-5.6-sol");
       await h.ok("agent_spawn", { name: "cxmenu", profile: "codex", cwd: project, env: { ...env, CODEX_HOME: home } });
       const menu = await agentIs(h, "cxmenu", "waiting_for_input").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cxmenu")}`));

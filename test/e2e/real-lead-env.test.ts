@@ -5,15 +5,15 @@
 // own session, not inside the lead's: judged by the environment of the agents' own processes
 // (/proc/<pid>/environ), by the session id Claude Code's own SessionStart hook reported, and by
 // what reached the stand-ins (each message exactly once), never by what termhive says.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Harness } from "./harness.js";
+import type { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { LEAD_ENV, LEAD_SESSION, agentIs, agentPath, claudeEnv, claudeUser, codexEnv, cursor, missingAgent, projectDir, screenOf, statusEvents, until } from "./real-agents.js";
+import { LEAD_ENV, LEAD_SESSION, agentIs, claudeEnv, claudeUser, codexEnv, cursor, missingAgent, realField, screenOf, statusEvents, until } from "./real-agents.js";
 
 const missing = missingAgent("claude") ?? missingAgent("codex");
 /** Each process's parent. */
@@ -65,26 +65,13 @@ function leadSessionIn(h: Harness, session: string, program: RegExp): string[] {
 }
 
 describe("real agents spawned from a termhive started with Claude Code's MCP-server environment", { skip: missing ?? false }, () => {
-  let h: Harness;
   const claudeApi = new MessagesAgentStandIn();
   const codexApi = new ResponsesStandIn();
-  let project: string;
-
-  before(async () => {
-    await claudeApi.start();
-    await codexApi.start();
-    h = await Harness.startField({ PATH: agentPath(), ...LEAD_ENV });
-    project = projectDir(h, "proj");
-    claudeUser(h.env.HOME!, [project]);
-  });
-  after(async () => {
-    await h?.destroy();
-    await claudeApi.stop();
-    await codexApi.stop();
-  });
+  const field = realField({ standIns: [claudeApi, codexApi], serverEnv: LEAD_ENV, setUp: ({ h, project }) => claudeUser(h.env.HOME!, [project]) });
 
   /** Sends one message and checks: it reached the stand-in once, and the agent went working then idle. */
   async function oneTurn(name: string, api: MessagesAgentStandIn | ResponsesStandIn, text: string): Promise<void> {
+    const { h } = field;
     const since = await cursor(h);
     const sent = await h.ok("hive_message", { agents: { [name]: text } });
     // Typed at once, or queued for the moment after start-up when the agent is next idle.
@@ -101,6 +88,7 @@ describe("real agents spawned from a termhive started with Claude Code's MCP-ser
   }
 
   test("Claude Code starts as its own session (not nested in the lead's), takes one message once, working then idle", async () => {
+    const { h, project } = field;
     const since = await cursor(h);
     const env = claudeEnv(claudeApi);
     const spawned = await h.ok("agent_spawn", { name: "cc", profile: "claude", cwd: project, env });
@@ -116,6 +104,7 @@ describe("real agents spawned from a termhive started with Claude Code's MCP-ser
   });
 
   test("Codex starts without the lead's thread id, takes one message once, working then idle from its main thread", async () => {
+    const { h, project } = field;
     const spawned = await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env: codexEnv(join(h.home, "codex-home"), codexApi) });
     assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
     await agentIs(h, "cx", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));

@@ -3,7 +3,7 @@
 // agent_restore / `termhive restore` bring each agent back, and its next request to the
 // stand-in carries the earlier conversation — judged by the request body the stand-in
 // received, never by what termhive says it did.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
@@ -12,7 +12,7 @@ import { CLI, Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest, type RecordedRequest } from "./standins/agent-script.js";
-import { agentIs, agentPath, claudeEnv, claudeUser, codexEnv, cursor, missingAgent, projectDir, screenOf, statusEvents, until } from "./real-agents.js";
+import { agentIs, claudeEnv, claudeUser, codexEnv, cursor, missingAgent, realField, screenOf, statusEvents, until } from "./real-agents.js";
 
 /** The request body as sent: what the model would read. */
 const bodyOf = (r: RecordedRequest) => (typeof r.body === "string" ? r.body : JSON.stringify(r.body));
@@ -27,26 +27,19 @@ function cliRestore(h: Harness, env: Record<string, string>): Record<string, any
 const claudeMissing = missingAgent("claude");
 
 describe("restore: real Claude Code", { skip: claudeMissing ?? false }, () => {
-  let h: Harness;
   const api = new MessagesAgentStandIn();
-  let project: string;
-  let env: Record<string, string>;
-
-  before(async () => {
-    await api.start();
-    h = await Harness.startField({ PATH: agentPath() });
-    project = projectDir(h, "proj");
-    claudeUser(h.env.HOME!, [project]);
-    env = claudeEnv(api);
-  });
-  after(async () => {
-    await h?.destroy();
-    await api.stop();
+  const field = realField({
+    standIns: [api],
+    setUp: ({ h, project }) => {
+      claudeUser(h.env.HOME!, [project]);
+      return { env: claudeEnv(api) };
+    },
   });
 
   let sessionId = "";
 
   test("after tmux kill-server, agent_restore resumes Claude Code's conversation: its next request carries the earlier turn", async () => {
+    const { h, project, env } = field;
     const since = await cursor(h);
     await h.ok("agent_spawn", { name: "cc", profile: "claude", cwd: project, env });
     await agentIs(h, "cc", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc")}`));
@@ -73,6 +66,7 @@ describe("restore: real Claude Code", { skip: claudeMissing ?? false }, () => {
   });
 
   test("after tmux and termhive are both killed, `termhive restore` resumes it, and the next server drives it", async () => {
+    const { h, env } = field;
     process.kill(h.pid, "SIGKILL");
     assert.equal(h.tmux("kill-server").status, 0);
     const r = cliRestore(h, env);
@@ -92,6 +86,7 @@ describe("restore: real Claude Code", { skip: claudeMissing ?? false }, () => {
   // restore of agents with turns (the cases around it) passes. Issue 25 notes.
   const lostEarly = "flaky under load: a Claude Code agent restored before its first turn (issue 25 notes)";
   test("an agent lost before its first turn has no conversation to resume: Claude Code refuses the id, it starts fresh, says so, and takes messages", { skip: lostEarly }, async () => {
+    const { h, project, env } = field;
     await h.ok("agent_spawn", { name: "cc2", profile: "claude", cwd: project, env });
     await agentIs(h, "cc2", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cc2")}`));
     assert.equal(h.tmux("kill-server").status, 0);
@@ -118,21 +113,8 @@ describe("restore: real Claude Code", { skip: claudeMissing ?? false }, () => {
 const codexMissing = missingAgent("codex");
 
 describe("restore: real Codex CLI", { skip: codexMissing ?? false }, () => {
-  let h: Harness;
   const api = new ResponsesStandIn();
-  let project: string;
-  let env: Record<string, string>;
-
-  before(async () => {
-    await api.start();
-    h = await Harness.startField({ PATH: agentPath() });
-    project = projectDir(h, "proj");
-    env = codexEnv(join(h.home, "codex-home"), api);
-  });
-  after(async () => {
-    await h?.destroy();
-    await api.stop();
-  });
+  const field = realField({ standIns: [api], setUp: ({ h }) => ({ env: codexEnv(join(h.home, "codex-home"), api) }) });
 
   /** Thread ids Codex itself recorded (its rollout files: rollout-<time>-<thread id>.jsonl). */
   const rolloutThreads = (): string[] => {
@@ -143,13 +125,14 @@ describe("restore: real Codex CLI", { skip: codexMissing ?? false }, () => {
         else if (/^rollout-.*\.jsonl$/.test(e.name)) found.push(/-([0-9a-f-]{36})\.jsonl$/.exec(e.name)?.[1] ?? e.name);
       }
     };
-    walk(join(env.CODEX_HOME!, "sessions"));
+    walk(join(field.env.CODEX_HOME!, "sessions"));
     return found;
   };
 
   let threadId = "";
 
   test("after tmux kill-server, agent_restore resumes Codex's thread: its next request carries the earlier turn", async () => {
+    const { h, project, env } = field;
     await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env });
     await agentIs(h, "cx", "idle").catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));
     const since = await cursor(h);
@@ -174,6 +157,7 @@ describe("restore: real Codex CLI", { skip: codexMissing ?? false }, () => {
   });
 
   test("after tmux and termhive are both killed, `termhive restore` resumes it, and the next server drives it", async () => {
+    const { h, env } = field;
     process.kill(h.pid, "SIGKILL");
     assert.equal(h.tmux("kill-server").status, 0);
     const r = cliRestore(h, env);

@@ -3,7 +3,7 @@
 // loopback Messages API stand-in. Judged by the filesystem, by the tool results Claude Code
 // itself sent back to the stand-in, by its hooks' statuses and by the message its tool left in
 // another agent's mailbox — never by what termhive says it did.
-import { after, before, describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest, type RecordedRequest } from "./standins/agent-script.js";
-import { agentIs, agentPath, claudeEnv, claudeUser, cursor, missingAgent, screenOf, statusEvents, until } from "./real-agents.js";
+import { agentIs, agentPath, claudeEnv, claudeUser, cursor, missingAgent, realField, screenOf, statusEvents, until } from "./real-agents.js";
 
 const missing = missingAgent("claude") ?? (process.platform === "linux" && findBwrap() ? null : "bubblewrap (bwrap) is not installed");
 
@@ -24,39 +24,38 @@ function toolResultText(r: RecordedRequest): string {
 }
 
 describe("real Claude Code in a sandbox", { skip: missing ?? false }, () => {
-  let h: Harness;
   const api = new MessagesAgentStandIn();
   let root = "";
   let userHome = "";
-  let project = "";
   let sibling = "";
-  let env: Record<string, string>;
-
-  before(async () => {
-    await api.start();
-    // Outside /tmp: the sandbox's /tmp is its own, and a user's HOME and projects are not there.
-    root = mkdtempSync("/var/tmp/termhive-real-sandbox-");
-    userHome = join(root, "user");
-    project = join(root, "proj");
-    sibling = join(root, "sibling");
-    for (const dir of [userHome, project, sibling, join(userHome, ".claude")]) mkdirSync(dir, { recursive: true });
-    writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
-    // A user who set Claude Code up, and accepted its bypass-permissions mode once before.
-    claudeUser(userHome, [project], { bypassPermissionsModeAccepted: true });
-    h = new Harness(join(root, "termhive"), { HOME: userHome, PATH: agentPath() });
-    h.bare = true;
-    h.cwd = root;
-    await h.connect();
+  const field = realField({
+    standIns: [api],
+    start: async () => {
+      // Outside /tmp: the sandbox's /tmp is its own, and a user's HOME and projects are not there.
+      root = mkdtempSync("/var/tmp/termhive-real-sandbox-");
+      userHome = join(root, "user");
+      const project = join(root, "proj");
+      sibling = join(root, "sibling");
+      for (const dir of [userHome, project, sibling, join(userHome, ".claude")]) mkdirSync(dir, { recursive: true });
+      writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
+      // A user who set Claude Code up, and accepted its bypass-permissions mode once before.
+      claudeUser(userHome, [project], { bypassPermissionsModeAccepted: true });
+      const h = new Harness(join(root, "termhive"), { HOME: userHome, PATH: agentPath() });
+      h.bare = true;
+      h.cwd = root;
+      await h.connect();
+      return { h, project };
+    },
     // IS_SANDBOX: Claude Code refuses --dangerously-skip-permissions as root otherwise (the test machine runs as root).
-    env = { ...claudeEnv(api), IS_SANDBOX: "1" };
+    setUp: () => ({ env: { ...claudeEnv(api), IS_SANDBOX: "1" } }),
   });
-  after(async () => {
-    await h?.destroy();
-    await api.stop();
+  // After the fixture's own after(): termhive is gone from root by then.
+  after(() => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
   test("with its permission checks off and no sandbox it is refused; in the worktree sandbox it starts, and its hooks report from inside", async () => {
+    const { h, project, env } = field;
     const refused = await h.call("agent_spawn", { name: "boxcc", profile: "claude", command: "claude --dangerously-skip-permissions", cwd: project, env });
     assert.equal(refused.isError, true, refused.text);
     assert.match(refused.text, /--dangerously-skip-permissions.*no sandbox/);
@@ -72,6 +71,7 @@ describe("real Claude Code in a sandbox", { skip: missing ?? false }, () => {
   });
 
   test("a turn whose tool writes inside its worktree succeeds; one writing $HOME or the folder next door fails with the shell's own error", async () => {
+    const { h, project } = field;
     const inside = join(project, "made-inside.txt");
     const c = await cursor(h);
     // (The stand-in names a tool-result request by the conversation's first text: told apart by time.)
@@ -97,6 +97,7 @@ describe("real Claude Code in a sandbox", { skip: missing ?? false }, () => {
   });
 
   test("its tool's `termhive msg` reaches a plain agent beside it, as itself; the plain pane still writes $HOME", async () => {
+    const { h } = field;
     await h.ok("agent_spawn", { name: "plainpeer", command: "bash", cwd: sibling });
     await h.ok("hive_message", { agents: { boxcc: "fourth please run: termhive msg plainpeer done in the box" } });
     const mail = await until("the message in plainpeer's mailbox", async () => {

@@ -141,7 +141,7 @@ describe("sandboxed agents (bubblewrap)", { skip }, () => {
     }
     const layout = await h.call("hive_layout", { layout: "horizontal", panes: [{ name: "lay-ok", command: "bash" }, { name: "lay-risky", agent: "lay-risky", profile: "risky", command: "bash --norc" }] });
     assert.equal(layout.isError, true, layout.text);
-    assert.match(layout.text, /--norc.*agent_spawn with confirm: true/);
+    assert.match(layout.text, /--norc.*pass confirm: true on its pane/);
     assert.equal((await h.ok("terminal_list")).sessions.length, before, "a refusal opened a pane");
 
     const confirmed = await h.ok("agent_spawn", { name: "risky-ok", profile: "risky", command: "bash --norc", cwd: project, confirm: true });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentSandbox, dangerRefusal, dangerousFlagsIn } from "../../src/sandbox/agent-rules.js";
-import { makeRelayDir, takeRelayRequests, writeRelayRequest } from "../../src/sandbox/relay.js";
+import { RELAY_MAX_PENDING, RELAY_MAX_REQUEST_BYTES, makeRelayDir, takeRelayRequests, writeRelayRequest } from "../../src/sandbox/relay.js";
 import { ProfileRegistry, parseProfilesConfig } from "../../src/hive/profiles.js";
 import { sandboxPresetFrom } from "../../src/config.js";
 import { remoteSandboxLaunch } from "../../src/sandbox/remote-launch.js";
@@ -64,9 +64,34 @@ describe("relay folder", () => {
     writeFileSync(join(dir, "000000000000000-1-bad.json"), "{not json");
     writeFileSync(join(dir, "000000000000000-2-kind.json"), JSON.stringify({ kind: "exec", command: "rm -rf /" }));
     writeFileSync(join(dir, ".half.tmp"), "{");
-    assert.deepEqual(takeRelayRequests(dir), [{ kind: "msg", to: "b", text: "one" }, { kind: "status", args: ["working", "x"] }]);
-    assert.deepEqual(takeRelayRequests(dir), []);
+    const first = takeRelayRequests(dir);
+    assert.deepEqual(first.requests, [{ kind: "msg", to: "b", text: "one" }, { kind: "status", args: ["working", "x"] }]);
+    assert.deepEqual(first.refused.map((r) => [r.file, r.reason]).sort(), [["000000000000000-1-bad.json", "not a request (malformed)"], ["000000000000000-2-kind.json", "not a request (malformed)"]]);
+    assert.deepEqual(takeRelayRequests(dir), { requests: [], refused: [] });
     assert.deepEqual(readdirSync(dir), [".half.tmp"]);
+  });
+});
+
+describe("relay folder bounds", () => {
+  test("a request over 256 KiB, or one more past 1000 waiting, is refused before anything is written", () => {
+    const dir = makeRelayDir(tempFolder("termhive-relay-"), "s2");
+    assert.throws(() => writeRelayRequest(dir, { kind: "msg", to: "b", text: "x".repeat(RELAY_MAX_REQUEST_BYTES) }), /over the relay's limit of 256 KiB a request; nothing was sent/);
+    assert.deepEqual(readdirSync(dir), []);
+    for (let i = 0; i < RELAY_MAX_PENDING; i++) writeFileSync(join(dir, `${String(i).padStart(15, "0")}-f.json`), "{}");
+    assert.throws(() => writeRelayRequest(dir, { kind: "status", args: ["idle"] }), /is full: 1000 requests .*nothing was sent/);
+    assert.equal(readdirSync(dir).length, RELAY_MAX_PENDING);
+  });
+
+  test("a file over 256 KiB is removed unread; past 1000 in one scan, the rest are removed unapplied", () => {
+    const dir = makeRelayDir(tempFolder("termhive-relay-"), "s3");
+    writeFileSync(join(dir, "000000000000000-big.json"), Buffer.alloc(RELAY_MAX_REQUEST_BYTES + 10, 0x20));
+    for (let i = 1; i <= RELAY_MAX_PENDING + 5; i++) writeFileSync(join(dir, `${String(i).padStart(15, "0")}-s.json`), JSON.stringify({ kind: "status", args: ["idle"] }));
+    const { requests, refused } = takeRelayRequests(dir);
+    assert.deepEqual(refused[0], { file: "000000000000000-big.json", bytes: RELAY_MAX_REQUEST_BYTES + 10, reason: "over the limit of 256 KiB a request" });
+    // The big one counts among the 1000 scanned.
+    assert.equal(requests.length, RELAY_MAX_PENDING - 1);
+    assert.equal(refused.filter((r) => r.reason.startsWith("past the 1000 requests")).length, 6);
+    assert.deepEqual(readdirSync(dir), []);
   });
 });
 

@@ -72,7 +72,7 @@ export class Crew {
       const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
       const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, retry) => this.typeMessage(session, text, submit, "hive_message", retry), (agents, delivered) => this.turnAfterTyping(agents, delivered));
       const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
-      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay: new RelayFollower(hive, this.deps.home) };
+      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay: new RelayFollower(hive, this.deps.home, this.deps.policy.audit) };
     }
     return this.opened;
   }
@@ -101,6 +101,7 @@ export class Crew {
       const live = new Map(this.registry.all().map((s) => [s.id, s]));
       // What sandboxed panes' own `termhive` left for the hive (sandbox/relay.ts).
       for (const s of live.values()) if (s.meta.sandbox && s.alive) this.parts.relay.follow(s);
+      this.parts.relay.forgetGone(new Set([...live.values()].filter((s) => s.alive).map((s) => s.id)));
       const adopted = new Set<TerminalSession>();
       for (const agent of this.hive.agents.list()) {
         const session = live.get(agent.sessionId);

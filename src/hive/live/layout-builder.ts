@@ -9,6 +9,7 @@ import type { Crew } from "./crew.js";
 import { commandWithHooks } from "./hook-launch.js";
 import { waitReady } from "./ready.js";
 import { agentSandbox, dangerRefusal } from "../../sandbox/agent-rules.js";
+import type { SandboxOption } from "../../sandbox/policy.js";
 import { recordLaunch, startConversation } from "./restore-record.js";
 
 /** Default size of a layout window: room for four panes of useful width. */
@@ -38,6 +39,10 @@ export interface SplitInput {
   team?: string;
   profile?: string;
   host?: string;
+  /** As agent_spawn's: its own; an agent pane's defaults to its profile's, then TERMHIVE_SANDBOX's. */
+  sandbox?: SandboxOption;
+  /** As agent_spawn's: start an agent pane with a profile's dangerous flag and no sandbox. */
+  confirm?: boolean;
 }
 
 /** A pane that will be an agent: named by `agent`, or by its name when it has a team or profile. */
@@ -62,7 +67,7 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
       throw new HiveError("duplicate", `agent '${agent}' is already registered; pass replace: true or pick another name`);
     }
     if (p.profile) hive.profiles.get(p.profile);
-    const refusal = agent ? dangerRefusal(agent, p.command, crew.profileFor(p.profile, p.command).dangerousFlags, paneSandbox(p), false, "agent_spawn with confirm: true") : null;
+    const refusal = agent ? dangerRefusal(agent, p.command, crew.profileFor(p.profile, p.command).dangerousFlags, paneSandbox(p), p.confirm, "pass confirm: true on its pane") : null;
     if (refusal) throw new ToolError(refusal, "refused");
   }
   await crew.deps.ensureRoomFor(spec.panes.length);
@@ -140,10 +145,17 @@ export async function splitPane(crew: Crew, input: SplitInput) {
   const { hive, registry } = crew;
   const from = await registry.get(input.session);
   if (input.agent && hive.agents.find(input.agent)) throw new HiveError("duplicate", `agent '${input.agent}' is already registered`);
-  await crew.deps.ensureRoomFor(1);
-  const session = await registry.open({ name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, host: input.host, rows: 0, cols: 0, splitFrom: { session: from, direction: input.direction, percent: input.percent } });
-  await syncSizes(crew, [from, session]);
   const profile = crew.profileFor(input.profile, input.command);
+  // The same sandbox and refusal as agent_spawn's, before anything opens.
+  const sandbox = input.agent ? agentSandbox(input.sandbox, profile.sandbox, crew.deps.agentSandbox ?? null) : input.sandbox;
+  const refusal = input.agent ? dangerRefusal(input.agent, input.command, profile.dangerousFlags, sandbox, input.confirm) : null;
+  if (refusal) throw new ToolError(refusal, "refused");
+  await crew.deps.ensureRoomFor(1);
+  const session = await registry.open({
+    name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, host: input.host, rows: 0, cols: 0,
+    splitFrom: { session: from, direction: input.direction, percent: input.percent }, ...(sandbox !== undefined ? { sandbox } : {}),
+  });
+  await syncSizes(crew, [from, session]);
   const ready = await waitReady(session, input.agent ? profile : undefined, READY_TIMEOUT_MS);
   const agent = input.agent ? crew.bind(session, { name: input.agent, team: input.team, profile: profile.name, ready: ready === "ready" }) : undefined;
   if (agent) recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: input.command, cwd: input.cwd, env: undefined, team: input.team, host: input.host ?? from.meta.host, conversationId: null });

@@ -5,7 +5,8 @@
 import { watch, type FSWatcher } from "node:fs";
 import { hookIsStale, parseStatusArgs, type Hive } from "../index.js";
 import type { TerminalSession } from "../../terminal/session.js";
-import { makeRelayDir, takeRelayRequests, type RelayRequest } from "../../sandbox/relay.js";
+import { makeRelayDir, relayDir, removeRelayDir, takeRelayRequests, type RelayRequest } from "../../sandbox/relay.js";
+import type { AuditLog } from "../../audit.js";
 import { traced } from "../../util/traced.js";
 import { AGENT_STATUSES, type AgentStatus } from "../index.js";
 
@@ -15,6 +16,8 @@ export class RelayFollower {
   constructor(
     private readonly hive: Hive,
     private readonly home: string,
+    /** Where a refused request file (over the bounds, malformed, not a request) is told. */
+    private readonly audit?: AuditLog,
   ) {}
 
   /** Follows a local sandboxed pane's relay folder (other panes have none). */
@@ -36,12 +39,24 @@ export class RelayFollower {
     this.watchers.delete(sessionId);
   }
 
+  /** The followed panes not in `live` are gone: what they left is applied, then their folder removed. */
+  forgetGone(live: ReadonlySet<string>): void {
+    for (const id of [...this.watchers.keys()]) {
+      if (live.has(id)) continue;
+      this.unfollow(id);
+      const dir = relayDir(this.home, id);
+      this.drain(id, dir);
+      removeRelayDir(dir);
+    }
+  }
+
   dispose(): void {
     for (const id of [...this.watchers.keys()]) this.unfollow(id);
   }
 
   private drain(sessionId: string, dir: string): void {
-    const requests = takeRelayRequests(dir);
+    const { requests, refused } = takeRelayRequests(dir);
+    for (const r of refused) this.audit?.write({ event: "relay-refused", session: sessionId, file: r.file, bytes: r.bytes, reason: r.reason });
     if (requests.length === 0) return;
     const agent = this.hive.agents.bySession(sessionId)[0]?.name;
     for (const request of requests) {

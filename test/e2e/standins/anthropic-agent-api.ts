@@ -4,9 +4,10 @@
 // mode). Every request is recorded: tests judge what Claude Code actually sent. Scripting:
 // agent-script.ts. (model-reads' messages-api.ts serves Claude Code as an MCP client; this one
 // drives it as an agent under the hive.)
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { scriptFor, sleep, type RecordedRequest } from "./agent-script.js";
+import { AgentApiStandIn } from "./agent-api-stand-in.js";
+import type { ReadRequest } from "./loopback-server.js";
 
 type Block = { type?: string; text?: string };
 type Message = { role?: string; content?: string | Block[] };
@@ -26,39 +27,13 @@ function lastTurn(messages: Message[]): { userText: string; toolResult: boolean 
   return { userText: toolResult ? firstText : (texts.at(-1) ?? ""), toolResult };
 }
 
-export class MessagesAgentStandIn {
-  readonly requests: RecordedRequest[] = [];
-  private server: Server | undefined;
-  private seq = 0;
+export class MessagesAgentStandIn extends AgentApiStandIn {
+  protected readonly basePath = "";
 
-  get url(): string {
-    const a = this.server?.address() as AddressInfo | null;
-    if (!a) throw new Error("stand-in not started");
-    return `http://127.0.0.1:${a.port}`;
-  }
-
-  /** Turns of the agent's conversation (not side requests) whose newest user text includes `text`. */
-  turnsWith(text: string): RecordedRequest[] {
-    return this.requests.filter((r) => !r.side && !r.toolResult && r.userText.includes(text));
-  }
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => void this.handle(req, res).catch(() => res.destroy()));
-    await new Promise<void>((r) => this.server!.listen(0, "127.0.0.1", r));
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString("utf8");
-    const path = (req.url ?? "").split("?")[0]!;
-    if (req.method !== "POST" || !/\/v1\/messages$/.test(path)) {
-      this.requests.push({ at: Date.now(), path: `${req.method} ${path}`, userText: "", toolResult: false, side: true, body: raw });
+  protected async answer(request: ReadRequest, res: ServerResponse): Promise<void> {
+    const { method, path, raw } = request;
+    if (method !== "POST" || !/\/v1\/messages$/.test(path)) {
+      this.recordOther(request);
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "not in the stand-in" } }));
       return;
     }

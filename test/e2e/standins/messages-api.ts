@@ -3,8 +3,8 @@
 // scripted turn (a tool_use call, or a final text). Every request is recorded as sent, so a test
 // reads exactly what the client gave its model: the tool list, the system prompt, and each
 // tool_result block.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { LoopbackServer } from "./loopback-server.js";
 
 /** One turn of the scripted model: call a tool, or answer with text and end. */
 export type ModelTurn = { tool: string; input: Record<string, unknown> } | { text: string };
@@ -74,46 +74,32 @@ export async function startMessagesApi(script: (turn: number, request: MessagesR
     return [{ type: "tool_use", id, name: next.tool, input: next.input }];
   };
 
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const path = (req.url ?? "").split("?")[0]!;
-      if (req.method !== "POST" || !path.endsWith("/v1/messages")) {
-        // count_tokens and anything else: a harmless answer.
-        res.writeHead(path.endsWith("/count_tokens") ? 200 : 404, { "content-type": "application/json" });
-        res.end(JSON.stringify(path.endsWith("/count_tokens") ? { input_tokens: 1 } : { type: "error", error: { type: "not_found_error", message: path } }));
-        return;
-      }
-      let request: MessagesRequest;
-      try {
-        request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as MessagesRequest;
-      } catch {
-        res.writeHead(400).end();
-        return;
-      }
-      requests.push(request);
-      collectResults(request);
-      const content = answer(request);
-      const stop = content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
-      if (request.stream) sse(res, request.model, content, stop);
-      else {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify(message(request.model, content, stop)));
-      }
-    });
+  const server = new LoopbackServer(({ method, path, raw }, res) => {
+    if (method !== "POST" || !path.endsWith("/v1/messages")) {
+      // count_tokens and anything else: a harmless answer.
+      res.writeHead(path.endsWith("/count_tokens") ? 200 : 404, { "content-type": "application/json" });
+      res.end(JSON.stringify(path.endsWith("/count_tokens") ? { input_tokens: 1 } : { type: "error", error: { type: "not_found_error", message: path } }));
+      return;
+    }
+    let request: MessagesRequest;
+    try {
+      request = JSON.parse(raw) as MessagesRequest;
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    requests.push(request);
+    collectResults(request);
+    const content = answer(request);
+    const stop = content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
+    if (request.stream) sse(res, request.model, content, stop);
+    else {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(message(request.model, content, stop)));
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    results,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  await server.start();
+  return { url: server.url, requests, results, close: () => server.stop() };
 }
 
 let messageIds = 0;

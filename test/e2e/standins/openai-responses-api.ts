@@ -3,9 +3,10 @@
 // N seconds, and a shell tool call (which Codex asks approval for under its on-request policy).
 // Every request is recorded: tests judge what Codex actually sent, not what termhive says.
 // Scripting: agent-script.ts.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { scriptFor, sleep, type RecordedRequest } from "./agent-script.js";
+import { AgentApiStandIn } from "./agent-api-stand-in.js";
+import type { ReadRequest } from "./loopback-server.js";
 
 type Item = { type?: string; role?: string; content?: unknown; output?: unknown; call_id?: string };
 
@@ -30,41 +31,15 @@ function lastTurn(input: Item[]): { userText: string; toolResult: boolean; first
   return { userText: "", toolResult, firstUser: users[0] ?? "" };
 }
 
-export class ResponsesStandIn {
-  readonly requests: RecordedRequest[] = [];
-  private server: Server | undefined;
-  private seq = 0;
+export class ResponsesStandIn extends AgentApiStandIn {
+  protected readonly basePath = "/v1";
   /** The tools of the newest main request (the shell tool's name and schema vary by version). */
   lastTools: { type?: string; name?: string }[] = [];
 
-  get url(): string {
-    const a = this.server?.address() as AddressInfo | null;
-    if (!a) throw new Error("stand-in not started");
-    return `http://127.0.0.1:${a.port}/v1`;
-  }
-
-  /** Turns of the agent's conversation (not side requests) whose newest user text includes `text`. */
-  turnsWith(text: string): RecordedRequest[] {
-    return this.requests.filter((r) => !r.side && !r.toolResult && r.userText.includes(text));
-  }
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => void this.handle(req, res).catch(() => res.destroy()));
-    await new Promise<void>((r) => this.server!.listen(0, "127.0.0.1", r));
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString("utf8");
-    const path = (req.url ?? "").split("?")[0]!;
-    if (req.method !== "POST" || !path.endsWith("/responses")) {
-      this.requests.push({ at: Date.now(), path: `${req.method} ${path}`, userText: "", toolResult: false, side: true, body: raw });
+  protected async answer(request: ReadRequest, res: ServerResponse): Promise<void> {
+    const { method, path, raw } = request;
+    if (method !== "POST" || !path.endsWith("/responses")) {
+      this.recordOther(request);
       if (path.endsWith("/models")) {
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: [], models: [] }));
       } else res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not in the stand-in" } }));
