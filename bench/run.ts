@@ -21,6 +21,7 @@ import { benchWatchRatio } from "./watch-ratio.js";
 import { benchFlood, benchHostile } from "./load.js";
 import { benchSoak } from "./soak.js";
 import { benchPure } from "./pure.js";
+import { benchOutboxClaim } from "./outbox-claim.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 import { benchPaneCli } from "./pane-cli.js";
 
@@ -189,6 +190,7 @@ async function main(): Promise<void> {
   if (!only || only === "tokens") for (const record of await benchTokens()) emit({ bench: "tokens", ...record });
   if (!only || only === "idle") await benchIdle();
   if (!only || only === "hive") await benchHive(emit);
+  if (!only || only === "hive" || only === "outbox-claim") await benchOutboxClaim(emit);
   if (!only || only === "hive-real") await benchHiveReal(emit);
   if (!only || only === "restore") await benchRestore(emit);
   if (!only || only === "doors") await benchDoors(emit);

@@ -101,6 +101,11 @@ export function checkStatus(status: unknown): AgentStatus {
   return status as AgentStatus;
 }
 
+/** The same status record: what precedence and the border look at. */
+function sameStatus(a: AgentRecord, b: AgentRecord): boolean {
+  return a.sessionId === b.sessionId && a.profile === b.profile && a.status === b.status && a.statusDetail === b.statusDetail && a.statusSource === b.statusSource && a.updatedAt === b.updatedAt;
+}
+
 export function clipDetail(detail: string | null | undefined): string | null {
   if (detail == null) return null;
   // One line of plain text: it is shown in a pane border.
@@ -204,6 +209,7 @@ export class Agents {
              exit_code = excluded.exit_code, updated_at = excluded.updated_at`,
         )
         .run(agent);
+      this.store.wrote("agents");
       this.events.append({
         kind: "lifecycle",
         agent: name,
@@ -238,6 +244,7 @@ export class Agents {
     return this.store.write(() => {
       const agent = this.get(name);
       this.store.db.prepare("DELETE FROM agents WHERE name = ?").run(name);
+      this.store.wrote("agents");
       // Its launch record goes too: agent_restore must not bring back a removed agent.
       this.store.db.prepare("DELETE FROM agent_launches WHERE agent = ?").run(name);
       this.events.append({ kind: "lifecycle", agent: name, sessionId: agent.sessionId, data: { event: "agent_removed" } });
@@ -251,24 +258,30 @@ export class Agents {
    * or — a detected detail alone changed — when this agent's last status event is at least
    * DETAIL_EVENT_MS old: a spinner redraws its detail many times
    * a second and would otherwise drown the log. An exited agent stays exited: only
-   * `register(…, replace: true)` brings the name back.
+   * `register(…, replace: true)` brings the name back. `judged`: the record the caller's verdict
+   * was made on; if the row has changed since (another process wrote), nothing is written and
+   * the result says `stale` with the current row.
    */
   setStatus(
     name: string,
     status: AgentStatus,
-    options: { detail?: string | null; source?: StatusSource; question?: string } = {},
-  ): { agent: AgentRecord; changed: boolean } {
+    options: { detail?: string | null; source?: StatusSource; question?: string; judged?: AgentRecord } = {},
+  ): { agent: AgentRecord; changed: boolean; stale?: true } {
     checkStatus(status);
     const detail = clipDetail(options.detail);
     const source = options.source ?? "service";
     return this.store.write(() => {
       const agent = this.get(name);
+      // The caller judged an older record (another process wrote since): its verdict may no
+      // longer hold (a hook's fresh status outranks the screen), so nothing is written.
+      if (options.judged && !sameStatus(options.judged, agent)) return { agent, changed: false, stale: true };
       if (agent.status === "exited") return { agent, changed: false };
       if (agent.status === status && agent.statusDetail === detail) return { agent, changed: false };
       const now = Date.now();
       this.store.db
         .prepare("UPDATE agents SET status = ?, status_detail = ?, status_source = ?, updated_at = ? WHERE name = ?")
         .run(status, detail, source, now, name);
+      this.store.wrote("agents");
       advanceTurn(this.store, name, status, now);
       // A permission request a hook holds open (permission-asks.ts) is open only while the
       // agent waits: answered in its own dialog, the agent moves on, and the ask goes.
@@ -306,6 +319,7 @@ export class Agents {
           // Its SessionEnd hook said so first; the exit code arrives only now.
           if (agent.exitCode === null && options.exitCode != null) {
             this.store.db.prepare("UPDATE agents SET exit_code = ? WHERE name = ?").run(options.exitCode, agent.name);
+            this.store.wrote("agents");
           }
           continue;
         }
@@ -315,6 +329,7 @@ export class Agents {
             "UPDATE agents SET status = 'exited', status_detail = ?, status_source = 'service', exit_code = ?, updated_at = ? WHERE name = ?",
           )
           .run(detail, options.exitCode ?? null, now, agent.name);
+        this.store.wrote("agents");
         advanceTurn(this.store, agent.name, "exited", now);
         this.events.append({
           kind: "status",
@@ -330,6 +345,7 @@ export class Agents {
 
   private setTeam(agent: AgentRecord, team: string | null): void {
     this.store.db.prepare("UPDATE agents SET team = ?, updated_at = ? WHERE name = ?").run(team, Date.now(), agent.name);
+    this.store.wrote("agents");
     this.events.append({
       kind: "lifecycle",
       agent: agent.name,

@@ -92,6 +92,9 @@ export class HiveStore {
   readonly path: string;
   readonly busyTimeoutMs: number;
 
+  /** Per table, how many times this process changed its rows (see writesTo). */
+  private readonly written = new Map<string, number>();
+
   /** One transaction function for every call: better-sqlite3 builds a new one per db.transaction(fn). */
   private readonly inTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
 
@@ -172,6 +175,32 @@ export class HiveStore {
   write<T>(fn: () => T): T {
     try {
       return this.inTransaction.immediate(fn) as T;
+    } catch (err) {
+      throw translateSqliteError(err, this.path, this.busyTimeoutMs);
+    }
+  }
+
+  /** A table's writers call this after changing its rows (see writesTo). */
+  wrote(table: string): void {
+    this.written.set(table, (this.written.get(table) ?? 0) + 1);
+  }
+
+  /**
+   * How often this process changed a table's rows: a view kept in memory compares it to learn,
+   * at once, that this process changed what it shows. Another process's changes move
+   * dataVersion instead.
+   */
+  writesTo(table: string): number {
+    return this.written.get(table) ?? 0;
+  }
+
+  /**
+   * SQLite's data_version: moves when another connection (another termhive process) commits a
+   * change to the file, never for this one's own writes. One read of the shared WAL index.
+   */
+  dataVersion(): number {
+    try {
+      return this.db.prepare("PRAGMA data_version").pluck().get() as number;
     } catch (err) {
       throw translateSqliteError(err, this.path, this.busyTimeoutMs);
     }

@@ -190,6 +190,7 @@ export class Teams {
       );
       const now = Date.now();
       db.prepare("UPDATE agents SET team = ?, updated_at = ? WHERE team = ?").run(team.parent, now, name);
+      this.store.wrote("agents");
       db.prepare("UPDATE teams SET parent = ? WHERE parent = ?").run(team.parent, name);
       db.prepare("DELETE FROM teams WHERE name = ?").run(name);
       this.events.append({

@@ -11,7 +11,7 @@ import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { DeliveryResult } from "../../terminal/delivery.js";
 import { recordQueued } from "./message-events.js";
-import { screenFacts } from "./screen-facts.js";
+import { screenFacts, type ScreenFacts } from "./screen-facts.js";
 
 const SWEEP_MS = 1000;
 /** A message the program did not take is retried at the next idle moment, but not sooner than this. */
@@ -88,10 +88,22 @@ export class OutboxDispatcher {
     // Set inside the claim's check: how long until an idle agent's screen may be still.
     const settle: { inMs: number | null } = { inMs: null };
     try {
+      // The screen is judged before the write lock is taken (the profiles' regexes over a whole
+      // screen, per agent, would otherwise hold every other process's write back). It cannot go
+      // stale on the way in: this process's screen only changes in an event-loop callback, and
+      // from here to the check below nothing yields, so the check sees the very screen judged
+      // here (only its quiet time is a few µs short: it may say "not settled yet", never the
+      // reverse). What another process can change — statuses, turns, the queue head and its
+      // claim — is still read under the lock, so the claim stays one process's and one
+      // message's, as before.
+      // Most idle moments have nothing queued: no screen to judge then (the claim checks again).
+      if (!this.hive.outbox.hasFor(sessionId)) return;
+      const screens = this.screensOf(session);
       message = this.hive.outbox.claim(sessionId, this.claimer, () => {
         const agents = this.hive.agents.bySession(sessionId).filter((a) => a.status !== "exited");
         const facts = agents.map((a) => {
-          const screen = screenFacts(this.hive, session, a);
+          // An agent bound or rebound since (another profile): judged here, the rare way.
+          const screen = screens.get(screenKey(a)) ?? screenFacts(this.hive, session, a);
           if (a.status === "idle" && screen.settlesInMs !== null) settle.inMs = Math.max(settle.inMs ?? 0, screen.settlesInMs);
           return { status: a.status, typing: false, holdsIdle: this.hive.turns.holdsIdle(a.name), inputSettled: screen.inputSettled };
         });
@@ -132,4 +144,16 @@ export class OutboxDispatcher {
       this.typing.delete(sessionId);
     }
   }
+
+  /** What the pane shows, per live agent's name and profile (read outside any transaction). */
+  private screensOf(session: TerminalSession): Map<string, ScreenFacts> {
+    const screens = new Map<string, ScreenFacts>();
+    for (const a of this.hive.agents.bySession(session.id)) {
+      if (a.status !== "exited") screens.set(screenKey(a), screenFacts(this.hive, session, a));
+    }
+    return screens;
+  }
 }
+
+/** The screen is judged by the agent's profile: facts are kept per name and profile. */
+const screenKey = (a: AgentRecord): string => `${a.name}\u0000${a.profile}`;

@@ -55,6 +55,17 @@ export class StatusTracker {
   private readonly announced = new Map<string, string>();
   /** Per agent, when the screen last showed a rule-matched dialog (waiting_for_input). */
   private readonly dialogShownAt = new Map<string, number>();
+  /**
+   * Per tracked session, its agents as last read from the store: a screen changes many times a
+   * second in every pane, the agents bound to it hardly ever. Kept only while following the
+   * store, and dropped whole when this process changes an agent (HiveStore.writesTo) or another
+   * process commits anything (data_version, looked at when followStore wakes: on the WAL
+   * file's change, FOLLOW_MS at worst). A status judged on a view that another process's
+   * write made stale is not written (setStatus's `judged`): it is judged again on the row.
+   */
+  private readonly views = new Map<string, readonly AgentRecord[]>();
+  private viewsAt = { ours: -1, others: -1 };
+  private othersVersion = -1;
 
   constructor(
     private readonly hive: Hive,
@@ -88,6 +99,7 @@ export class StatusTracker {
       if (entry.holdRecheck) clearTimeout(entry.holdRecheck);
       wiring.dispose();
       if (this.tracked.get(session.id) === entry) this.tracked.delete(session.id);
+      this.views.delete(session.id);
     };
     this.tracked.set(session.id, entry);
     if (!session.alive) this.exited(entry, session.exitStatus, session.goneReason ?? undefined);
@@ -98,7 +110,7 @@ export class StatusTracker {
     const entry = this.tracked.get(sessionId);
     if (entry) {
       // Rebinding keeps the pane an agent's; removing the last agent takes its colours away.
-      if (this.agentsOf(entry).length === 0) this.borders.clear(entry.session);
+      if (this.agentsOf(entry.session.id).length === 0) this.borders.clear(entry.session);
       else this.borders.forget(entry.session);
     }
     entry?.detach();
@@ -116,6 +128,7 @@ export class StatusTracker {
     if (this.follower) return;
     try {
       this.followedCursor = this.hive.events.latestCursor();
+      this.noticeOthersWrites();
     } catch {
       return; // store unavailable: the next schedule retries
     }
@@ -153,12 +166,20 @@ export class StatusTracker {
     this.walWake = null;
   }
 
+  /** Another process committed since the last look: the views may be stale (see `views`). */
+  private noticeOthersWrites(): void {
+    this.othersVersion = this.hive.store.dataVersion();
+  }
+
   private followStore(): void {
     if (this.tracked.size === 0) return;
     let events;
     try {
-      if (this.hive.events.latestCursor() === this.followedCursor) return;
-      const r = this.hive.events.since(this.followedCursor, { kinds: ["status"], sessionIds: [...this.tracked.keys()], limit: 1000 });
+      const moved = this.hive.events.latestCursor() !== this.followedCursor;
+      const r = moved ? this.hive.events.since(this.followedCursor, { kinds: ["status"], sessionIds: [...this.tracked.keys()], limit: 1000 }) : undefined;
+      // After the events are read: every commit they came from counts, so the views below are newer.
+      this.noticeOthersWrites();
+      if (!r) return;
       this.followedCursor = r.cursor;
       events = r.events;
     } catch {
@@ -172,7 +193,7 @@ export class StatusTracker {
       // SessionStart under its start-up question) is replaced by the dialog before anyone
       // hears of it, so no waiter or queued message takes the agent for idle meanwhile.
       this.evaluate(entry);
-      const fresh = this.agentsOf(entry).filter((a) => this.announced.get(a.name) !== `${a.status}@${a.updatedAt}`);
+      const fresh = this.agentsOf(entry.session.id).filter((a) => this.announced.get(a.name) !== `${a.status}@${a.updatedAt}`);
       if (fresh.length === 0) continue;
       void this.title(entry.session).finally(() => {
         for (const a of fresh) this.announce(a);
@@ -208,18 +229,30 @@ export class StatusTracker {
     if (entry) this.recheckAfterHold(entry, hold);
   }
 
-  private agentsOf(entry: Tracked): AgentRecord[] {
+  /** The session's agents (see `views`): the caller judges them, never changes them. */
+  private agentsOf(sessionId: string): readonly AgentRecord[] {
+    const ours = this.hive.store.writesTo("agents");
+    if (ours !== this.viewsAt.ours || this.othersVersion !== this.viewsAt.others) {
+      this.views.clear();
+      this.viewsAt = { ours, others: this.othersVersion };
+    }
+    const kept = this.views.get(sessionId);
+    if (kept) return kept;
+    let agents: AgentRecord[];
     try {
-      return this.hive.agents.bySession(entry.session.id);
+      agents = this.hive.agents.bySession(sessionId);
     } catch {
       return []; // store closed or locked: the next event retries
     }
+    // Without following, another process's change would go unseen: read every time then.
+    if (this.follower && this.tracked.has(sessionId)) this.views.set(sessionId, agents);
+    return agents;
   }
 
   /** Re-detects after the burst settles and again when each quiet threshold of the profiles passes. */
   private schedule(entry: Tracked): void {
     for (const t of entry.timers) clearTimeout(t);
-    const agents = this.agentsOf(entry);
+    const agents = this.agentsOf(entry.session.id);
     if (agents.length === 0) return;
     this.ensureFollowing();
     // The quiet thresholds have no event ("nothing printed for 1.5 s"): these timers are that event.
@@ -248,13 +281,14 @@ export class StatusTracker {
     this.evaluate(entry);
   }
 
-  private evaluate(entry: Tracked): void {
+  private evaluate(entry: Tracked, retried = false): void {
     const { session } = entry;
     if (!session.alive || session.goneReason) return;
     const screenLines = session.screen.snapshot().lines;
     const seeded = entry.seededAt !== null && entry.seededAt === session.lastOutputAt;
     if (!seeded) entry.seededAt = null;
-    for (const agent of this.agentsOf(entry)) {
+    let stale = false;
+    for (const agent of this.agentsOf(entry.session.id)) {
       if (agent.status === "exited") continue;
       const profile: AgentProfile | undefined = this.hive.profiles.find(agent.profile);
       if (!profile) continue;
@@ -271,14 +305,25 @@ export class StatusTracker {
       const dialogSeen = (this.dialogShownAt.get(agent.name) ?? 0) >= agent.updatedAt - HOOK_FRESH_MS;
       if (!screenMayReplace(agent, detected, { dialogSeen })) continue;
       const question = detected.question?.digest;
-      this.record(() => this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile", ...(question ? { question } : {}) }), session);
+      this.record(() => {
+        // Written only if the row is still the one judged: another process's write (a hook's
+        // status) may have come since this view was read, and outranks the screen.
+        const r = this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile", judged: agent, ...(question ? { question } : {}) });
+        if (r.stale) stale = true;
+        return r;
+      }, session);
+    }
+    // Judged on an older row (another process wrote since): once more, on the store's rows.
+    if (stale && !retried) {
+      this.views.delete(session.id);
+      this.evaluate(entry, true);
     }
   }
 
   private onCustom(entry: Tracked, id: string, payload: string): void {
     const parsed = parseStatusOsc(`1337;Custom=id=${id}:${payload}`);
     if (!parsed || !parsed.ok) return; // another program's OSC 1337, or malformed: never stop the stream
-    const agents = this.agentsOf(entry);
+    const agents = this.agentsOf(entry.session.id);
     const target = parsed.value.agent ?? agents[0]?.name;
     if (!target || !agents.some((a) => a.name === target)) return;
     this.record(() => this.hive.applySelfStatus(target, parsed.value), entry.session);
@@ -313,7 +358,7 @@ export class StatusTracker {
   /** Shows the pane's agents in its border (title, marks). */
   async title(session: TerminalSession): Promise<void> {
     if (session.goneReason) return;
-    await this.borders.show(session, this.agentsOf({ session } as Tracked));
+    await this.borders.show(session, [...this.agentsOf(session.id)]);
   }
 }
 

@@ -3,46 +3,14 @@
 // (or queues it when the busy rule says wait); onAgentChanged is a typed, disposable event.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { AuditLog } from "../../../src/audit.js";
-import { PtyBackend } from "../../../src/backends/pty/pty-backend.js";
-import { loadConfig } from "../../../src/config.js";
-import { Hive, ProfileRegistry, type AgentRecord } from "../../../src/hive/index.js";
-import { Crew } from "../../../src/hive/live/crew.js";
+import type { AgentRecord } from "../../../src/hive/index.js";
 import { deliverCascade } from "../../../src/hive/live/cascade-delivery.js";
 import { buildLayout } from "../../../src/hive/live/layout-builder.js";
-import { loadSafetyConfig } from "../../../src/safety/index.js";
-import { InputPolicy } from "../../../src/terminal/input-policy.js";
-import { SessionRegistry } from "../../../src/terminal/registry.js";
 import { typeText } from "../../../src/terminal/typing.js";
 import type { TerminalSession } from "../../../src/terminal/session.js";
 import { stripAnsi } from "../../../src/util/ansi.js";
 import { until } from "../terminal/pty-registry.js";
-
-function crewOnPty(t: { after(fn: () => unknown): void }): { crew: Crew; audit: string } {
-  const home = mkdtempSync(join(tmpdir(), "termhive-crew-"));
-  const backend = new PtyBackend();
-  const env = { TERMHIVE_HOME: home, TERMHIVE_SHELL: "/bin/bash", HOME: home, PATH: process.env.PATH };
-  const config = loadConfig(env);
-  const audit = new AuditLog(home, config.auditMaxBytes);
-  const registry = new SessionRegistry(backend, config, audit);
-  const crew = new Crew({
-    registry,
-    policy: new InputPolicy(config, audit, loadSafetyConfig(env), backend),
-    home,
-    ensureRoomFor: async () => undefined,
-    openHive: () => Hive.open({ home, profiles: new ProfileRegistry() }),
-  });
-  t.after(async () => {
-    crew.close();
-    for (const session of registry.all()) await registry.close(session).catch(() => undefined);
-    await backend.stop().catch(() => undefined);
-    rmSync(home, { recursive: true, force: true });
-  });
-  return { crew, audit: join(home, "audit.jsonl") };
-}
+import { crewOnPty } from "./crew-on-pty.js";
 
 const output = (session: TerminalSession) => stripAnsi(session.transcript.slice(session.transcript.start).text);
 

@@ -1,7 +1,7 @@
 // Agents and teams: CRUD, refusals, cycles, removal semantics, exited agents, events.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DETAIL_EVENT_MS, HiveError } from "../../../src/hive/index.js";
+import { DETAIL_EVENT_MS, Hive, HiveError, ProfileRegistry } from "../../../src/hive/index.js";
 import { openHive } from "./helpers.js";
 
 const code = (c: string) => (err: unknown) => err instanceof HiveError && err.code === c;
@@ -182,6 +182,28 @@ test("status: a detected detail alone is an event at most once per DETAIL_EVENT_
     hive.agents.setStatus("spin", "idle", { detail: "input prompt", source: "profile" });
     assert.equal(kinds().at(-1), "idle:input prompt");
   } finally {
+    done();
+  }
+});
+
+test("status judged on an older row (another process wrote since) is not written; judged on the current row it is", () => {
+  const { hive, home, done } = openHive();
+  const other = Hive.open({ home, profiles: new ProfileRegistry() });
+  try {
+    hive.registerAgent({ name: "a", sessionId: "s1" });
+    hive.agents.setStatus("a", "working", { source: "profile" });
+    const judged = hive.agents.get("a");
+    // Another process's hook says idle after this one read the row.
+    other.agents.setStatus("a", "idle", { source: "hook", detail: "Stop" });
+    const r = hive.agents.setStatus("a", "waiting_for_input", { source: "profile", judged });
+    assert.equal(r.stale, true);
+    assert.equal(r.changed, false);
+    assert.deepEqual([hive.agents.get("a").status, hive.agents.get("a").statusSource], ["idle", "hook"], "the hook's status stays");
+    const now = hive.agents.setStatus("a", "waiting_for_input", { source: "profile", judged: hive.agents.get("a") });
+    assert.equal(now.changed, true);
+    assert.equal(hive.agents.get("a").status, "waiting_for_input");
+  } finally {
+    other.close();
     done();
   }
 });
