@@ -6,10 +6,11 @@
 // §10: agent_spawn sends progress notifications while it waits for the program.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { type HiveEvent, logHas, logLines } from "./fake-agent-log.js";
-import { writeFakeClaudeProfile } from "./fake-claude-profile.js";
+import { FAKE_AGENT, writeFakeClaudeProfile } from "./fake-claude-profile.js";
 
 type Agent = { name: string; status: string; source: string; detail: string | null };
 
@@ -71,6 +72,22 @@ describe("hive hooks: status from the agent's own hooks", () => {
     const seen = other.data.agents.find((a: Agent) => a.name === "hooked");
     assert.equal(seen.status, "idle", other.text);
     assert.equal(seen.source, "hook", other.text);
+  });
+
+  test("an agent split off a pane (hive_split) gets its profile's hooks and a conversation id, as agent_spawn's agents do", async () => {
+    const log = join(h.home, "splitter.log");
+    await h.ok("terminal_open", { name: "split-base" });
+    const r = await h.ok("hive_split", { session: "split-base", direction: "right", agent: "splitter", profile: "fakeclaude", command: `${process.execPath} ${FAKE_AGENT} ${log} 1000` });
+    assert.equal(r.ready, "ready", JSON.stringify(r));
+    await logHas(log, "ready");
+    assert.ok(logLines(log).includes("settings: Notification,PermissionRequest,SessionEnd,SessionStart,Stop,StopFailure,UserPromptSubmit"), logLines(log).join(" | "));
+    // The id the pane was started with is the one agent_restore would resume.
+    const started = readFileSync(`${log}.sessions`, "utf8").trim();
+    assert.match(started, /^[0-9a-f-]{36}$/);
+    assert.equal((await h.ok("hive_wait", { targets: "splitter", for: "idle", timeout_s: 10 })).matched, true);
+    assert.equal((await h.ok("hive_message", { agents: { splitter: "split task" } })).delivered, 1);
+    await logHas(log, "hook: Stop exit 0");
+    await agentIs("splitter", "idle", "hook");
   });
 
   test("§6 a permission dialog: Notification permission_prompt → waiting_for_input from the hook; answered → working, then Stop → idle", async () => {

@@ -7,6 +7,7 @@ import { hookLaunch, type AgentProfile } from "../index.js";
 import { ensurePrivateDir } from "../../util/paths.js";
 import { ensureShim } from "../../terminal/pane-cli.js";
 import { joinWords } from "../../util/words.js";
+import { startConversation } from "./restore-record.js";
 
 const program = (command: string) => basename(command.trim().split(/\s+/)[0] ?? "");
 
@@ -26,4 +27,15 @@ export function commandWithHooks(command: string | undefined, profile: AgentProf
   });
   for (const f of launch.files) writeFileSync(f.path, f.content, { mode: 0o600 });
   return `${command} ${joinWords(launch.args)}`;
+}
+
+/**
+ * What an agent's pane runs, for every door that starts one (agent_spawn, layout panes,
+ * hive_split): a conversation id chosen up front where the profile does (agent_restore resumes
+ * it), and the profile's hooks — on this machine only: their settings are files here, so an
+ * agent on another host runs its program plain.
+ */
+export function agentLaunch(command: string | undefined, profile: AgentProfile, agent: string, home: string, remote: boolean): { command: string | undefined; conversationId: string | null } {
+  const started = startConversation(command, profile);
+  return { command: remote ? started.command : commandWithHooks(started.command, profile, agent, home), conversationId: started.id };
 }

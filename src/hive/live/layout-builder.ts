@@ -6,11 +6,11 @@ import type { TerminalSession } from "../../terminal/session.js";
 import { ToolError } from "../../util/tool-error.js";
 import { traced } from "../../util/traced.js";
 import type { Crew } from "./crew.js";
-import { commandWithHooks } from "./hook-launch.js";
+import { agentLaunch } from "./hook-launch.js";
 import { waitReady } from "./ready.js";
 import { agentSandbox, dangerRefusal } from "../../sandbox/agent-rules.js";
 import type { SandboxOption } from "../../sandbox/policy.js";
-import { recordLaunch, startConversation } from "./restore-record.js";
+import { recordLaunch } from "./restore-record.js";
 
 /** Default size of a layout window: room for four panes of useful width. */
 const LAYOUT_ROWS = 50;
@@ -80,17 +80,13 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
     const agent = agentOf(p);
     return agent ? { TERMHIVE_AGENT: agent, ...p.env } : p.env;
   };
-  // An agent pane running its profile's program gets the profile's hooks (hive/hooks.ts);
-  // their settings are files of this machine, so a pane on another host runs it plain.
-  // An agent pane of a profile that chooses its conversation id up front gets one (agent_restore resumes it).
   const conversations = new Map<PaneSpec, string>();
   const paneCommand = (p: PaneSpec) => {
     const agent = agentOf(p);
     if (!agent) return p.command;
-    const profile = crew.profileFor(p.profile, p.command);
-    const started = startConversation(p.command, profile);
-    if (started.id) conversations.set(p, started.id);
-    return !(p.host ?? first.host) ? commandWithHooks(started.command, profile, agent, crew.deps.home) : started.command;
+    const launch = agentLaunch(p.command, crew.profileFor(p.profile, p.command), agent, crew.deps.home, Boolean(p.host ?? first.host));
+    if (launch.conversationId) conversations.set(p, launch.conversationId);
+    return launch.command;
   };
   sessions.push(await registry.open({ name: first.name, command: paneCommand(first), cwd: first.cwd, env: paneEnv(first), host: first.host, rows: input.rows ?? LAYOUT_ROWS, cols: input.cols ?? LAYOUT_COLS, ...sandboxOf(first) }));
   try {
@@ -151,14 +147,15 @@ export async function splitPane(crew: Crew, input: SplitInput) {
   const refusal = input.agent ? dangerRefusal(input.agent, input.command, profile.dangerousFlags, sandbox, input.confirm) : null;
   if (refusal) throw new ToolError(refusal, "refused");
   await crew.deps.ensureRoomFor(1);
+  const launch = input.agent ? agentLaunch(input.command, profile, input.agent, crew.deps.home, Boolean(input.host ?? from.meta.host)) : { command: input.command, conversationId: null };
   const session = await registry.open({
-    name: input.name, command: input.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, host: input.host, rows: 0, cols: 0,
+    name: input.name, command: launch.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, host: input.host, rows: 0, cols: 0,
     splitFrom: { session: from, direction: input.direction, percent: input.percent }, ...(sandbox !== undefined ? { sandbox } : {}),
   });
   await syncSizes(crew, [from, session]);
   const ready = await waitReady(session, input.agent ? profile : undefined, READY_TIMEOUT_MS);
   const agent = input.agent ? crew.bind(session, { name: input.agent, team: input.team, profile: profile.name, ready: ready === "ready" }) : undefined;
-  if (agent) recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: input.command, cwd: input.cwd, env: undefined, team: input.team, host: input.host ?? from.meta.host, conversationId: null });
+  if (agent) recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: input.command, cwd: input.cwd, env: undefined, team: input.team, host: input.host ?? from.meta.host, conversationId: launch.conversationId });
   return { session: session.id, name: session.name, pane: session.paneId, split_from: from.name, direction: input.direction, ready, ...(agent ? { agent: agent.name } : {}) };
 }
 

@@ -2,10 +2,10 @@
 // git worktree if asked), waited for until it takes input, and bound as the agent.
 import { HiveError } from "../index.js";
 import type { Crew } from "./crew.js";
-import { commandWithHooks } from "./hook-launch.js";
+import { agentLaunch } from "./hook-launch.js";
 import { READY_TIMEOUT_MS } from "./layout-builder.js";
 import { waitReady } from "./ready.js";
-import { recordLaunch, startConversation } from "./restore-record.js";
+import { recordLaunch } from "./restore-record.js";
 import { addWorktree } from "./worktree.js";
 import type { SandboxOption } from "../../sandbox/policy.js";
 import { agentSandbox, dangerRefusal } from "../../sandbox/agent-rules.js";
@@ -42,15 +42,13 @@ export async function spawnAgent(crew: Crew, input: SpawnInput) {
   // Before anything exists: a refusal leaves no worktree, settings file or pane behind.
   const refusal = dangerRefusal(input.name, plain, profile.dangerousFlags, sandbox, input.confirm);
   if (refusal) throw new ToolError(refusal, "refused");
-  // A conversation id chosen up front (Claude Code's --session-id) is what agent_restore resumes.
-  const conversation = startConversation(plain, profile);
-  const command = input.host ? conversation.command : commandWithHooks(conversation.command, profile, input.name, crew.deps.home);
+  const { command, conversationId } = agentLaunch(plain, profile, input.name, crew.deps.home, Boolean(input.host));
   await crew.deps.ensureRoomFor(1);
   const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
   const session = await registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120, ...(sandbox !== undefined ? { sandbox } : {}) });
   const started = Date.now();
   const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
   const agent = crew.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
-  recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: plain, cwd, env: input.env, team: input.team, host: input.host, conversationId: conversation.id });
+  recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: plain, cwd, env: input.env, team: input.team, host: input.host, conversationId });
   return { agent: hive.agents.find(agent.name) ?? agent, ready, ready_ms: Date.now() - started, cwd, session };
 }
