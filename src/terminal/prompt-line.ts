@@ -11,8 +11,9 @@ import { watchSession } from "./watch.js";
 /**
  * How long a shell may take to draw its new prompt after each Ctrl-C. bash's readline loses a
  * Ctrl-C that comes while it waits to tell a lone Escape from an escape sequence (vi mode: a
- * person pressed Escape under half a second before; keyseq-timeout): the line stays and no
- * prompt comes. The second Ctrl-C, after that wait is over, is taken.
+ * person pressed Escape under half a second before; keyseq-timeout), and leaves one pending
+ * that comes while it is not reading (see newPromptSince): the line stays and no new prompt
+ * comes. The second Ctrl-C, after that wait is over, is taken.
  */
 const CANCEL_PROMPT_WAITS_MS = [1_000, 2_000] as const;
 
@@ -44,20 +45,36 @@ export async function inputLineHasText(session: TerminalSession): Promise<boolea
 /** How a prompt line ends when nothing is typed on it: a prompt sign, then blanks. */
 const EMPTY_PROMPT_END = /[$#%>❯»λ→]\s*$/;
 
+/** Where the session stood before a Ctrl-C: a prompt drawn past it answers that key. */
+interface InterruptMark {
+  promptEnd: number;
+  outputEnd: number;
+}
+
+/**
+ * The shell started a new prompt after the Ctrl-C. For bash that takes its prompt hook having
+ * run (its folder report, OSC 7, comes before the prompt): when the SIGINT comes while readline
+ * is not waiting for a key, readline only redraws the old prompt and line (marks and all) and
+ * bash leaves the interrupt pending until the next key arrives — which it drops ("cho" for
+ * "echo" typed next). Seen 7 in 1,500 Ctrl-Cs right after typed text; a second Ctrl-C ends it.
+ */
+function newPromptSince(session: TerminalSession, mark: InterruptMark): boolean {
+  if (session.phase !== "prompt" || session.lastPromptEnd <= mark.promptEnd) return false;
+  // (A bash that never reported its folder has lost its prompt hook: its prompt is all there is.)
+  return session.meta.shell !== "bash" || session.lastCwdReportEnd < 0 || session.lastCwdReportEnd > mark.outputEnd;
+}
+
 /**
  * Cancels what is on the shell's input line with Ctrl-C and waits (bounded) for the new prompt.
- * Resolves true when the shell drew it.
+ * Resolves true when the shell drew it. `press` sends the first Ctrl-C (terminal_send's keys
+ * go through the input policy); a Ctrl-C the shell did not answer is sent again.
  */
-export async function cancelInputLine(session: TerminalSession): Promise<boolean> {
-  for (const waitMs of CANCEL_PROMPT_WAITS_MS) {
+export async function cancelInputLine(session: TerminalSession, press: () => Promise<void> = () => session.keys(["C-c"])): Promise<boolean> {
+  for (const [attempt, waitMs] of CANCEL_PROMPT_WAITS_MS.entries()) {
     if (!session.alive) return false;
-    const promptBefore = session.lastPromptEnd;
-    await session.keys(["C-c"]);
-    const drawn = await watchSession(
-      session,
-      () => (session.phase === "prompt" && session.lastPromptEnd > promptBefore ? true : undefined),
-      { timeoutMs: waitMs },
-    ).catch(() => "timeout" as const);
+    const mark = { promptEnd: session.lastPromptEnd, outputEnd: session.transcript.end };
+    await (attempt === 0 ? press() : session.keys(["C-c"]));
+    const drawn = await watchSession(session, () => (newPromptSince(session, mark) ? true : undefined), { timeoutMs: waitMs }).catch(() => "timeout" as const);
     if (drawn === true) return true;
   }
   return false;

@@ -18,6 +18,8 @@ export abstract class SessionState extends SessionEmitters {
   protected promptEnd = -1;
   /** Absolute offset just past the latest continuation-prompt mark (OSC 133;P;k=c); -1: none. */
   protected continuationEnd = -1;
+  /** Absolute offset just past the latest folder report (OSC 7); -1: none yet. */
+  protected cwdReportEnd = -1;
   protected paneInfo: PaneInfo;
   protected foregroundProgram: string;
   /** Recent commands, oldest first (records are updated in place as a command ends). */
@@ -93,6 +95,11 @@ export abstract class SessionState extends SessionEmitters {
   /** Absolute offset just past the latest OSC 133 B: the shell is waiting for input there. */
   get lastPromptEnd(): number {
     return this.promptEnd;
+  }
+
+  /** Absolute offset just past the latest OSC 7: an integrated shell reports its folder at each prompt it starts. */
+  get lastCwdReportEnd(): number {
+    return this.cwdReportEnd;
   }
 
   /**

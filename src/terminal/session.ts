@@ -221,6 +221,7 @@ export class TerminalSession extends SessionState {
         break;
       case "cwd":
         this.currentCwd = event.path;
+        this.cwdReportEnd = end;
         break;
       case "custom":
         this.customEmitter.fire({ id: event.id, payload: event.payload });

@@ -6,6 +6,7 @@ import type { TerminalSession } from "./session.js";
 import { watchSession } from "./watch.js";
 import { literalText } from "./literal-text.js";
 import { promptRedrawn } from "./ready.js";
+import { cancelInputLine } from "./prompt-line.js";
 
 export const PASTE_START = "\x1b[200~";
 export const PASTE_END = "\x1b[201~";
@@ -126,22 +127,25 @@ export async function typeIntoSession(session: TerminalSession, typed: string, p
   return sent;
 }
 
-/** Keys after which an integrated shell at its prompt draws a new prompt (or starts the line). */
-const PROMPT_ENDING_KEYS = new Set(["C-c", "Enter"]);
-
 /**
- * Presses keys and, when the last of them ends the line of an integrated shell at its prompt
- * (Enter, C-c), waits until the shell has taken it. bash's readline, handling the SIGINT of a
- * C-c, drops the character it was reading when the signal came: a terminal_run right after
- * terminal_send {keys: ["C-c"]} ran "cho x" for "echo x" when both reached the shell together.
+ * Presses keys and, when the last of them ends the line of an integrated shell at its prompt,
+ * waits until the shell has taken it: Enter (the command started, or a new prompt), C-c (a new
+ * prompt; see cancelInputLine, which presses it again when the shell left it pending). A run
+ * right after otherwise typed into bash's handling of the SIGINT, which drops the key it
+ * reads ("cho x" for "echo x").
  */
 export async function pressKeysIntoSession(session: TerminalSession, keys: readonly string[], press: () => Promise<void>): Promise<void> {
   // Right after a command ended its prompt is still coming: taken for the key's, it would end the wait early.
   await promptRedrawn(session);
-  const toShell = session.integrated && session.phase === "prompt" && PROMPT_ENDING_KEYS.has(keys.at(-1) ?? "");
+  const last = keys.at(-1);
+  const atPrompt = session.integrated && session.phase === "prompt";
+  if (atPrompt && last === "C-c") {
+    await cancelInputLine(session, press);
+    return;
+  }
   const promptBefore = session.lastPromptEnd;
   await press();
-  if (toShell) await shellTookLine(session, promptBefore, SHELL_ACCEPT_WAIT_MS);
+  if (atPrompt && last === "Enter") await shellTookLine(session, promptBefore, SHELL_ACCEPT_WAIT_MS);
 }
 
 /**

@@ -12,6 +12,8 @@ export interface FakeSession {
   print(text: string): void;
   /** Bytes the session wrote to the pane (what was typed), in order. */
   typed: Buffer[];
+  /** Named keys the session pressed (one list per call), in order. */
+  pressed: string[][];
 }
 
 export function fakeSession(shell: ShellKind = "bash"): FakeSession {
@@ -20,11 +22,12 @@ export function fakeSession(shell: ShellKind = "bash"): FakeSession {
     foreground: shell === "other" ? "python3" : shell, cwd: "/", rows: 24, cols: 80, meta: {},
   };
   const typed: Buffer[] = [];
+  const pressed: string[][] = [];
   const backend = {
     kind: "pty",
     paneInfo: async () => pane,
     writeInput: async (_pane: string, data: Buffer) => void typed.push(Buffer.from(data)),
-    sendKeys: async () => {},
+    sendKeys: async (_pane: string, keys: readonly string[]) => void pressed.push([...keys]),
     resize: async () => {},
   } as unknown as Backend;
   const session = new TerminalSession(
@@ -34,7 +37,7 @@ export function fakeSession(shell: ShellKind = "bash"): FakeSession {
     { transcriptMaxChars: 1_000_000, scrollback: 1000, recordingMaxBytes: 1024 * 1024 },
     tempFolder("termhive-fake-session-"),
   );
-  return { session, typed, print: (text) => session.ingest(Buffer.from(text, "utf8")) };
+  return { session, typed, pressed, print: (text) => session.ingest(Buffer.from(text, "utf8")) };
 }
 
 /** The marks an integrated shell prints around a command. */
