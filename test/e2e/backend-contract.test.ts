@@ -11,6 +11,9 @@ import { TmuxBackend } from "../../src/backends/tmux/tmux-backend.js";
 import { Iterm2Simulator } from "../fixtures/iterm2-sim/server.js";
 import { removeTempFolder, tempFolder } from "../temp-folder.js";
 import { endTmuxServer } from "../tmux-server.js";
+import { until as waitUntil } from "../until.js";
+
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000) => waitUntil(what, probe, timeoutMs, 25);
 
 interface Subject {
   name: string;
@@ -55,16 +58,6 @@ function iterm2Subject(): Subject {
       await sim.stop();
     },
   };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 const SHELL = ["bash", "--norc", "--noprofile"];

@@ -8,16 +8,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
+import { until as waitUntil } from "../until.js";
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000) => waitUntil(what, probe, timeoutMs, 50);
 
 /** SGR foreground codes tmux writes for the colours termhive uses. */
 const SGR_FG: Record<string, string> = { red: "31", green: "32", yellow: "33" };

@@ -5,16 +5,9 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Harness } from "./harness.js";
 import { Iterm2Simulator } from "../fixtures/iterm2-sim/server.js";
+import { until as waitUntil } from "../until.js";
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000) => waitUntil(what, probe, timeoutMs, 25);
 
 function lastProfile(sim: Iterm2Simulator, session: string, key: string): unknown {
   return sim.profileLog.filter((p) => p.session === session && p.key === key).at(-1)?.value;

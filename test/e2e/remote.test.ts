@@ -9,18 +9,11 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, Harness } from "./harness.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
+import { until as waitUntil } from "../until.js";
+
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000) => waitUntil(what, probe, timeoutMs, 100);
 
 const skip = sshdAvailable() ? false : "sshd (openssh-server) is not installed: apt-get install -y openssh-server";
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe("remote hosts over ssh", { skip }, () => {
   let host: LoopbackHost;

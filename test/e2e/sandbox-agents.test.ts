@@ -10,20 +10,10 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { CLI, Harness } from "./harness.js";
+import { until } from "../until.js";
 
 const bwrap = process.platform === "linux" ? findBwrap() : null;
 const skip = bwrap ? false : "bubblewrap (bwrap) is not installed (apt-get install bubblewrap; .ci/run installs it)";
-
-/** Polls `probe` until it gives a value (agent statuses and mailboxes are written by another process). */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("sandboxed agents (bubblewrap)", { skip }, () => {
   let h: Harness;

@@ -8,20 +8,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { join } from "node:path";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
+import { until as waitUntil } from "../until.js";
+
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000) => waitUntil(what, probe, timeoutMs, 50);
 
 const bwrap = process.platform === "linux" ? findBwrap() : null;
 const skip = bwrap ? false : "bubblewrap (bwrap) is not installed (apt-get install bubblewrap; .ci/run installs it)";
-
-/** Polls `probe` until it gives a value (mailboxes, audit lines and relay folders change in another process). */
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("hive_split and hive_layout sandboxes, the bounded relay folder (bubblewrap)", { skip }, () => {
   let h: Harness;
