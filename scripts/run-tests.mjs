@@ -69,17 +69,28 @@ const concurrency = process.env.TERMHIVE_TEST_CONCURRENCY ?? "1";
  */
 const notLeftover = (name) => /^tsx-\d+$/.test(name) || name === `fish.${userInfo().username}`;
 const testTmp = mkdtempSync(join(process.env.TMPDIR || tmpdir(), "termhive-tests-"));
+// The sandbox tests make their folders in /var/tmp (a sandbox's /tmp is its own): termhive-*
+// folders there that are new after the run count as left behind too.
+const OUTSIDE_TMP = "/var/tmp";
+const outsideBefore = new Set(outsideFolders());
 const result = spawnSync(
   process.execPath,
   ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-timeout=90000", "--test-reporter=spec", ...files],
   { stdio: "inherit", env: { ...process.env, TMPDIR: testTmp } },
 );
-const leaked = cleanUp(testTmp);
+const leaked = [cleanUp(testTmp), ...outsideFolders().filter((name) => !outsideBefore.has(name)).map((name) => cleanUp(join(OUTSIDE_TMP, name), true))].some(Boolean);
 if (leaked) console.log("FAIL: the tests must remove the folders they make and end the tmux servers they start (test/temp-folder.ts, test/tmux-server.ts)");
 process.exit(result.status !== 0 ? (result.status ?? 1) : leaked ? 1 : 0);
 
-/** Ends the tmux servers started in `dir` and removes it; says what the tests left there; true if they left anything. */
-function cleanUp(dir) {
+function outsideFolders() {
+  return existsSync(OUTSIDE_TMP) ? readdirSync(OUTSIDE_TMP).filter((name) => name.startsWith("termhive-")) : [];
+}
+
+/**
+ * Ends the tmux servers started in `dir` and removes it; says what the tests left there; true if
+ * they left anything. `whole`: the folder itself is a leftover, not only what is in it.
+ */
+function cleanUp(dir, whole = false) {
   const ps = spawnSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).stdout ?? "";
   const servers = ps.split("\n")
     .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
@@ -92,7 +103,7 @@ function cleanUp(dir) {
       // already gone
     }
   }
-  const left = existsSync(dir) ? readdirSync(dir).filter((name) => !notLeftover(name)) : [];
+  const left = whole ? [""] : existsSync(dir) ? readdirSync(dir).filter((name) => !notLeftover(name)) : [];
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   if (!servers.length && !left.length) return false;
   console.log(`the tests left ${servers.length} tmux server(s) and ${left.length} temporary folder(s); removed:`);

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { spawnSync } from "node:child_process";
 import { CLI, Harness } from "./harness.js";
+import { endTmuxServer } from "../tmux-server.js";
 
 const bwrap = process.platform === "linux" ? findBwrap() : null;
 const skip = bwrap ? false : "bubblewrap (bwrap) is not installed (apt-get install bubblewrap; .ci/run installs it)";
@@ -46,6 +47,8 @@ describe("sandboxed panes (bubblewrap)", { skip }, () => {
   after(async () => {
     server?.close();
     await h?.destroy();
+    // termhive doctor's round trip starts the doctor home's tmux server (as any CLI command does).
+    if (root) await endTmuxServer(join(root, "doctor-home", "tmux.sock"));
     if (root) rmSync(root, { recursive: true, force: true });
   });
 

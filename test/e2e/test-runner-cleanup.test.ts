@@ -58,4 +58,23 @@ describe("the test runner cleans up after the tests", () => {
       rmSync(outside, { recursive: true, force: true });
     }
   });
+
+  test("a folder left in /var/tmp (where the sandbox tests make theirs) with a tmux server in it is removed, named, and fails the run", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "runner-check-"));
+    const report = join(outside, "leak.json");
+    try {
+      const run = await runTests("test/fixtures/leaky-outside-run.ts", { LEAK_REPORT: report });
+      assert.match(run.stdout, /✔ leaves a folder in \/var\/tmp and a tmux server in it/);
+      assert.equal(run.code, 1, run.stdout);
+      const leak = JSON.parse(readFileSync(report, "utf8")) as { dir: string; pid: number };
+      assert.equal(existsSync(leak.dir), false, "the leaked folder is gone");
+      const deadline = Date.now() + 5_000;
+      while (alive(leak.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(alive(leak.pid), false, "the leaked tmux server is gone");
+      assert.match(run.stdout, /the tests left 1 tmux server\(s\) and 1 temporary folder\(s\); removed:/);
+      assert.ok(run.stdout.includes(leak.dir), "the leftover is named");
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
 });
