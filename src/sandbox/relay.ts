@@ -44,6 +44,7 @@ export function makeRelayDir(home: string, sessionId: string): string {
 let written = 0;
 
 const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KiB`;
+const OVER_LIMIT = `over the limit of ${kib(RELAY_MAX_REQUEST_BYTES)} a request`;
 
 /** The requests waiting in `dir` (names ending .json) and their bytes. */
 function pending(dir: string): { count: number; bytes: number } {
@@ -116,12 +117,12 @@ function readBounded(path: string): string | { refused: string; bytes: number } 
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { refused: "not a regular file", bytes: 0 };
-    if (stat.size > RELAY_MAX_REQUEST_BYTES) return { refused: `over the limit of ${kib(RELAY_MAX_REQUEST_BYTES)} a request`, bytes: stat.size };
+    if (stat.size > RELAY_MAX_REQUEST_BYTES) return { refused: OVER_LIMIT, bytes: stat.size };
     // The file may still grow (a program writing it directly): one byte past the limit says so.
-    const buffer = Buffer.alloc(RELAY_MAX_REQUEST_BYTES + 1);
+    const buffer = Buffer.allocUnsafe(RELAY_MAX_REQUEST_BYTES + 1); // only the bytes read are used
     let length = 0;
     for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
-    if (length > RELAY_MAX_REQUEST_BYTES) return { refused: `over the limit of ${kib(RELAY_MAX_REQUEST_BYTES)} a request`, bytes: length };
+    if (length > RELAY_MAX_REQUEST_BYTES) return { refused: OVER_LIMIT, bytes: length };
     return buffer.toString("utf8", 0, length);
   } finally {
     closeSync(fd);
@@ -139,7 +140,7 @@ function sweepOthers(dir: string, names: string[], refused: RelayRefusal[]): voi
     // A .tmp being written now, or a .taken another server is reading now, is left alone.
     if (leftover && stat.isFile() && stat.size <= RELAY_MAX_REQUEST_BYTES && now - stat.mtimeMs < LEFTOVER_MS) continue;
     rmSync(path, { recursive: true, force: true });
-    const reason = !leftover ? "not a request file" : stat.size > RELAY_MAX_REQUEST_BYTES ? `over the limit of ${kib(RELAY_MAX_REQUEST_BYTES)} a request` : "left over by a process that was killed";
+    const reason = !leftover ? "not a request file" : stat.size > RELAY_MAX_REQUEST_BYTES ? OVER_LIMIT : "left over by a process that was killed";
     refused.push({ file: name, bytes: stat.isFile() ? stat.size : 0, reason });
   }
 }
@@ -175,14 +176,15 @@ export function takeRelayRequests(dir: string): { requests: RelayRequest[]; refu
         refused.push({ file: name, bytes: text.bytes, reason: text.refused });
         continue;
       }
-      bytes += Buffer.byteLength(text);
+      const size = Buffer.byteLength(text);
+      bytes += size;
       if (index >= RELAY_MAX_PENDING || bytes > RELAY_MAX_PENDING_BYTES) {
-        refused.push({ file: name, bytes: Buffer.byteLength(text), reason: `past the ${RELAY_MAX_PENDING} requests / ${kib(RELAY_MAX_PENDING_BYTES)} the folder holds` });
+        refused.push({ file: name, bytes: size, reason: `past the ${RELAY_MAX_PENDING} requests / ${kib(RELAY_MAX_PENDING_BYTES)} the folder holds` });
         continue;
       }
       const request = parseRequest(text);
       if (request) requests.push(request);
-      else refused.push({ file: name, bytes: Buffer.byteLength(text), reason: "not a request (malformed)" });
+      else refused.push({ file: name, bytes: size, reason: "not a request (malformed)" });
     } finally {
       rmSync(taken, { recursive: true, force: true });
     }
