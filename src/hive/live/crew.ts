@@ -23,6 +23,10 @@ import { WatchScanner } from "./watch-scanner.js";
 import { startNotifier } from "./notify-start.js";
 import type { SandboxOption } from "../../sandbox/policy.js";
 import { RelayFollower } from "./relay-follower.js";
+import { notifyConfigured } from "../notify/config.js";
+
+/** How often a process that sends notifications looks for agents' panes to follow (see followHive). */
+const FOLLOW_SYNC_MS = 5000;
 
 export interface CrewDeps {
   registry: SessionRegistry;
@@ -55,6 +59,7 @@ export class Crew {
   readonly onAgentChanged: Event<AgentRecord> = this.agentChanged.event;
   private opened: Parts | undefined;
   private synced: Promise<void> | null = null;
+  private following: NodeJS.Timeout | null = null;
 
   constructor(readonly deps: CrewDeps) {}
 
@@ -122,6 +127,20 @@ export class Crew {
       if (adopted.size > 0) this.opened?.outbox.sweep();
     })().finally(() => (this.synced = null));
     return this.synced;
+  }
+
+  /**
+   * A process with notifications configured follows the hive from its start, not from its
+   * first hive call: a `serve` started with TERMHIVE_NOTIFY_URL is often never called (the
+   * client's own `termhive mcp` does the work). Its notifier starts now, and the agents' panes
+   * are followed from now on (panes another process starts within FOLLOW_SYNC_MS).
+   */
+  followHive(): void {
+    if (this.following || !notifyConfigured(this.deps.home, this.deps.notifyUrls ?? [])) return;
+    const look = () => void this.sync().catch(traced("following the hive for notifications"));
+    look();
+    this.following = setInterval(look, FOLLOW_SYNC_MS);
+    this.following.unref();
   }
 
   descriptors() {
@@ -205,6 +224,8 @@ export class Crew {
 
   /** Stops the tracker's, scanner's, outbox's and notifier's timers and subscriptions and closes SQLite (if opened). */
   close(): void {
+    if (this.following) clearInterval(this.following);
+    this.following = null;
     if (!this.opened) return;
     this.opened.tracker.stop();
     this.opened.scanner.stop();
