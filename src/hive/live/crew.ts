@@ -7,7 +7,7 @@
 import { basename } from "node:path";
 import { mayTypeNow, isBusyStatus, type AgentProfile, type AgentRecord, type Hive, type ResolvedTarget, type TargetSpec } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
-import { deliverText, type DeliveryResult } from "../../terminal/delivery.js";
+import { deliverText, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
 import { Emitter, type Event } from "../../terminal/events.js";
 import type { InputPolicy } from "../../terminal/input-policy.js";
 import { literalText } from "../../terminal/literal-text.js";
@@ -75,7 +75,7 @@ export class Crew {
     if (!this.opened) {
       const hive = this.deps.openHive();
       const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
-      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, retry) => this.typeMessage(session, text, submit, "hive_message", retry), (agents, delivered) => this.turnAfterTyping(agents, delivered));
+      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered) => this.turnAfterTyping(agents, delivered));
       const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
       this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay: new RelayFollower(hive, this.deps.home, this.deps.policy.audit) };
     }
@@ -210,9 +210,10 @@ export class Crew {
   }
 
   /** Every text the hive types into an agent (cascade now, from the queue, a mail): one path, audited like terminal_send. */
-  async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message", retry = false): Promise<DeliveryResult> {
+  async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message", options: DeliveryOptions = {}): Promise<DeliveryResult> {
     const literal = literalText(text).text;
-    const result = await deliverText(session, literal, submit, { retry });
+    this.tracker.typingInto(session, Date.now());
+    const result = await deliverText(session, literal, submit, options);
     // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
     // An emptied line is recorded without waiting (tmux keeps this process's commands in order).
     const noted = this.deps.policy.noteTyped(session, literal, result.attempts > 0);
