@@ -29,26 +29,64 @@ describe("hive pace", () => {
     return other;
   };
 
-  test("kill -9 of the server while it types queued messages: a new process delivers every one, once, in order", async () => {
+  // Two moments: just as the program took a message (its delivery not recorded yet), and just
+  // as a turn ended (the next message being claimed and typed).
+  for (const [n, killAfter] of [[1, (t: string[]) => `accepted: ${t[2]}`], [2, (t: string[]) => `done: ${t[4]}`]] as const) {
+    test(`kill -9 of the server while it types queued messages (${killAfter(["", "", "3rd", "", "5th"])}): a new process delivers every one, once, in order`, async () => {
+      const first = await sibling();
+      const name = `crashy${n}`;
+      const log = join(h.home, `${name}.log`);
+      assert.equal((await first.ok("agent_spawn", { name, command: `${process.execPath} ${FAKE} ${log} 600`, profile: "claude" })).ready, "ready");
+      await logHas(log, "ready");
+      assert.equal((await first.ok("hive_wait", { targets: name, for: "idle", timeout_s: 20 })).matched, true);
+      const texts = Array.from({ length: 10 }, (_, i) => `queued message ${String(i + 1).padStart(2, "0")}`);
+      for (const text of texts) await first.ok("hive_message", { agents: { [name]: text } });
+      await logHas(log, killAfter(texts), 60_000);
+      process.kill(first.pid, "SIGKILL");
+      await first.close();
+
+      const next = await sibling();
+      try {
+        await next.ok("agent_list", {}); // adopts the pane and its queue
+        await logHas(log, `done: ${texts[9]}`, 60_000);
+        const accepted = logLines(log).filter((l) => l.startsWith("accepted: ") || l.startsWith("ignored: "));
+        assert.deepEqual(accepted, texts.map((t) => `accepted: ${t}`), "each message once, in order, none dropped by a busy program");
+        assert.deepEqual((await next.ok("hive_queue", {})).queued, []);
+      } finally {
+        await next.close();
+      }
+    });
+  }
+
+  test("kill -9 after Enter was pressed for a queued message, before the program acted on it: typed once, not again", async () => {
     const first = await sibling();
-    const log = join(h.home, "crashy.log");
-    assert.equal((await first.ok("agent_spawn", { name: "crashy", command: `${process.execPath} ${FAKE} ${log} 600`, profile: "claude" })).ready, "ready");
+    const log = join(h.home, "lagged.log");
+    // Enter is acted on 1.5 s after it arrives: the window between termhive pressing it and the program taking the text.
+    const r = await first.ok("agent_spawn", { name: "lagged", command: `${process.execPath} ${FAKE} ${log} 300`, profile: "claude", env: { FAKE_AGENT_ENTER_LAG_MS: "1500" } });
+    assert.equal(r.ready, "ready");
     await logHas(log, "ready");
-    assert.equal((await first.ok("hive_wait", { targets: "crashy", for: "idle", timeout_s: 20 })).matched, true);
-    const texts = Array.from({ length: 10 }, (_, i) => `queued message ${String(i + 1).padStart(2, "0")}`);
-    for (const text of texts) await first.ok("hive_message", { agents: { crashy: text } });
-    // Killed while it works through the queue: just as the third was taken, its bookkeeping not done.
-    await logHas(log, `accepted: ${texts[2]}`, 60_000);
+    assert.equal((await first.ok("hive_wait", { targets: "lagged", for: "idle", timeout_s: 20 })).matched, true);
+    const texts = ["lagged message one", "lagged message two", "lagged message three"];
+    for (const text of texts) await first.ok("hive_message", { agents: { lagged: text } });
+    await logHas(log, `done: ${texts[0]}`, 30_000);
+    // The second message shows on the input line; Enter follows within a few hundred ms, and the
+    // program acts on it 1.5 s later: the kill lands after the Enter (or, on a slow machine,
+    // before it: then the text is on the line unsubmitted, and must be submitted, not retyped).
+    await until("the second message on the input line", async () => (/> lagged message two/.test(String((await first.ok("terminal_read", { session: "lagged", mode: "screen" })).output)) ? true : undefined), 30_000, 20);
+    await new Promise((done) => setTimeout(done, 700));
     process.kill(first.pid, "SIGKILL");
     await first.close();
+    // The next process comes once the program took the text (no longer on its input line): it
+    // must know from the queue that Enter was pressed, and not type the text again. (Killed
+    // before the Enter, the program never takes it: then the text waits on the line, to be submitted.)
+    await logHas(log, `accepted: ${texts[1]}`, 4000).catch(() => undefined);
 
     const next = await sibling();
     try {
-      await next.ok("agent_list", {}); // adopts the pane and its queue
-      await logHas(log, `done: ${texts[9]}`, 60_000);
+      await next.ok("agent_list", {});
+      await logHas(log, `done: ${texts[2]}`, 60_000);
       const accepted = logLines(log).filter((l) => l.startsWith("accepted: ") || l.startsWith("ignored: "));
-      assert.deepEqual(accepted, texts.map((t) => `accepted: ${t}`), "each message once, in order, none dropped by a busy program");
-      assert.deepEqual((await next.ok("hive_queue", {})).queued, []);
+      assert.deepEqual(accepted, texts.map((t) => `accepted: ${t}`), "each message once");
     } finally {
       await next.close();
     }

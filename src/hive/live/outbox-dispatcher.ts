@@ -138,7 +138,9 @@ export class OutboxDispatcher {
       } catch (e) {
         error = (e as Error).message;
       }
-      this.afterTyping(message.agents, result?.delivered ?? false);
+      // Taken before this process came (Enter pressed by one that died): its turn is not this one's to start.
+      const takenBefore = message.orphan?.entered === true && result?.attempts === 0;
+      this.afterTyping(message.agents, (result?.delivered ?? false) && !takenBefore);
       if (result?.delivered) {
         this.tried.delete(message.id);
         this.hive.outbox.done(message.id);
