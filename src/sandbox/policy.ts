@@ -23,8 +23,11 @@ export interface SandboxPolicy {
 }
 
 const path = z.string();
+/** A word that is no preset is named back with the ones there are (zod's own text says only "Invalid input"). */
+const unknownPreset = (input: unknown) =>
+  typeof input === "string" ? `unknown sandbox preset ${JSON.stringify(input.slice(0, 64))}: the presets are ${SANDBOX_PRESETS.join(", ")} (or a policy {write, read?, network, env?})` : undefined;
 export const sandboxOption = z.union([
-  z.enum(SANDBOX_PRESETS),
+  z.enum(SANDBOX_PRESETS, { error: (issue) => unknownPreset(issue.input) }),
   z
     .object({
       write: z.array(path),
@@ -33,8 +36,10 @@ export const sandboxOption = z.union([
       env: z.literal("clean").optional(),
     })
     .strict(),
-]);
+], { error: (issue) => unknownPreset(issue.input) });
 export type SandboxOption = z.infer<typeof sandboxOption>;
+/** What a pane is opened with: an option to resolve, or a policy granted before (agent_restore), taken as it was. */
+export type SandboxRequest = SandboxOption | { granted: SandboxPolicy };
 
 export class SandboxPolicyError extends Error {
   override name = "SandboxPolicyError";
@@ -55,7 +60,12 @@ export function programDirs(program: string, home: string): string[] {
 }
 
 /** The option as a full policy for a pane opened in `cwd` running `program`; paths checked now, so a typo opens nothing. */
-export function resolvePolicy(option: SandboxOption, ctx: { cwd: string; home: string; program: string }): SandboxPolicy {
+export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: string; program: string }): SandboxPolicy {
+  if (typeof option === "object" && "granted" in option) {
+    // Never widened by where the pane is now: the same paths, which must still exist.
+    for (const p of option.granted.write) if (!existsSync(p)) throw new SandboxPolicyError(`sandbox write path ${JSON.stringify(p)} granted before does not exist any more; nothing was opened`);
+    return option.granted;
+  }
   if (option === "worktree") return { preset: "worktree", write: [ctx.cwd, ...programDirs(ctx.program, ctx.home)], read: "all", network: "on" };
   if (option === "readonly") return { preset: "readonly", write: [], read: "all", network: "on" };
   const absolute = (p: string) => (isAbsolute(p) ? resolve(p) : resolve(ctx.cwd, p));

@@ -6,7 +6,7 @@ import { isAbsolute, posix } from "node:path";
 import { ToolError } from "../util/tool-error.js";
 import { bwrapArgs } from "./bwrap.js";
 import type { SandboxedLaunch } from "./launch.js";
-import type { SandboxOption, SandboxPolicy } from "./policy.js";
+import type { SandboxPolicy, SandboxRequest } from "./policy.js";
 
 /** What the host's set-up reported (backends/backend.ts HostFacts). */
 export interface SandboxHost {
@@ -16,7 +16,8 @@ export interface SandboxHost {
   bwrap?: string | null;
 }
 
-function remotePolicy(option: SandboxOption, cwd: string): SandboxPolicy {
+function remotePolicy(option: SandboxRequest, cwd: string): SandboxPolicy {
+  if (typeof option === "object" && "granted" in option) return option.granted;
   if (option === "worktree") return { preset: "worktree", write: [cwd], read: "all", network: "on" };
   if (option === "readonly") return { preset: "readonly", write: [], read: "all", network: "on" };
   const absolute = (p: string) => (isAbsolute(p) ? posix.resolve(p) : posix.resolve(cwd, p));
@@ -28,7 +29,7 @@ function remotePolicy(option: SandboxOption, cwd: string): SandboxPolicy {
   return { write, read, network: option.network, ...(option.env ? { env: option.env } : {}) };
 }
 
-export function remoteSandboxLaunch(option: SandboxOption, pane: { argv: string[]; cwd: string; sessionId: string; shell: boolean }, host: SandboxHost): SandboxedLaunch {
+export function remoteSandboxLaunch(option: SandboxRequest, pane: { argv: string[]; cwd: string; sessionId: string; shell: boolean }, host: SandboxHost): SandboxedLaunch {
   if (!host.bwrap) {
     throw new ToolError(`host ${host.host} has no bubblewrap (bwrap on the PATH of its ssh commands), which sandbox needs: install it there (apt-get install bubblewrap); nothing was opened`, "unavailable");
   }
