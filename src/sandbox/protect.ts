@@ -4,7 +4,7 @@
 // Put back read-only over the write paths; an agent's state file it must write gets a private
 // copy. Only paths that exist at launch can be covered (bwrap mounts on existing paths; making
 // one would leave a file behind in the user's folder): docs/limits.md says so.
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { relayDir } from "./relay.js";
 import type { SandboxPolicy } from "./policy.js";
@@ -62,12 +62,21 @@ function exists(path: string): boolean {
 
 /** The candidates under one folder: a .git folder's dangerous parts, a .git file (a worktree's) whole. */
 function projectCandidates(dir: string): string[] {
+  // A write path may be a file (~/.claude.json): nothing is under it.
+  if (!isDirectory(dir)) return [];
   return PROJECT_PATHS.flatMap((p) => {
     const path = join(dir, p);
     if (p !== ".git") return [path];
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    return stat?.isDirectory() ? GIT_DIR_PATHS.map((g) => join(path, g)) : [path];
+    return isDirectory(path) ? GIT_DIR_PATHS.map((g) => join(path, g)) : [path];
   });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function readTokens(file: string): string | null {
