@@ -125,6 +125,11 @@ describe("sandboxed panes (bubblewrap)", { skip }, () => {
     assert.equal((await h.ok("terminal_list")).sessions.length, before);
   });
 
+  test("a sandboxed program that dies while it is opened: the open's result says so, with its last lines", async () => {
+    const r = await h.ok("terminal_open", { name: "box-dies", command: "sh -c 'echo cannot set up: the reason >&2; exit 3'", cwd: project, sandbox: "readonly" });
+    assert.match(String(r.warning), /exited while it was being opened \(exit status 3\); its last lines:\ncannot set up: the reason/, JSON.stringify(r));
+  });
+
   test("an unknown preset is named back with the presets there are", async () => {
     const r = await h.call("terminal_open", { name: "badpreset", command: "bash", cwd: project, sandbox: "no-such-preset" });
     assert.equal(r.isError, true);
