@@ -153,6 +153,14 @@ describe("no way out of a sandboxed pane", { skip }, () => {
     const jobs = await run(session, "sleep 0.3 & fg; echo fg=$?; set -o | grep monitor");
     assert.match(jobs.output, /fg=0/);
     assert.match(jobs.output, /monitor\s+on/);
+    // Ctrl-Z stops the foreground job through the pane's own terminal, as outside.
+    await h.ok("terminal_send", { session, text: 'echo "sleep""ing now"; sleep 60\n' });
+    await h.ok("terminal_wait", { session, pattern: "sleeping now", timeout_s: 30 });
+    await h.ok("terminal_send", { session, keys: ["C-z"] });
+    const stopped = await h.ok("terminal_wait", { session, for: "completion", timeout_s: 30 });
+    assert.match(stopped.output, /Stopped/, JSON.stringify(stopped));
+    const listed = await run(session, "jobs; kill -9 %1");
+    assert.match(listed.output, /Stopped\s+sleep 60/);
     // The same injection from a plain pane is taken: this kernel allows TIOCSTI (it is a real hole here).
     const legacy = existsSync("/proc/sys/dev/tty/legacy_tiocsti") ? readFileSync("/proc/sys/dev/tty/legacy_tiocsti", "utf8").trim() : "1";
     if (legacy === "1") {
