@@ -33,6 +33,7 @@ describe("no way out of a sandboxed pane", { skip }, () => {
     project = join(userHome, "proj");
     mkdirSync(thHome, { recursive: true });
     mkdirSync(join(userHome, ".claude"), { recursive: true });
+    for (const dir of [".config/tool", ".local/share"]) mkdirSync(join(userHome, dir), { recursive: true });
     mkdirSync(project);
     writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
     writeFileSync(join(userHome, ".claude", "settings.json"), "{}\n");
@@ -130,6 +131,15 @@ describe("no way out of a sandboxed pane", { skip }, () => {
       assert.notEqual(r.exit_code, 0, `${file} was writable: ${r.output}`);
       assert.match(r.output, /Read-only file system|Device or resource busy/, r.output);
     }
+    // Files missing today that a shell or git would run later cannot be made either; the home's
+    // existing folders stay writable.
+    for (const file of ["~/.bash_profile", "~/.config/git/config", "~/.local/bin/git"]) {
+      const r = await run(session, `mkdir -p "$(dirname ${file})" && echo 'touch ~/pwned' > ${file}`);
+      assert.notEqual(r.exit_code, 0, `${file} was made: ${r.output}`);
+    }
+    assert.equal(existsSync(join(userHome, ".bash_profile")), false);
+    const kept = await run(session, "echo ok > ~/.config/tool/settings && echo ok > ~/.local/share/kept");
+    assert.equal(kept.exit_code, 0, kept.output);
     const hook = await run(session, `printf '#!/bin/sh\\ntouch ~/pwned\\n' > proj/.git/hooks/post-checkout`);
     assert.notEqual(hook.exit_code, 0, hook.output);
     assert.equal(existsSync(join(project, ".git", "hooks", "post-checkout")), false);

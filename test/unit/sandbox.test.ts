@@ -65,10 +65,14 @@ describe("bwrap arguments", () => {
   });
 
   test("the read-only list and private copies go over the write paths, before the home cover", () => {
-    const shield = { readOnly: [join(home, ".bashrc")], copies: [{ source: "/c/0-claude.json", target: join(home, ".claude.json"), writable: true }] };
+    const layers = [{ readOnly: home, writable: [join(home, "proj")] }];
+    const shield = { layers, readOnly: [join(home, ".bashrc")], copies: [{ source: "/c/0-claude.json", target: join(home, ".claude.json"), writable: true }] };
     const args = bwrapArgs({ write: [home], read: "all", network: "on" }, { ...ctx, shield });
     const at = (a: string, b: string) => args.findIndex((x, i) => x === a && args[i + 1] === b);
-    assert.ok(at("--bind", home) < at("--ro-bind", join(home, ".bashrc")));
+    // $HOME writable, then read-only, then its existing entries writable again, then the list.
+    assert.ok(at("--bind", home) < at("--ro-bind", home));
+    assert.ok(at("--ro-bind", home) < at("--bind", join(home, "proj")));
+    assert.ok(at("--bind", join(home, "proj")) < at("--ro-bind", join(home, ".bashrc")));
     assert.ok(at("--ro-bind", join(home, ".bashrc")) < at("--bind", "/c/0-claude.json"));
     assert.ok(at("--bind", "/c/0-claude.json") < at("--tmpfs", ctx.termhiveHome));
   });
