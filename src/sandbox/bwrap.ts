@@ -48,10 +48,14 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
   for (const p of new Set(underTmp)) if (p === "/tmp" || p.startsWith("/tmp/")) args.push("--ro-bind", p, p);
   // Writable paths, then what they must not expose put back over them.
   for (const p of policy.write) args.push("--bind", p, p);
-  for (const layer of ctx.shield?.layers ?? []) {
+  const layers = ctx.shield?.layers ?? [];
+  for (const layer of layers) {
     args.push("--ro-bind", layer.readOnly, layer.readOnly);
     for (const p of layer.writable) args.push("--bind", p, p);
   }
+  // A write path under a layer (a named ~/.config/git, the preset's ~/.claude) is what the policy gave: bound again.
+  const under = (p: string, dir: string) => p.startsWith(dir.endsWith("/") ? dir : dir + "/");
+  for (const p of policy.write) if (layers.some((l) => under(p, l.readOnly))) args.push("--bind", p, p);
   for (const p of ctx.shield?.readOnly ?? []) args.push("--ro-bind", p, p);
   for (const c of ctx.shield?.copies ?? []) args.push(c.writable ? "--bind" : "--ro-bind", c.source, c.target);
   // TERMHIVE_HOME holds the tmux socket, the gRPC socket, the token, hive.db and recordings: any

@@ -73,6 +73,10 @@ describe("bwrap arguments", () => {
     assert.ok(at("--bind", home) < at("--ro-bind", home));
     assert.ok(at("--ro-bind", home) < at("--bind", join(home, "proj")));
     assert.ok(at("--bind", join(home, "proj")) < at("--ro-bind", join(home, ".bashrc")));
+    // A write path inside a layer that the layer keeps read-only is the policy's: bound again after it.
+    const named = bwrapArgs({ write: [home, join(home, ".config", "git")], read: "all", network: "on" }, { ...ctx, shield: { layers: [{ readOnly: home, writable: [] }, { readOnly: join(home, ".config"), writable: [] }], readOnly: [], copies: [] } });
+    const last = named.map((x, i) => (x === "--bind" && named[i + 1] === join(home, ".config", "git") ? i : -1)).filter((i) => i >= 0).at(-1)!;
+    assert.ok(last > named.lastIndexOf(join(home, ".config")), named.join(" "));
     assert.ok(at("--ro-bind", join(home, ".bashrc")) < at("--bind", "/c/0-claude.json"));
     assert.ok(at("--bind", "/c/0-claude.json") < at("--tmpfs", ctx.termhiveHome));
   });
