@@ -46,7 +46,7 @@ export function sandboxLaunch(
   pruneCopies(pane.termhiveHome);
   const named = typeof option === "object" && !("granted" in option) ? policy.write : [];
   const shield = shieldFor(policy, { home: pane.home, cwd: pane.cwd, termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, tokens: serveTokens(homes), named });
-  const filter = seccompFilterFile(pane.termhiveHome);
+  const filter = seccompFilterFile(pane.termhiveHome, { unixSockets: policy.unix_sockets === "allow" });
   const otherHomes = homes.filter((h) => h !== pane.termhiveHome);
   const args = bwrapArgs(policy, {
     termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, shellFiles: pane.shell, cwd: pane.cwd, support, relayDir, otherHomes, shield,

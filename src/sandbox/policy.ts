@@ -18,6 +18,8 @@ export interface SandboxPolicy {
   network: NetworkMode;
   /** "clean": the pane starts with only the basic variables (HOME, PATH, USER, LANG…), not the caller's others. */
   env?: "clean";
+  /** "allow": the program may open unix sockets (chromium's own, a nested tmux): any socket file it can see is then reachable. */
+  unix_sockets?: "allow";
   /** The preset it came from, to show. */
   preset?: (typeof SANDBOX_PRESETS)[number];
 }
@@ -34,6 +36,7 @@ export const sandboxOption = z.union([
       read: z.union([z.literal("all"), z.array(path)]).optional(),
       network: z.enum(NETWORK_MODES),
       env: z.literal("clean").optional(),
+      unix_sockets: z.literal("allow").optional(),
     })
     .strict(),
 ], { error: (issue) => unknownPreset(issue.input) });
@@ -80,14 +83,14 @@ export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: 
       throw new SandboxPolicyError(`the session's cwd ${JSON.stringify(ctx.cwd)} is not in the sandbox's read or write paths; nothing was opened`);
     }
   }
-  return { write, read, network: option.network, ...(option.env ? { env: option.env } : {}) };
+  return { write, read, network: option.network, ...(option.env ? { env: option.env } : {}), ...(option.unix_sockets ? { unix_sockets: option.unix_sockets } : {}) };
 }
 
 /** One line for lists: "worktree: write /w/a; network on". */
 export function describePolicy(p: SandboxPolicy): string {
   const write = p.write.length ? `write ${p.write.join(", ")}` : "read-only";
   const read = p.read === "all" ? "" : `; read ${p.read.join(", ")}`;
-  return `${p.preset ? `${p.preset}: ` : ""}${write}${read}; network ${p.network}${p.env ? "; env clean" : ""}`;
+  return `${p.preset ? `${p.preset}: ` : ""}${write}${read}; network ${p.network}${p.env ? "; env clean" : ""}${p.unix_sockets ? "; unix sockets allowed" : ""}`;
 }
 
 /** The policy kept in pane metadata, or undefined for a pane without one (or an unreadable value). */

@@ -27,7 +27,7 @@ function remotePolicy(option: SandboxRequest, cwd: string): SandboxPolicy {
   if (read !== "all" && ![...read, ...write].some((p) => cwd === p || cwd.startsWith(p.endsWith("/") ? p : p + "/"))) {
     throw new ToolError(`the session's cwd ${JSON.stringify(cwd)} is not in the sandbox's read or write paths; nothing was opened`);
   }
-  return { write, read, network: option.network, ...(option.env ? { env: option.env } : {}) };
+  return { write, read, network: option.network, ...(option.env ? { env: option.env } : {}), ...(option.unix_sockets ? { unix_sockets: option.unix_sockets } : {}) };
 }
 
 export function remoteSandboxLaunch(option: SandboxRequest, pane: { argv: string[]; cwd: string; sessionId: string; shell: boolean }, host: SandboxHost): SandboxedLaunch {
@@ -45,14 +45,14 @@ export function remoteSandboxLaunch(option: SandboxRequest, pane: { argv: string
   // The seccomp filter (seccomp.ts) for the host's own machine, written there by the pane's
   // launcher (whole, then moved into place) and given to its bwrap; a machine without one runs
   // without it, as a local one does.
-  const filter = `${host.stateDir}/seccomp.bpf`;
-  const script = `umask 077; f=$1; shift; ${makeFiles}if ${writeFilter()} >"$f.$$" && mv -f "$f.$$" "$f"; then b=$1; shift; exec "$b" --seccomp ${SECCOMP_FD} "$@" ${SECCOMP_FD}<"$f"; fi; rm -f "$f.$$"; exec "$@"`;
+  const filter = `${host.stateDir}/seccomp${policy.unix_sockets === "allow" ? "-unix" : ""}.bpf`;
+  const script = `umask 077; f=$1; shift; ${makeFiles}if ${writeFilter(policy.unix_sockets === "allow")} >"$f.$$" && mv -f "$f.$$" "$f"; then b=$1; shift; exec "$b" --seccomp ${SECCOMP_FD} "$@" ${SECCOMP_FD}<"$f"; fi; rm -f "$f.$$"; exec "$@"`;
   return { argv: ["/bin/sh", "-c", script, "sh", filter, ...files, ...box], policy };
 }
 
 /** A shell `case` printing the filter for the machine it runs on (printf octal escapes), failing where there is none. */
-function writeFilter(): string {
+function writeFilter(unixSockets: boolean): string {
   const printf = (bytes: Buffer) => `printf '${[...bytes].map((b) => "\\" + b.toString(8).padStart(3, "0")).join("")}'`;
-  const arms = (["x64", "arm64"] as const).map((arch) => `${arch === "x64" ? "x86_64" : "aarch64|arm64"}) ${printf(seccompFilter(arch)!)};;`);
+  const arms = (["x64", "arm64"] as const).map((arch) => `${arch === "x64" ? "x86_64" : "aarch64|arm64"}) ${printf(seccompFilter(arch, { unixSockets })!)};;`);
   return `case $(uname -m) in ${arms.join(" ")} *) false;; esac`;
 }

@@ -48,7 +48,12 @@ const RET = 0x06; // BPF_RET | BPF_K
 
 type Insn = [code: number, jt: number, jf: number, k: number];
 
-function program(abi: Abi): Insn[] {
+/** unixSockets: the policy allows unix sockets (its `unix_sockets: "allow"`); the rest of the filter holds. */
+export interface FilterOptions {
+  unixSockets?: boolean;
+}
+
+function program(abi: Abi, options: FilterOptions): Insn[] {
   // Jumps are relative: labels resolved once the list is complete.
   const p: (Insn | { jumpTo: string; code: number; k: number; onTrue: boolean })[] = [];
   const labels = new Map<string, number>();
@@ -62,7 +67,7 @@ function program(abi: Abi): Insn[] {
   p.push({ jumpTo: "deny", code: JEQ, k: abi.auditArch, onTrue: false });
   ld(NR);
   if (abi.x32Bit) ifGe(abi.x32Bit, "deny");
-  ifEq(abi.socket, "socket");
+  if (!options.unixSockets) ifEq(abi.socket, "socket");
   ifEq(abi.ioctl, "ioctl");
   ifEq(abi.ioUringSetup, "deny");
   ret(RET_ALLOW);
@@ -86,10 +91,10 @@ function program(abi: Abi): Insn[] {
 }
 
 /** The filter as bwrap reads it (struct sock_filter[], host byte order), or null on an architecture without one. */
-export function seccompFilter(arch: NodeJS.Architecture = process.arch): Buffer | null {
+export function seccompFilter(arch: NodeJS.Architecture = process.arch, options: FilterOptions = {}): Buffer | null {
   const abi = ABIS[arch];
   if (!abi) return null;
-  const insns = program(abi);
+  const insns = program(abi, options);
   const out = Buffer.alloc(insns.length * 8);
   insns.forEach(([code, jt, jf, k], i) => {
     out.writeUInt16LE(code, i * 8);
@@ -104,12 +109,12 @@ export function seccompFilter(arch: NodeJS.Architecture = process.arch): Buffer 
  * The filter's file under TERMHIVE_HOME (hidden inside the sandbox; bwrap reads it before), written
  * whole each launch so a half-written file from a crash is never loaded. Null: no filter here.
  */
-export function seccompFilterFile(termhiveHome: string, arch: NodeJS.Architecture = process.arch): string | null {
-  const bytes = seccompFilter(arch);
+export function seccompFilterFile(termhiveHome: string, options: FilterOptions = {}, arch: NodeJS.Architecture = process.arch): string | null {
+  const bytes = seccompFilter(arch, options);
   if (!bytes) return null;
   const dir = join(termhiveHome, "sandbox");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, `seccomp-${arch}.bpf`);
+  const file = join(dir, `seccomp-${arch}${options.unixSockets ? "-unix" : ""}.bpf`);
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, bytes, { mode: 0o600 });
   renameSync(temp, file);

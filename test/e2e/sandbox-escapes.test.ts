@@ -114,6 +114,14 @@ describe("no way out of a sandboxed pane", { skip }, () => {
     assert.equal(unixHits, 1);
     const tcp = await run(session, `python3 -c "import socket; socket.socket(socket.AF_INET); socket.socketpair(); print('tcp-ok')"`);
     assert.match(tcp.output, /tcp-ok/);
+    // A policy that gives unix sockets (chromium makes its own) reaches the service; TIOCSTI stays refused.
+    const { session: given, sandbox } = await h.ok("terminal_open", { name: "sock-given", command: "bash", cwd: project, sandbox: { write: [], network: "on", unix_sockets: "allow" } });
+    assert.match(String(sandbox), /unix sockets allowed/);
+    const allowed = await run(given, connect);
+    assert.equal(allowed.exit_code, 0, allowed.output);
+    assert.equal(unixHits, 2);
+    const sti = await run(given, `python3 -c "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b':')"`);
+    assert.match(sti.output, /Operation not permitted/);
   });
 
   test("the serve token is not in the MCP registrations a sandboxed pane reads", async () => {

@@ -142,3 +142,17 @@ describe("seccomp filter", () => {
     assert.equal(seccompFilter("ia32"), null);
   });
 });
+
+describe("seccomp filter with unix sockets given", () => {
+  test("one check fewer (socket's family), the same ending", () => {
+    const closed = seccompFilter("x64")!;
+    const open = seccompFilter("x64", { unixSockets: true })!;
+    assert.equal(open.length, closed.length - 8);
+    assert.deepEqual(open.subarray(open.length - 8), closed.subarray(closed.length - 8));
+  });
+
+  test("the schema takes unix_sockets: allow and nothing else there", () => {
+    assert.equal(sandboxOption.safeParse({ write: [], network: "on", unix_sockets: "allow" }).success, true);
+    assert.equal(sandboxOption.safeParse({ write: [], network: "on", unix_sockets: "yes" }).success, false);
+  });
+});
