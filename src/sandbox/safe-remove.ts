@@ -22,11 +22,15 @@ export function openFolder(path: string): number {
   return openSync(path, DIR_FLAGS);
 }
 
+/** Entries one pass may still visit: shared by every removal of the pass, so a folder the program fills without end costs a bounded amount per pass. */
+export interface RemovalBudget {
+  left: number;
+}
+
 interface Walk {
   /** The top folder: deeper folders are moved here. */
   top: number;
-  /** Entries that may still be visited in this pass. */
-  budget: number;
+  budget: RemovalBudget;
   /** Names moved into the top folder, removed in this pass when the budget allows. */
   moved: string[];
 }
@@ -47,7 +51,7 @@ function emptyFile(at: string): void {
 }
 
 function removeAt(walk: Walk, dir: number, name: string, depth: number): boolean {
-  if (walk.budget-- <= 0) return false;
+  if (walk.budget.left-- <= 0) return false;
   const at = entryAt(dir, name);
   emptyFile(at);
   try {
@@ -92,10 +96,10 @@ function removeAt(walk: Walk, dir: number, name: string, depth: number): boolean
 
 /**
  * Removes the entry `name` of the folder open as `dir` (a file, a link, a FIFO or a whole
- * tree), following no link, visiting at most `budget` entries. False when something is left
- * for a later pass (the budget ran out, or the program refilled a folder meanwhile).
+ * tree), following no link, visiting at most what is left of `budget`. False when something is
+ * left for a later pass (the budget ran out, or the program refilled a folder meanwhile).
  */
-export function removeEntry(dir: number, name: string, budget = 10_000): boolean {
+export function removeEntry(dir: number, name: string, budget: RemovalBudget = { left: 10_000 }): boolean {
   const walk: Walk = { top: dir, budget, moved: [] };
   let complete = removeAt(walk, dir, name, 0);
   while (walk.moved.length > 0) complete = removeAt(walk, dir, walk.moved.shift()!, 0) && complete;
@@ -103,7 +107,7 @@ export function removeEntry(dir: number, name: string, budget = 10_000): boolean
 }
 
 /** Removes a folder the server made (trusted path) and everything in it, the same safe way. False when something was left. */
-export function removeFolder(path: string, budget = 1_000_000): boolean {
+export function removeFolder(path: string, budget: RemovalBudget = { left: 1_000_000 }): boolean {
   let fd: number;
   try {
     fd = openFolder(path);
@@ -114,6 +118,7 @@ export function removeFolder(path: string, budget = 1_000_000): boolean {
   let complete = true;
   try {
     for (const name of readdirSync(entryAt(fd, ""))) complete = removeEntry(fd, name, budget) && complete;
+    // Whatever the program left, once it is gone (the pane's end), is finite: the budget is a backstop.
   } finally {
     closeSync(fd);
   }

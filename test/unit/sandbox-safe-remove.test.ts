@@ -52,7 +52,7 @@ test("a budget too small for the tree leaves the rest for a later pass, saying s
     for (let i = 0; i < 50; i++) writeFileSync(join(relay, "many", `f${i}`), "x");
     const fd = openFolder(relay);
     try {
-      assert.equal(removeEntry(fd, "many", 10), false);
+      assert.equal(removeEntry(fd, "many", { left: 10 }), false);
       assert.ok(existsSync(join(relay, "many")));
       assert.equal(removeEntry(fd, "many"), true);
     } finally {
@@ -73,6 +73,32 @@ test("a link given as the folder itself is refused, not followed", () => {
     symlinkSync(victim, join(root, "relay"));
     assert.throws(() => removeFolder(join(root, "relay")), /ELOOP|ENOTDIR/);
     assert.deepEqual(readdirSync(victim), ["f"]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("a relay folder filled with 3000 names is emptied over bounded passes, each saying whether another is due; a request among them still arrives", async () => {
+  const { takeRelayRequests, writeRelayRequest } = await import("../../src/sandbox/relay.js");
+  const root = mkdtempSync(join(tmpdir(), "safe-remove-"));
+  try {
+    const relay = join(root, "relay");
+    mkdirSync(relay);
+    for (let i = 0; i < 3000; i++) writeFileSync(join(relay, `junk${i}`), "");
+    writeRelayRequest(relay, { kind: "status", args: ["working"] });
+    const first = takeRelayRequests(relay);
+    assert.equal(first.more, true);
+    assert.ok(readdirSync(relay).length > 0);
+    let passes = 1;
+    let requests = first.requests.length;
+    for (let more: boolean = first.more; more; passes++) {
+      const next = takeRelayRequests(relay);
+      requests += next.requests.length;
+      more = next.more;
+    }
+    assert.deepEqual(readdirSync(relay), []);
+    assert.equal(requests, 1);
+    assert.ok(passes >= 2 && passes <= 3, `${passes} passes`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

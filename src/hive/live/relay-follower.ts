@@ -14,9 +14,10 @@ import { AGENT_STATUSES, type AgentStatus } from "../index.js";
 import { RELAY_UNREAD_CAP, RelayMailPace } from "./relay-mail-bound.js";
 
 /**
- * Drains of one folder are this far apart at least: a program renaming files in a loop sends
- * thousands of events a second, and each would be a full pass over the folder. A request
- * waits at most this long more.
+ * Drains of one folder are this far apart at least, and at least as far as the last one took:
+ * a program renaming or making files in a loop sends thousands of events a second, and each
+ * would be a pass over the folder; so its folder takes at most half of this process's time.
+ * A request waits at most this long more.
  */
 const DRAIN_GAP_MS = 50;
 /** Audit lines about refused files, per drain; the rest are counted in one more line. */
@@ -27,7 +28,8 @@ export class RelayFollower {
   /** The pane's name, the sender of the mail of a pane no agent is bound to. */
   private readonly names = new Map<string, string>();
   private readonly scheduled = new Map<string, NodeJS.Timeout>();
-  private readonly drainedAt = new Map<string, number>();
+  /** When the next drain of a folder may start. */
+  private readonly nextDrainAt = new Map<string, number>();
   private readonly mailPace = new RelayMailPace();
 
   constructor(
@@ -58,7 +60,7 @@ export class RelayFollower {
     this.watchers.delete(sessionId);
     clearTimeout(this.scheduled.get(sessionId));
     this.scheduled.delete(sessionId);
-    this.drainedAt.delete(sessionId);
+    this.nextDrainAt.delete(sessionId);
   }
 
   /** The followed panes not in `live` are gone: what they left is applied, then their folder removed. */
@@ -94,7 +96,7 @@ export class RelayFollower {
 
   private schedule(sessionId: string, dir: string): void {
     if (this.scheduled.has(sessionId) || !this.watchers.has(sessionId)) return;
-    const wait = Math.max(0, (this.drainedAt.get(sessionId) ?? 0) + DRAIN_GAP_MS - Date.now());
+    const wait = Math.max(0, (this.nextDrainAt.get(sessionId) ?? 0) - Date.now());
     this.scheduled.set(sessionId, setTimeout(() => {
       this.scheduled.delete(sessionId);
       this.drain(sessionId, dir);
@@ -102,9 +104,12 @@ export class RelayFollower {
   }
 
   private drain(sessionId: string, dir: string): void {
-    this.drainedAt.set(sessionId, Date.now());
+    const started = Date.now();
+    let more = false;
     try {
-      const { requests, refused } = takeRelayRequests(dir);
+      const taken = takeRelayRequests(dir);
+      const { requests, refused } = taken;
+      more = taken.more;
       const agent = requests.length > 0 ? this.hive.agents.bySession(sessionId)[0]?.name : undefined;
       for (const request of requests) {
         let refusal: string | null;
@@ -119,7 +124,12 @@ export class RelayFollower {
       if (refused.length > AUDIT_LINES_PER_DRAIN) this.audit?.write({ event: "relay-refused", session: sessionId, more: refused.length - AUDIT_LINES_PER_DRAIN, reason: "more refused in the same pass" });
     } catch (error) {
       this.failed(sessionId, "reading the relay folder", error);
+    } finally {
+      const took = Date.now() - started;
+      this.nextDrainAt.set(sessionId, Date.now() + Math.max(DRAIN_GAP_MS, took));
     }
+    // A bounded pass left some: the next one is due whether or not an event comes.
+    if (more) this.schedule(sessionId, dir);
   }
 
   /** Applies one request; why it was not, or null. */
