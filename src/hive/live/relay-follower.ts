@@ -76,6 +76,7 @@ export class RelayFollower {
         this.failed(id, "removing the relay folder of a closed pane", error);
       }
       this.names.delete(id);
+      this.nextDrainAt.delete(id);
       this.mailPace.forget(id);
     }
   }
