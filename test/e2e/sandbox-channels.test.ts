@@ -21,6 +21,7 @@ const skip = bwrap ? false : "bubblewrap (bwrap) is not installed (apt-get insta
 // swapped deletes the victim's files.
 const SWAP_RACE = String.raw`
 import ctypes, os, sys, time
+import { outsideTmp } from "../temp-folder.js";
 libc = ctypes.CDLL(None, use_errno=True)
 relay, victim, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
 names = sorted(os.listdir(victim))
@@ -62,7 +63,7 @@ describe("what a sandbox writes that the server reads (bubblewrap)", { skip }, (
 
   before(async () => {
     // Outside /tmp: the sandbox's /tmp is its own, and a user's HOME and projects are not there.
-    root = mkdtempSync("/var/tmp/termhive-sandbox-channels-");
+    root = mkdtempSync(join(outsideTmp(), "termhive-sandbox-channels-"));
     userHome = join(root, "user");
     project = join(root, "project");
     for (const dir of [userHome, project]) mkdirSync(dir);
