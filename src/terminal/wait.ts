@@ -51,7 +51,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
       if (request.for === "exit" || request.for === "completion") await probeLiveness();
       switch (request.for) {
         case "pattern": {
-          const found = await request.pattern!.execAsync(stripAnsi(session.transcript.slice(from).text));
+          const found = await request.pattern!.execAsync(stripAnsi(session.printedText(from)));
           if (found) {
             match = found.text;
             return true;

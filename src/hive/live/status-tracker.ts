@@ -284,7 +284,7 @@ export class StatusTracker {
   private evaluate(entry: Tracked, retried = false): void {
     const { session } = entry;
     if (!session.alive || session.goneReason) return;
-    const screenLines = session.screen.snapshot().lines;
+    const screenLines = session.screen.printedLines();
     const seeded = entry.seededAt !== null && entry.seededAt === session.lastOutputAt;
     if (!seeded) entry.seededAt = null;
     let stale = false;

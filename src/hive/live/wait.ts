@@ -68,8 +68,8 @@ export async function hiveWait(
       }
       case "pattern": {
         if (!s || s.goneReason) return { ...base, met: false, detail: "session is gone" };
-        const fresh = stripAnsi(s.transcript.slice(startOffsets.get(t.sessionId) ?? s.transcript.end).text);
-        const screen = s.screen.snapshot().lines.join("\n");
+        const fresh = stripAnsi(s.printedText(startOffsets.get(t.sessionId) ?? s.transcript.end));
+        const screen = s.screen.printedLines().join("\n");
         const m = (await options.pattern!.execAsync(fresh)) ?? (await options.pattern!.execAsync(screen));
         return { ...base, met: m !== null, detail: m ? `matched ${JSON.stringify(m.text.slice(0, 200))}` : "no match yet" };
       }
@@ -82,7 +82,7 @@ export async function hiveWait(
         }
         // A plain session without an agent: judge it as a shell would be judged.
         if (!alive) return { ...base, met: false, detail: "exited" };
-        const d = detectStatus(deps.hive.profiles.get("shell"), { screenLines: s!.screen.snapshot().lines, quietMs: Date.now() - s!.lastOutputAt });
+        const d = detectStatus(deps.hive.profiles.get("shell"), { screenLines: s!.screen.printedLines(), quietMs: Date.now() - s!.lastOutputAt });
         return { ...base, met: d.status === options.for, detail: `${d.status} (${d.detail})` };
       }
     }
