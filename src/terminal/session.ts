@@ -81,6 +81,13 @@ export class TerminalSession extends SessionState {
     else if (pane && pane.cursorCol > 0) void this.screen.write(`\r\x1b[${pane.cursorCol}C`);
     this.currentPhase = phase;
     if (integrated) this.integratedShell = true;
+    // An integrated shell adopted at its prompt is reading its line from the cursor on (its B
+    // went by before this process looked): what comes next is the echo of that line.
+    if (integrated && phase === "prompt") {
+      this.inputStarts(this.transcript.end);
+      this.screenEdges = [];
+      this.screen.markInput("start");
+    }
     // No output event: the history is not new output (watchers must not match it again);
     // subscribers that replay a session read it from the transcript.
   }

@@ -3,7 +3,7 @@
 // redraws and paste highlighting, and the echo of text typed into a program without marks.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Harness } from "./harness.js";
+import { E2E_BACKEND, Harness } from "./harness.js";
 import { until } from "../until.js";
 
 type Question = { digest: string; text: string; choices: string[] };
@@ -29,6 +29,26 @@ describe("what a pattern sees", () => {
       assert.ok(lines(w.output).includes("GO-NOW"), JSON.stringify(w.output));
     });
   }
+
+  // The pty backend's sessions belong to the process that opened them.
+  test("a second server process following the session waits for the output too", { skip: E2E_BACKEND === "pty" }, async () => {
+    await h.ok("terminal_open", { name: "shared", command: "bash" });
+    const other = new Harness(h.home, h.env);
+    other.bare = true;
+    other.cwd = h.cwd;
+    await other.connect();
+    try {
+      // The other process adopts the pane and follows its output from here.
+      await other.ok("terminal_read", { session: "shared" });
+      const waiting = other.ok("terminal_wait", { session: "shared", pattern: "CROSS-GO", timeout_s: 20 });
+      await h.ok("terminal_send", { session: "shared", text: "sleep 1.5; echo CROSS-GO" });
+      const w = await waiting;
+      assert.equal(w.matched, true);
+      assert.ok(lines(w.output).includes("CROSS-GO"), JSON.stringify(w.output));
+    } finally {
+      await other.close();
+    }
+  });
 
   test("terminal_run's until in a REPL (no shell marks) waits for the program's output, not the echo", async () => {
     await h.ok("terminal_open", { name: "py", command: "python3 -q" });
