@@ -19,7 +19,7 @@ describe("what a pattern sees", () => {
   });
   after(async () => h?.destroy());
 
-  for (const shell of ["bash", "zsh"]) {
+  for (const shell of ["bash", "zsh", "fish"]) {
     test(`${shell}: terminal_wait's pattern waits for the output, not the echo of the typed line`, async () => {
       await h.ok("terminal_open", { name: `w-${shell}`, command: shell });
       await h.ok("terminal_send", { session: `w-${shell}`, text: "sleep 1.5; echo GO-NOW" });
@@ -76,6 +76,17 @@ describe("watchers and questions of a shell agent", () => {
       return s?.running ?? undefined;
     });
     assert.equal(running, "sleep 3; echo slept");
+  });
+
+  test("hive_wait's pattern waits for the program's line, not the typed one", async () => {
+    await h.ok("agent_spawn", { name: "hw", command: "bash", profile: "shell" });
+    assert.equal((await h.ok("hive_wait", { targets: "hw", for: "idle", timeout_s: 20 })).matched, true);
+    const waiting = h.ok("hive_wait", { targets: "hw", for: "pattern", pattern: "WAIT-GO", timeout_s: 20 });
+    await h.ok("hive_message", { agents: { hw: "sleep 1.5; echo WAIT-GO" } });
+    assert.equal((await waiting).matched, true);
+    // Matched on the printed line: it is there the moment the wait returns.
+    const read = await h.ok("terminal_read", { session: "hw", mode: "screen" });
+    assert.ok(lines(read.output).includes("WAIT-GO"), JSON.stringify(read.output));
   });
 
   test("hive_watch fires on the program's line only, and the line is clean", async () => {
