@@ -1,7 +1,7 @@
 // Where on a session's screen the echo of input stands: the cells an integrated shell drew
 // between starting to read a line (OSC 133 B) and starting its command (C). Each edge is a
 // line marker (it follows the text as the screen scrolls) and a column, taken once xterm has
-// parsed everything before the edge. Profile rules read the screen with these cells blank,
+// parsed everything before the edge. Profile rules read the screen with these cells hidden,
 // so a question typed on the command line is not a question the program asked.
 import type { IBuffer, IMarker } from "@xterm/headless";
 
@@ -16,6 +16,13 @@ interface Region {
   /** The end edge was asked for (it may still be waiting for xterm's parse). */
   ending: boolean;
 }
+
+/**
+ * What a cell of input shows instead of its character. Not a blank: a command line blanked
+ * would leave its prompt looking like a prompt waiting (a silent `sleep` judged idle), and a
+ * person's half-typed line would look empty. Nothing a rule looks for.
+ */
+const HIDDEN = "░";
 
 /** Regions kept; older ones have scrolled far above any rule's lines. */
 const MAX_REGIONS = 32;
@@ -45,7 +52,7 @@ export class ScreenInput {
     };
   }
 
-  /** The visible rows, with the cells of input blanked (trailing blanks trimmed). */
+  /** The visible rows, with the cells of input hidden (trailing blanks trimmed). */
   mask(buffer: IBuffer, rows: number, cols: number): string[] {
     const lines: string[] = [];
     const live = this.regions.filter((r) => r.from && !r.from.marker.isDisposed && r.from.marker.line >= 0);
@@ -70,7 +77,7 @@ export class ScreenInput {
       for (const [start, stop] of blank.sort((a, b) => a[0] - b[0])) {
         if (stop <= col) continue;
         if (start > col) text += line.translateToString(false, col, start);
-        text += " ".repeat(stop - Math.max(start, col));
+        text += line.translateToString(false, Math.max(start, col), stop).replace(/\S/g, HIDDEN);
         col = stop;
       }
       text = (col < cols ? text + line.translateToString(false, col, cols) : text).trimEnd();

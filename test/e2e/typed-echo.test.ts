@@ -89,6 +89,16 @@ describe("watchers and questions of a shell agent", () => {
     assert.ok(lines(read.output).includes("WAIT-GO"), JSON.stringify(read.output));
   });
 
+  test("a silent command's hidden command line does not make its prompt look idle", async () => {
+    await h.ok("agent_spawn", { name: "quiet", command: "bash", profile: "shell" });
+    assert.equal((await h.ok("hive_wait", { targets: "quiet", for: "idle", timeout_s: 20 })).matched, true);
+    // Longer than a typed message's working is held against the screen (5 s): the screen decides.
+    await h.ok("hive_message", { agents: { quiet: "sleep 7; echo SLEPT-OK" } });
+    assert.equal((await h.ok("hive_wait", { targets: "quiet", for: "idle", timeout_s: 20 })).matched, true);
+    const read = await h.ok("terminal_read", { session: "quiet", mode: "screen" });
+    assert.ok(lines(read.output).includes("SLEPT-OK"), JSON.stringify(read.output));
+  });
+
   test("hive_watch fires on the program's line only, and the line is clean", async () => {
     await h.ok("agent_spawn", { name: "sh1", command: "bash", profile: "shell" });
     assert.equal((await h.ok("hive_wait", { targets: "sh1", for: "idle", timeout_s: 20 })).matched, true);
