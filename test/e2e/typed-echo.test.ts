@@ -113,6 +113,10 @@ describe("watchers and questions of a shell agent", () => {
       return events.some((e) => String(e.data.line).includes("FATAL-2")) ? events : undefined;
     });
     assert.deepEqual(hits.map((e) => e.data.line), ["FATAL-2"], JSON.stringify(hits.map((e) => e.data)));
+    // A match that spans a backspace is carried as drawn.
+    await h.ok("terminal_send", { session: "sh1", text: "printf 'BS-%s\\bZ\\n' 1" });
+    const w = await h.ok("terminal_wait", { session: "sh1", pattern: "BS-[\\s\\S]+Z", timeout_s: 20 });
+    assert.equal(w.match, "BS-Z", JSON.stringify(w));
   });
 
   test("a shell's [y/N] question is the one the program printed; answered, it is gone", async () => {

@@ -17,6 +17,7 @@ import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { Event } from "../../terminal/events.js";
 import { stripAnsi } from "../../util/ansi.js";
+import { drawnText } from "../../output/clean.js";
 import { RegexTimeoutError } from "../../util/regex-worker.js";
 
 const CROSS_PROCESS_POLL_MS = 50;
@@ -71,7 +72,7 @@ export async function hiveWait(
         const fresh = stripAnsi(s.printedText(startOffsets.get(t.sessionId) ?? s.transcript.end));
         const screen = s.screen.printedLines().join("\n");
         const m = (await options.pattern!.execAsync(fresh)) ?? (await options.pattern!.execAsync(screen));
-        return { ...base, met: m !== null, detail: m ? `matched ${JSON.stringify(m.text.slice(0, 200))}` : "no match yet" };
+        return { ...base, met: m !== null, detail: m ? `matched ${JSON.stringify(drawnText(m.text).slice(0, 200))}` : "no match yet" };
       }
       default: {
         if (agents.length > 0) {
