@@ -49,7 +49,7 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
   let http;
   const dashboard = createDashboard(root, { token, host: options.host });
   try {
-    http = await startHttp(root, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: config.httpMaxSessions, sessionTtlMs: config.httpSessionTtlMs, dashboard });
+    http = await startHttp(root, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: config.httpMaxSessions, sessionTtlMs: config.httpSessionTtlMs, maxConnections: config.httpMaxConnections, requestTimeoutMs: config.httpRequestTimeoutMs, dashboard });
   } catch (error) {
     dashboard.close();
     await grpc.close();
