@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
+import { outsideTmp } from "../temp-folder.js";
 
 const skip = !sshdAvailable() ? "sshd (openssh-server) is not installed: apt-get install -y openssh-server" : !findBwrap() ? "bubblewrap (bwrap) is not installed" : false;
 
@@ -19,7 +20,7 @@ describe("sandboxed panes on a remote host", { skip }, () => {
 
   before(async () => {
     // The remote HOME outside /tmp (the sandbox's /tmp is its own, and a user's HOME is not there).
-    root = mkdtempSync("/var/tmp/termhive-sandbox-remote-");
+    root = mkdtempSync(join(outsideTmp(), "termhive-sandbox-remote-"));
     process.env.TMPDIR = root;
     host = await startLoopbackHost();
     h = await Harness.start({ TERMHIVE_SSH: host.sshCommand });
@@ -51,5 +52,11 @@ describe("sandboxed panes on a remote host", { skip }, () => {
     // The host's termhive folder (its tmux socket) is out of reach from inside.
     const sock = await h.ok("terminal_run", { session: "far-box", command: 'ls "$TERMHIVE_HOME"' });
     assert.doesNotMatch(sock.output, /tmux\.sock/);
+    // The seccomp filter holds there too: no unix socket (the host's tmux, its D-Bus), no TIOCSTI.
+    const unix = await h.ok("terminal_run", { session: "far-box", command: `python3 -c "import socket; socket.socket(socket.AF_UNIX)"` });
+    assert.notEqual(unix.exit_code, 0, unix.output);
+    assert.match(unix.output, /Operation not permitted/);
+    const sti = await h.ok("terminal_run", { session: "far-box", command: `python3 -c "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b':')"` });
+    assert.match(sti.output, /Operation not permitted/);
   });
 });
