@@ -37,8 +37,8 @@ export function remoteSandboxLaunch(option: SandboxOption, pane: { argv: string[
   const args = bwrapArgs(policy, { termhiveHome: host.stateDir, sessionId: pane.sessionId, shellFiles: pane.shell, cwd: pane.cwd, support: [host.shellDir], keep: [host.shellDir] });
   const box = [host.bwrap, ...args, "--", ...pane.argv];
   if (!pane.shell) return { argv: box, policy };
-  // bwrap binds existing files only: the shell's status and secret-line files are made first, owner-only.
+  // bwrap binds existing files only: the shell's status, secret-line and run-line files are made first, owner-only.
   const shellDir = `${host.stateDir}/shell`;
-  const files = [`${shellDir}/status.${pane.sessionId}`, `${shellDir}/secret.${pane.sessionId}`];
-  return { argv: ["/bin/sh", "-c", 'umask 077; : >>"$1" && : >>"$2" || exit 1; shift 2; exec "$@"', "sh", ...files, ...box], policy };
+  const files = [`${shellDir}/status.${pane.sessionId}`, `${shellDir}/secret.${pane.sessionId}`, `${shellDir}/run.${pane.sessionId}`];
+  return { argv: ["/bin/sh", "-c", 'umask 077; : >>"$1" && : >>"$2" && : >>"$3" || exit 1; shift 3; exec "$@"', "sh", ...files, ...box], policy };
 }

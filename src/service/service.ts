@@ -28,6 +28,8 @@ import type { TerminalSession } from "../terminal/session.js";
 import { sessionSummary, type SessionSummary } from "../terminal/summary.js";
 import { resolveKey } from "../backends/keys.js";
 import { markSecretLine } from "../shell/secret-line.js";
+import { markRunLine, runLineFile } from "../shell/run-line.js";
+import { keysTakenBy, takenByNote, type KeysTakenBy } from "../terminal/pager.js";
 
 export type { CallContext, SessionSummary, ThrowawayFacts } from "./inputs.js";
 
@@ -39,6 +41,15 @@ const OPEN_QUIET_MS = 150;
  * ready once it has been silent this long, not after OPEN_READY_MS: there is nothing to see.
  */
 const OPEN_SILENT_MS = 1_000;
+export interface SendResult {
+  sent_bytes: number;
+  keys?: number;
+  replaced?: number;
+  /** What was on screen when the input arrived, when it reads keys for itself. */
+  taken_by?: KeysTakenBy;
+  note?: string;
+}
+
 export class TermhiveService {
   readonly registry: SessionRegistry;
   readonly audit: AuditLog;
@@ -153,6 +164,7 @@ export class TermhiveService {
         raw: input.raw,
         reduce: input.reduce,
         onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(command, 60)} (${Math.round(ms / 1000)} s)`)),
+        beforeTyping: () => this.markRunLine(session),
       },
       this.config,
     ).finally(release);
@@ -200,7 +212,7 @@ export class TermhiveService {
     return { ...result, hint, session: session.id, session_name: session.name, session_closed: true };
   }
 
-  async send(input: SendInput, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number; replaced?: number }> {
+  async send(input: SendInput, _ctx: CallContext): Promise<SendResult> {
     const session = await this.session(input.session);
     await throwIfEnding(session);
     if (input.text === undefined && input.keys === undefined && input.secret === undefined) {
@@ -230,8 +242,11 @@ export class TermhiveService {
     // The keys' submits that the typed text alone can judge are judged before anything is sent.
     const plan = planKeys(line, keyNames);
     if (!input.confirm) for (const step of plan.steps) if (step.submits && !step.line.edited) await this.policy.judgeLine(session, step.line, "", false);
+    // Said in the result: a pager or a full-screen program reads what is typed as its own keys.
+    const takenBy = await keysTakenBy(session);
     let sent = 0;
     if (literal !== undefined) {
+      if (!takenBy && (submitted!.enter || literal.text.includes("\n"))) await this.markRunLine(session);
       sent += await typeIntoSession(session, literal.text, enter && input.secret === undefined);
       await this.policy.setPending(session, line);
     }
@@ -254,7 +269,15 @@ export class TermhiveService {
       keys: keys.length ? keys : undefined,
       secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
     });
-    return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}) };
+    return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}), ...(takenBy ? { taken_by: takenBy, note: takenByNote(takenBy) } : {}) };
+  }
+
+  /** A line termhive submits in an integrated shell: its pager prints instead of waiting (src/shell/run-line.ts). */
+  private async markRunLine(session: TerminalSession): Promise<void> {
+    if (!session.integrated) return;
+    // A remote shell looks for the mark on its own host.
+    if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, runLineFile(session.id), "1").catch(traced("marking the run line on the remote host"));
+    else markRunLine(this.config.home, session.id);
   }
 
   async read(input: ReadInput, ctx: CallContext): Promise<ReadResult> {

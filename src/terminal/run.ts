@@ -9,6 +9,7 @@ import type { SafeRegex } from "../util/regex.js";
 import { busyError } from "./busy.js";
 import { ToolError } from "../util/tool-error.js";
 import { fullscreenHint, renderFullscreen } from "./fullscreen.js";
+import { pagerHint, pagerShowing } from "./pager.js";
 import { typeText } from "./typing.js";
 import { renderSlice } from "./render.js";
 import { cancelInputLine, inputLineHasText } from "./prompt-line.js";
@@ -23,6 +24,8 @@ export interface RunRequest {
   raw?: boolean;
   reduce?: boolean;
   onProgress?: (elapsedMs: number) => void;
+  /** Called just before the command is typed (the shell's pager mark: src/shell/run-line.ts). */
+  beforeTyping?: () => Promise<void>;
 }
 
 export interface RunResult {
@@ -71,6 +74,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const started = Date.now();
   const startOffset = session.transcript.end;
   if (mode === "shell") session.expectCommand(request.command);
+  await request.beforeTyping?.();
   await typeText(session, request.command, true);
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.
@@ -101,6 +105,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     to: reason === "rejected" ? session.lastPromptEnd : to,
     trimEchoAndPrompt: fromOuter || (!record && (reason === "nested-prompt" || reason === "idle" || reason === "rejected")),
   });
+  const pager = reason === "fullscreen" && (await pagerShowing(session));
   const running = session.alive && (reason === "timeout" || reason === "until" || reason === "fullscreen" || (reason === "nested-prompt" && mode === "shell"));
   return {
     output: rendered.text,
@@ -114,7 +119,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     folded_lines: rendered.folded_lines,
     reducer: rendered.reducer,
     prompt: completion.prompt,
-    hint: [lostOutputHint(session, from), cancelled === false ? incompleteNotCancelledHint(session) : hintFor(reason, session, mode)].filter(Boolean).join("\n") || undefined,
+    hint: [lostOutputHint(session, from), cancelled === false ? incompleteNotCancelledHint(session) : (pager ? pagerHint(session) : hintFor(reason, session, mode))].filter(Boolean).join("\n") || undefined,
   };
 }
 
