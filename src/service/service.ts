@@ -208,7 +208,7 @@ export class TermhiveService {
     await this.registry.close(session);
     // The session is gone: a hint that sends the caller to it (terminal_read, terminal_close) would
     // answer "unknown session".
-    const hint = result.reason === "exit" ? "the command ended the throwaway shell; its output is above, and the session is closed." : result.hint;
+    const hint = result.reason === "exit" || result.session_ended ? "the command ended the throwaway shell; its output is above, and the session is closed." : result.hint;
     return { ...result, hint, session: session.id, session_name: session.name, session_closed: true };
   }
 
