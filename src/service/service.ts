@@ -22,14 +22,13 @@ import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
 import { describePolicy } from "../sandbox/policy.js";
 import { traced } from "../util/traced.js";
-import type { CallContext, CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, ThrowawayFacts, WaitInput } from "./inputs.js";
+import type { CallContext, CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, SendResult, ThrowawayFacts, WaitInput } from "./inputs.js";
 import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { sessionSummary, type SessionSummary } from "../terminal/summary.js";
 import { resolveKey } from "../backends/keys.js";
-import { markSecretLine } from "../shell/secret-line.js";
-import { markRunLine, runLineFile } from "../shell/run-line.js";
-import { keysTakenBy, takenByNote, type KeysTakenBy } from "../terminal/pager.js";
+import { markLine } from "../terminal/line-marks.js";
+import { keysTakenBy, takenByNote } from "../terminal/pager.js";
 
 export type { CallContext, SessionSummary, ThrowawayFacts } from "./inputs.js";
 
@@ -41,15 +40,6 @@ const OPEN_QUIET_MS = 150;
  * ready once it has been silent this long, not after OPEN_READY_MS: there is nothing to see.
  */
 const OPEN_SILENT_MS = 1_000;
-export interface SendResult {
-  sent_bytes: number;
-  keys?: number;
-  replaced?: number;
-  /** What was on screen when the input arrived, when it reads keys for itself. */
-  taken_by?: KeysTakenBy;
-  note?: string;
-}
-
 export class TermhiveService {
   readonly registry: SessionRegistry;
   readonly audit: AuditLog;
@@ -164,7 +154,8 @@ export class TermhiveService {
         raw: input.raw,
         reduce: input.reduce,
         onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(command, 60)} (${Math.round(ms / 1000)} s)`)),
-        beforeTyping: () => this.markRunLine(session),
+        // A line termhive submits in an integrated shell: its pager prints instead of waiting.
+        beforeTyping: async () => void (session.integrated && (await markLine(this.backend, this.config.home, session, "run"))),
       },
       this.config,
     ).finally(release);
@@ -246,7 +237,7 @@ export class TermhiveService {
     const takenBy = await keysTakenBy(session);
     let sent = 0;
     if (literal !== undefined) {
-      if (!takenBy && (submitted!.enter || literal.text.includes("\n"))) await this.markRunLine(session);
+      if (!takenBy && session.integrated && (submitted!.enter || literal.text.includes("\n"))) await markLine(this.backend, this.config.home, session, "run");
       sent += await typeIntoSession(session, literal.text, enter && input.secret === undefined);
       await this.policy.setPending(session, line);
     }
@@ -256,9 +247,7 @@ export class TermhiveService {
       // be there before the shell's hooks read the line, so the prompt is waited for first.
       await promptRedrawn(session);
       if (session.integrated && session.phase === "prompt") {
-        // A remote shell looks for the mark on its own host.
-        if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, `shell/secret.${session.id}`, "1").catch(traced("marking the secret line on the remote host"));
-        else markSecretLine(this.config.home, session.id);
+        await markLine(this.backend, this.config.home, session, "secret");
       }
       sent += await typeText(session, input.secret, true);
       line = EMPTY_LINE;
@@ -270,14 +259,6 @@ export class TermhiveService {
       secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
     });
     return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}), ...(takenBy ? { taken_by: takenBy, note: takenByNote(takenBy) } : {}) };
-  }
-
-  /** A line termhive submits in an integrated shell: its pager prints instead of waiting (src/shell/run-line.ts). */
-  private async markRunLine(session: TerminalSession): Promise<void> {
-    if (!session.integrated) return;
-    // A remote shell looks for the mark on its own host.
-    if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, runLineFile(session.id), "1").catch(traced("marking the run line on the remote host"));
-    else markRunLine(this.config.home, session.id);
   }
 
   async read(input: ReadInput, ctx: CallContext): Promise<ReadResult> {

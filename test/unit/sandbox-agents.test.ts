@@ -109,7 +109,12 @@ describe("remote hosts", () => {
     assert.deepEqual(launch.policy, { preset: "worktree", write: ["/home/u/proj"], read: "all", network: "on" });
     assert.equal(launch.relayDir, undefined);
     assert.deepEqual(launch.argv.slice(0, 2), ["/bin/sh", "-c"]);
-    assert.deepEqual(launch.argv.slice(4, 7), ["/home/u/.local/state/termhive/shell/status.s9", "/home/u/.local/state/termhive/shell/secret.s9", "/usr/bin/bwrap"]);
+    assert.deepEqual(launch.argv.slice(4, 8), [
+      "/home/u/.local/state/termhive/shell/status.s9",
+      "/home/u/.local/state/termhive/shell/secret.s9",
+      "/home/u/.local/state/termhive/shell/run.s9",
+      "/usr/bin/bwrap",
+    ]);
     const i = launch.argv.indexOf("/home/u/.local/state/termhive/shell-abc");
     assert.equal(launch.argv[i - 1], "--ro-bind");
     assert.deepEqual(launch.argv.slice(-4), ["--", "/bin/bash", "--rcfile", "x"]);
