@@ -4,7 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { until } from "../until.js";
@@ -64,6 +64,17 @@ describe("pagers", () => {
       assert.equal(next.output, "next-command");
     });
   }
+
+  test("a message to a shell agent that pages runs through, and the agent takes the next one", async () => {
+    await h.ok("agent_spawn", { name: "sh-agent", command: "bash", profile: "shell" });
+    assert.equal((await h.ok("hive_wait", { targets: "sh-agent", for: "idle", timeout_s: 20 })).matched, true);
+    const mark = join(h.home, "after-log");
+    await h.ok("hive_message", { agents: { "sh-agent": `cd '${repo}' && git log && touch '${mark}'` } });
+    await until("the command after git log to run", () => (existsSync(mark) ? true : undefined));
+    const next = join(h.home, "next-message");
+    await h.ok("hive_message", { agents: { "sh-agent": `touch '${next}'` } });
+    await until("the next message to run", () => (existsSync(next) ? true : undefined));
+  });
 
   test("man and systemctl --help print their whole text", async (t) => {
     await h.ok("terminal_open", { name: "docs", command: "bash", rows: 30, cols: 100 });
