@@ -118,6 +118,33 @@ describe("pagers", () => {
     assert.equal(back.output, "back");
   });
 
+  for (const shell of ["bash", "zsh", "fish"]) {
+    test(`${shell}: the user's own GIT_PAGER runs for a line a person types, not for a line termhive types`, async (t) => {
+      if (!hasProgram(shell)) return t.skip(`${shell} is not installed`);
+      if (E2E_BACKEND === "pty") return t.skip("a person types through tmux here; the pty backend has no tmux pane");
+      const name = `own-${shell}`;
+      const opened = await h.ok("terminal_open", { name, command: shell, rows: 20, cols: 100, cwd: repo, env: { GIT_PAGER: "sed s/^/PERSONS-PAGER:/" } });
+      const ours = await h.ok("terminal_run", { session: name, command: "git log --oneline -3", timeout_s: 20 });
+      assert.equal(ours.reason, "osc133", JSON.stringify(ours));
+      assert.doesNotMatch(ours.output, /PERSONS-PAGER/);
+      assert.match(ours.output, /commit 120/);
+      assert.equal(h.tmux("send-keys", "-t", opened.pane, "-l", "git log --oneline -3").status, 0);
+      assert.equal(h.tmux("send-keys", "-t", opened.pane, "Enter").status, 0);
+      await until("the person's pager to print", async () => {
+        const screen = await h.ok("terminal_read", { session: name, mode: "screen" });
+        return /PERSONS-PAGER:[0-9a-f]+ commit 118/.test(screen.output) ? true : undefined;
+      });
+    });
+  }
+
+  test("journalctl --help prints its whole text", async (t) => {
+    if (!hasProgram("journalctl")) return t.skip("journalctl is not installed");
+    await h.ok("terminal_open", { name: "journal", command: "bash", rows: 20, cols: 100 });
+    const help = await h.ok("terminal_run", { session: "journal", command: "journalctl --help", timeout_s: 20, max_tokens: 30_000 });
+    assert.equal(help.reason, "osc133", JSON.stringify(help));
+    assert.match(help.output, /See the journalctl\(1\) man page for details/);
+  });
+
   test("a command that calls a pager itself returns when the pager waits, and says so", async () => {
     await h.ok("terminal_open", { name: "self", command: "bash", rows: 20, cols: 80 });
     const run = await h.ok("terminal_run", { session: "self", command: "seq 1 500 | less -X", timeout_s: 20 });
