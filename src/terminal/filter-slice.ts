@@ -53,6 +53,8 @@ export async function filterSlice(session: TerminalSession, request: FilterSlice
     rawTokens += countTokensBounded(text).count;
     await scan.add(text, t.lineAt(at) - firstLine);
     at = end;
+    // Cleaning a part holds the event loop tens of ms: other clients get a turn between parts.
+    if (at < to) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   const chosen = scan.finish({ session: session.name, firstLine });
   const rendered = renderChosenLines(chosen, rawTokens, { maxTokens: request.maxTokens, firstLine, session: session.name, secrets: session.secrets });
