@@ -248,9 +248,7 @@ export class TermhiveService {
       // Right after a command ended the shell may still be drawing its prompt: the mark must
       // be there before the shell's hooks read the line, so the prompt is waited for first.
       await promptRedrawn(session);
-      if (session.integrated && session.phase === "prompt") {
-        await markLine(this.backend, this.config.home, session, "secret");
-      }
+      if (session.integrated && session.phase === "prompt") await markLine(this.backend, this.config.home, session, "secret");
       sent += await typeText(session, input.secret, true);
       line = EMPTY_LINE;
       await this.policy.setPending(session, line);
