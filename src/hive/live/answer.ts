@@ -93,7 +93,7 @@ function planOrRefuse(question: Question, answer: string): AnswerPlan {
 /** The question the agent's screen shows now, or null (detection as the status tracker runs it). */
 export async function questionOnScreen(crew: Crew, agent: AgentRecord, session: TerminalSession): Promise<{ question: Question | null; status: string; detail: string }> {
   await session.screen.settled();
-  const detected = crew.hive.detect(agent, { screenLines: session.screen.snapshot().lines, quietMs: Date.now() - session.lastOutputAt });
+  const detected = crew.hive.detect(agent, { screenLines: session.screen.printedLines(), quietMs: Date.now() - session.lastOutputAt });
   const question = detected.status === "waiting_for_input" && detected.question ? detected.question : null;
   return { question, status: detected.status, detail: detected.detail };
 }
