@@ -65,10 +65,10 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
   args.push("--tmpfs", home, "--ro-bind-try", join(home, "bin"), join(home, "bin"), "--ro-bind-try", join(home, "hooks"), join(home, "hooks"));
   for (const p of ctx.keep ?? []) args.push("--ro-bind", p, p);
   if (ctx.shellFiles) {
-    // The shell's command-line file (bash) lands in this private <home>/shell; the status and
-    // secret-line files termhive reads are the host's, bound file by file.
+    // The shell's command-line file (bash) lands in this private <home>/shell; the status,
+    // secret-line and run-line files termhive reads or writes are the host's, bound file by file.
     args.push("--dir", join(home, "shell"));
-    for (const file of [`status.${ctx.sessionId}`, `secret.${ctx.sessionId}`]) args.push("--bind", join(home, "shell", file), join(home, "shell", file));
+    for (const file of [`status.${ctx.sessionId}`, `secret.${ctx.sessionId}`, `run.${ctx.sessionId}`]) args.push("--bind", join(home, "shell", file), join(home, "shell", file));
   }
   if (ctx.relayDir) args.push("--bind", ctx.relayDir, ctx.relayDir);
   if (policy.network !== "on") args.push("--unshare-net");

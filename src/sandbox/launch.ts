@@ -35,8 +35,8 @@ export function sandboxLaunch(
     throw error;
   }
   if (pane.shell) {
-    // bwrap binds existing files only: the secret-line mark exists (empty) from the start.
-    closeSync(openSync(join(pane.termhiveHome, "shell", `secret.${pane.sessionId}`), "a", 0o600));
+    // bwrap binds existing files only: the secret-line and run-line marks exist (empty) from the start.
+    for (const mark of ["secret", "run"]) closeSync(openSync(join(pane.termhiveHome, "shell", `${mark}.${pane.sessionId}`), "a", 0o600));
   }
   makeDefaultHomeIfHeld(policy.write, pane.home);
   const homes = termhiveHomes(pane.termhiveHome, pane.home);

@@ -103,6 +103,7 @@ describe("bwrap arguments", () => {
     assert.deepEqual(option(args, "--bind", 2), [
       [join(shell, "status.s1"), join(shell, "status.s1")],
       [join(shell, "secret.s1"), join(shell, "secret.s1")],
+      [join(shell, "run.s1"), join(shell, "run.s1")],
       [ctx.relayDir, ctx.relayDir],
     ]);
     assert.deepEqual(option(args, "--ro-bind-try", 2), [
