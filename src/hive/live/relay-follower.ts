@@ -3,7 +3,7 @@
 // bound to that pane. Watched with fs.watch (an event per new file), drained once when a pane
 // is first followed (requests left while no server ran).
 import { watch, type FSWatcher } from "node:fs";
-import { hookIsStale, parseStatusArgs, type Hive } from "../index.js";
+import { hookIsStale, hookWaitingLeftToScreen, parseStatusArgs, type Hive } from "../index.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { makeRelayDir, relayDir, removeRelayDir, takeRelayRequests, type RelayRequest } from "../../sandbox/relay.js";
 import type { AuditLog } from "../../audit.js";
@@ -82,6 +82,7 @@ export class RelayFollower {
     if (!(AGENT_STATUSES as readonly string[]).includes(r.status) || r.status === "starting") return;
     // A hook's end reported for a turn older than the message typed since: not this turn's end.
     if (r.status === "idle" && hookIsStale(this.hive.turns.get(agent), r.firedAt)) return;
+    if (hookWaitingLeftToScreen(this.hive.profiles.find(this.hive.agents.get(agent).profile), r.status)) return;
     this.hive.agents.setStatus(agent, r.status as AgentStatus, { detail: r.detail, source: "hook" });
     if (r.endsTurn) this.hive.turns.cancel([agent]);
   }

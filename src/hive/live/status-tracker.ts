@@ -10,8 +10,9 @@
 // in-process through `announce` (the crew's onAgentChanged) so hive_wait wakes at once.
 import { watch, type FSWatcher } from "node:fs";
 import type { Hive, AgentRecord, AgentProfile } from "../index.js";
-import { HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, screenMayReplace } from "../index.js";
+import { DIALOG_SETTLE_MS, HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, screenMayReplace } from "../index.js";
 import type { PaneBorders } from "./pane-borders.js";
+import { screenStillMs } from "./screen-still.js";
 import { DisposableStore } from "../../terminal/events.js";
 import type { TerminalSession } from "../../terminal/session.js";
 
@@ -285,6 +286,7 @@ export class StatusTracker {
     const { session } = entry;
     if (!session.alive || session.goneReason) return;
     const screenLines = session.screen.snapshot().lines;
+    const stillMs = screenStillMs(session, screenLines);
     const seeded = entry.seededAt !== null && entry.seededAt === session.lastOutputAt;
     if (!seeded) entry.seededAt = null;
     let stale = false;
@@ -298,6 +300,12 @@ export class StatusTracker {
       if (!entry.ready && isReady(profile, { screenLines, quietMs })) entry.ready = true;
       const detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
       if (detected.status === "exited") continue;
+      // A question still being drawn does not take keys yet: it is announced once it has been
+      // still for DIALOG_SETTLE_MS (a timer of schedule() judges it again then).
+      if (detected.status === "waiting_for_input" && detected.by === "rule" && !seeded && stillMs < DIALOG_SETTLE_MS) {
+        this.settleCheck(entry, DIALOG_SETTLE_MS - stillMs);
+        continue;
+      }
       // Remember when the screen last showed a dialog: once a hook's waiting_for_input has been
       // seen on screen (shortly before the hook, the hook process takes a moment, or after it),
       // the dialog leaving the screen means it was answered (precedence.ts).
@@ -318,6 +326,15 @@ export class StatusTracker {
       this.views.delete(session.id);
       this.evaluate(entry, true);
     }
+  }
+
+  /** Judges the screen again once a question on it may have become still (its output may not have stopped). */
+  private settleCheck(entry: Tracked, inMs: number): void {
+    const t = setTimeout(() => {
+      entry.timers = entry.timers.filter((x) => x !== t);
+      this.evaluate(entry);
+    }, Math.max(DEBOUNCE_MS, inMs + 1));
+    entry.timers.push(t);
   }
 
   private onCustom(entry: Tracked, id: string, payload: string): void {
