@@ -119,6 +119,34 @@ describe("hive hooks: status from the agent's own hooks", () => {
     assert.equal(statuses.at(-1), "idle:hook", statuses.join(" "));
   });
 
+  // Issue 32 §2: a dialog no rule knows fires no hook; the UserPromptSubmit hook's working held
+  // against the screen for as long as the dialog waited for a person.
+  test("a dialog no rule knows: the hook's working gives way to waiting_for_input with the screen's lines, and hive_answer answers it", async () => {
+    const log = join(h.home, "noticed.log");
+    await h.ok("agent_spawn", { name: "noticed", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "2000" } });
+    await logHas(log, "ready");
+    assert.equal((await h.ok("hive_wait", { targets: "noticed", for: "idle", timeout_s: 10 })).matched, true);
+    const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
+    await h.ok("hive_message", { agents: { noticed: "notice: deploy it" } });
+    await logHas(log, "hook: UserPromptSubmit exit 0");
+    await logHas(log, "notice: notice: deploy it");
+    const w = await h.ok("hive_wait", { targets: "noticed", for: "waiting_for_input", timeout_s: 30 });
+    assert.equal(w.matched, true, JSON.stringify(w));
+    const waiting = await agent(h, "noticed");
+    assert.match(waiting.detail ?? "", /^unknown dialog .*Auto mode can't check actions/, JSON.stringify(waiting));
+    const question = (waiting as Agent & { question: { text: string; choices: string[] } | null }).question;
+    assert.deepEqual(question?.choices, ["No", "Yes"], JSON.stringify(question));
+    const statuses = (await statusEvents(cursor, "noticed")).map((e) => `${e.data.status}:${e.data.source}`);
+    assert.ok(statuses.includes("working:hook"), statuses.join(" "));
+
+    const r = await h.ok("hive_answer", { agent: "noticed", answer: "Yes" });
+    assert.deepEqual(r.typed, { keys: ["Down", "Enter"] }, JSON.stringify(r));
+    await logHas(log, "noticed: Yes");
+    assert.equal(r.gone, true, JSON.stringify(r));
+    await logHas(log, "hook: Stop exit 0");
+    await agentIs("noticed", "idle", "hook");
+  });
+
   test("§6 SessionEnd → exited from the hook, before the pane's end is noticed", async () => {
     const log = join(h.home, "leaver.log");
     await h.ok("agent_spawn", { name: "leaver", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "500" } });

@@ -4,7 +4,7 @@
 // watched until the question is gone or another one is up: the result says which, so a caller
 // never has to guess whether the agent took the answer.
 import { planAnswer, type AnswerPlan, type Question } from "../question.js";
-import { DIALOG_SETTLE_MS, type AgentRecord, type PermissionAsk } from "../index.js";
+import { DIALOG_SETTLE_MS, unknownQuestion, type AgentRecord, type PermissionAsk } from "../index.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { watchSession } from "../../terminal/watch.js";
 import { ToolError } from "../../util/tool-error.js";
@@ -95,7 +95,10 @@ function planOrRefuse(question: Question, answer: string): AnswerPlan {
 export async function questionOnScreen(crew: Crew, agent: AgentRecord, session: TerminalSession): Promise<{ question: Question | null; settled: boolean; status: string; detail: string }> {
   await session.screen.settled();
   const screenLines = session.screen.snapshot().lines;
-  const detected = crew.hive.detect(agent, { screenLines, quietMs: Date.now() - session.lastOutputAt });
+  let detected = crew.hive.detect(agent, { screenLines, quietMs: Date.now() - session.lastOutputAt });
+  // A question no rule knows, taken for one because the program showed no sign of work (unknown-question.ts).
+  const unknown = unknownQuestion(crew.hive.profiles.get(agent.profile), agent, detected, { lines: screenLines, stillMs: Infinity });
+  if (unknown.kind === "question") detected = unknown.detected;
   const question = detected.status === "waiting_for_input" && detected.question ? detected.question : null;
   return { question, settled: screenStillMs(session, screenLines) >= DIALOG_SETTLE_MS, status: detected.status, detail: detected.detail };
 }

@@ -10,7 +10,7 @@
 // in-process through `announce` (the crew's onAgentChanged) so hive_wait wakes at once.
 import { watch, type FSWatcher } from "node:fs";
 import type { Hive, AgentRecord, AgentProfile } from "../index.js";
-import { DIALOG_SETTLE_MS, HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, screenMayReplace } from "../index.js";
+import { DIALOG_SETTLE_MS, HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, screenMayReplace, unknownQuestion } from "../index.js";
 import type { PaneBorders } from "./pane-borders.js";
 import { screenStillMs } from "./screen-still.js";
 import { DisposableStore } from "../../terminal/events.js";
@@ -298,8 +298,13 @@ export class StatusTracker {
       // every quiet threshold). A spinner still matches its rule; a busy pane prints and ends this.
       const quietMs = seeded ? settledQuietMs(profile) : Date.now() - session.lastOutputAt;
       if (!entry.ready && isReady(profile, { screenLines, quietMs })) entry.ready = true;
-      const detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
+      let detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
       if (detected.status === "exited") continue;
+      // A working the program gives no evidence of, on a still screen: a question no rule knows.
+      const unknown = unknownQuestion(profile, agent, detected, { lines: screenLines, stillMs: seeded ? Infinity : stillMs });
+      if (unknown.kind === "keep") continue;
+      if (unknown.kind === "pending") this.settleCheck(entry, unknown.inMs);
+      if (unknown.kind === "question") detected = unknown.detected;
       // A question still being drawn does not take keys yet: it is announced once it has been
       // still for DIALOG_SETTLE_MS (a timer of schedule() judges it again then).
       if (detected.status === "waiting_for_input" && detected.by === "rule" && !seeded && stillMs < DIALOG_SETTLE_MS) {
