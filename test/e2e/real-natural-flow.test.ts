@@ -1,4 +1,4 @@
-// Issue 32 §1: the natural flow against the real Claude Code (pinned in scripts/agents), offline
+// Issue 32 §1: the natural flow against the real Claude Code and Codex (pinned in scripts/agents), offline
 // against the loopback Messages API stand-in, for a user who keeps manual permission mode:
 // `hive_wait {for: "waiting_for_input"}`, then at once a key — the way a lead agent or a person
 // drives it. Claude Code runs its PermissionRequest hook before it draws the dialog, and the
@@ -10,9 +10,11 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
-import { agentIs, claudeEnv, claudeUser, missingAgent, projectDir, realField, screenOf, until, writeJson } from "./real-agents.js";
+import { ResponsesStandIn } from "./standins/openai-responses-api.js";
+import { agentIs, claudeEnv, claudeUser, codexEnv, missingAgent, projectDir, realField, screenOf, until, writeJson } from "./real-agents.js";
 
 const missing = missingAgent("claude");
+const missingCodex = missingAgent("codex");
 /** Turns per dialog kind (the issue's figure is 20 of 20: TERMHIVE_NATURAL_RUNS=20). */
 const RUNS = Number(process.env.TERMHIVE_NATURAL_RUNS ?? 4);
 
@@ -66,4 +68,34 @@ describe("the natural flow with the real Claude Code: hive_wait waiting_for_inpu
   });
 });
 
+describe("the natural flow with the real Codex CLI: hive_wait waiting_for_input, then a key at once", { skip: missingCodex ?? false }, () => {
+  const api = new ResponsesStandIn();
+  const field = realField({ standIns: [api], setUp: ({ h }) => ({ env: codexEnv(join(h.home, "codex-home"), api) }) });
+
+  test("every approval dialog takes the key sent the moment waiting is announced", { timeout: 60_000 + RUNS * 40_000 }, async () => {
+    const { h, project, env } = field;
+    assert.notEqual((await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env })).ready, "exited");
+    await agentIs(h, "cx", "idle", 60_000).catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));
+    const lost: string[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const made = join(project, `natural-cx-${i}`);
+      const sent = await h.ok("hive_message", { agents: { cx: `please run: touch ${made}` } });
+      assert.equal(sent.delivered + sent.queued, 1, JSON.stringify(sent));
+      const w = await h.ok("hive_wait", { targets: "cx", for: "waiting_for_input", timeout_s: 60 });
+      if (!w.matched) assert.fail(`cx never waited: ${JSON.stringify(w)}\n${await screenOf(h, "cx")}`);
+      // Enter picks the cursor's "1. Yes, proceed", the digit 1 likewise.
+      await h.ok("terminal_send", i % 2 === 0 ? { session: "cx", keys: ["Enter"] } : { session: "cx", text: "1", enter: false });
+      const ran = await until(`natural-cx-${i} made`, async () => (existsSync(made) ? true : undefined), 20_000).catch(() => false);
+      if (!ran) {
+        lost.push(`turn ${i}: ${await screenOf(h, "cx")}`);
+        console.error(`lost: ${lost.at(-1)}`);
+        await h.call("hive_answer", { agent: "cx", answer: "1" });
+      }
+      await agentIs(h, "cx", "idle", 60_000).catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "cx")}`));
+    }
+    assert.deepEqual(lost, [], `keys lost in ${lost.length} of ${RUNS} turns`);
+  });
+});
+
+if (missingCodex) test(`real Codex CLI natural-flow test skipped: ${missingCodex}`, { skip: missingCodex }, () => {});
 if (missing) test(`real Claude Code natural-flow test skipped: ${missing}`, { skip: missing }, () => {});
