@@ -147,6 +147,19 @@ describe("hive hooks: status from the agent's own hooks", () => {
     await agentIs("noticed", "idle", "hook");
   });
 
+  // Issue 32 §6: Claude Code's --bare and --safe-mode switch user hooks off.
+  test("an agent started with --bare: agent_spawn warns, no hook settings are passed, its status says it comes from the screen", async () => {
+    const log = join(h.home, "bare.log");
+    const spawned = await h.ok("agent_spawn", { name: "bare", profile: "fakeclaude", command: `${process.execPath} ${FAKE_AGENT} --bare`, env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "1000" } });
+    assert.match(spawned.warning ?? "", /--bare runs none of its hooks: bare's status comes from its screen only/, JSON.stringify(spawned));
+    await logHas(log, "ready");
+    assert.ok(!logLines(log).some((l) => l.startsWith("settings:")), `hook settings were passed: ${logLines(log).join(" | ")}`);
+    await h.ok("hive_message", { agents: { bare: "a task" } });
+    await logHas(log, "done: a task");
+    const idle = await agentIs("bare", "idle", "profile");
+    assert.match(idle.detail ?? "", /from the screen: --bare keeps its hooks off/, JSON.stringify(idle));
+  });
+
   test("§6 SessionEnd → exited from the hook, before the pane's end is noticed", async () => {
     const log = join(h.home, "leaver.log");
     await h.ok("agent_spawn", { name: "leaver", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "500" } });

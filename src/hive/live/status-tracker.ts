@@ -13,6 +13,7 @@ import type { Hive, AgentRecord, AgentProfile } from "../index.js";
 import { DIALOG_SETTLE_MS, HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, screenMayReplace, unknownQuestion } from "../index.js";
 import type { PaneBorders } from "./pane-borders.js";
 import { screenStillMs } from "./screen-still.js";
+import { hooksOffBy } from "./hook-launch.js";
 import { DisposableStore } from "../../terminal/events.js";
 import type { TerminalSession } from "../../terminal/session.js";
 
@@ -56,6 +57,8 @@ export class StatusTracker {
   private readonly announced = new Map<string, string>();
   /** Per agent, when the screen last showed a rule-matched dialog (waiting_for_input). */
   private readonly dialogShownAt = new Map<string, number>();
+  /** Per agent, the flag its program was started with that keeps its hooks off (read once from its launch record). */
+  private readonly hooksOff = new Map<string, string | null>();
   /**
    * Per tracked session, its agents as last read from the store: a screen changes many times a
    * second in every pane, the agents bound to it hardly ever. Kept only while following the
@@ -318,6 +321,8 @@ export class StatusTracker {
       const dialogSeen = (this.dialogShownAt.get(agent.name) ?? 0) >= agent.updatedAt - HOOK_FRESH_MS;
       if (!screenMayReplace(agent, detected, { dialogSeen })) continue;
       const question = detected.question?.digest;
+      const off = this.hooksOffFor(agent, profile);
+      if (off) detected = { ...detected, detail: `${detected.detail} (from the screen: ${off} keeps its hooks off)` };
       this.record(() => {
         // Written only if the row is still the one judged: another process's write (a hook's
         // status) may have come since this view was read, and outranks the screen.
@@ -331,6 +336,24 @@ export class StatusTracker {
       this.views.delete(session.id);
       this.evaluate(entry, true);
     }
+  }
+
+  private hooksOffFor(agent: AgentRecord, profile: AgentProfile): string | null {
+    if (!profile.hooks) return null;
+    let off = this.hooksOff.get(agent.name);
+    if (off === undefined) {
+      let launch;
+      try {
+        launch = this.hive.launches.find(agent.name);
+      } catch {
+        return null; // store unavailable: asked again next time
+      }
+      // No record yet (agent_spawn writes it once the program is ready): asked again next time.
+      if (!launch) return null;
+      off = hooksOffBy(launch.command ?? undefined, profile);
+      this.hooksOff.set(agent.name, off);
+    }
+    return off;
   }
 
   /** Judges the screen again once a question on it may have become still (its output may not have stopped). */
