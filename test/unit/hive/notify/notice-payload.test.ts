@@ -61,3 +61,14 @@ test("webhook body: Slack's text and Discord's content, plus the structured noti
   assert.equal(t.headers.Priority, "high");
   assert.match(ntfyRequest({ ...n, title: "ünïcode\nnext" }).headers.Title!, /^[\x20-\x7e]+$/, "header values stay one Latin-1 line");
 });
+
+test("a notice leaves masked and cut: the question's lines with a token, an exit said once", () => {
+  const token = `ghp_${"x1Y2z3".repeat(7)}`;
+  const waiting = noticeOf(status({ status: "waiting_for_input", previous: "working", detail: "permission prompt", prompt: `Bash command\ncurl -H "Authorization: Bearer ${token}" https://x\nDo you want to proceed?` }), teamOf)!;
+  assert.match(waiting.message, /^alice is waiting for input:\nBash command\ncurl -H "Authorization: Bearer \[REDACTED/);
+  assert.ok(!waiting.message.includes(token));
+  assert.equal(noticeOf(status({ status: "exited", previous: "working", exitCode: 3, detail: "exit code 3" }), teamOf)!.message, "alice ended with exit code 3");
+  assert.equal(noticeOf(status({ status: "exited", previous: "working", exitCode: 3, detail: "killed by the OOM killer" }), teamOf)!.message, "alice ended with exit code 3: killed by the OOM killer");
+  const hit: HiveEvent = { id: 9, at: 0, kind: "watch", agent: null, sessionId: "s2", data: { watcher: 1, pattern: "x", line: `x ${"y".repeat(5000)}` } };
+  assert.ok(noticeOf(hit, teamOf)!.message.length <= 1000);
+});
