@@ -47,7 +47,7 @@ export function askQuestion(ask: PermissionAsk): Question {
 }
 
 /** Answers through the hook: the decision goes in the ask's row, the hook hands it to the program. */
-async function answerAsk(crew: Crew, agent: AgentRecord, ask: PermissionAsk, input: AnswerInput): Promise<AnswerResult> {
+async function answerAsk(crew: Crew, agent: AgentRecord, ask: PermissionAsk, input: AnswerInput, by: AnsweredBy): Promise<AnswerResult> {
   const question = askQuestion(ask);
   refuseStale(agent, question, input.question);
   const word = input.answer.trim().toLowerCase();
@@ -57,6 +57,9 @@ async function answerAsk(crew: Crew, agent: AgentRecord, ask: PermissionAsk, inp
   if (!crew.hive.permissionAsks.decide(ask.id, decision, decision === "deny" ? "denied from the termhive hive" : null)) {
     throw new ToolError(`refused: ${agent.name}'s permission request was withdrawn meanwhile (its hook stopped waiting; the program shows its own dialog now). Nothing was sent; read agent_list again`, "refused");
   }
+  // Nothing is typed, so no input line records it: an agent may approve another's request
+  // (unsandboxed agents may), and the log says which pane did.
+  crew.deps.policy.audit.write({ event: "answer", agent: agent.name, session: agent.sessionId, question: question.digest, tool: ask.tool, decision, client: by.clientId, pane: by.pane ?? null });
   let taken = false;
   const deadline = Date.now() + HOOK_TAKE_MS;
   while (!taken && Date.now() < deadline) {
@@ -94,7 +97,7 @@ function planOrRefuse(question: Question, answer: string): AnswerPlan {
  */
 export async function questionOnScreen(crew: Crew, agent: AgentRecord, session: TerminalSession): Promise<{ question: Question | null; settled: boolean; status: string; detail: string }> {
   await session.screen.settled();
-  const screenLines = session.screen.snapshot().lines;
+  const screenLines = session.screen.printedLines();
   let detected = crew.hive.detect(agent, { screenLines, quietMs: Date.now() - session.lastOutputAt });
   // A question no rule knows, taken for one because the program showed no sign of work (unknown-question.ts).
   const unknown = unknownQuestion(crew.hive.profiles.get(agent.profile), agent, detected, { lines: screenLines, stillMs: Infinity });
@@ -118,13 +121,19 @@ async function watchQuestion(crew: Crew, agent: AgentRecord, session: TerminalSe
 
 const describe = (q: Question) => `${q.text ? `${q.text} ` : ""}${q.choices.map((c) => (c.number !== null ? `${c.number}. ${c.label}` : c.label)).join(" / ")}`.trim();
 
-export async function answerAgent(crew: Crew, input: AnswerInput, type: (session: TerminalSession, plan: AnswerPlan) => Promise<void>): Promise<AnswerResult> {
+/** Who answers: the call's client, and the pane it runs in when it says (service/inputs.ts CallContext). */
+export interface AnsweredBy {
+  clientId: string;
+  pane?: string;
+}
+
+export async function answerAgent(crew: Crew, input: AnswerInput, type: (session: TerminalSession, plan: AnswerPlan) => Promise<void>, by: AnsweredBy): Promise<AnswerResult> {
   await crew.sync();
   const agent = crew.hive.agents.get(input.agent);
   const session = crew.liveSession(agent.sessionId);
   // A request the agent's hook holds open is answered through the hook: nothing is typed.
   const ask = crew.hive.permissionAsks.pending(agent.name);
-  if (ask) return answerAsk(crew, agent, ask, input);
+  if (ask) return answerAsk(crew, agent, ask, input, by);
   // A question still being drawn does not take keys yet: the answer waits until it is still
   // (the hold a key sent by hand does not get; hive_wait announces waiting only then too).
   const first = await questionOnScreen(crew, agent, session);

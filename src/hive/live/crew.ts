@@ -51,6 +51,8 @@ interface Parts {
   outbox: OutboxDispatcher;
   stopNotifier: () => void;
   relay: RelayFollower;
+  /** Stops following sandboxed panes as they open. */
+  stopRelayOnOpen: { dispose(): void };
 }
 
 export class Crew {
@@ -77,7 +79,12 @@ export class Crew {
       const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
       const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered) => this.turnAfterTyping(agents, delivered));
       const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
-      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay: new RelayFollower(hive, this.deps.home, this.deps.policy.audit) };
+      const relay = new RelayFollower(hive, this.deps.home, this.deps.policy.audit);
+      // Followed as it opens: a sandboxed pane with no agent has no bind that would start it.
+      const stopRelayOnOpen = this.registry.onOpened(({ session }) => {
+        if (session.meta.sandbox) relay.follow(session);
+      });
+      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay, stopRelayOnOpen };
     }
     return this.opened;
   }
@@ -232,6 +239,7 @@ export class Crew {
     this.opened.scanner.stop();
     this.opened.outbox.stop();
     this.opened.stopNotifier();
+    this.opened.stopRelayOnOpen.dispose();
     this.opened.relay.dispose();
     this.opened.hive.close();
   }

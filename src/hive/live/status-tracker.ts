@@ -321,7 +321,8 @@ export class StatusTracker {
   private evaluate(entry: Tracked, retried = false): void {
     const { session } = entry;
     if (!session.alive || session.goneReason) return;
-    const screenLines = session.screen.snapshot().lines;
+    // Rules read the screen without the echo of input; a notice's excerpt shows it as it is.
+    const screenLines = session.screen.printedLines();
     const stillMs = screenStillMs(session, screenLines);
     const seeded = entry.seededAt !== null && entry.seededAt === session.lastOutputAt;
     if (!seeded) entry.seededAt = null;
@@ -363,7 +364,7 @@ export class StatusTracker {
       this.record(() => {
         // Written only if the row is still the one judged: another process's write (a hook's
         // status) may have come since this view was read, and outranks the screen.
-        const r = this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile", judged: agent, ...(question ? { question, prompt: questionExcerpt(screenLines) } : {}) });
+        const r = this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile", judged: agent, ...(question ? { question, prompt: questionExcerpt(session.screen.snapshot().lines) } : {}) });
         if (r.stale) stale = true;
         return r;
       }, session);
