@@ -112,6 +112,12 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     to: reason === "rejected" ? session.lastPromptEnd : to,
     trimEchoAndPrompt: fromOuter || (!record && (reason === "nested-prompt" || reason === "idle" || reason === "rejected")),
   });
+  // fish sends the D of a line that calls `exit` from fish_postexec, before its exit hook says it
+  // is ending: such a line is followed by the next prompt or by the end, whichever comes.
+  if (reason === "osc133" && mode === "shell" && session.meta.shell === "fish" && /\bexit\b/.test(request.command)) {
+    const after = record?.outputEnd ?? startOffset;
+    await watchSession(session, () => (!session.alive || session.ending || session.lastPromptEnd > after ? true : undefined), { timeoutMs: ENDING_WAIT_MS }).catch(() => undefined);
+  }
   // A line that ends the shell (`exit 3`) reports its D on the way out: the end follows it.
   if (session.alive && session.ending) await exitsWithin(session, ENDING_WAIT_MS);
   const ended: SessionEnd | undefined = session.alive ? undefined : { exit_status: session.exitStatus, signal: session.exitSignal };
