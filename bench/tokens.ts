@@ -41,6 +41,10 @@ function buildCorpus(): Item[] {
   }
   const log = corpus.gitLogRepo(30);
   items.push({ name: "git log --stat (30 commits)", output: log.output, command: log.command, facts: log.facts });
+  // The same commits with their patches (git-diff reducer): over the budget the fold keeps the
+  // newest and oldest commits whole, the ones between behind its markers.
+  const patches = corpus.capturePty("git -c color.ui=always --no-pager log -p", log.dir);
+  items.push({ name: "git log -p (30 commits)", output: patches, command: "git log -p", facts: [log.subjects[log.subjects.length - 1]!, log.subjects[0]!] });
   items.push({ name: "tsc, 5 errors", ...corpus.tscProject() });
   const npm = corpus.npmInstallOffline();
   if (npm) items.push({ name: "npm install (offline cache)", ...npm });

@@ -1,19 +1,23 @@
 import type { Line } from "../line.js";
 import type { Reducer } from "./types.js";
-import { GIT_PREFIX, blocksStartingAt, note, someHead } from "./helpers.js";
+import { GIT_LOG_CHANGE_OPTIONS, GIT_PREFIX, blocksStartingAt, note, someHead } from "./helpers.js";
 
 const COMMIT = /^commit ([0-9a-f]{7,40})\b(.*)$/;
+// A file's patch or a raw change line: the output shows what changed, which a log line would drop.
+const CHANGE = /^diff --git |^:\d{6} \d{6} /;
 const STAT_TOTAL = /^\s*(\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?/;
 
 /**
- * `git log` (with or without --stat/--patch): one line per commit — short hash, date,
- * author, subject (every subject kept), a "…" when the message has a body, and the
- * --stat totals. The per-file stat lines and the bodies are what gets dropped.
+ * `git log` (with or without --stat): one line per commit — short hash, date, author,
+ * subject (every subject kept), a "…" when the message has a body, and the --stat totals.
+ * The per-file stat lines and the bodies are what gets dropped. Output that shows changes
+ * (`git show`, `git log -p`, `git whatchanged`) is the git-diff reducer's: its diff is
+ * what the reader asked for.
  */
 export const gitLog: Reducer = {
   name: "git-log",
-  command: new RegExp(String.raw`${GIT_PREFIX}(?:log|show|whatchanged)\b`),
-  shape: (lines) => COMMIT.test(lines[0]?.text ?? "") && someHead(lines, /^(?:Author|Date):\s/, 5),
+  command: new RegExp(String.raw`${GIT_PREFIX}log\b(?!.*${GIT_LOG_CHANGE_OPTIONS})`),
+  shape: (lines) => COMMIT.test(lines[0]?.text ?? "") && someHead(lines, /^(?:Author|Date):\s/, 5) && !someHead(lines, CHANGE, lines.length),
   reduce(lines) {
     const out: Line[] = [];
     for (const block of blocksStartingAt(lines, (text) => COMMIT.test(text))) {

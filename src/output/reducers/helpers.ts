@@ -49,3 +49,9 @@ export function blocksStartingAt(lines: readonly Line[], starts: (text: string) 
 
 /** Start of a git command line up to its subcommand: `git`, `git -C dir`, `git -c k=v --no-pager`. */
 export const GIT_PREFIX = String.raw`^git(?:\s+(?:-[Cc]|--git-dir|--work-tree|--namespace)\s+\S+|\s+-\S+)*\s+`;
+
+/**
+ * Options that make `git log` print each commit's changes (a patch, raw lines, file names):
+ * output to keep, not to summarise a line per commit. Used after `log\b`, inside `.*`.
+ */
+export const GIT_LOG_CHANGE_OPTIONS = String.raw`\s(?:-p|-u|-U\d*|-c|--cc|--dd|-L\S*|--patch\S*|--unified\S*|--remerge-diff|--word-diff\S*|--color-words\S*|--raw|--name-only|--name-status|--summary)(?=\s|$)`;
