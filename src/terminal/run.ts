@@ -211,7 +211,11 @@ async function chooseMode(session: TerminalSession, config: TermhiveConfig): Pro
   await session.screen.settled();
   const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
   if (session.integrated && session.phase === "running") {
-    if (await nestedPromptShows(session, config)) return "nested";
+    const shown = await nestedPromptShows(session, config);
+    // The command ended while this looked (a pager quit just before this run): the prompt that
+    // showed is the shell's own, and the run is the shell's, ended by its marks.
+    if (session.phase !== "running") return chooseMode(session, config);
+    if (shown) return "nested";
     const running = session.running;
     throw busyError(session, running?.command ? `\`${running.command}\`` : "a command", running?.startedAt, { canTypeInto: true });
   }
@@ -232,6 +236,7 @@ async function nestedPromptShows(session: TerminalSession, config: TermhiveConfi
   const atPrompt = async (): Promise<true | undefined> => {
     await session.screen.settled();
     const quiet = Date.now() - session.lastOutputAt >= config.promptQuietMs;
+    if (session.phase !== "running") return true;
     return quiet && matchNestedPrompt(session.screen.cursorLinePrefix()) ? true : undefined;
   };
   if (await atPrompt()) return true;
