@@ -88,7 +88,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const outer = mode === "nested" ? session.running : undefined;
   const completion = await awaitCompletion(
     session,
-    { mode, startOffset, outer, until: request.until, timeoutMs: request.timeoutMs, onProgress: request.onProgress },
+    { mode, startOffset, outer, until: request.until, typedLines: linesSubmitted(request.command), timeoutMs: request.timeoutMs, onProgress: request.onProgress },
     config,
   ).catch((error: Error) => {
     throw new ToolError(error.message, "dead");
@@ -135,6 +135,11 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
         .filter(Boolean)
         .join("\n") || undefined,
   };
+}
+
+/** Lines the command submits: one per line break in it, and the Enter typed after it. */
+function linesSubmitted(command: string): number {
+  return (command.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
 }
 
 /** A run whose output tmux dropped says so: its output has a hole, and its end may have been missed. */

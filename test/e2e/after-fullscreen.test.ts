@@ -34,3 +34,28 @@ describe("runs after a pager quits", () => {
     }
   });
 });
+
+describe("a REPL's multi-line block", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.startField();
+  });
+  after(async () => h.destroy());
+
+  // A slow machine pauses at a continuation prompt between the lines of a block; this REPL
+  // pauses after every prompt it draws (readline's pre-input hook), so the first "... " is seen
+  // on a quiet screen, as in the trial.
+  test("python3: a for block typed by terminal_run runs to its end and returns its output", async () => {
+    const startup = join(h.home, "slow-prompt.py");
+    writeFileSync(startup, "import readline, time\nreadline.set_pre_input_hook(lambda: time.sleep(0.4))\n");
+    await h.ok("terminal_open", { name: "py", command: `python3 -q -i '${startup}'`, rows: 30, cols: 100 });
+    // Its first prompt is drawn before the block is typed (typed earlier, the tty would echo it all at once).
+    await h.ok("terminal_run", { session: "py", command: "print('ready')", timeout_s: 20 });
+    const block = await h.ok("terminal_run", { session: "py", command: "for i in range(3):\n    print('i', i)\n", timeout_s: 20 });
+    assert.equal(block.reason, "nested-prompt", JSON.stringify(block));
+    assert.equal(block.prompt, "python");
+    assert.match(block.output, /i 0\ni 1\ni 2/, JSON.stringify(block));
+    const next = await h.ok("terminal_run", { session: "py", command: "print('after', 6 * 7)", timeout_s: 20 });
+    assert.equal(next.output, "after 42", JSON.stringify(next));
+  });
+});
