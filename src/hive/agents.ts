@@ -50,6 +50,12 @@ export interface RegisterAgentInput {
   team?: string | null;
   /** Rebind an existing name instead of refusing it. */
   replace?: boolean;
+  /**
+   * With `replace`: the name keeps the team its row has now, read in the same write as the
+   * rebind (`team` only if there is no row). A restored agent joined or left teams since its
+   * start; another process may be assigning it while it comes back.
+   */
+  keepTeam?: boolean;
 }
 
 export interface RegisterResult {
@@ -181,7 +187,7 @@ export class Agents {
         );
       }
       let createdTeam = false;
-      const team = input.team ?? null;
+      const team = input.keepTeam && existing ? existing.team : (input.team ?? null);
       if (team !== null) createdTeam = this.teams.ensure(team).created;
       const now = Date.now();
       const agent: AgentRecord = {

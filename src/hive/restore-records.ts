@@ -20,6 +20,7 @@ export interface LaunchRecord {
   command: string | null;
   cwd: string | null;
   envNames: string[];
+  /** The team it was started in; a restore puts it in the team its agent row has by then. */
   team: string | null;
   host: string | null;
   rows: number | null;

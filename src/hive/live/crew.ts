@@ -174,8 +174,8 @@ export class Crew {
   }
 
   /** Registers the session as agent `a.name` and follows its status from now on. */
-  bind(session: TerminalSession, a: { name: string; team?: string | null; profile: string; replace?: boolean; ready?: boolean }): AgentRecord {
-    const r = this.hive.registerAgent({ name: a.name, sessionId: session.id, sessionName: session.name, profile: a.profile, team: a.team ?? null, replace: a.replace });
+  bind(session: TerminalSession, a: { name: string; team?: string | null; profile: string; replace?: boolean; keepTeam?: boolean; ready?: boolean }): AgentRecord {
+    const r = this.hive.registerAgent({ name: a.name, sessionId: session.id, sessionName: session.name, profile: a.profile, team: a.team ?? null, replace: a.replace, keepTeam: a.keepTeam });
     this.tracker.untrack(session.id);
     this.tracker.track(session, { ready: a.ready });
     this.parts.relay.follow(session);

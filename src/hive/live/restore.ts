@@ -168,10 +168,11 @@ export async function restoreAgents(crew: Crew, input: RestoreInput): Promise<{ 
         s = await open(crew, p, {});
         ready = await waitReady(s, p.profile, timeoutMs);
       }
-      const agent = crew.bind(s, { name: p.name, team: p.launch.team, profile: p.profile.name, replace: true, ready: ready === "ready" });
+      // The team is the one the agent is in now (team_assign since its start), not its launch's.
+      const agent = crew.bind(s, { name: p.name, team: p.launch.team, keepTeam: true, profile: p.profile.name, replace: true, ready: ready === "ready" });
       recordLaunch(crew, s, {
         agent: agent.name, profile: p.profile.name, command: p.launch.command ?? undefined, cwd: p.launch.cwd ?? undefined,
-        env: Object.fromEntries(p.launch.envNames.map((k) => [k, ""])), team: p.launch.team, host: p.launch.host ?? undefined,
+        env: Object.fromEntries(p.launch.envNames.map((k) => [k, ""])), team: agent.team, host: p.launch.host ?? undefined,
         conversationId: p.conversation, conversationBy: p.resumed ? p.launch.conversationBy : null, layout: p.launch.layout ?? undefined, paneIndex: p.launch.paneIndex ?? undefined,
       });
       results.set(p.name, {

@@ -28,6 +28,24 @@ test("register binds a name to a session; a duplicate name is refused unless rep
   }
 });
 
+test("a replace with keepTeam keeps the team the row has now (a restore); with no row, the team given", () => {
+  const { hive, done } = openHive();
+  try {
+    hive.agents.register({ name: "alice", sessionId: "s1" });
+    hive.agents.assign("alice", "backend");
+    const back = hive.agents.register({ name: "alice", sessionId: "s2", team: null, replace: true, keepTeam: true });
+    assert.equal(back.agent.team, "backend");
+    assert.equal(hive.agents.get("alice").team, "backend");
+    hive.agents.unassign("alice");
+    hive.agents.register({ name: "alice", sessionId: "s3", team: "frontend", replace: true, keepTeam: true });
+    assert.equal(hive.agents.get("alice").team, null, "left its team: stays out of teams");
+    hive.agents.register({ name: "bob", sessionId: "s4", team: "frontend", replace: true, keepTeam: true });
+    assert.equal(hive.agents.get("bob").team, "frontend");
+  } finally {
+    done();
+  }
+});
+
 test("bad names, unknown profiles and unknown agents are refused with the valid choices", () => {
   const { hive, done } = openHive();
   try {
