@@ -42,6 +42,11 @@ export interface CompletionRequest {
    */
   outer?: CommandRecord;
   until?: SafeRegex;
+  /**
+   * How many lines the typed text submits (one per Enter). A REPL echoes a line break for each,
+   * so its prompt before that many is a continuation prompt between the lines of a block.
+   */
+  typedLines?: number;
   timeoutMs: number;
   onProgress?: (elapsedMs: number) => void;
 }
@@ -59,6 +64,12 @@ export interface Completion {
 export const SHELL_PROMPT_QUIET_MS = 50;
 /** A prompt that came back without the command starting must stay quiet this long to count as a rejection. */
 const REJECT_QUIET_MS = 100;
+
+/**
+ * A REPL prompt shown before every typed line was echoed counts once output has been quiet this
+ * long: long past a slow machine's pause between lines, short against a caller's wait.
+ */
+const PARTIAL_ECHO_QUIET_MS = 1500;
 
 type Outcome = Omit<Completion, "exitCode">;
 
@@ -114,8 +125,11 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
     if (producedOutput && quietFor >= timing.promptQuietMs && (mode === "nested" || record)) {
       await session.screen.settled();
       const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
-      // The program echoed at least one line since the command was typed (cheap: no text copied).
-      const echoed = session.transcript.lineCount > session.transcript.lineAt(startOffset);
+      // The program echoed every line typed (at least one) since the command was typed (cheap: no
+      // text copied). In a REPL a "... " prompt before then is the block still being read.
+      // A REPL that redraws its input in place (no line break per line) still ends, once quiet longer.
+      const needed = mode === "nested" && quietFor < PARTIAL_ECHO_QUIET_MS ? Math.max(1, request.typedLines ?? 1) : 1;
+      const echoed = session.transcript.lineCount - session.transcript.lineAt(startOffset) >= needed;
       if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(timing.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
         return { reason: "nested-prompt", record, prompt };
       }
@@ -137,7 +151,7 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
       quietMs:
         mode === "quiet"
           ? [timing.idleQuietMs, ...LIVENESS_QUIET_MS]
-          : [timing.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, timing.idleQuietMs, ...LIVENESS_QUIET_MS],
+          : [timing.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, timing.idleQuietMs, PARTIAL_ECHO_QUIET_MS, ...LIVENESS_QUIET_MS],
       onProgress: request.onProgress,
     },
   );

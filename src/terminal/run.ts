@@ -88,7 +88,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const outer = mode === "nested" ? session.running : undefined;
   const completion = await awaitCompletion(
     session,
-    { mode, startOffset, outer, until: request.until, timeoutMs: request.timeoutMs, onProgress: request.onProgress },
+    { mode, startOffset, outer, until: request.until, typedLines: linesSubmitted(request.command), timeoutMs: request.timeoutMs, onProgress: request.onProgress },
     config,
   ).catch((error: Error) => {
     throw new ToolError(error.message, "dead");
@@ -141,6 +141,11 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
         .filter(Boolean)
         .join("\n") || undefined,
   };
+}
+
+/** Lines the command submits: one per line break in it, and the Enter typed after it. */
+function linesSubmitted(command: string): number {
+  return (command.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
 }
 
 /** A run whose output tmux dropped says so: its output has a hole, and its end may have been missed. */
@@ -217,7 +222,11 @@ async function chooseMode(session: TerminalSession, config: TermhiveConfig): Pro
   await session.screen.settled();
   const prompt = matchNestedPrompt(session.screen.cursorLinePrefix());
   if (session.integrated && session.phase === "running") {
-    if (await nestedPromptShows(session, config)) return "nested";
+    const shown = await nestedPromptShows(session, config);
+    // The command ended while this looked (a pager quit just before this run): the prompt that
+    // showed is the shell's own, and the run is the shell's, ended by its marks.
+    if (session.phase !== "running") return chooseMode(session, config);
+    if (shown) return "nested";
     const running = session.running;
     throw busyError(session, running?.command ? `\`${running.command}\`` : "a command", running?.startedAt, { canTypeInto: true });
   }
@@ -238,6 +247,7 @@ async function nestedPromptShows(session: TerminalSession, config: TermhiveConfi
   const atPrompt = async (): Promise<true | undefined> => {
     await session.screen.settled();
     const quiet = Date.now() - session.lastOutputAt >= config.promptQuietMs;
+    if (session.phase !== "running") return true;
     return quiet && matchNestedPrompt(session.screen.cursorLinePrefix()) ? true : undefined;
   };
   if (await atPrompt()) return true;

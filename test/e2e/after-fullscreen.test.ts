@@ -1,0 +1,61 @@
+// A run right after a pager or REPL hands control back: the shell's own prompt is the shell's,
+// with its exact end and exit code; a REPL's multi-line block runs to its end.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Harness } from "./harness.js";
+
+describe("runs after a pager quits", () => {
+  let h: Harness;
+  let file: string;
+  before(async () => {
+    h = await Harness.startField();
+    file = join(h.home, "long.txt");
+    writeFileSync(file, Array.from({ length: 400 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
+  });
+  after(async () => h.destroy());
+
+  // The run is typed while the pager's command line is still ending (here held a moment by the
+  // sleep after it; in the trial, less had not exited yet): the prompt the shell then draws is
+  // its own, not a program's.
+  test("less quit with q (and its Enter): the next run ends by the shell's mark, with its exit code and without the prompt", async () => {
+    await h.ok("terminal_open", { name: "pg", command: "bash", rows: 30, cols: 100 });
+    for (const command of [`less '${file}'; sleep 1`, `less '${file}'`]) {
+      const paged = await h.ok("terminal_run", { session: "pg", command, timeout_s: 20 });
+      assert.equal(paged.reason, "fullscreen", JSON.stringify(paged));
+      await h.ok("terminal_send", { session: "pg", text: "q" });
+      const next = await h.ok("terminal_run", { session: "pg", command: "ls /nonexistent-after-pager", timeout_s: 20 });
+      assert.equal(next.reason, "osc133", `${command}: ${JSON.stringify(next)}`);
+      assert.equal(next.exit_code, 2, JSON.stringify(next));
+      assert.equal(next.running, false);
+      assert.match(next.output, /nonexistent-after-pager/);
+      assert.doesNotMatch(next.output, /[#$] *$/, JSON.stringify(next.output));
+    }
+  });
+});
+
+describe("a REPL's multi-line block", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.startField();
+  });
+  after(async () => h.destroy());
+
+  // A slow machine pauses at a continuation prompt between the lines of a block; this REPL
+  // pauses after every prompt it draws (readline's pre-input hook), so the first "... " is seen
+  // on a quiet screen, as in the trial.
+  test("python3: a for block typed by terminal_run runs to its end and returns its output", async () => {
+    const startup = join(h.home, "slow-prompt.py");
+    writeFileSync(startup, "import readline, time\nreadline.set_pre_input_hook(lambda: time.sleep(0.4))\n");
+    await h.ok("terminal_open", { name: "py", command: `python3 -q -i '${startup}'`, rows: 30, cols: 100 });
+    // Its first prompt is drawn before the block is typed (typed earlier, the tty would echo it all at once).
+    await h.ok("terminal_run", { session: "py", command: "print('ready')", timeout_s: 20 });
+    const block = await h.ok("terminal_run", { session: "py", command: "for i in range(3):\n    print('i', i)\n", timeout_s: 20 });
+    assert.equal(block.reason, "nested-prompt", JSON.stringify(block));
+    assert.equal(block.prompt, "python");
+    assert.match(block.output, /i 0\ni 1\ni 2/, JSON.stringify(block));
+    const next = await h.ok("terminal_run", { session: "py", command: "print('after', 6 * 7)", timeout_s: 20 });
+    assert.equal(next.output, "after 42", JSON.stringify(next));
+  });
+});
