@@ -40,6 +40,13 @@ const CREDENTIALS: [string, string, string, string][] = [
   ["url password", "DATABASE_URL=postgres://app:hunter2secret@db:5432/app", "hunter2secret", "postgres://app:"],
   ["openai-style key", "OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD", "abcdefghijklmnopqrstuvwxyz0123456789", "OPENAI_API_KEY="],
   ["stripe key", "sk_live_51Habcdefghijklmnop", "sk_live_51Habcdefghijklmnop", ""],
+  // Each shape alone on its line: no other rule's keyword (token=, api_key:) near it to catch it.
+  ["npm token", "created npm_abcdefghijklmnopqrstuvwxyz0123456789 for ci", "npm_abcdefghijkl", " for ci"],
+  ["google api key", "maps AIzaSyDabcdefghijklmnopqrstuvwxyz012345 ok", "AIzaSyDabcdefghi", " ok"],
+  ["slack app token", "app xapp-1-A0123456789-1234567890123-abcdef0123 ok", "xapp-1-A0123456789", " ok"],
+  ["github oauth token", "gho_abcdefghijklmnopqrstuvwxyz0123456789 ok", "gho_abcdefghijkl", " ok"],
+  ["github server token", "ghs_abcdefghijklmnopqrstuvwxyz0123456789 ok", "ghs_abcdefghijkl", " ok"],
+  ["github user token", "ghu_abcdefghijklmnopqrstuvwxyz0123456789 ok", "ghu_abcdefghijkl", " ok"],
 ];
 
 for (const [kind, input, secret, kept] of CREDENTIALS) {
