@@ -1,0 +1,233 @@
+// `npm run mutants`: the standing mutant list (test/mutants/list.json). Each entry is one small
+// plausible change to a line that guards something (a rule, a bound, a check) and the test files
+// that must notice it. The runner copies the repository to a scratch folder outside it, applies
+// one mutant at a time, builds what its tests need (the server in dist/ for end-to-end tests;
+// unit tests import src/ through tsx), runs those tests, and says which mutants were killed (a
+// test failed) and which survived (every test passed: nothing guards that line). Exit 1 when one
+// survives, the list no longer matches the code, or the covering tests fail without any mutant.
+//
+//   npm run mutants                    every mutant in the list
+//   npm run mutants -- ID…             only these
+//   npm run mutants -- --check         only check the list against the code (a second)
+//   npm run mutants -- --list=FILE     another list (same format)
+//
+// Not part of `npm test`: it runs the covering tests once per mutant (minutes).
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { transformSync } from "esbuild";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const checkOnly = args.includes("--check");
+const LIST = resolve(args.find((a) => a.startsWith("--list="))?.slice("--list=".length) ?? join(root, "test", "mutants", "list.json"));
+const wanted = args.filter((a) => !a.startsWith("--"));
+
+const mutants = loadList();
+const selected = wanted.length ? mutants.filter((m) => wanted.includes(m.id)) : mutants;
+const unknown = wanted.filter((id) => !mutants.some((m) => m.id === id));
+if (unknown.length) fail(`unknown mutant id(s): ${unknown.join(", ")}; the list has: ${mutants.map((m) => m.id).join(", ")}`);
+console.log(`${LIST}: ${mutants.length} mutants, each search text found exactly once`);
+if (checkOnly) process.exit(0);
+
+const started = Date.now();
+const scratch = mkdtempSync(join(tmpdir(), "termhive-mutants-"));
+let code = 1;
+try {
+  code = run(scratch);
+} finally {
+  endTmuxServersIn(scratch);
+  rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+}
+process.exit(code);
+
+function run(dir) {
+  copyRepository(dir);
+  const needsServer = (m) => m.tests.some(isEndToEnd);
+  if (selected.some(needsServer)) {
+    step("building the server in the scratch copy (once in full; then src/ and the bundle per mutant)");
+    const built = build(dir, true);
+    if (!built.ok) return report(`the unmutated copy does not build:\n${built.output}`);
+  }
+  const files = [...new Set(selected.flatMap((m) => m.tests))];
+  step(`baseline: the ${files.length} covering test file(s) without any mutant`);
+  const baseline = runTests(dir, files);
+  if (!baseline.passed) return report(`the covering tests fail without any mutant; fix them first:\n${tail(baseline.output)}`);
+
+  const results = [];
+  for (const m of selected) {
+    const t0 = Date.now();
+    const file = join(dir, m.file);
+    const original = readFileSync(file, "utf8");
+    writeFileSync(file, original.replace(m.search, () => m.replace));
+    let result;
+    try {
+      const syntax = syntaxError(file);
+      if (syntax) result = { verdict: "broken", detail: `the mutated file does not parse: ${syntax}` };
+      else if (needsServer(m)) result = buildResult(dir); // undefined: built
+      if (!result) {
+        const tests = runTests(dir, m.tests);
+        result = tests.passed ? { verdict: "SURVIVED", detail: tail(tests.output, 15) } : { verdict: "killed", detail: tests.failed };
+      }
+    } finally {
+      writeFileSync(file, original);
+    }
+    results.push({ m, ...result, seconds: (Date.now() - t0) / 1000 });
+    console.log(`${result.verdict.padEnd(8)} ${m.id} (${m.file}; ${m.tests.join(", ")}) ${((Date.now() - t0) / 1000).toFixed(1)} s${result.verdict === "killed" ? `: ${result.detail}` : ""}`);
+    if (result.verdict !== "killed") console.log(indent(`${m.breaks}\n${result.detail}`));
+  }
+  // The copy's dist/ now holds the last mutant's build; nothing else uses it.
+  const bad = results.filter((r) => r.verdict !== "killed");
+  console.log(`\n${results.length - bad.length} of ${results.length} mutants killed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  for (const r of bad) console.log(`  ${r.verdict}: ${r.m.id}: ${r.m.breaks} (${r.m.file}; tests: ${r.m.tests.join(", ")})`);
+  return bad.length ? 1 : 0;
+}
+
+/** Reads and checks the list: every field there, each search text exactly once in its file. */
+function loadList() {
+  let list;
+  try {
+    list = JSON.parse(readFileSync(LIST, "utf8")).mutants;
+  } catch (error) {
+    fail(`cannot read ${LIST}: ${error.message}`);
+  }
+  if (!Array.isArray(list)) fail(`${LIST}: expected {"mutants": [...]}`);
+  const problems = [];
+  const ids = new Set();
+  list.forEach((m, i) => {
+    const where = `mutants[${i}]${typeof m?.id === "string" ? ` (${m.id})` : ""}`;
+    const before = problems.length;
+    for (const key of ["id", "file", "search", "breaks"]) if (typeof m?.[key] !== "string" || m[key] === "") problems.push(`${where}: "${key}" must be a non-empty string`);
+    if (typeof m?.replace !== "string") problems.push(`${where}: "replace" must be a string ("" deletes the search text)`);
+    if (!Array.isArray(m?.tests) || m.tests.length === 0 || m.tests.some((t) => typeof t !== "string")) problems.push(`${where}: "tests" must list test files`);
+    if (problems.length > before) return;
+    if (ids.has(m.id)) problems.push(`${where}: the id is used twice`);
+    ids.add(m.id);
+    if (m.search === m.replace) problems.push(`${where}: "replace" equals "search": that changes nothing`);
+    for (const t of m.tests) if (!existsSync(join(root, t))) problems.push(`${where}: no test file ${t}`);
+    const path = join(root, m.file);
+    if (!existsSync(path)) return void problems.push(`${where}: no file ${m.file} (moved? update the entry)`);
+    const found = count(readFileSync(path, "utf8"), m.search);
+    if (found !== 1) problems.push(`${where}: the search text is found ${found} times in ${m.file}, not once (the code moved or changed: update the entry)\n    search: ${JSON.stringify(m.search)}`);
+  });
+  if (problems.length) fail(`${LIST} does not match the code:\n  ${problems.join("\n  ")}`);
+  return list;
+}
+
+function count(text, search) {
+  let n = 0;
+  for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + 1)) n++;
+  return n;
+}
+
+/** The repository's files (tracked, and new ones not ignored, as they are now) and node_modules as a link. */
+function copyRepository(dir) {
+  step(`copying the repository to ${dir}`);
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  for (const path of new Set(listed.split("\0").filter(Boolean))) {
+    const from = join(root, path);
+    if (!existsSync(from)) continue; // deleted in the work tree
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    cpSync(from, join(dir, path), { verbatimSymlinks: true });
+  }
+  symlinkSync(realpathSync(join(root, "node_modules")), join(dir, "node_modules"));
+  // Only src/ is rebuilt per mutant (tests run from their sources); incremental, so a rebuild
+  // re-checks what the change touches.
+  writeFileSync(
+    join(dir, "tsconfig.mutants.json"),
+    JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { incremental: true, tsBuildInfoFile: "dist/.mutants.tsbuildinfo" }, include: ["src"] }),
+  );
+}
+
+/** tsc of src/, then the bundle the tests start (full: also the dashboard page and the token table). */
+function build(dir, full = false) {
+  const steps = [["node_modules/typescript/bin/tsc", "-p", "tsconfig.mutants.json"]];
+  if (full) steps.push(["node_modules/typescript/bin/tsc", "-p", "web/tsconfig.json"], ["scripts/gen-token-ranks.mjs"]);
+  steps.push(["scripts/bundle.mjs"]);
+  for (const s of steps) {
+    const r = spawnSync(process.execPath, s, { cwd: dir, encoding: "utf8" });
+    if (r.status !== 0) return { ok: false, output: `${s.join(" ")}: exit ${r.status ?? r.signal}\n${tail(r.stdout + r.stderr)}` };
+  }
+  return { ok: true };
+}
+
+/** undefined when the mutated copy built; else the verdict that it is broken. */
+function buildResult(dir) {
+  const built = build(dir);
+  return built.ok ? undefined : { verdict: "broken", detail: `the mutated copy does not build (a mutant must compile):\n${built.output}` };
+}
+
+/** esbuild's parse of the mutated file (what tsx does too): a mutant that does not parse kills nothing honestly. */
+function syntaxError(file) {
+  if (!file.endsWith(".ts")) return undefined;
+  try {
+    transformSync(readFileSync(file, "utf8"), { loader: "ts" });
+    return undefined;
+  } catch (error) {
+    return String(error.message).split("\n").slice(0, 3).join(" ");
+  }
+}
+
+/**
+ * Node's test runner on these files in the copy, one at a time as `npm test` runs them, with a
+ * TMPDIR inside the copy: what the tests leave there goes with the copy. (Not through
+ * scripts/run-tests.mjs: its leftover sweep of /var/tmp would take other runs' folders on a
+ * shared machine, and its verdict would count a leftover as a kill.)
+ */
+function runTests(dir, files) {
+  const tmp = join(dir, ".tmp");
+  mkdirSync(tmp, { recursive: true });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-timeout=90000", "--test-reporter=spec", ...files], {
+    cwd: dir,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, TMPDIR: tmp },
+  });
+  endTmuxServersIn(tmp);
+  rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  const output = `${r.stdout}${r.stderr}`;
+  const failed = /^ℹ fail (\d+)/m.exec(output)?.[1];
+  return { passed: r.status === 0, output, failed: failed ? `${failed} test(s) failed` : `exit ${r.status ?? r.signal}` };
+}
+
+/** tmux servers whose socket is in `dir` (a test that failed midway may leave one): ended by pid. */
+function endTmuxServersIn(dir) {
+  const ps = spawnSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).stdout ?? "";
+  for (const line of ps.split("\n")) {
+    const m = /^\s*(\d+)\s+(\S+)(.*)$/.exec(line);
+    if (!m || !/(^|\/)tmux$/.test(m[2]) || !m[3].includes(`${dir}/`)) continue;
+    try {
+      process.kill(Number(m[1]), "SIGTERM");
+    } catch {
+      // gone already
+    }
+  }
+}
+
+function isEndToEnd(file) {
+  return file.startsWith("test/e2e/");
+}
+
+function step(text) {
+  console.log(`· ${text} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+function report(text) {
+  console.error(`mutants: ${text}`);
+  return 1;
+}
+
+function fail(text) {
+  console.error(`mutants: ${text}`);
+  process.exit(1);
+}
+
+function tail(text, lines = 40) {
+  return text.split("\n").slice(-lines).join("\n");
+}
+
+function indent(text) {
+  return text.split("\n").map((l) => `    ${l}`).join("\n");
+}
