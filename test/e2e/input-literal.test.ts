@@ -81,6 +81,9 @@ describe("typed text is literal; the gate judges the line Enter submits", () => 
     assert.equal((await h.ok("terminal_wait", { session, for: "completion", timeout_s: 10 })).exit_code, 0);
     const r = await h.ok("terminal_run", { session, command: `printf '%s' "$PW" | od -An -tx1` });
     assert.equal(String(r.output).trim().split(/\s+/).join(" "), "61 62 e2 90 95 63 64", "the secret's bytes: ab, the picture of C-u, cd");
+    // What the program received is masked where it shows, as the secret itself would be.
+    const shown = await h.ok("terminal_run", { session, command: `echo "[$PW]"` });
+    assert.equal(String(shown.output).trim(), "[\u2022\u2022\u2022\u2022]", JSON.stringify(shown.output));
   });
 
   test("keys that edit the line the way termhive cannot follow: the line on the screen is judged before Enter", async () => {
