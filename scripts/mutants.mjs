@@ -107,7 +107,8 @@ function loadList() {
     ids.add(m.id);
     if (m.search === m.replace) problems.push(`${where}: "replace" equals "search": that changes nothing`);
     for (const t of m.tests) if (!existsSync(join(root, t))) problems.push(`${where}: no test file ${t}`);
-    const path = join(root, m.file);
+    const path = resolve(root, m.file);
+    if (!path.startsWith(`${root}/`)) return void problems.push(`${where}: "file" must be a path inside the repository, as ${m.file} is not`);
     if (!existsSync(path)) return void problems.push(`${where}: no file ${m.file} (moved? update the entry)`);
     const found = count(readFileSync(path, "utf8"), m.search);
     if (found !== 1) problems.push(`${where}: the search text is found ${found} times in ${m.file}, not once (the code moved or changed: update the entry)\n    search: ${JSON.stringify(m.search)}`);
