@@ -8,6 +8,7 @@
 //
 //   npm run mutants                    every mutant in the list
 //   npm run mutants -- ID…             only these
+//   npm run mutants -- --unit          only those whose tests are all unit tests (no build; CI)
 //   npm run mutants -- --check         only check the list against the code (a second)
 //   npm run mutants -- --list=FILE     another list (same format)
 //
@@ -26,7 +27,8 @@ const LIST = resolve(args.find((a) => a.startsWith("--list="))?.slice("--list=".
 const wanted = args.filter((a) => !a.startsWith("--"));
 
 const mutants = loadList();
-const selected = wanted.length ? mutants.filter((m) => wanted.includes(m.id)) : mutants;
+const unitOnly = args.includes("--unit");
+const selected = (wanted.length ? mutants.filter((m) => wanted.includes(m.id)) : mutants).filter((m) => !unitOnly || !m.tests.some(isEndToEnd));
 const unknown = wanted.filter((id) => !mutants.some((m) => m.id === id));
 if (unknown.length) fail(`unknown mutant id(s): ${unknown.join(", ")}; the list has: ${mutants.map((m) => m.id).join(", ")}`);
 console.log(`${LIST}: ${mutants.length} mutants, each search text found exactly once`);
