@@ -129,7 +129,8 @@ function count(text, search) {
 function copyRepository(dir) {
   step(`copying the repository to ${dir}`);
   const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  for (const path of new Set(listed.split("\0").filter(Boolean))) {
+  // node_modules is linked below (a link to it is not matched by .gitignore's "node_modules/").
+  for (const path of new Set(listed.split("\0").filter((p) => p && p !== "node_modules" && !p.startsWith("node_modules/")))) {
     const from = join(root, path);
     if (!existsSync(from)) continue; // deleted in the work tree
     mkdirSync(dirname(join(dir, path)), { recursive: true });
