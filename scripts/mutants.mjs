@@ -15,7 +15,7 @@
 // Not part of `npm test`: it runs the covering tests once per mutant (minutes).
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
@@ -35,6 +35,7 @@ console.log(`${LIST}: ${mutants.length} mutants, each search text found exactly 
 if (checkOnly) process.exit(0);
 
 const started = Date.now();
+const loadAtStart = loadavg()[0];
 const scratch = mkdtempSync(join(tmpdir(), "termhive-mutants-"));
 let code = 1;
 try {
@@ -82,7 +83,9 @@ function run(dir) {
   }
   // The copy's dist/ now holds the last mutant's build; nothing else uses it.
   const bad = results.filter((r) => r.verdict !== "killed");
-  console.log(`\n${results.length - bad.length} of ${results.length} mutants killed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  // The machine's load beside the time: the same list takes twice as long on a busy machine.
+  const load = `load ${loadAtStart.toFixed(1)} → ${loadavg()[0].toFixed(1)}`;
+  console.log(`\n${results.length - bad.length} of ${results.length} mutants killed in ${((Date.now() - started) / 1000).toFixed(0)} s (${load})`);
   for (const r of bad) console.log(`  ${r.verdict}: ${r.m.id}: ${r.m.breaks} (${r.m.file}; tests: ${r.m.tests.join(", ")})`);
   return bad.length ? 1 : 0;
 }
