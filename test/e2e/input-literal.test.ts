@@ -70,6 +70,14 @@ describe("typed text is literal; the gate judges the line Enter submits", () => 
     assert.ok(await survived(), "r\\x16m became rm");
   });
 
+  test("a line longer than the gate keeps (8 KiB typed without Enter) is refused at Enter, not let through unjudged", async () => {
+    await h.ok("terminal_send", { session, text: `${danger()} #${"x".repeat(8 * 1024)}`, enter: false });
+    const r = await h.call("terminal_send", { session, keys: ["Enter"] });
+    refused(r);
+    assert.match(r.text, /more than 8192 characters were typed on this line/);
+    assert.ok(await survived(), "rm ran");
+  });
+
   test("a secret's control characters are typed as symbols, not as keys", async () => {
     // The terminal's own line editing (read without readline): C-u kills what came before it.
     // The prompt is written so that its echo does not contain what the wait looks for.
