@@ -16,7 +16,7 @@ test("every mutant's search text is in its file exactly once", () => {
   assert.match(r.stdout, /\d+ mutants, each search text found exactly once/);
 });
 
-test("a search text found twice, or not at all, or a missing test file fails the check, naming the entry", () => {
+test("a search text found twice or not at all, a missing test file, a bad name pattern or a file outside the repository fails the check, naming the entry", () => {
   const list = join(tempFolder("termhive-mutant-list-"), "list.json");
   const entry = { file: "src/safety/redact.ts", replace: "", tests: ["test/unit/safety/redact.test.ts"], breaks: "nothing" };
   writeFileSync(
@@ -26,6 +26,8 @@ test("a search text found twice, or not at all, or a missing test file fails the
         { ...entry, id: "twice", search: "SECRET_MASK" },
         { ...entry, id: "moved", search: "this text is in no file" },
         { ...entry, id: "no-test", search: "export const SECRET_MASK", tests: ["test/unit/gone.test.ts"] },
+        { ...entry, id: "bad-only", search: "export function redactSecrets", only: "(" },
+        { ...entry, id: "outside", file: "../outside.ts", search: "x" },
       ],
     }),
   );
@@ -34,4 +36,6 @@ test("a search text found twice, or not at all, or a missing test file fails the
   assert.match(r.stderr, /\(twice\): the search text is found [2-9]\d* times in src\/safety\/redact\.ts, not once/);
   assert.match(r.stderr, /\(moved\): the search text is found 0 times/);
   assert.match(r.stderr, /\(no-test\): no test file test\/unit\/gone\.test\.ts/);
+  assert.match(r.stderr, /\(bad-only\): "only" must be a regular expression/);
+  assert.match(r.stderr, /\(outside\): "file" must be a path inside the repository/);
 });
