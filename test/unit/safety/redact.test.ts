@@ -68,6 +68,11 @@ const LOOKALIKES: string[] = [
   "password: ${{ secrets.DB_PASSWORD }}",
   "secret: true",
   "api_key = <your key here>",
+  // Placeholders long enough to look like values (6+ characters) in docs and config templates.
+  'password = "changeme"',
+  "api_key: required",
+  "access_token: xxxxxxxx",
+  "client_secret: string",
   "the bearer of bad news arrived",
   "Authorization required",
   "AKIA is the prefix of AWS access key ids",
