@@ -7,7 +7,7 @@ type Row = Record<string, any>;
 
 function policyFromWire(p: Row): Row {
   const read: string[] = p.read ?? [];
-  return { write: p.write ?? [], read: read.length ? read : "all", network: p.network, ...(p.env ? { env: p.env } : {}) };
+  return { write: p.write ?? [], read: read.length ? read : "all", network: p.network, ...(p.env ? { env: p.env } : {}), ...(p.unix_sockets ? { unix_sockets: p.unix_sockets } : {}) };
 }
 
 /** `row` with sandbox_policy folded into sandbox (itself and its layout panes). */
@@ -27,7 +27,7 @@ export function sandboxToWire(row: Row): Row {
   const out: Row = { ...row };
   if (out.sandbox !== undefined && typeof out.sandbox === "object") {
     const p = out.sandbox as Row;
-    out.sandbox_policy = { write: p.write ?? [], read: Array.isArray(p.read) ? p.read : [], network: p.network, ...(p.env ? { env: p.env } : {}) };
+    out.sandbox_policy = { write: p.write ?? [], read: Array.isArray(p.read) ? p.read : [], network: p.network, ...(p.env ? { env: p.env } : {}), ...(p.unix_sockets ? { unix_sockets: p.unix_sockets } : {}) };
     delete out.sandbox;
   }
   if (Array.isArray(out.panes)) out.panes = out.panes.map((p: Row) => sandboxToWire(p));

@@ -3,6 +3,7 @@
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { SandboxPolicy } from "./policy.js";
+import type { Shield } from "./protect.js";
 
 /** What termhive itself needs inside the sandbox for this pane. */
 export interface SandboxContext {
@@ -19,6 +20,12 @@ export interface SandboxContext {
   keep?: string[];
   /** Extra read-only paths when `read` is a list: the shell integration scripts, node and the `termhive` shim. */
   support: string[];
+  /** Other termhive homes hidden like TERMHIVE_HOME (the user's default one, the real path of a symlinked one). */
+  otherHomes?: string[];
+  /** What the write paths must not expose (protect.ts). */
+  shield?: Shield;
+  /** The file descriptor bwrap reads its seccomp filter from (seccomp.ts), when there is one. */
+  seccompFd?: number;
 }
 
 /** What a program and its shell need to run when `read` is a list: the system, not the user's files. */
@@ -34,12 +41,29 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
   // A fresh /dev (null, tty, urandom, its own pts) and /proc for a pid namespace of its own:
   // host devices and other processes' /proc entries stay out of reach.
   args.push("--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--tmpfs", "/tmp");
-  // termhive itself (its shell integration, node, the package) installed under /tmp — a clone
-  // a CI job made there — would vanish under the private /tmp: put it back, read-only.
-  for (const p of ctx.support) if (p === "/tmp" || p.startsWith("/tmp/")) args.push("--ro-bind", p, p);
-  // TERMHIVE_HOME holds the tmux socket, the gRPC socket and the auth token: any of them opens an
-  // unsandboxed pane. Covered by an empty tmpfs; only what the pane needs is put back.
+  // Under the private /tmp, put back read-only what must still be seen there: termhive itself
+  // (a clone a CI job made under /tmp), the paths a `read` list names, and the folder the
+  // program starts in (bwrap cannot chdir into a folder the tmpfs hid).
+  const underTmp = [...ctx.support, ...(policy.read === "all" ? [] : policy.read), ...(ctx.cwd ? [ctx.cwd] : [])];
+  for (const p of new Set(underTmp)) if (p === "/tmp" || p.startsWith("/tmp/")) args.push("--ro-bind", p, p);
+  // Writable paths, then what they must not expose put back over them.
+  for (const p of policy.write) args.push("--bind", p, p);
+  const layers = ctx.shield?.layers ?? [];
+  for (const layer of layers) {
+    args.push("--ro-bind", layer.readOnly, layer.readOnly);
+    for (const p of layer.writable) args.push("--bind", p, p);
+  }
+  // A write path under a layer (a named ~/.config/git, the preset's ~/.claude) is what the policy gave: bound again.
+  const under = (p: string, dir: string) => p.startsWith(dir.endsWith("/") ? dir : dir + "/");
+  for (const p of policy.write) if (layers.some((l) => under(p, l.readOnly))) args.push("--bind", p, p);
+  for (const p of ctx.shield?.readOnly ?? []) args.push("--ro-bind", p, p);
+  for (const c of ctx.shield?.copies ?? []) args.push(c.writable ? "--bind" : "--ro-bind", c.source, c.target);
+  // TERMHIVE_HOME holds the tmux socket, the gRPC socket, the token, hive.db and recordings: any
+  // of them opens an unsandboxed pane. Covered by an empty tmpfs after every write path (a write
+  // path holding it, such as $HOME, would otherwise bind it back); only what the pane needs is
+  // put back. launch.ts refuses write paths inside it.
   const home = ctx.termhiveHome;
+  for (const other of ctx.otherHomes ?? []) args.push("--tmpfs", other);
   // bin: the `termhive` shim; hooks: the agent programs' hook settings files (read-only).
   args.push("--tmpfs", home, "--ro-bind-try", join(home, "bin"), join(home, "bin"), "--ro-bind-try", join(home, "hooks"), join(home, "hooks"));
   for (const p of ctx.keep ?? []) args.push("--ro-bind", p, p);
@@ -50,10 +74,9 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
     for (const file of [`status.${ctx.sessionId}`, `secret.${ctx.sessionId}`]) args.push("--bind", join(home, "shell", file), join(home, "shell", file));
   }
   if (ctx.relayDir) args.push("--bind", ctx.relayDir, ctx.relayDir);
-  // Last, so a writable path under /tmp or TERMHIVE_HOME is still there, and writable.
-  for (const p of policy.write) args.push("--bind", p, p);
   if (policy.network !== "on") args.push("--unshare-net");
   args.push("--die-with-parent");
+  if (ctx.seccompFd !== undefined) args.push("--seccomp", String(ctx.seccompFd));
   if (ctx.cwd) args.push("--chdir", ctx.cwd);
   return args;
 }

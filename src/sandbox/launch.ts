@@ -1,12 +1,14 @@
 // A pane's launch wrapped in its sandbox: checks where it can run, resolves the policy, and
 // returns the argv (bwrap … -- program) the pane starts with.
-import { closeSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ToolError } from "../util/tool-error.js";
 import { packageRoot, shellAssetDir } from "../util/paths.js";
 import { BWRAP_MISSING, bwrapArgs, findBwrap } from "./bwrap.js";
 import { makeRelayDir } from "./relay.js";
-import { SandboxPolicyError, resolvePolicy, type SandboxOption, type SandboxPolicy } from "./policy.js";
+import { SandboxPolicyError, resolvePolicy, type SandboxPolicy, type SandboxRequest } from "./policy.js";
+import { pruneCopies, serveTokens, shieldFor } from "./protect.js";
+import { SECCOMP_FD, seccompFilterFile } from "./seccomp.js";
 
 /** Variables a clean sandbox environment keeps from the caller's (termhive's own are added after). */
 const CLEAN_KEEP = /^(HOME|PATH|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|COLORTERM)$/;
@@ -19,7 +21,7 @@ export interface SandboxedLaunch {
 }
 
 export function sandboxLaunch(
-  option: SandboxOption,
+  option: SandboxRequest,
   pane: { argv: string[]; home: string; cwd: string; program: string; termhiveHome: string; sessionId: string; shell: boolean },
 ): SandboxedLaunch {
   if (process.platform !== "linux") throw new ToolError(`sandbox needs Linux and bubblewrap; ${process.platform} is not supported yet (macOS sandbox-exec is not done); nothing was opened`, "unsupported");
@@ -36,10 +38,48 @@ export function sandboxLaunch(
     // bwrap binds existing files only: the secret-line mark exists (empty) from the start.
     closeSync(openSync(join(pane.termhiveHome, "shell", `secret.${pane.sessionId}`), "a", 0o600));
   }
+  const homes = termhiveHomes(pane.termhiveHome, pane.home);
+  const exposed = policy.write.find((w) => homes.some((h) => inside(real(w), h)));
+  if (exposed) throw new ToolError(`sandbox write path ${JSON.stringify(exposed)} is inside termhive's own folder (${pane.termhiveHome}), which no sandbox may write; nothing was opened`);
   const support = [shellAssetDir(), dirname(process.execPath), packageRoot()];
   const relayDir = makeRelayDir(pane.termhiveHome, pane.sessionId);
-  const args = bwrapArgs(policy, { termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, shellFiles: pane.shell, cwd: pane.cwd, support, relayDir });
-  return { argv: [bwrap, ...args, "--", ...pane.argv], policy, relayDir };
+  pruneCopies(pane.termhiveHome);
+  const named = typeof option === "object" && !("granted" in option) ? policy.write : [];
+  const shield = shieldFor(policy, { home: pane.home, cwd: pane.cwd, termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, tokens: serveTokens(homes), named });
+  const filter = seccompFilterFile(pane.termhiveHome, { unixSockets: policy.unix_sockets === "allow" });
+  const otherHomes = homes.filter((h) => h !== pane.termhiveHome);
+  const args = bwrapArgs(policy, {
+    termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, shellFiles: pane.shell, cwd: pane.cwd, support, relayDir, otherHomes, shield,
+    ...(filter ? { seccompFd: SECCOMP_FD } : {}),
+  });
+  const box = [bwrap, ...args, "--", ...pane.argv];
+  // bwrap takes its filter on a file descriptor: opened by a shell that then becomes bwrap.
+  const argv = filter ? ["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`, filter, ...box] : box;
+  return { argv, policy, relayDir };
+}
+
+const inside = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Every termhive home a pane must not reach, by every path it has: this process's, and the
+ * user's default one (another server may run there), each as given and as its real path.
+ */
+function termhiveHomes(termhiveHome: string, home: string): string[] {
+  const found = new Set<string>();
+  for (const h of [termhiveHome, join(home, ".local", "state", "termhive")]) {
+    if (h !== termhiveHome && !existsSync(h)) continue;
+    found.add(h);
+    found.add(real(h));
+  }
+  return [...found];
 }
 
 /** The caller's variables a pane with `env: "clean"` keeps (termhive's own and the shell's are added on top). */

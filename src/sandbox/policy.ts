@@ -18,23 +18,31 @@ export interface SandboxPolicy {
   network: NetworkMode;
   /** "clean": the pane starts with only the basic variables (HOME, PATH, USER, LANG…), not the caller's others. */
   env?: "clean";
+  /** "allow": the program may open unix sockets (chromium's own, a nested tmux): any socket file it can see is then reachable. */
+  unix_sockets?: "allow";
   /** The preset it came from, to show. */
   preset?: (typeof SANDBOX_PRESETS)[number];
 }
 
 const path = z.string();
+/** A word that is no preset is named back with the ones there are (zod's own text says only "Invalid input"). */
+const unknownPreset = (input: unknown) =>
+  typeof input === "string" ? `unknown sandbox preset ${JSON.stringify(input.slice(0, 64))}: the presets are ${SANDBOX_PRESETS.join(", ")} (or a policy {write, read?, network, env?})` : undefined;
 export const sandboxOption = z.union([
-  z.enum(SANDBOX_PRESETS),
+  z.enum(SANDBOX_PRESETS, { error: (issue) => unknownPreset(issue.input) }),
   z
     .object({
       write: z.array(path),
       read: z.union([z.literal("all"), z.array(path)]).optional(),
       network: z.enum(NETWORK_MODES),
       env: z.literal("clean").optional(),
+      unix_sockets: z.literal("allow").optional(),
     })
     .strict(),
-]);
+], { error: (issue) => unknownPreset(issue.input) });
 export type SandboxOption = z.infer<typeof sandboxOption>;
+/** What a pane is opened with: an option to resolve, or a policy granted before (agent_restore), taken as it was. */
+export type SandboxRequest = SandboxOption | { granted: SandboxPolicy };
 
 export class SandboxPolicyError extends Error {
   override name = "SandboxPolicyError";
@@ -55,7 +63,12 @@ export function programDirs(program: string, home: string): string[] {
 }
 
 /** The option as a full policy for a pane opened in `cwd` running `program`; paths checked now, so a typo opens nothing. */
-export function resolvePolicy(option: SandboxOption, ctx: { cwd: string; home: string; program: string }): SandboxPolicy {
+export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: string; program: string }): SandboxPolicy {
+  if (typeof option === "object" && "granted" in option) {
+    // Never widened by where the pane is now: the same paths, which must still exist.
+    for (const p of option.granted.write) if (!existsSync(p)) throw new SandboxPolicyError(`sandbox write path ${JSON.stringify(p)} granted before does not exist any more; nothing was opened`);
+    return option.granted;
+  }
   if (option === "worktree") return { preset: "worktree", write: [ctx.cwd, ...programDirs(ctx.program, ctx.home)], read: "all", network: "on" };
   if (option === "readonly") return { preset: "readonly", write: [], read: "all", network: "on" };
   const absolute = (p: string) => (isAbsolute(p) ? resolve(p) : resolve(ctx.cwd, p));
@@ -70,14 +83,14 @@ export function resolvePolicy(option: SandboxOption, ctx: { cwd: string; home: s
       throw new SandboxPolicyError(`the session's cwd ${JSON.stringify(ctx.cwd)} is not in the sandbox's read or write paths; nothing was opened`);
     }
   }
-  return { write, read, network: option.network, ...(option.env ? { env: option.env } : {}) };
+  return { write, read, network: option.network, ...(option.env ? { env: option.env } : {}), ...(option.unix_sockets ? { unix_sockets: option.unix_sockets } : {}) };
 }
 
 /** One line for lists: "worktree: write /w/a; network on". */
 export function describePolicy(p: SandboxPolicy): string {
   const write = p.write.length ? `write ${p.write.join(", ")}` : "read-only";
   const read = p.read === "all" ? "" : `; read ${p.read.join(", ")}`;
-  return `${p.preset ? `${p.preset}: ` : ""}${write}${read}; network ${p.network}${p.env ? "; env clean" : ""}`;
+  return `${p.preset ? `${p.preset}: ` : ""}${write}${read}; network ${p.network}${p.env ? "; env clean" : ""}${p.unix_sockets ? "; unix sockets allowed" : ""}`;
 }
 
 /** The policy kept in pane metadata, or undefined for a pane without one (or an unreadable value). */

@@ -7,7 +7,7 @@ import { AuditLog } from "../audit.js";
 import type { TermhiveConfig } from "../config.js";
 import { safetyConfigFrom } from "../safety/index.js";
 import { InputPolicy, truncate } from "../terminal/input-policy.js";
-import { promptRedrawn, waitUntilReady } from "../terminal/ready.js";
+import { exitedWhileOpening, promptRedrawn, waitUntilReady } from "../terminal/ready.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import { SafeRegex, InvalidRegexError } from "../util/regex.js";
 import { ToolError } from "./errors.js";
@@ -71,7 +71,9 @@ export class TermhiveService {
     // types into it (terminal_run, terminal_send, layouts) waits for its first prompt, in any
     // process. Another program is waited for here (only its output tells when it is ready).
     const shell = session.meta.shell !== "other";
-    if (!shell) await this.waitReady(session);
+    // A sandboxed shell is waited for too: bwrap refuses what it cannot set up only as the pane starts.
+    if (!shell || session.meta.sandbox) await this.waitReady(session);
+    const died = session.alive ? undefined : await exitedWhileOpening(session);
     const starting = shell && session.phase === "starting" && session.alive;
     return {
       session: session.id,
@@ -88,7 +90,7 @@ export class TermhiveService {
       attach: this.backend.attachCommand(session.paneId),
       cwd: session.cwd ?? session.pane.cwd,
       ...(session.meta.sandbox ? { sandbox: describePolicy(session.meta.sandbox) } : {}),
-      ...(this.backend.warning ? { warning: this.backend.warning } : {}),
+      ...(died || this.backend.warning ? { warning: [died, this.backend.warning].filter(Boolean).join("\n") } : {}),
     };
   }
 

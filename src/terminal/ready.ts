@@ -59,3 +59,15 @@ export async function promptRedrawn(session: TerminalSession): Promise<void> {
   if (!session.integrated || session.phase !== "redrawing") return;
   await watchSession(session, () => (session.phase !== "redrawing" ? true : undefined), { timeoutMs: PROMPT_REDRAW_WAIT_MS }).catch(() => undefined);
 }
+
+/**
+ * What to tell the caller of an open whose program died while it was being opened (bwrap's own
+ * reason, a shell's error, a program's usage line): its exit and the last lines it printed.
+ */
+export async function exitedWhileOpening(session: TerminalSession): Promise<string> {
+  await session.screen.settled();
+  const lines = session.screen.snapshot().lines.map((l) => l.trimEnd()).filter(Boolean).slice(-8);
+  const how = session.exitSignal !== null ? `killed by signal ${session.exitSignal}` : `exit status ${session.exitStatus ?? "unknown"}`;
+  const said = lines.length ? `; its last lines:\n${lines.join("\n")}` : "; it printed nothing";
+  return `the session's program exited while it was being opened (${how})${said}\n(terminal_read keeps its output; terminal_close removes it)`;
+}

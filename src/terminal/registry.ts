@@ -21,7 +21,7 @@ import { prepareHost } from "./host-prepare.js";
 import { cleanCallerEnv, sandboxLaunch } from "../sandbox/launch.js";
 import { RELAY_ENV } from "../sandbox/relay.js";
 import { remoteSandboxLaunch } from "../sandbox/remote-launch.js";
-import type { SandboxOption } from "../sandbox/policy.js";
+import type { SandboxOption, SandboxPolicy } from "../sandbox/policy.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
 import { removeSecretLineMark } from "../shell/secret-line.js";
@@ -46,6 +46,8 @@ export interface OpenOptions {
   refreshed?: boolean;
   /** Run the pane's program under this sandbox policy (src/sandbox/). */
   sandbox?: SandboxOption;
+  /** A policy granted before (agent_restore), opened as it was instead of `sandbox`. */
+  grantedSandbox?: SandboxPolicy;
 }
 
 /** Output for panes not registered yet (a new pane prints before createPane returns), bounded. */
@@ -333,12 +335,13 @@ export class SessionRegistry {
     // exists: made owner-only here, it never takes the user's umask.
     if (shellKind !== "other" && !host) closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
     const callerEnv = host ? {} : paneEnvironment(process.env, this.config.paneEnv);
+    const asked = options.grantedSandbox ? { granted: options.grantedSandbox } : options.sandbox;
     const sandbox =
-      options.sandbox === undefined
+      asked === undefined
         ? undefined
         : host
-          ? remoteSandboxLaunch(options.sandbox, { argv: launch.argv, cwd, sessionId: id, shell: shellKind !== "other" }, host)
-          : sandboxLaunch(options.sandbox, {
+          ? remoteSandboxLaunch(asked, { argv: launch.argv, cwd, sessionId: id, shell: shellKind !== "other" }, host)
+          : sandboxLaunch(asked, {
               argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other",
             });
     // A local pane's environment is this process's (the caller's, util/pane-env.ts), never the

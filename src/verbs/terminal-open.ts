@@ -14,7 +14,7 @@ const openInput = {
     // Listed by its description alone: the two forms are spelled out there (~15 tokens less).
     .meta({ "x-listed-as": {} })
     .optional()
-    .describe('Run it in a sandbox: "worktree" (writes cwd only), "readonly", or {write:[paths], read?:"all"|[paths], network:"on"|"off"|"loopback", env?:"clean"}.'),
+    .describe('Sandbox: "worktree" (writes cwd only), "readonly", or {write:[paths], read?:[paths], network:"on"|"off"|"loopback", env?:"clean", unix_sockets?:"allow"}.'),
   rows: rows.default(40).describe("Rows (default 40)."),
   cols: cols.default(120).describe("Columns (default 120)."),
   host: z.string().max(512).optional().describe("ssh destination (alias, user@host) to run it on."),

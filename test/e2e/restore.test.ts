@@ -186,6 +186,21 @@ describe("agent_restore keeps a pane's sandbox", { skip: bwrap ? false : "bubble
     assert.match(home.output, /Read-only file system/);
     assert.equal(existsSync(join(userHome, "outside.txt")), false);
   });
+
+  test("the policy granted comes back, not one resolved again from the folder the pane cd'd to", async () => {
+    await h.ok("terminal_open", { name: "wander", command: "bash", cwd: project, sandbox: "worktree" });
+    // In its HOME (readable, not writable) when it becomes an agent: its launch record's folder.
+    await h.ok("terminal_run", { session: "wander", command: 'cd "$HOME"', timeout_s: 30 });
+    await h.ok("agent_register", { name: "wander", session: "wander" });
+    assert.equal(h.tmux("kill-server").status, 0);
+    const r = await h.ok("agent_restore", { name: "wander" });
+    assert.equal(r.restored[0].ok, true, JSON.stringify(r));
+    const listed = (await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "wander");
+    assert.match(String(listed.sandbox), /^worktree: write .*project; network on$/);
+    const home = await h.ok("terminal_run", { session: "wander", command: 'echo leaked > "$HOME/wandered.txt"', timeout_s: 30 });
+    assert.notEqual(home.exit_code, 0, home.output);
+    assert.equal(existsSync(join(userHome, "wandered.txt")), false);
+  });
 });
 
 describe("termhive restore through a running termhive serve (gRPC AgentRestore)", () => {

@@ -51,5 +51,11 @@ describe("sandboxed panes on a remote host", { skip }, () => {
     // The host's termhive folder (its tmux socket) is out of reach from inside.
     const sock = await h.ok("terminal_run", { session: "far-box", command: 'ls "$TERMHIVE_HOME"' });
     assert.doesNotMatch(sock.output, /tmux\.sock/);
+    // The seccomp filter holds there too: no unix socket (the host's tmux, its D-Bus), no TIOCSTI.
+    const unix = await h.ok("terminal_run", { session: "far-box", command: `python3 -c "import socket; socket.socket(socket.AF_UNIX)"` });
+    assert.notEqual(unix.exit_code, 0, unix.output);
+    assert.match(unix.output, /Operation not permitted/);
+    const sti = await h.ok("terminal_run", { session: "far-box", command: `python3 -c "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b':')"` });
+    assert.match(sti.output, /Operation not permitted/);
   });
 });

@@ -125,6 +125,33 @@ describe("sandboxed panes (bubblewrap)", { skip }, () => {
     assert.equal((await h.ok("terminal_list")).sessions.length, before);
   });
 
+  test("a sandboxed program that dies while it is opened: the open's result says so, with its last lines", async () => {
+    const r = await h.ok("terminal_open", { name: "box-dies", command: "sh -c 'echo cannot set up: the reason >&2; exit 3'", cwd: project, sandbox: "readonly" });
+    assert.match(String(r.warning), /exited while it was being opened \(exit status 3\); its last lines:\ncannot set up: the reason/, JSON.stringify(r));
+  });
+
+  test("an unknown preset is named back with the presets there are", async () => {
+    const r = await h.call("terminal_open", { name: "badpreset", command: "bash", cwd: project, sandbox: "no-such-preset" });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /"no-such-preset".*worktree, readonly/);
+  });
+
+  test("readonly in a folder under /tmp (which the sandbox's private /tmp hides) starts there, read-only", async () => {
+    const tmpFolder = mkdtempSync("/tmp/termhive-sandbox-cwd-");
+    try {
+      writeFileSync(join(tmpFolder, "seen.txt"), "seen\n");
+      const { session } = await h.ok("terminal_open", { name: "box-tmpcwd", command: "bash", cwd: tmpFolder, sandbox: "readonly" });
+      const r = await run(session, "pwd && cat seen.txt && touch made.txt");
+      assert.match(r.output, new RegExp(`${tmpFolder}\\n(.|\\n)*seen`), r.output);
+      assert.notEqual(r.exit_code, 0, r.output);
+      assert.match(r.output, /Read-only file system/);
+      assert.equal(existsSync(join(tmpFolder, "made.txt")), false);
+      await h.ok("terminal_close", { session });
+    } finally {
+      rmSync(tmpFolder, { recursive: true, force: true });
+    }
+  });
+
   test("termhive doctor says sandboxing is available", () => {
     const r = spawnSync(process.execPath, [CLI, "doctor"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: userHome, TERMHIVE_HOME: join(root, "doctor-home") }, cwd: sibling, timeout: 60_000 });
     assert.match(r.stdout, /ok +sandbox +bubblewrap .*sandbox option is available/);

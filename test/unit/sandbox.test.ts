@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { bwrapArgs, findBwrap } from "../../src/sandbox/bwrap.js";
+import { seccompFilter } from "../../src/sandbox/seccomp.js";
 import { describePolicy, parseStoredPolicy, resolvePolicy, sandboxOption } from "../../src/sandbox/policy.js";
 import { tempFolder } from "../temp-folder.js";
 
@@ -50,17 +51,40 @@ describe("sandbox policy", () => {
 });
 
 describe("bwrap arguments", () => {
-  test("read-only root, private /tmp, own /dev and /proc, writable paths bound last, dies with its parent", () => {
-    const args = bwrapArgs({ write: [work], read: "all", network: "on" }, ctx);
+  test("read-only root, private /tmp, own /dev and /proc, TERMHIVE_HOME covered after the writable paths, dies with its parent", () => {
+    const args = bwrapArgs({ write: [home], read: "all", network: "on" }, { ...ctx, otherHomes: ["/other/home"], seccompFd: 9 });
     assert.deepEqual(args.slice(0, 3), ["--ro-bind", "/", "/"]);
-    assert.deepEqual(option(args, "--tmpfs", 1), [["/tmp"], [ctx.termhiveHome]]);
+    assert.deepEqual(option(args, "--tmpfs", 1), [["/tmp"], ["/other/home"], [ctx.termhiveHome]]);
     assert.ok(args.includes("--unshare-pid") && args.includes("--die-with-parent"));
     assert.equal(args.includes("--unshare-net"), false);
-    const binds = option(args, "--bind", 2);
-    assert.deepEqual(binds.at(-1), [work, work]);
-    // After the tmpfs over TERMHIVE_HOME, or a path under it would be hidden again.
-    assert.ok(args.lastIndexOf("--bind") > args.indexOf(ctx.termhiveHome));
+    // A write path holding TERMHIVE_HOME ($HOME here) is bound before the tmpfs that hides it again.
+    assert.ok(args.indexOf("--bind") < args.indexOf(ctx.termhiveHome), args.join(" "));
+    assert.deepEqual(option(args, "--bind", 2)[0], [home, home]);
+    assert.deepEqual(option(args, "--seccomp", 1), [["9"]]);
     assert.deepEqual(option(args, "--chdir", 1), [[work]]);
+  });
+
+  test("the read-only list and private copies go over the write paths, before the home cover", () => {
+    const layers = [{ readOnly: home, writable: [join(home, "proj")] }];
+    const shield = { layers, readOnly: [join(home, ".bashrc")], copies: [{ source: "/c/0-claude.json", target: join(home, ".claude.json"), writable: true }] };
+    const args = bwrapArgs({ write: [home], read: "all", network: "on" }, { ...ctx, shield });
+    const at = (a: string, b: string) => args.findIndex((x, i) => x === a && args[i + 1] === b);
+    // $HOME writable, then read-only, then its existing entries writable again, then the list.
+    assert.ok(at("--bind", home) < at("--ro-bind", home));
+    assert.ok(at("--ro-bind", home) < at("--bind", join(home, "proj")));
+    assert.ok(at("--bind", join(home, "proj")) < at("--ro-bind", join(home, ".bashrc")));
+    // A write path inside a layer that the layer keeps read-only is the policy's: bound again after it.
+    const named = bwrapArgs({ write: [home, join(home, ".config", "git")], read: "all", network: "on" }, { ...ctx, shield: { layers: [{ readOnly: home, writable: [] }, { readOnly: join(home, ".config"), writable: [] }], readOnly: [], copies: [] } });
+    const last = named.map((x, i) => (x === "--bind" && named[i + 1] === join(home, ".config", "git") ? i : -1)).filter((i) => i >= 0).at(-1)!;
+    assert.ok(last > named.lastIndexOf(join(home, ".config")), named.join(" "));
+    assert.ok(at("--ro-bind", join(home, ".bashrc")) < at("--bind", "/c/0-claude.json"));
+    assert.ok(at("--bind", "/c/0-claude.json") < at("--tmpfs", ctx.termhiveHome));
+  });
+
+  test("a cwd under /tmp is bound read-only into the private /tmp", () => {
+    const args = bwrapArgs({ write: [], read: "all", network: "on" }, { ...ctx, cwd: "/tmp/proj" });
+    assert.ok(option(args, "--ro-bind", 2).some(([p]) => p === "/tmp/proj"));
+    assert.ok(args.indexOf("/tmp/proj") > args.indexOf("/tmp"));
   });
 
   test("TERMHIVE_HOME is hidden but for the shim, hook settings, this session's own shell status files and relay folder", () => {
@@ -80,15 +104,15 @@ describe("bwrap arguments", () => {
   });
 
   test("a read list mounts the system, the listed paths and termhive's own support paths only", () => {
-    const args = bwrapArgs({ write: [], read: [work], network: "loopback" }, ctx);
+    const args = bwrapArgs({ write: [], read: ["/srv/work"], network: "loopback" }, { ...ctx, cwd: "/srv/work" });
     assert.equal(args.includes("/") && args[args.indexOf("/") - 1] === "--ro-bind", false);
-    assert.deepEqual(option(args, "--ro-bind", 2), [[work, work], ["/opt/termhive", "/opt/termhive"]]);
+    assert.deepEqual(option(args, "--ro-bind", 2), [["/srv/work", "/srv/work"], ["/opt/termhive", "/opt/termhive"]]);
     assert.ok(option(args, "--ro-bind-try", 2).some(([p]) => p === "/usr"));
     assert.ok(args.includes("--unshare-net"));
   });
 
   test("termhive's own files installed under /tmp stay readable under the private /tmp", () => {
-    const inTmp = { ...ctx, support: ["/tmp/ci/termhive/src/shell", "/usr/bin", "/tmp/ci/termhive"] };
+    const inTmp = { ...ctx, cwd: "/srv/work", support: ["/tmp/ci/termhive/src/shell", "/usr/bin", "/tmp/ci/termhive"] };
     const args = bwrapArgs({ write: [], read: "all", network: "on" }, inTmp);
     const tmpfs = args.indexOf("/tmp");
     const rebound = option(args, "--ro-bind", 2).filter(([p]) => p!.startsWith("/tmp/"));
@@ -103,5 +127,32 @@ describe("bwrap arguments", () => {
     writeFileSync(join(bin, "bwrap"), "#!/bin/sh\n");
     chmodSync(join(bin, "bwrap"), 0o755);
     assert.equal(findBwrap(`/nonexistent:${bin}`), join(bin, "bwrap"));
+  });
+});
+
+describe("seccomp filter", () => {
+  test("x86_64 and arm64 get a filter of whole instructions that ends allowing or refusing; other machines none", () => {
+    for (const arch of ["x64", "arm64"] as const) {
+      const bytes = seccompFilter(arch)!;
+      assert.ok(bytes.length > 0 && bytes.length % 8 === 0);
+      // The last instruction returns EPERM (SECCOMP_RET_ERRNO | 1): what every refused call gets.
+      assert.equal(bytes.readUInt16LE(bytes.length - 8), 0x06);
+      assert.equal(bytes.readUInt32LE(bytes.length - 4), 0x00050001);
+    }
+    assert.equal(seccompFilter("ia32"), null);
+  });
+});
+
+describe("seccomp filter with unix sockets given", () => {
+  test("one check fewer (socket's family), the same ending", () => {
+    const closed = seccompFilter("x64")!;
+    const open = seccompFilter("x64", { unixSockets: true })!;
+    assert.equal(open.length, closed.length - 8);
+    assert.deepEqual(open.subarray(open.length - 8), closed.subarray(closed.length - 8));
+  });
+
+  test("the schema takes unix_sockets: allow and nothing else there", () => {
+    assert.equal(sandboxOption.safeParse({ write: [], network: "on", unix_sockets: "allow" }).success, true);
+    assert.equal(sandboxOption.safeParse({ write: [], network: "on", unix_sockets: "yes" }).success, false);
   });
 });

@@ -6,7 +6,7 @@
 // starts fresh and the answer says so.
 import { HiveError, fillResumeTemplate, splitPlan, type AgentProfile, type LaunchRecord, type LayoutKind, LAYOUT_KINDS } from "../index.js";
 import type { WindowLayout } from "../../backends/backend.js";
-import { SANDBOX_PRESETS, type SandboxOption } from "../../sandbox/policy.js";
+import { parseStoredPolicy, type SandboxPolicy } from "../../sandbox/policy.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { traced } from "../../util/traced.js";
 import type { Crew } from "./crew.js";
@@ -60,15 +60,11 @@ interface Plan {
 }
 
 /**
- * The policy the session meta carried, as an option `registry.open` takes again: its preset
- * (resolved again for the same folder and program), else the policy itself.
+ * The policy the session meta carried, granted again as it was: a preset is not resolved anew,
+ * since the folder the pane is in now (it may have cd'd to ~) is not the folder it was given.
  */
-function sandboxOption(policy: unknown): SandboxOption | undefined {
-  if (!policy || typeof policy !== "object") return undefined;
-  const p = policy as { write?: string[]; read?: "all" | string[]; network?: string; env?: "clean"; preset?: string };
-  if ((SANDBOX_PRESETS as readonly string[]).includes(p.preset ?? "")) return p.preset as SandboxOption;
-  if (!Array.isArray(p.write) || typeof p.network !== "string") return undefined;
-  return { write: p.write, ...(p.read !== undefined ? { read: p.read } : {}), network: p.network, ...(p.env ? { env: p.env } : {}) } as SandboxOption;
+function grantedPolicy(policy: unknown): SandboxPolicy | undefined {
+  return policy && typeof policy === "object" ? parseStoredPolicy(JSON.stringify(policy)) : undefined;
 }
 
 function plan(crew: Crew, name: string, launch: LaunchRecord, input: RestoreInput): Plan {
@@ -193,12 +189,12 @@ export async function restoreAgents(crew: Crew, input: RestoreInput): Promise<{ 
 function open(crew: Crew, p: Plan, place: { rows?: number; cols?: number; splitFrom?: TerminalSession }): Promise<TerminalSession> {
   const host = p.launch.host ?? undefined;
   const command = host ? p.command : commandWithHooks(p.command, p.profile, p.name, crew.deps.home);
-  const sandbox = sandboxOption(p.launch.sandbox);
+  const granted = grantedPolicy(p.launch.sandbox);
   return crew.registry.open({
     name: p.name, command, cwd: p.launch.cwd ?? undefined, env: { TERMHIVE_AGENT: p.name, ...p.env }, host,
     rows: place.splitFrom ? 0 : (place.rows ?? p.launch.rows ?? 40), cols: place.splitFrom ? 0 : (place.cols ?? p.launch.cols ?? 120),
     ...(place.splitFrom ? { splitFrom: { session: place.splitFrom, direction: "right" as const } } : {}),
-    ...(sandbox ? { sandbox } : {}),
+    ...(granted ? { grantedSandbox: granted } : {}),
   });
 }
 

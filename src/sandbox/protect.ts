@@ -1,0 +1,182 @@
+// What a sandbox must not change although a write path holds it: files that run code later,
+// outside the sandbox (shell rc files, git config and hooks, agents' settings, hooks and MCP
+// servers, termhive's own profiles), and files that would hand it termhive's serve token.
+// Put back read-only over the write paths; an agent's state file it must write gets a private
+// copy. Only paths that exist at launch can be covered (bwrap mounts on existing paths; making
+// one would leave a file behind in the user's folder): docs/limits.md says so.
+import { type Dirent, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { relayDir } from "./relay.js";
+import type { SandboxPolicy } from "./policy.js";
+
+/** Under the user's HOME: read at login, by git, ssh, npm, agents and the session manager. */
+const HOME_PATHS = [
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout",
+  ".config/fish", ".inputrc", ".gitconfig", ".config/git", ".ssh", ".local/bin", "bin", ".npmrc", ".config/systemd", ".config/autostart",
+  ".claude/settings.json", ".claude/settings.local.json", ".claude/hooks", ".claude/commands", ".claude/agents", ".claude/plugins",
+  ".codex/config.toml", ".mcp.json",
+];
+
+/** In every write path and each folder directly in it (a project, or a folder of projects). */
+const PROJECT_PATHS = [".git", ".claude/settings.json", ".claude/settings.local.json", ".claude/hooks", ".claude/commands", ".claude/agents", ".mcp.json", ".vscode", ".idea", ".envrc"];
+
+/** In a .git folder: what git runs (hooks, core.fsmonitor, aliases, filters). Its objects and refs stay writable. */
+const GIT_DIR_PATHS = ["config", "config.worktree", "hooks"];
+
+/**
+ * When $HOME itself is writable (cwd ~ with worktree, write: ["~"]): a file that is missing there
+ * today (~/.bash_profile, ~/.config/git/config) would be created and run later. So $HOME, ~/.config
+ * and ~/.local become read-only and only their existing entries are bound writable again, but for
+ * these: nothing new appears next to the rc files.
+ */
+const HOME_KEPT = new Set([
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout",
+  ".inputrc", ".gitconfig", ".ssh", "bin", ".npmrc", ".mcp.json", ".config", ".local", ".pam_environment", ".xprofile", ".xsessionrc",
+  ".xinitrc", ".vimrc", ".vim", ".emacs", ".emacs.d", ".gnupg", ".kube", ".aws", ".docker",
+]);
+const CONFIG_KEPT = new Set(["git", "fish", "systemd", "autostart", "environment.d", "nvim", "gh", "Code"]);
+const LOCAL_KEPT = new Set(["bin"]);
+
+export interface Shield {
+  /** When $HOME is writable: folders made read-only, each followed by its entries bound writable again (in order). */
+  layers?: { readOnly: string; writable: string[] }[];
+  /** Bound read-only over themselves after the write paths. */
+  readOnly: string[];
+  /** A private copy bound over the original (writable: the program keeps its state there). */
+  copies: { source: string; target: string; writable: boolean }[];
+}
+
+export interface ShieldContext {
+  home: string;
+  cwd: string;
+  termhiveHome: string;
+  sessionId: string;
+  /** termhive's serve tokens: masked in every copy, and any file the pane reads that holds one is copied masked. */
+  tokens: string[];
+  /** Paths the caller's own policy named (an explicit policy's write list): theirs to give. */
+  named: string[];
+}
+
+const inside = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
+
+function children(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.isSymbolicLink()).map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The candidates under one folder: a .git folder's dangerous parts, a .git file (a worktree's) whole. */
+function projectCandidates(dir: string): string[] {
+  // A write path may be a file (~/.claude.json): nothing is under it.
+  if (!isDirectory(dir)) return [];
+  return PROJECT_PATHS.flatMap((p) => {
+    const path = join(dir, p);
+    if (p !== ".git") return [path];
+    return isDirectory(path) ? GIT_DIR_PATHS.map((g) => join(path, g)) : [path];
+  });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function readTokens(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+export function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Shield {
+  const write = policy.write;
+  const named = new Set(ctx.named);
+  const candidates = new Set<string>(HOME_PATHS.map((p) => join(ctx.home, p)));
+  for (const w of write) for (const dir of [w, ...children(w)]) for (const c of projectCandidates(dir)) candidates.add(c);
+  const readOnly = [...candidates].filter((c) => !named.has(c) && write.some((w) => inside(c, w) && c !== w) && exists(c));
+  const layers = write.some((w) => inside(ctx.home, w)) && !named.has(ctx.home) ? homeLayers(ctx.home) : [];
+
+  const copies: Shield["copies"] = [];
+  const copyDir = join(ctx.termhiveHome, "sandbox", ctx.sessionId);
+  const copy = (target: string, text: string, writable: boolean) => {
+    mkdirSync(copyDir, { recursive: true, mode: 0o700 });
+    const source = join(copyDir, `${copies.length}-${target.split("/").pop()}`);
+    writeFileSync(source, mask(text, ctx.tokens), { mode: 0o600 });
+    copies.push({ source, target, writable });
+  };
+  // Claude Code rewrites ~/.claude.json as it runs (and keeps its MCP servers there): where the
+  // pane may write it, it writes a copy of its own; where it may not, it reads a masked copy.
+  const claudeJson = join(ctx.home, ".claude.json");
+  const text = readTokens(claudeJson);
+  if (text !== null && !named.has(claudeJson) && write.some((w) => inside(claudeJson, w))) copy(claudeJson, text, true);
+  // Files an MCP client reads its servers from, wherever the pane reads them: the cwd's folders up to /.
+  const readable = [claudeJson, join(ctx.home, ".mcp.json"), join(ctx.home, ".codex/config.toml")];
+  for (let dir = ctx.cwd; ; dir = dirname(dir)) {
+    readable.push(join(dir, ".mcp.json"));
+    if (dir === dirname(dir)) break;
+  }
+  for (const file of new Set(readable)) {
+    if (copies.some((c) => c.target === file)) continue;
+    const content = readTokens(file);
+    if (content === null || !ctx.tokens.some((t) => content.includes(t))) continue;
+    copy(file, content, false);
+    const at = readOnly.indexOf(file);
+    if (at >= 0) readOnly.splice(at, 1);
+  }
+  return { ...(layers.length ? { layers } : {}), readOnly, copies };
+}
+
+function homeLayers(home: string): NonNullable<Shield["layers"]> {
+  const layer = (dir: string, kept: Set<string>) => {
+    let entries: Dirent[] = [];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    // A symlink is left as it is: bound, it would make its target writable, wherever that is.
+    const writable = entries.filter((e) => !kept.has(e.name) && (e.isDirectory() || e.isFile())).map((e) => join(dir, e.name));
+    return [{ readOnly: dir, writable }];
+  };
+  return [...layer(home, HOME_KEPT), ...layer(join(home, ".config"), CONFIG_KEPT), ...layer(join(home, ".local"), LOCAL_KEPT)];
+}
+
+function mask(text: string, tokens: string[]): string {
+  let out = text;
+  for (const t of tokens) out = out.split(t).join("termhive-token-hidden-in-sandbox");
+  return out;
+}
+
+/** termhive's serve tokens this pane must not see: its own home's, and the user's default home's. */
+export function serveTokens(homes: string[]): string[] {
+  const found = new Set<string>();
+  for (const home of homes) {
+    const t = readTokens(join(home, "token"))?.trim();
+    if (t && t.length >= 16) found.add(t);
+  }
+  return [...found];
+}
+
+/** Copies of panes that are gone (their relay folder was removed at their end). */
+export function pruneCopies(termhiveHome: string): void {
+  const root = join(termhiveHome, "sandbox");
+  if (!existsSync(root)) return;
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (entry.isDirectory() && !existsSync(relayDir(termhiveHome, entry.name))) rmSync(join(root, entry.name), { recursive: true, force: true });
+  }
+}
