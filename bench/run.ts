@@ -22,6 +22,7 @@ import { benchFlood, benchHostile } from "./load.js";
 import { benchSoak } from "./soak.js";
 import { benchPure } from "./pure.js";
 import { benchOutboxClaim } from "./outbox-claim.js";
+import { benchHivePace } from "./hive-pace.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 import { benchPaneCli } from "./pane-cli.js";
 
@@ -191,6 +192,7 @@ async function main(): Promise<void> {
   if (!only || only === "idle") await benchIdle();
   if (!only || only === "hive") await benchHive(emit);
   if (!only || only === "hive" || only === "outbox-claim") await benchOutboxClaim(emit);
+  if (!only || only === "hive" || only === "hive-pace") await benchHivePace(emit);
   if (!only || only === "hive-real") await benchHiveReal(emit);
   if (!only || only === "restore") await benchRestore(emit);
   if (!only || only === "doors") await benchDoors(emit);

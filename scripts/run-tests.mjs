@@ -69,28 +69,25 @@ const concurrency = process.env.TERMHIVE_TEST_CONCURRENCY ?? "1";
  */
 const notLeftover = (name) => /^tsx-\d+$/.test(name) || name === `fish.${userInfo().username}`;
 const testTmp = mkdtempSync(join(process.env.TMPDIR || tmpdir(), "termhive-tests-"));
-// The sandbox tests make their folders in /var/tmp (a sandbox's /tmp is its own): termhive-*
-// folders there that are new after the run count as left behind too.
+// The sandbox tests make their folders outside /tmp (a sandbox's /tmp is its own): in a folder
+// of this run's own in /var/tmp (TERMHIVE_TEST_OUTSIDE_TMP, read by test/temp-folder.ts), so two
+// runs side by side never sweep each other's folders; what is left in it counts as left behind.
 const OUTSIDE_TMP = "/var/tmp";
-const outsideBefore = new Set(outsideFolders());
+const outsideRun = mkdtempSync(join(OUTSIDE_TMP, "termhive-tests-"));
 const result = spawnSync(
   process.execPath,
   ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-timeout=90000", "--test-reporter=spec", ...files],
-  { stdio: "inherit", env: { ...process.env, TMPDIR: testTmp } },
+  { stdio: "inherit", env: { ...process.env, TMPDIR: testTmp, TERMHIVE_TEST_OUTSIDE_TMP: outsideRun } },
 );
-const leaked = [cleanUp(testTmp), ...outsideFolders().filter((name) => !outsideBefore.has(name)).map((name) => cleanUp(join(OUTSIDE_TMP, name), true))].some(Boolean);
+const leaked = [cleanUp(testTmp), cleanUp(outsideRun)].some(Boolean);
 if (leaked) console.log("FAIL: the tests must remove the folders they make and end the tmux servers they start (test/temp-folder.ts, test/tmux-server.ts)");
 process.exit(result.status !== 0 ? (result.status ?? 1) : leaked ? 1 : 0);
 
-function outsideFolders() {
-  return existsSync(OUTSIDE_TMP) ? readdirSync(OUTSIDE_TMP).filter((name) => name.startsWith("termhive-")) : [];
-}
-
 /**
  * Ends the tmux servers started in `dir` and removes it; says what the tests left there; true if
- * they left anything. `whole`: the folder itself is a leftover, not only what is in it.
+ * they left anything.
  */
-function cleanUp(dir, whole = false) {
+function cleanUp(dir) {
   const ps = spawnSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).stdout ?? "";
   const servers = ps.split("\n")
     .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
@@ -103,7 +100,7 @@ function cleanUp(dir, whole = false) {
       // already gone
     }
   }
-  const left = whole ? [""] : existsSync(dir) ? readdirSync(dir).filter((name) => !notLeftover(name)) : [];
+  const left = existsSync(dir) ? readdirSync(dir).filter((name) => !notLeftover(name)) : [];
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   if (!servers.length && !left.length) return false;
   console.log(`the tests left ${servers.length} tmux server(s) and ${left.length} temporary folder(s); removed:`);

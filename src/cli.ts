@@ -61,7 +61,11 @@ async function mcpCommand(): Promise<void> {
   (await import("./backends/find-tmux.js")).requireTmuxWhenAsked(config);
   const { serveStdio } = await import("./mcp/server.js");
   const { DeferredRoot } = await import("./mcp/deferred-root.js");
-  const root = new DeferredRoot(async () => (await import("./service/root.js")).composeRoot(config));
+  const root = new DeferredRoot(async () => {
+    const composed = (await import("./service/root.js")).composeRoot(config);
+    composed.crew.followHive(); // notifications (when configured) follow the hive from now on
+    return composed;
+  });
   const stop = async () => {
     await root.shutdown().catch(() => undefined); // exiting anyway: nothing left to report to
     process.exit(0);

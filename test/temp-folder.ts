@@ -16,6 +16,15 @@ export function tempFolder(prefix: string): string {
   return dir;
 }
 
+/**
+ * Where a test makes a folder that must lie outside /tmp (a sandbox's /tmp is its own): the
+ * folder of this test run that scripts/run-tests.mjs made in /var/tmp, so runs side by side
+ * never take each other's folders for leftovers; /var/tmp when a file runs on its own.
+ */
+export function outsideTmp(): string {
+  return process.env.TERMHIVE_TEST_OUTSIDE_TMP || "/var/tmp";
+}
+
 /** Removes `dir` when this process exits (for a folder a program under test made). */
 export function removeAtExit(dir: string): void {
   // "exit" listeners run synchronously: rmSync is what works there.

@@ -11,12 +11,14 @@ import { composeRoot } from "../service/root.js";
 import hiveAnswer, { answerText } from "../verbs/hive-answer.js";
 import type { AnswerResult } from "../hive/live/answer.js";
 import { fail, print } from "./output.js";
+import { callerPane } from "../util/caller-pane.js";
 
 async function answer(input: z.infer<z.ZodObject<typeof hiveAnswer.input>>): Promise<AnswerResult> {
   const config = loadConfig();
   const socket = grpcSocketPath(config.home);
   if (existsSync(socket) && (await socketIsLive(socket, 500))) {
-    const client = new TermhiveClient({ socketPath: socket, clientName: "cli" });
+    const pane = callerPane();
+    const client = new TermhiveClient({ socketPath: socket, clientName: "cli", ...(pane ? { pane } : {}) });
     try {
       return (await client.hiveAnswer(input)) as unknown as AnswerResult;
     } finally {
@@ -25,7 +27,8 @@ async function answer(input: z.infer<z.ZodObject<typeof hiveAnswer.input>>): Pro
   }
   const root = composeRoot(config);
   try {
-    return await root.hive.answer(input, { clientId: "cli" });
+    const pane = callerPane();
+    return await root.hive.answer(input, { clientId: "cli", ...(pane ? { pane } : {}) });
   } finally {
     await root.shutdown().catch(() => undefined); // the answer (or its error) is what to report
   }

@@ -26,6 +26,8 @@ export interface TermhiveClientOptions {
   token?: string;
   /** Names this client: read cursors ("new since my last read") are per client. */
   clientName?: string;
+  /** The pane this client runs in (util/caller-pane.ts), for the server's audit log. */
+  pane?: string;
 }
 
 export interface OutputChunk {
@@ -82,6 +84,7 @@ export class TermhiveClient {
     }) as grpc.Client & Record<string, Function>;
     if (options.token) this.metadata.set("authorization", `Bearer ${options.token}`);
     if (options.clientName) this.metadata.set("x-termhive-client", options.clientName);
+    if (options.pane) this.metadata.set("x-termhive-pane", options.pane);
   }
 
   /** Resolves once connected; rejects after `timeoutMs`. */

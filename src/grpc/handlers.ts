@@ -20,6 +20,12 @@ function clientId(metadata: grpc.Metadata): string {
   return typeof sent === "string" && sent.length > 0 && sent.length <= 100 ? `grpc:${sent}` : "grpc";
 }
 
+/** The pane the client says it runs in (TermhiveClient sends its own environment's), bounded. */
+function callerPaneOf(metadata: grpc.Metadata): { pane?: string } {
+  const sent = metadata.get("x-termhive-pane")[0];
+  return typeof sent === "string" && sent.length > 0 ? { pane: sent.slice(0, 200) } : {};
+}
+
 /** Proto3 decodes an absent repeated field as []; the schemas mean "not given" by undefined. */
 function dropEmptyArrays(request: Row): Row {
   const out: Row = {};
@@ -42,7 +48,7 @@ function unaryHandler(verb: AnyVerb, services: Services, authorize: Authorize | 
       callback({ code: grpc.status.UNAUTHENTICATED, details: "unauthenticated" });
       return;
     }
-    const ctx = { clientId: clientId(call.metadata) };
+    const ctx = { clientId: clientId(call.metadata), ...callerPaneOf(call.metadata) };
     Promise.resolve()
       .then(() => verb.run(services, schema.parse(decode(call.request)), ctx))
       .then(

@@ -265,7 +265,7 @@ export class Agents {
   setStatus(
     name: string,
     status: AgentStatus,
-    options: { detail?: string | null; source?: StatusSource; question?: string; judged?: AgentRecord } = {},
+    options: { detail?: string | null; source?: StatusSource; question?: string; prompt?: string; judged?: AgentRecord } = {},
   ): { agent: AgentRecord; changed: boolean; stale?: true } {
     checkStatus(status);
     const detail = clipDetail(options.detail);
@@ -294,7 +294,8 @@ export class Agents {
           kind: "status",
           agent: name,
           sessionId: agent.sessionId,
-          data: { status, detail, source, previous: agent.status, ...(question !== undefined ? { question } : {}) },
+          // `prompt`: the question's lines on screen, for a notice (notify/notice.ts).
+          data: { status, detail, source, previous: agent.status, ...(question !== undefined ? { question } : {}), ...(options.prompt ? { prompt: options.prompt } : {}) },
         });
       }
       return { agent: { ...agent, status, statusDetail: detail, statusSource: source, updatedAt: now }, changed: true };

@@ -50,6 +50,15 @@ function lineAt(text: string, index: number): string {
   return line.length > MAX_DETAIL ? line.slice(0, MAX_DETAIL - 1) + "…" : line;
 }
 
+/** The line holding a match, cut where the match ends (when it ends on that line). */
+function questionLine(text: string, index: number, length: number): string {
+  const start = text.lastIndexOf("\n", index - 1) + 1;
+  const lineEnd = text.indexOf("\n", index);
+  const end = Math.min(lineEnd === -1 ? text.length : lineEnd, index + Math.max(1, length));
+  const line = text.slice(start, end).trim();
+  return line.length > MAX_DETAIL ? line.slice(0, MAX_DETAIL - 1) + "…" : line;
+}
+
 /** A match's length: a RegExp match's [0], a SafeRegex match's text. */
 function matchLength(m: { index: number }): number {
   const text = (m as { 0?: unknown; text?: unknown })[0] ?? (m as { text?: unknown }).text;
@@ -183,8 +192,9 @@ export function detectStatus(profile: AgentProfile, screen: ScreenState): Detect
       const below = lines.slice(Math.max(matchEnd, menu?.last ?? 0) + 1).join("\n");
       if (inputBoxIn(profile, below)) continue;
       const dialog = describeDialog(lines, menu, rule.detail ?? lineAt(text, m.index));
-      // Without a menu the question is the matched line (a shell's "[y/N]", aider's "(Y)es/(N)o").
-      if (!menu) dialog.question = lineAt(text, m.index);
+      // Without a menu the question is the matched line up to the match's end (a shell's
+      // "[y/N]", aider's "(Y)es/(N)o"): what follows it on the line is the answer being typed.
+      if (!menu) dialog.question = questionLine(text, m.index, matchLength(m));
       return { status: rule.status, detail: dialog.detail, by: "rule", question: questionOf(menu, dialog), ...(rule.overridesHooks ? { overridesHooks: true as const } : {}) };
     }
     return { status: rule.status, detail: rule.detail ?? lineAt(text, m.index), by: "rule", ...(rule.overridesHooks ? { overridesHooks: true as const } : {}) };

@@ -142,4 +142,5 @@ export * from "./outbox.js";
 export * from "./busy-rule.js";
 export * from "./permission-asks.js";
 export * from "./question.js";
+export * from "./screen-excerpt.js";
 export * from "./restore-records.js";

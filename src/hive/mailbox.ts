@@ -37,6 +37,12 @@ const toMessage = (r: MessageRow): MailMessage => ({
   readAt: r.read_at,
 });
 
+/** How much unread mail one sender may leave one recipient (relayed mail from a sandbox: hive/live/relay-follower.ts). */
+export interface UnreadCap {
+  messages: number;
+  bytes: number;
+}
+
 export interface ReadOptions {
   /** Only unread messages (default true). */
   unreadOnly?: boolean;
@@ -55,9 +61,10 @@ export class Mailbox {
 
   /**
    * Leaves a message for a registered agent. `from` is free text (an agent name, "user",
-   * "orchestrator"): a message from outside any agent is normal.
+   * "orchestrator"): a message from outside any agent is normal. With `cap`, refused (nothing
+   * kept) when `from`'s unread mail to `to` would pass it.
    */
-  send(from: string, to: string, text: string): MailMessage {
+  send(from: string, to: string, text: string, cap?: UnreadCap): MailMessage {
     if (typeof from !== "string" || from.trim() === "") throw new HiveError("invalid", "a message needs a sender ('from')");
     if (typeof text !== "string" || text.length === 0) throw new HiveError("invalid", "a message needs a non-empty text");
     const bytes = Buffer.byteLength(text, "utf8");
@@ -66,6 +73,7 @@ export class Mailbox {
     }
     return this.store.write(() => {
       const recipient = this.agents.get(to);
+      if (cap) this.checkCap(from, to, bytes, cap);
       const createdAt = Date.now();
       const info = this.store.db
         .prepare("INSERT INTO messages (sender, recipient, text, created_at) VALUES (?, ?, ?, ?)")
@@ -81,6 +89,16 @@ export class Mailbox {
       });
       return message;
     });
+  }
+
+  /** Checked under the write lock: two processes applying one sender's mail cannot both pass the cap. */
+  private checkCap(from: string, to: string, bytes: number, cap: UnreadCap): void {
+    const row = this.store.db
+      .prepare("SELECT count(*) AS n, coalesce(sum(length(CAST(text AS BLOB))), 0) AS b FROM messages WHERE recipient = ? AND sender = ? AND read_at IS NULL")
+      .get(to, from) as { n: number; b: number };
+    if (row.n + 1 > cap.messages || row.b + bytes > cap.bytes) {
+      throw new HiveError("invalid", `${to} has ${row.n} unread messages (${Math.ceil(row.b / 1024)} KiB) from ${from}, the most one sender may leave unread (${cap.messages} / ${Math.ceil(cap.bytes / 1024)} KiB); nothing was kept`);
+    }
   }
 
   /** An agent's messages, oldest first; marks them read unless told not to. */

@@ -3,14 +3,26 @@
 // queued here and typed by a live termhive process when the agent is next idle. Rows are per
 // session (the typing target), in id order, so the order per agent is kept. A row is claimed
 // atomically before it is typed, so with several processes on one home it is typed once; a
-// claim older than CLAIM_STALE_MS (its process died mid-typing) may be retaken. Delivered,
-// expired and cancelled rows are deleted: the `message` events are their record.
+// claim whose process has died (killed mid-typing) is retaken at once, and one older than
+// CLAIM_STALE_MS whatever its process. Just before Enter the claim is marked `entered`: a
+// process that retakes such a claim must not type the text again (the program may have taken
+// it), only submit it if it still sits where input goes. Delivered, expired and cancelled
+// rows are deleted: the `message` events are their record.
 import type { HiveStore } from "./store.js";
+import { processAlive } from "../util/process.js";
 
 /** Default life of a queued message. */
 export const QUEUE_TTL_MS = 10 * 60_000;
 /** Typing takes a second or two; a claim this old belongs to a process that died. */
 export const CLAIM_STALE_MS = 20_000;
+/** Added to a claim's claimer once Enter is about to be pressed for it (no column: the schema stays). */
+const ENTERED = "+entered";
+
+/** A claimer is `<pid>:<random>` (a process on this machine: processes share the home's SQLite file). */
+function claimerAlive(claimedBy: string): boolean {
+  const pid = Number.parseInt(claimedBy, 10);
+  return !Number.isInteger(pid) || pid <= 0 || processAlive(pid);
+}
 
 export interface QueuedMessage {
   id: number;
@@ -23,6 +35,8 @@ export interface QueuedMessage {
   createdAt: number;
   expiresAt: number;
   claimedBy: string | null;
+  /** Retaken from a process that died typing it; `entered`: it had pressed Enter for it. */
+  orphan?: { entered: boolean };
 }
 
 interface Row {
@@ -80,7 +94,7 @@ export class Outbox {
     return this.store.write(() => {
       const r = this.store.db.prepare("SELECT * FROM outbox WHERE id = ?").get(id) as Row | undefined;
       if (!r) return undefined;
-      if (r.claimed_by !== null && Date.now() - (r.claimed_at ?? 0) < CLAIM_STALE_MS) return { ...toMessage(r), claimedBy: r.claimed_by };
+      if (r.claimed_by !== null && Date.now() - (r.claimed_at ?? 0) < CLAIM_STALE_MS && claimerAlive(r.claimed_by)) return { ...toMessage(r), claimedBy: r.claimed_by };
       this.store.db.prepare("DELETE FROM outbox WHERE id = ?").run(id);
       return { ...toMessage(r), claimedBy: null };
     });
@@ -96,16 +110,28 @@ export class Outbox {
   /**
    * Claims the oldest message for a session when `ready()` (checked inside the same write
    * transaction: the agent is idle and nothing else is being typed to it). One caller wins.
+   * A claim of a process that died is retaken with the turn it had begun (typing rows of its
+   * agents), so nothing waits CLAIM_STALE_MS for a process that is gone.
    */
   claim(sessionId: string, claimer: string, ready: () => boolean, now = Date.now()): QueuedMessage | undefined {
     return this.store.write(() => {
       const head = this.store.db.prepare("SELECT * FROM outbox WHERE session_id = ? ORDER BY id LIMIT 1").get(sessionId) as Row | undefined;
       if (!head) return undefined;
-      if (head.claimed_by !== null && now - (head.claimed_at ?? 0) < CLAIM_STALE_MS) return undefined; // being typed
+      const orphan = head.claimed_by !== null && (now - (head.claimed_at ?? 0) >= CLAIM_STALE_MS || !claimerAlive(head.claimed_by));
+      if (head.claimed_by !== null && !orphan) return undefined; // being typed
+      if (orphan) {
+        const stmt = this.store.db.prepare("DELETE FROM turns WHERE agent = ? AND typing = 1");
+        for (const agent of JSON.parse(head.agents) as string[]) stmt.run(agent);
+      }
       if (!ready()) return undefined;
       this.store.db.prepare("UPDATE outbox SET claimed_by = ?, claimed_at = ? WHERE id = ?").run(claimer, now, head.id);
-      return { ...toMessage(head), claimedBy: claimer };
+      return { ...toMessage(head), claimedBy: claimer, ...(orphan ? { orphan: { entered: head.claimed_by!.endsWith(ENTERED) } } : {}) };
     });
+  }
+
+  /** Enter is about to be pressed for this claimed message (see ENTERED). */
+  entering(id: number, claimer: string): void {
+    this.store.write(() => this.store.db.prepare("UPDATE outbox SET claimed_by = ? WHERE id = ? AND claimed_by = ?").run(claimer + ENTERED, id, claimer));
   }
 
   /** The claimed message was typed and taken: it leaves the queue. */

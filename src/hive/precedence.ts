@@ -28,7 +28,9 @@
 // Self reports (source "self"), and the working status a message termhive typed and the
 // program took (source "typed": Claude Code runs its UserPromptSubmit hook before it shows a
 // spinner, and its input box alone looks idle): held SELF_HOLD_MS against the screen, except
-// for waiting_for_input and error.
+// for waiting_for_input and error. A shell that marks its prompt (OSC 133) says itself when the
+// typed command ended: back at its prompt after running it (`turnEnded`), its screen is the
+// truth at once, and a quick command is idle in a fraction of a second, not after the hold.
 import { clipDetail, type AgentRecord } from "./agents.js";
 import type { DetectedStatus } from "./detect.js";
 
@@ -46,7 +48,7 @@ const needsPerson = (s: string) => s === "waiting_for_input" || s === "error";
 export function screenMayReplace(
   agent: Pick<AgentRecord, "status" | "statusSource" | "updatedAt"> & Partial<Pick<AgentRecord, "statusDetail">>,
   detected: DetectedStatus,
-  options: { now?: number; dialogSeen?: boolean } = {},
+  options: { now?: number; dialogSeen?: boolean; turnEnded?: boolean } = {},
 ): boolean {
   const age = (options.now ?? Date.now()) - agent.updatedAt;
   if (agent.statusSource === "hook") {
@@ -61,7 +63,7 @@ export function screenMayReplace(
   }
   // A typed message's working stands in until the screen shows the turn: a rule on screen that
   // agrees (the spinner) takes over at once, with its detail.
-  if (agent.statusSource === "typed" && detected.status === agent.status && detected.by === "rule") return true;
+  if (agent.statusSource === "typed" && (detected.status === agent.status || options.turnEnded) && detected.by === "rule") return true;
   if (agent.statusSource === "self" || agent.statusSource === "typed") return age >= SELF_HOLD_MS || needsPerson(detected.status);
   return true;
 }

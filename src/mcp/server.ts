@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { ServiceRoot } from "../service/root.js";
 import { DeferredRoot, RootGate } from "./deferred-root.js";
+import { callerPane } from "../util/caller-pane.js";
 import { registerTools } from "./tools.js";
 import { registerResources } from "./resources.js";
 import { registerPrompts } from "./prompts.js";
@@ -34,7 +35,9 @@ export function createMcpServer(root: ServiceRoot, clientId?: string, config: Te
   // fails the hive calls with its reason and never takes the terminal tools down.
   const { terminal, hive } = root;
   const families = config.toolFamilies;
-  registerTools(server, { terminal, hive: () => hive }, { clientId, families, elicit: config.elicit });
+  // Over stdio this process is the client's own child: its environment names the client's pane.
+  const pane = clientId === "stdio" ? callerPane() : undefined;
+  registerTools(server, { terminal, hive: () => hive }, { clientId, families, elicit: config.elicit, ...(pane ? { pane } : {}) });
   registerResources(server, terminal, families.includes("hive") ? hive : undefined);
   registerPrompts(server);
   return server;

@@ -20,6 +20,8 @@ type Extra = {
 
 export interface ToolOptions {
   clientId?: string;
+  /** The pane the client runs in (stdio: this process's environment is the client's). */
+  pane?: string;
   /** The families listed (TERMHIVE_TOOLS); all when omitted. */
   families?: readonly ToolFamily[];
   /** Ask the person through the client when the safety gate refuses (TERMHIVE_ELICIT); default true. */
@@ -27,10 +29,11 @@ export interface ToolOptions {
 }
 
 /** The call context of a tool call: client id for read cursors, progress to the caller. */
-function context(extra: Extra, fallbackClient: string): CallContext {
+function context(extra: Extra, fallbackClient: string, pane: string | undefined): CallContext {
   const token = extra._meta?.progressToken;
   return {
     clientId: extra.sessionId ?? fallbackClient,
+    ...(pane ? { pane } : {}),
     onProgress:
       token === undefined
         ? undefined
@@ -58,7 +61,7 @@ export function registerTools(server: McpServer, services: Services, options: To
       },
       ((input: Record<string, unknown>, extra: Extra) =>
         guard(async () => {
-          const ctx = context(extra, options.clientId ?? "stdio");
+          const ctx = context(extra, options.clientId ?? "stdio", options.pane);
           const run = (args: Record<string, unknown>) => verb.run(services, args, ctx);
           const result = "confirm" in verb.input ? await confirmByPerson(elicitor, input, run) : await run(input);
           return ok(result, verb.text(result), verb.structured?.of(result));

@@ -14,6 +14,17 @@ export function cleanLines(text: string): Line[] {
   return cleanTable(text).toLines();
 }
 
+/**
+ * A piece of raw text (a pattern's match) as a terminal draws it: escapes gone, carriage
+ * returns and backspaces applied, rows joined with line breaks. No trimming, no collapsing.
+ */
+export function drawnText(text: string): string {
+  const rows = replayTerminal(text);
+  const out: string[] = [];
+  for (let row = 0; row < rows.count; row++) out.push(rows.text(row));
+  return out.join("\n");
+}
+
 /** cleanLines as a LineTable: no object or string per line (see table.ts). */
 export function cleanTable(text: string): LineTable {
   const rows = replayTerminal(text);

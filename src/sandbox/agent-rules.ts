@@ -1,6 +1,6 @@
 // Which sandbox an agent runs in, and the refusal of an agent started with its own permission
 // checks turned off (a profile's dangerousFlags) and no sandbox around it (issue 26).
-import { splitWords, WordListError } from "../util/words.js";
+import { checksTurnedOff } from "./agent-checks.js";
 import type { SandboxOption } from "./policy.js";
 
 /** The sandbox asked for: the call's, else the profile's, else TERMHIVE_SANDBOX's preset. */
@@ -8,30 +8,13 @@ export function agentSandbox(given: SandboxOption | undefined, profile: SandboxO
   return given ?? profile ?? fallback ?? undefined;
 }
 
-function words(command: string): string[] {
-  try {
-    return splitWords(command);
-  } catch (error) {
-    if (error instanceof WordListError) return command.trim().split(/\s+/);
-    throw error;
-  }
-}
-
 /**
- * The dangerous flags `command` carries. A flag of two words ("--sandbox danger-full-access")
- * matches those words in a row or joined by "=" ("--sandbox=danger-full-access").
+ * The ways `command` turns the agent's own permission checks off (agent-checks.ts): the
+ * profile's flags in any spelling, on any program the command runs, and the known agents'
+ * own settings.
  */
 export function dangerousFlagsIn(command: string | undefined, flags: readonly string[]): string[] {
-  if (!command?.trim() || flags.length === 0) return [];
-  const argv = words(command);
-  const found: string[] = [];
-  for (const flag of flags) {
-    const want = flag.trim().split(/\s+/);
-    const joined = want.join("=");
-    const hit = argv.some((_, i) => want.every((w, k) => argv[i + k] === w) || argv[i] === joined);
-    if (hit) found.push(flag);
-  }
-  return found;
+  return checksTurnedOff(command, flags);
 }
 
 /** The refusal's text, or null when the agent may start. */

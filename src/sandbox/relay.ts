@@ -5,10 +5,11 @@
 // the pane's own relay folder <home>/relay/<session> (the one path of TERMHIVE_HOME it may write),
 // and the termhive server that follows the pane's agent applies it, as that agent: a sandboxed
 // agent can send and report only as itself.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, opendirSync, openSync, readSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { ToolError } from "../util/tool-error.js";
+import { entryAt, openFolder, removeEntry, removeFolder, type RemovalBudget } from "./safe-remove.js";
 
 /** Set in a sandboxed pane: its relay folder. The in-pane `termhive` writes requests there. */
 export const RELAY_ENV = "TERMHIVE_RELAY";
@@ -22,6 +23,14 @@ export const RELAY_MAX_REQUEST_BYTES = 256 * 1024;
 /** Requests waiting in one pane's folder, at most; and their bytes. */
 export const RELAY_MAX_PENDING = 1000;
 export const RELAY_MAX_PENDING_BYTES = 8 * 1024 * 1024;
+/**
+ * One pass over a folder reads at most this many names and visits at most this many entries
+ * removing what is not a request; the rest waits for the next pass. A program can fill the
+ * folder faster than any pass empties it: a pass still ends. Far above what the in-pane
+ * `termhive` leaves (1000 requests at most).
+ */
+const PASS_NAMES = 2_000;
+const PASS_ENTRIES = 2_000;
 /** A half-written request (.tmp) or a taken one (.taken) older than this is left over from a killed process. */
 const LEFTOVER_MS = 60_000;
 
@@ -129,19 +138,34 @@ function readBounded(path: string): string | { refused: string; bytes: number } 
   }
 }
 
+/** The first `max` names of the folder open as `dir` (in the folder's own order), and whether there are more. */
+function someNames(dir: number, max: number): { names: string[]; more: boolean } {
+  const listing = opendirSync(entryAt(dir, ""));
+  const names: string[] = [];
+  try {
+    for (let entry = listing.readSync(); entry; entry = listing.readSync()) {
+      if (names.length === max) return { names, more: true };
+      names.push(entry.name);
+    }
+    return { names, more: false };
+  } finally {
+    listing.closeSync();
+  }
+}
+
 /** Removes what is not a waiting request: a leftover of a killed writer or reader, or anything else. */
-function sweepOthers(dir: string, names: string[], refused: RelayRefusal[]): void {
+function sweepOthers(dir: number, names: string[], refused: RelayRefusal[], budget: RemovalBudget): void {
   const now = Date.now();
   for (const name of names) {
-    const path = join(dir, name);
-    const stat = lstatSync(path, { throwIfNoEntry: false });
+    const stat = lstatSync(entryAt(dir, name), { throwIfNoEntry: false });
     if (!stat) continue;
     const leftover = name.endsWith(".tmp") || name.endsWith(".taken");
     // A .tmp being written now, or a .taken another server is reading now, is left alone.
     if (leftover && stat.isFile() && stat.size <= RELAY_MAX_REQUEST_BYTES && now - stat.mtimeMs < LEFTOVER_MS) continue;
-    rmSync(path, { recursive: true, force: true });
-    const reason = !leftover ? "not a request file" : stat.size > RELAY_MAX_REQUEST_BYTES ? OVER_LIMIT : "left over by a process that was killed";
-    refused.push({ file: name, bytes: stat.isFile() ? stat.size : 0, reason });
+    if (budget.left <= 0) return; // the next pass
+    const removed = removeEntry(dir, name, budget);
+    const why = !leftover ? "not a request file" : stat.size > RELAY_MAX_REQUEST_BYTES ? OVER_LIMIT : "left over by a process that was killed";
+    refused.push({ file: name, bytes: stat.isFile() ? stat.size : 0, reason: removed ? why : `${why}; part of it is left for a later pass` });
   }
 }
 
@@ -149,50 +173,63 @@ function sweepOthers(dir: string, names: string[], refused: RelayRefusal[]): voi
  * The requests waiting in `dir`, oldest first, each taken by this process alone (renamed away
  * first: two servers following the same pane never apply one twice), within the bounds above:
  * a file over the size limit, malformed, or past the count and bytes bound is removed unapplied
- * and listed in `refused`, as is anything else found in the folder.
+ * and listed in `refused`, as is anything else found in the folder. The program inside can
+ * change the folder at any moment: every step acts on a name in the folder held open, and no
+ * link it planted is followed (safe-remove.ts). A pass is bounded (PASS_NAMES, PASS_ENTRIES):
+ * `more` says another pass is due.
  */
-export function takeRelayRequests(dir: string): { requests: RelayRequest[]; refused: RelayRefusal[] } {
+export function takeRelayRequests(path: string): { requests: RelayRequest[]; refused: RelayRefusal[]; more: boolean } {
   const requests: RelayRequest[] = [];
   const refused: RelayRefusal[] = [];
-  let names: string[];
+  let dir: number;
   try {
-    names = readdirSync(dir);
+    dir = openFolder(path);
   } catch {
-    return { requests, refused };
+    return { requests, refused, more: false }; // no folder (the pane is gone): nothing waits
   }
-  const waiting = names.filter((n) => n.endsWith(".json")).sort();
-  sweepOthers(dir, names.filter((n) => !n.endsWith(".json")), refused);
-  let bytes = 0;
-  for (const [index, name] of waiting.entries()) {
-    const taken = join(dir, `.${name}.${process.pid}.taken`);
-    try {
-      renameSync(join(dir, name), taken);
-    } catch {
-      continue; // another process took it
-    }
-    try {
-      const text = readBounded(taken);
-      if (typeof text !== "string") {
-        refused.push({ file: name, bytes: text.bytes, reason: text.refused });
-        continue;
+  const budget: RemovalBudget = { left: PASS_ENTRIES };
+  let more: boolean;
+  try {
+    const listed = someNames(dir, PASS_NAMES);
+    const names = listed.names;
+    const waiting = names.filter((n) => n.endsWith(".json")).sort();
+    sweepOthers(dir, names.filter((n) => !n.endsWith(".json")), refused, budget);
+    let bytes = 0;
+    for (const [index, name] of waiting.entries()) {
+      const taken = `.${name}.${process.pid}.taken`;
+      try {
+        renameSync(entryAt(dir, name), entryAt(dir, taken));
+      } catch {
+        continue; // another process took it
       }
-      const size = Buffer.byteLength(text);
-      bytes += size;
-      if (index >= RELAY_MAX_PENDING || bytes > RELAY_MAX_PENDING_BYTES) {
-        refused.push({ file: name, bytes: size, reason: `past the ${RELAY_MAX_PENDING} requests / ${kib(RELAY_MAX_PENDING_BYTES)} the folder holds` });
-        continue;
+      try {
+        const text = readBounded(entryAt(dir, taken));
+        if (typeof text !== "string") {
+          refused.push({ file: name, bytes: text.bytes, reason: text.refused });
+          continue;
+        }
+        const size = Buffer.byteLength(text);
+        bytes += size;
+        if (index >= RELAY_MAX_PENDING || bytes > RELAY_MAX_PENDING_BYTES) {
+          refused.push({ file: name, bytes: size, reason: `past the ${RELAY_MAX_PENDING} requests / ${kib(RELAY_MAX_PENDING_BYTES)} the folder holds` });
+          continue;
+        }
+        const request = parseRequest(text);
+        if (request) requests.push(request);
+        else refused.push({ file: name, bytes: size, reason: "not a request (malformed)" });
+      } finally {
+        // A taken file is one entry: removed even when the pass's budget is spent (a taken folder then waits for the next pass).
+        removeEntry(dir, taken, budget.left > 0 ? budget : { left: 1 });
       }
-      const request = parseRequest(text);
-      if (request) requests.push(request);
-      else refused.push({ file: name, bytes: size, reason: "not a request (malformed)" });
-    } finally {
-      rmSync(taken, { recursive: true, force: true });
     }
+    more = listed.more || budget.left <= 0;
+  } finally {
+    closeSync(dir);
   }
-  return { requests, refused };
+  return { requests, refused, more };
 }
 
-/** The folder of a pane that is gone: removed, with whatever is left in it. */
-export function removeRelayDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+/** The folder of a pane that is gone: removed, with whatever is left in it (no link followed). False when something could not be. */
+export function removeRelayDir(dir: string): boolean {
+  return removeFolder(dir);
 }

@@ -56,6 +56,8 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
     await root.shutdown().catch(traced("shutting the services down"));
     throw error;
   }
+  // Notifications (when configured) go out from now on, whether or not a client calls this serve.
+  root.crew.followHive();
   const forgetRecord = writeServeRecord(config.home, { pid: process.pid, host: options.host, port: http.port, auth: token !== null });
   return {
     url: http.url,

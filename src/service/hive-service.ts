@@ -136,7 +136,7 @@ export class HiveService {
       if (plan.kind === "choice" && plan.keys.length === 1 && /^\d$/.test(plan.keys[0]!)) await this.service.send({ session: session.id, text: plan.keys[0]!, enter: false }, ctx);
       else if (plan.kind === "choice") await this.service.send({ session: session.id, keys: plan.keys, enter: false }, ctx);
       else await this.service.send({ session: session.id, text: plan.text, enter: true }, ctx);
-    });
+    }, ctx);
   }
 
   async removeAgent(input: { name: string; close?: boolean }) {

@@ -72,6 +72,8 @@ export interface ThrowawayFacts {
 /** Who is calling: read cursors ("new", "diff") are per client; progress goes back to it. */
 export interface CallContext {
   clientId: string;
+  /** The pane the caller runs in, as it names itself (util/caller-pane.ts); for the audit log. */
+  pane?: string;
   onProgress?: (elapsedMs: number, message: string) => void;
 }
 

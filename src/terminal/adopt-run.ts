@@ -1,7 +1,8 @@
 // A pane adopted from another termhive process (or this one before a restart): what its shared
 // state and its shell's status file say it is running, taken over by the new session.
 import type { Backend, PaneInfo } from "../backends/backend.js";
-import { RUN_KEY, decodeRun, readStatusLine, remoteStatusReader, resolveRun } from "./run-state.js";
+import { RUN_KEY, decodeRun, remoteStatusReader, resolveRun } from "./run-state.js";
+import { readStatusLine } from "./status-file.js";
 import type { TerminalSession } from "./session.js";
 import { encodeShared } from "./shared-codec.js";
 

@@ -1,6 +1,6 @@
 // What a session reads from the text of a pane around a command: the echo of what was typed,
 // bash's "exit" line, and where an adopted command's output lies.
-import { stripAnsi } from "../util/ansi.js";
+import { replayTerminal } from "../output/screen.js";
 
 /** Length of the "exit"/"logout" line bash's `exit` printed at the end of `text` (0: none). */
 export function saidExitLength(text: string): number {
@@ -8,8 +8,10 @@ export function saidExitLength(text: string): number {
 }
 
 export function firstLineOf(text: string): string {
-  // The echo of what was typed, without prompt redraw escapes.
-  return stripAnsi(text).replace(/\r/g, "").split("\n")[0]?.trim() ?? "";
+  // The echo of what was typed, as it stands once drawn: a line editor's redraw (backspaces
+  // over the line, then the line again, after a paste) leaves the line once.
+  const rows = replayTerminal(text.split("\n", 1)[0]!);
+  return rows.count > 0 ? rows.text(0).trim() : "";
 }
 
 /**

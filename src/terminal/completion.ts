@@ -98,7 +98,7 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
     if (!session.alive) return { reason: "exit", record };
     const quietFor = Date.now() - session.lastOutputAt;
     if (until) {
-      const text = stripAnsi(session.transcript.slice(record?.outputStart ?? startOffset).text);
+      const text = stripAnsi(session.printedText(record?.outputStart ?? startOffset));
       if (await until.testAsync(text)) return { reason: "until", record };
     }
     if (await fullscreenSettled(session, startOffset, timing.idleQuietMs)) return { reason: "fullscreen", record };

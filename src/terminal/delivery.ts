@@ -95,16 +95,30 @@ async function echoSeen(session: TerminalSession, tail: string): Promise<boolean
   return r === true;
 }
 
-/**
- * `retry`: the text was typed before and did not show in time; if it shows on the input line
- * now (the program drew it late), it is not typed again, only submitted.
- */
-export async function deliverText(session: TerminalSession, text: string, submit: boolean, options: { retry?: boolean } = {}): Promise<DeliveryResult> {
+export interface DeliveryOptions {
+  /**
+   * The text was typed before and did not show in time (or a process that died typed it); if
+   * it shows on the input line now (the program drew it late), it is not typed again, only submitted.
+   */
+  retry?: boolean;
+  /**
+   * Enter was pressed for this text before (by a process that died before it could record the
+   * outcome): it is submitted if it still shows on the input line, and never typed again (the
+   * program took it when it no longer shows).
+   */
+  entered?: boolean;
+  /** Called just before the first Enter (the caller records that the text may now be taken). */
+  onEnter?: () => void;
+}
+
+export async function deliverText(session: TerminalSession, text: string, submit: boolean, options: DeliveryOptions = {}): Promise<DeliveryResult> {
   const shellAtPrompt = session.integrated && session.phase === "prompt";
   const tail = tailOf(text);
-  if (options.retry && submit && compact(text).length >= RESUME_MIN_CHARS && inputShows(session, tail)) {
-    return await submitShown(session, tail, session.screen.bracketedPaste ? "paste" : "typed", false);
+  const before: TypingMethod = session.screen.bracketedPaste ? "paste" : "typed";
+  if ((options.retry || options.entered) && submit && compact(text).length >= RESUME_MIN_CHARS && inputShows(session, tail)) {
+    return await submitShown(session, tail, before, false, options.onEnter);
   }
+  if (options.entered && submit) return { delivered: true, attempts: 0, method: before, note: "Enter was pressed for it before, and it no longer shows where input goes: the program took it" };
   const { method, outputBefore } = await writeText(session, text, "always");
   // Echoed: the text shows where input goes. An integrated shell at its prompt is judged by
   // the shell itself after Enter (its line editor may redraw the line in its own way).
@@ -120,12 +134,13 @@ export async function deliverText(session: TerminalSession, text: string, submit
     };
   }
   if (!submit) return { delivered: true, attempts: 0, method };
-  return await submitShown(session, tail, method, shellAtPrompt);
+  return await submitShown(session, tail, method, shellAtPrompt, options.onEnter);
 }
 
 /** Presses Enter for a text that shows where input goes, and verifies the program took it. */
-async function submitShown(session: TerminalSession, tail: string, method: TypingMethod, shellAtPrompt: boolean): Promise<DeliveryResult> {
+async function submitShown(session: TerminalSession, tail: string, method: TypingMethod, shellAtPrompt: boolean, onEnter?: () => void): Promise<DeliveryResult> {
   let attempts = 0;
+  onEnter?.();
   for (; attempts < 2; ) {
     const mark = Date.now();
     const promptBefore = session.lastPromptEnd;

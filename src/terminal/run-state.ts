@@ -6,12 +6,11 @@
 // it. When none is connected while a command ends, the shell integration's status file
 // ("<pid> <count> <status>", rewritten at every D, see src/shell/) tells the next process
 // that it ended and with which status: the count moved on since the one recorded at start.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Backend } from "../backends/backend.js";
 import type { CommandRecord, TerminalSession } from "./session.js";
 import { decodeShared, encodeShared } from "./shared-codec.js";
 import { traced } from "../util/traced.js";
+import { capStatusFile, readStatusLine } from "./status-file.js";
 
 export interface RunState {
   /** The running (or last) command line. */
@@ -32,18 +31,6 @@ const COMMAND_CHARS = 500;
 
 function cut(command: string): string {
   return command.length > COMMAND_CHARS ? command.slice(0, COMMAND_CHARS) + "…" : command;
-}
-
-export function statusFilePath(home: string, sessionId: string): string {
-  return join(home, "shell", `status.${sessionId}`);
-}
-
-export function readStatusLine(home: string, sessionId: string): string {
-  try {
-    return readFileSync(statusFilePath(home, sessionId), "utf8").trim();
-  } catch {
-    return "";
-  }
 }
 
 interface StatusLine {
@@ -183,6 +170,8 @@ function watchForStall(session: TerminalSession, backend: Backend, endedByStatus
 export function publishRuns(session: TerminalSession, backend: Backend, home: string): void {
   const remote = remoteStatusReader(session, backend);
   if (remote) return publishRemoteRuns(session, backend, remote);
+  // What runs in a sandbox can write its status file (bound in read-write) but no other file of the host.
+  if (session.meta.sandbox && session.meta.shell !== "other") session.onClosed(capStatusFile(home, session.id));
   const write = (state: RunState) => {
     // Best effort: a pane closing under us is reported through the backend's events.
     const pending = backend.writeShared(session.paneId, RUN_KEY, encodeShared(state)).catch(traced("publishing a pane's run state"));

@@ -1,5 +1,6 @@
 // The rendered screen of a session: @xterm/headless fed the same bytes as the transcript.
 import { createRequire } from "node:module";
+import { ScreenInput } from "./screen-input.js";
 
 type XtermModule = typeof import("@xterm/headless");
 type HeadlessTerminal = InstanceType<XtermModule["Terminal"]>;
@@ -64,6 +65,7 @@ export class Screen {
   private windowBytes = 0;
   /** Writes handed to xterm and not yet parsed that may hold escape sequences. */
   private unparsedSequences = 0;
+  private readonly input = new ScreenInput();
 
   constructor(rows: number, cols: number, private readonly scrollback: number) {
     this.size = { rows, cols };
@@ -246,6 +248,31 @@ export class Screen {
       rows: this.term.rows,
       cols: this.term.cols,
     };
+  }
+
+  /**
+   * An integrated shell started (`start`) or stopped reading its input line here, in the order
+   * of what was written: the edge is placed where the cursor is once all of it is parsed.
+   */
+  markInput(edge: "start" | "end"): void {
+    const place = edge === "start" ? this.input.begin() : this.input.end();
+    if (!place) return;
+    this.flush();
+    this.pending = new Promise<void>((resolve) => this.term.write("", () => {
+      const buffer = this.term.buffer.active;
+      // Markers live on the normal screen; a line read on the alternate one is not marked.
+      const marker = buffer.type === "normal" ? this.term.registerMarker(0) : undefined;
+      place(marker ? { marker, col: buffer.cursorX } : undefined);
+      resolve();
+    }));
+  }
+
+  /** The visible lines without the echo of input (see screen-input.ts): what profile rules read. */
+  printedLines(): string[] {
+    this.flush();
+    const buffer = this.term.buffer.active;
+    if (buffer.type !== "normal") return this.snapshot().lines;
+    return this.input.mask(buffer, this.term.rows, this.term.cols);
   }
 
   /** The cursor's line up to the cursor: where a prompt waits for input. */

@@ -10,6 +10,8 @@ import { OscScanner, type OscEvent } from "./osc.js";
 import { CastRecorder } from "./recording.js";
 import { Screen } from "./screen.js";
 import { Transcript } from "./transcript.js";
+import { EchoRanges } from "./echo-ranges.js";
+import { TypedEcho } from "./typed-echo.js";
 import type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionMeta, ShellPhase } from "./session-types.js";
 import { traced } from "../util/traced.js";
 
@@ -44,6 +46,11 @@ export class TerminalSession extends SessionState {
   private readonly scanner = new OscScanner();
   private readonly decoder = new StringDecoder("utf8");
   readonly recorder: CastRecorder;
+  /** The transcript's ranges that echo input rather than hold what the program printed. */
+  private readonly echo = new EchoRanges();
+  private readonly typedEcho = new TypedEcho();
+  /** Where the screen's input edges fall in the chunk being taken in (transcript offsets). */
+  private screenEdges: { at: number; edge: "start" | "end" }[] = [];
 
   constructor(
     meta: SessionMeta,
@@ -74,6 +81,13 @@ export class TerminalSession extends SessionState {
     else if (pane && pane.cursorCol > 0) void this.screen.write(`\r\x1b[${pane.cursorCol}C`);
     this.currentPhase = phase;
     if (integrated) this.integratedShell = true;
+    // An integrated shell adopted at its prompt is reading its line from the cursor on (its B
+    // went by before this process looked): what comes next is the echo of that line.
+    if (integrated && phase === "prompt") {
+      this.inputStarts(this.transcript.end);
+      this.screenEdges = [];
+      this.screen.markInput("start");
+    }
     // No output event: the history is not new output (watchers must not match it again);
     // subscribers that replay a session read it from the transcript.
   }
@@ -142,19 +156,57 @@ export class TerminalSession extends SessionState {
       this.bracketedPasteSeen = true;
       this.bracketedPasteEmitter.fire();
     }
+    const base = this.transcript.end;
     const events = this.scanner.feed(text);
     this.transcript.append(text);
     this.outputAt = Date.now();
+    if (!this.echo.reading) this.typedEcho.scan(text, base, (start, end) => this.echo.add(start, end));
     // Recorded before the events are applied: a command that ends in this chunk has it on disk.
     this.recorder.output(text);
+    this.screenEdges = [];
     for (const { event, start, end } of events) this.apply(event, start, end);
-    void this.screen.write(text).then(() => this.screenEmitter.fire());
+    // The screen gets the chunk in pieces, its input edges placed between them.
+    let at = 0;
+    for (const { at: offset, edge } of this.screenEdges) {
+      const cut = Math.max(at, Math.min(text.length, offset - base));
+      if (cut > at) void this.screen.write(text.slice(at, cut));
+      at = cut;
+      this.screen.markInput(edge);
+    }
+    void this.screen.write(at === 0 ? text : text.slice(at)).then(() => this.screenEmitter.fire());
+  }
+
+  /**
+   * The transcript from `from` (to `to`) as the program printed it: the echo of input taken
+   * out (see echo-ranges.ts), its line breaks kept. What patterns, watchers and rules read.
+   */
+  printedText(from: number, to: number = this.transcript.end): string {
+    const slice = this.transcript.slice(from, to);
+    return this.echo.cut(slice.text, slice.start);
+  }
+
+  /** The shell started reading an input line at `at`: its echo is not output. */
+  private inputStarts(at: number): void {
+    if (this.echo.reading) return;
+    this.typedEcho.forget();
+    this.echo.open(at);
+    this.screenEdges.push({ at, edge: "start" });
+  }
+
+  /** The input line ends at `at` (its command's output starts there, or a new prompt). */
+  private inputEnds(at: number): void {
+    if (!this.echo.reading) return;
+    this.echo.close(at);
+    this.screenEdges.push({ at, edge: "end" });
   }
 
   private apply(event: OscEvent, start: number, end: number): void {
     switch (event.type) {
       case "prompt-start": {
         this.integratedShell = true;
+        // A line given up (a blank line, a syntax error, C-c): its echo is its first line;
+        // what follows, up to this prompt, is the shell's answer.
+        if (this.echo.reading) this.inputEnds(this.firstLineEnd(start));
         // A command that ended without D (the shell was interrupted hard) is over all the same.
         const running = this.running;
         if (running) this.finishCommand(running, start, null, "prompt");
@@ -163,6 +215,7 @@ export class TerminalSession extends SessionState {
       }
       case "command-input":
         this.integratedShell = true;
+        this.inputStarts(end);
         this.inputStart = end;
         this.promptEnd = end;
         this.currentPhase = "prompt";
@@ -177,6 +230,7 @@ export class TerminalSession extends SessionState {
       }
       case "command-output": {
         this.integratedShell = true;
+        this.inputEnds(start);
         const current = this.running;
         if (current) {
           // bash runs a multi-line input line by line (a C per line, one D at the end): one command.
@@ -227,6 +281,13 @@ export class TerminalSession extends SessionState {
         this.customEmitter.fire({ id: event.id, payload: event.payload });
         break;
     }
+  }
+
+  /** Just past the first line break after the input line began, if before `limit`; else `limit`. */
+  private firstLineEnd(limit: number): number {
+    const from = this.inputStart ?? limit;
+    const nl = this.transcript.slice(from, limit).text.indexOf("\n");
+    return nl === -1 ? limit : from + nl + 1;
   }
 
   private finishCommand(record: CommandRecord, at: number, exitCode: number | null, reason: CommandEndReason): void {
@@ -325,6 +386,9 @@ export class TerminalSession extends SessionState {
 
   async write(data: Buffer): Promise<void> {
     this.answerMayWait = false;
+    // An integrated shell's line editor is marked where it reads (B to C); anything else's
+    // echo is found from the text itself.
+    if (!(this.integrated && (this.phase === "prompt" || this.phase === "redrawing"))) this.typedEcho.typed(data.toString("utf8"));
     await this.backend.writeInput(this.paneId, data);
   }
 

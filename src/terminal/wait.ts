@@ -4,6 +4,7 @@ import type { TermhiveConfig } from "../config.js";
 import type { TerminalSession } from "./session.js";
 import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 import { stripAnsi } from "../util/ansi.js";
+import { drawnText } from "../output/clean.js";
 import type { SafeRegex } from "../util/regex.js";
 import { ToolError } from "../util/tool-error.js";
 import { renderFullscreen } from "./fullscreen.js";
@@ -51,9 +52,10 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
       if (request.for === "exit" || request.for === "completion") await probeLiveness();
       switch (request.for) {
         case "pattern": {
-          const found = await request.pattern!.execAsync(stripAnsi(session.transcript.slice(from).text));
+          const found = await request.pattern!.execAsync(stripAnsi(session.printedText(from)));
           if (found) {
-            match = found.text;
+            // Carried as a terminal draws it (no \r or \b), as output is.
+            match = drawnText(found.text);
             return true;
           }
           return session.alive ? undefined : failDead(session);

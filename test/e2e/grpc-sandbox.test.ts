@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { TermhiveClient } from "../../src/index.js";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { serve, type Served } from "./serve-process.js";
+import { outsideTmp } from "../temp-folder.js";
 
 const skip = process.platform === "linux" && findBwrap() ? false : "bubblewrap (bwrap) is not installed";
 
@@ -19,7 +20,7 @@ describe("gRPC sandbox", { skip }, () => {
   let work = "";
   before(async () => {
     // Outside /tmp: the sandbox's /tmp is its own.
-    root = mkdtempSync("/var/tmp/termhive-grpc-sandbox-");
+    root = mkdtempSync(join(outsideTmp(), "termhive-grpc-sandbox-"));
     userHome = join(root, "user");
     work = join(root, "work");
     for (const d of [userHome, work]) mkdirSync(d);

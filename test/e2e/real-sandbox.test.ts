@@ -12,6 +12,7 @@ import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest, type RecordedRequest } from "./standins/agent-script.js";
 import { agentIs, agentPath, claudeEnv, claudeUser, cursor, missingAgent, realField, screenOf, statusEvents, until } from "./real-agents.js";
+import { outsideTmp } from "../temp-folder.js";
 
 const missing = missingAgent("claude") ?? (process.platform === "linux" && findBwrap() ? null : "bubblewrap (bwrap) is not installed");
 
@@ -32,7 +33,7 @@ describe("real Claude Code in a sandbox", { skip: missing ?? false }, () => {
     standIns: [api],
     start: async () => {
       // Outside /tmp: the sandbox's /tmp is its own, and a user's HOME and projects are not there.
-      root = mkdtempSync("/var/tmp/termhive-real-sandbox-");
+      root = mkdtempSync(join(outsideTmp(), "termhive-real-sandbox-"));
       userHome = join(root, "user");
       const project = join(root, "proj");
       sibling = join(root, "sibling");

@@ -16,6 +16,7 @@ import { CLI, Harness } from "./harness.js";
 import { FAKE_AGENT, writeFakeClaudeProfile } from "./fake-claude-profile.js";
 import { logHas, logLines } from "./fake-agent-log.js";
 import { agentNamed as named, projectDir, until } from "./real-agents.js";
+import { outsideTmp } from "../temp-folder.js";
 
 /** The agent as agent_list shows it (all its fields). */
 const agentNamed = async (h: Harness, name: string): Promise<Record<string, any>> => (await named(h, name)) as Record<string, any>;
@@ -154,7 +155,7 @@ describe("agent_restore keeps a pane's sandbox", { skip: bwrap ? false : "bubble
 
   before(async () => {
     // Outside /tmp: the sandbox's /tmp is its own, and a user's HOME and projects are not there.
-    root = mkdtempSync("/var/tmp/termhive-restore-");
+    root = mkdtempSync(join(outsideTmp(), "termhive-restore-"));
     userHome = join(root, "user");
     project = join(root, "project");
     for (const dir of [userHome, project]) mkdirSync(dir);

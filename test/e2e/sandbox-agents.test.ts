@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { CLI, Harness } from "./harness.js";
 import { until } from "../until.js";
+import { outsideTmp } from "../temp-folder.js";
 
 const bwrap = process.platform === "linux" ? findBwrap() : null;
 const skip = bwrap ? false : "bubblewrap (bwrap) is not installed (apt-get install bubblewrap; .ci/run installs it)";
@@ -24,7 +25,7 @@ describe("sandboxed agents (bubblewrap)", { skip }, () => {
 
   before(async () => {
     // Outside /tmp: the sandbox's /tmp is its own, and a user's HOME and projects are not there.
-    root = mkdtempSync("/var/tmp/termhive-sandbox-agents-");
+    root = mkdtempSync(join(outsideTmp(), "termhive-sandbox-agents-"));
     userHome = join(root, "user");
     project = join(root, "project");
     for (const dir of [userHome, project]) mkdirSync(dir);

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
 import { endTmuxServer } from "../tmux-server.js";
+import { outsideTmp } from "../temp-folder.js";
 
 const bwrap = process.platform === "linux" ? findBwrap() : null;
 const skip = bwrap ? false : "bubblewrap (bwrap) is not installed (apt-get install bubblewrap; .ci/run installs it)";
@@ -27,7 +28,7 @@ describe("no way out of a sandboxed pane", { skip }, () => {
   let unixHits = 0;
 
   before(async () => {
-    root = mkdtempSync("/var/tmp/termhive-escape-");
+    root = mkdtempSync(join(outsideTmp(), "termhive-escape-"));
     userHome = join(root, "user");
     thHome = join(userHome, ".local", "state", "termhive");
     project = join(userHome, "proj");

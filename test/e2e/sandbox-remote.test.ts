@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
+import { outsideTmp } from "../temp-folder.js";
 
 const skip = !sshdAvailable() ? "sshd (openssh-server) is not installed: apt-get install -y openssh-server" : !findBwrap() ? "bubblewrap (bwrap) is not installed" : false;
 
@@ -19,7 +20,7 @@ describe("sandboxed panes on a remote host", { skip }, () => {
 
   before(async () => {
     // The remote HOME outside /tmp (the sandbox's /tmp is its own, and a user's HOME is not there).
-    root = mkdtempSync("/var/tmp/termhive-sandbox-remote-");
+    root = mkdtempSync(join(outsideTmp(), "termhive-sandbox-remote-"));
     process.env.TMPDIR = root;
     host = await startLoopbackHost();
     h = await Harness.start({ TERMHIVE_SSH: host.sshCommand });

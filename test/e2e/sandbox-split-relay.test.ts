@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
 import { until as waitUntil } from "../until.js";
+import { outsideTmp } from "../temp-folder.js";
 
 const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000) => waitUntil(what, probe, timeoutMs, 50);
 
@@ -23,7 +24,7 @@ describe("hive_split and hive_layout sandboxes, the bounded relay folder (bubble
 
   before(async () => {
     // Outside /tmp: the sandbox's /tmp is its own, and a user's HOME and projects are not there.
-    root = mkdtempSync("/var/tmp/termhive-sandbox-split-");
+    root = mkdtempSync(join(outsideTmp(), "termhive-sandbox-split-"));
     userHome = join(root, "user");
     project = join(root, "project");
     for (const dir of [userHome, project]) mkdirSync(dir);

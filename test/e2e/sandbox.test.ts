@@ -11,6 +11,7 @@ import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { spawnSync } from "node:child_process";
 import { CLI, Harness } from "./harness.js";
 import { endTmuxServer } from "../tmux-server.js";
+import { outsideTmp } from "../temp-folder.js";
 
 const bwrap = process.platform === "linux" ? findBwrap() : null;
 const skip = bwrap ? false : "bubblewrap (bwrap) is not installed (apt-get install bubblewrap; .ci/run installs it)";
@@ -27,7 +28,7 @@ describe("sandboxed panes (bubblewrap)", { skip }, () => {
 
   before(async () => {
     // Outside /tmp: the sandbox's /tmp is its own, and a user's HOME and projects are not there.
-    root = mkdtempSync("/var/tmp/termhive-sandbox-");
+    root = mkdtempSync(join(outsideTmp(), "termhive-sandbox-"));
     userHome = join(root, "user");
     project = join(root, "project");
     sibling = join(root, "sibling");

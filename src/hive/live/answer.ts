@@ -46,7 +46,7 @@ export function askQuestion(ask: PermissionAsk): Question {
 }
 
 /** Answers through the hook: the decision goes in the ask's row, the hook hands it to the program. */
-async function answerAsk(crew: Crew, agent: AgentRecord, ask: PermissionAsk, input: AnswerInput): Promise<AnswerResult> {
+async function answerAsk(crew: Crew, agent: AgentRecord, ask: PermissionAsk, input: AnswerInput, by: AnsweredBy): Promise<AnswerResult> {
   const question = askQuestion(ask);
   refuseStale(agent, question, input.question);
   const word = input.answer.trim().toLowerCase();
@@ -56,6 +56,9 @@ async function answerAsk(crew: Crew, agent: AgentRecord, ask: PermissionAsk, inp
   if (!crew.hive.permissionAsks.decide(ask.id, decision, decision === "deny" ? "denied from the termhive hive" : null)) {
     throw new ToolError(`refused: ${agent.name}'s permission request was withdrawn meanwhile (its hook stopped waiting; the program shows its own dialog now). Nothing was sent; read agent_list again`, "refused");
   }
+  // Nothing is typed, so no input line records it: an agent may approve another's request
+  // (unsandboxed agents may), and the log says which pane did.
+  crew.deps.policy.audit.write({ event: "answer", agent: agent.name, session: agent.sessionId, question: question.digest, tool: ask.tool, decision, client: by.clientId, pane: by.pane ?? null });
   let taken = false;
   const deadline = Date.now() + HOOK_TAKE_MS;
   while (!taken && Date.now() < deadline) {
@@ -90,7 +93,7 @@ function planOrRefuse(question: Question, answer: string): AnswerPlan {
 /** The question the agent's screen shows now, or null (detection as the status tracker runs it). */
 export async function questionOnScreen(crew: Crew, agent: AgentRecord, session: TerminalSession): Promise<{ question: Question | null; status: string; detail: string }> {
   await session.screen.settled();
-  const detected = crew.hive.detect(agent, { screenLines: session.screen.snapshot().lines, quietMs: Date.now() - session.lastOutputAt });
+  const detected = crew.hive.detect(agent, { screenLines: session.screen.printedLines(), quietMs: Date.now() - session.lastOutputAt });
   const question = detected.status === "waiting_for_input" && detected.question ? detected.question : null;
   return { question, status: detected.status, detail: detected.detail };
 }
@@ -108,13 +111,19 @@ async function watchQuestion(crew: Crew, agent: AgentRecord, session: TerminalSe
 
 const describe = (q: Question) => `${q.text ? `${q.text} ` : ""}${q.choices.map((c) => (c.number !== null ? `${c.number}. ${c.label}` : c.label)).join(" / ")}`.trim();
 
-export async function answerAgent(crew: Crew, input: AnswerInput, type: (session: TerminalSession, plan: AnswerPlan) => Promise<void>): Promise<AnswerResult> {
+/** Who answers: the call's client, and the pane it runs in when it says (service/inputs.ts CallContext). */
+export interface AnsweredBy {
+  clientId: string;
+  pane?: string;
+}
+
+export async function answerAgent(crew: Crew, input: AnswerInput, type: (session: TerminalSession, plan: AnswerPlan) => Promise<void>, by: AnsweredBy): Promise<AnswerResult> {
   await crew.sync();
   const agent = crew.hive.agents.get(input.agent);
   const session = crew.liveSession(agent.sessionId);
   // A request the agent's hook holds open is answered through the hook: nothing is typed.
   const ask = crew.hive.permissionAsks.pending(agent.name);
-  if (ask) return answerAsk(crew, agent, ask, input);
+  if (ask) return answerAsk(crew, agent, ask, input, by);
   const seen = await watchQuestion(crew, agent, session, (q) => q !== null, agent.status === "waiting_for_input" ? QUESTION_APPEAR_MS : 0);
   const question = seen.question;
   if (!question) {

@@ -7,7 +7,7 @@
 import { basename } from "node:path";
 import { mayTypeNow, isBusyStatus, type AgentProfile, type AgentRecord, type Hive, type ResolvedTarget, type TargetSpec } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
-import { deliverText, type DeliveryResult } from "../../terminal/delivery.js";
+import { deliverText, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
 import { Emitter, type Event } from "../../terminal/events.js";
 import type { InputPolicy } from "../../terminal/input-policy.js";
 import { literalText } from "../../terminal/literal-text.js";
@@ -23,6 +23,10 @@ import { WatchScanner } from "./watch-scanner.js";
 import { startNotifier } from "./notify-start.js";
 import type { SandboxOption } from "../../sandbox/policy.js";
 import { RelayFollower } from "./relay-follower.js";
+import { notifyConfigured } from "../notify/config.js";
+
+/** How often a process that sends notifications looks for agents' panes to follow (see followHive). */
+const FOLLOW_SYNC_MS = 5000;
 
 export interface CrewDeps {
   registry: SessionRegistry;
@@ -47,6 +51,8 @@ interface Parts {
   outbox: OutboxDispatcher;
   stopNotifier: () => void;
   relay: RelayFollower;
+  /** Stops following sandboxed panes as they open. */
+  stopRelayOnOpen: { dispose(): void };
 }
 
 export class Crew {
@@ -55,6 +61,7 @@ export class Crew {
   readonly onAgentChanged: Event<AgentRecord> = this.agentChanged.event;
   private opened: Parts | undefined;
   private synced: Promise<void> | null = null;
+  private following: NodeJS.Timeout | null = null;
 
   constructor(readonly deps: CrewDeps) {}
 
@@ -70,9 +77,14 @@ export class Crew {
     if (!this.opened) {
       const hive = this.deps.openHive();
       const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
-      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, retry) => this.typeMessage(session, text, submit, "hive_message", retry), (agents, delivered) => this.turnAfterTyping(agents, delivered));
+      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered) => this.turnAfterTyping(agents, delivered));
       const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
-      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay: new RelayFollower(hive, this.deps.home, this.deps.policy.audit) };
+      const relay = new RelayFollower(hive, this.deps.home, this.deps.policy.audit);
+      // Followed as it opens: a sandboxed pane with no agent has no bind that would start it.
+      const stopRelayOnOpen = this.registry.onOpened(({ session }) => {
+        if (session.meta.sandbox) relay.follow(session);
+      });
+      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay, stopRelayOnOpen };
     }
     return this.opened;
   }
@@ -122,6 +134,20 @@ export class Crew {
       if (adopted.size > 0) this.opened?.outbox.sweep();
     })().finally(() => (this.synced = null));
     return this.synced;
+  }
+
+  /**
+   * A process with notifications configured follows the hive from its start, not from its
+   * first hive call: a `serve` started with TERMHIVE_NOTIFY_URL is often never called (the
+   * client's own `termhive mcp` does the work). Its notifier starts now, and the agents' panes
+   * are followed from now on (panes another process starts within FOLLOW_SYNC_MS).
+   */
+  followHive(): void {
+    if (this.following || !notifyConfigured(this.deps.home, this.deps.notifyUrls ?? [])) return;
+    const look = () => void this.sync().catch(traced("following the hive for notifications"));
+    look();
+    this.following = setInterval(look, FOLLOW_SYNC_MS);
+    this.following.unref();
   }
 
   descriptors() {
@@ -191,9 +217,10 @@ export class Crew {
   }
 
   /** Every text the hive types into an agent (cascade now, from the queue, a mail): one path, audited like terminal_send. */
-  async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message", retry = false): Promise<DeliveryResult> {
+  async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message", options: DeliveryOptions = {}): Promise<DeliveryResult> {
     const literal = literalText(text).text;
-    const result = await deliverText(session, literal, submit, { retry });
+    this.tracker.typingInto(session, Date.now());
+    const result = await deliverText(session, literal, submit, options);
     // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
     // An emptied line is recorded without waiting (tmux keeps this process's commands in order).
     const noted = this.deps.policy.noteTyped(session, literal, result.attempts > 0);
@@ -205,11 +232,14 @@ export class Crew {
 
   /** Stops the tracker's, scanner's, outbox's and notifier's timers and subscriptions and closes SQLite (if opened). */
   close(): void {
+    if (this.following) clearInterval(this.following);
+    this.following = null;
     if (!this.opened) return;
     this.opened.tracker.stop();
     this.opened.scanner.stop();
     this.opened.outbox.stop();
     this.opened.stopNotifier();
+    this.opened.stopRelayOnOpen.dispose();
     this.opened.relay.dispose();
     this.opened.hive.close();
   }

@@ -9,7 +9,7 @@ import { mayTypeNow, type AgentRecord, type Hive, type QueuedMessage } from "../
 import type { Disposable, Event } from "../../terminal/events.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
-import type { DeliveryResult } from "../../terminal/delivery.js";
+import type { DeliveryOptions, DeliveryResult } from "../../terminal/delivery.js";
 import { recordQueued } from "./message-events.js";
 import { screenFacts, type ScreenFacts } from "./screen-facts.js";
 
@@ -19,8 +19,8 @@ const RETRY_MS = 5000;
 /** A re-drain waiting for the screen to be still comes this much after it may be (timer slack). */
 const SETTLE_SLACK_MS = 10;
 
-/** `retry`: this process typed the text before and it did not show in time (see deliverText). */
-export type TypeMessage = (session: TerminalSession, text: string, submit: boolean, retry: boolean) => Promise<DeliveryResult>;
+/** `retry`: typed before and it did not show in time; `entered`: Enter was pressed for it before (see deliverText). */
+export type TypeMessage = (session: TerminalSession, text: string, submit: boolean, options: DeliveryOptions) => Promise<DeliveryResult>;
 
 export class OutboxDispatcher {
   private readonly claimer = `${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -121,11 +121,26 @@ export class OutboxDispatcher {
       let result: DeliveryResult | undefined;
       let error: string | undefined;
       try {
-        result = await this.type(session, message.text, message.submit, this.tried.has(message.id));
+        // A message retaken from a process that died typing it may sit on the input line
+        // (retry: submitted, not typed again) or have been taken already (entered).
+        const claimed = message;
+        result = await this.type(session, message.text, message.submit, {
+          retry: this.tried.has(message.id) || message.orphan !== undefined,
+          entered: message.orphan?.entered === true,
+          onEnter: () => {
+            try {
+              this.hive.outbox.entering(claimed.id, this.claimer);
+            } catch {
+              // store locked: a process retaking the claim types it as not entered (retry)
+            }
+          },
+        });
       } catch (e) {
         error = (e as Error).message;
       }
-      this.afterTyping(message.agents, result?.delivered ?? false);
+      // Taken before this process came (Enter pressed by one that died): its turn is not this one's to start.
+      const takenBefore = message.orphan?.entered === true && result?.attempts === 0;
+      this.afterTyping(message.agents, (result?.delivered ?? false) && !takenBefore);
       if (result?.delivered) {
         this.tried.delete(message.id);
         this.hive.outbox.done(message.id);

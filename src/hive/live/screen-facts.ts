@@ -27,7 +27,7 @@ export function screenFacts(hive: Hive, session: TerminalSession | undefined, ag
   const quietMs = Date.now() - session.lastOutputAt;
   let detected;
   try {
-    detected = hive.detect(agent, { screenLines: session.screen.snapshot().lines, quietMs, ready: true });
+    detected = hive.detect(agent, { screenLines: session.screen.printedLines(), quietMs, ready: true });
   } catch {
     return { dialogOnScreen: false, inputSettled: true, settlesInMs: null }; // unknown profile: the stored status alone decides
   }

@@ -10,7 +10,7 @@
 // in-process through `announce` (the crew's onAgentChanged) so hive_wait wakes at once.
 import { watch, type FSWatcher } from "node:fs";
 import type { Hive, AgentRecord, AgentProfile } from "../index.js";
-import { HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, screenMayReplace } from "../index.js";
+import { HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, questionExcerpt, screenMayReplace } from "../index.js";
 import type { PaneBorders } from "./pane-borders.js";
 import { DisposableStore } from "../../terminal/events.js";
 import type { TerminalSession } from "../../terminal/session.js";
@@ -66,6 +66,8 @@ export class StatusTracker {
   private readonly views = new Map<string, readonly AgentRecord[]>();
   private viewsAt = { ours: -1, others: -1 };
   private othersVersion = -1;
+  /** Per session, when this process last began typing a message into it (see promptCycled). */
+  private readonly typedAt = new Map<string, number>();
 
   constructor(
     private readonly hive: Hive,
@@ -73,6 +75,36 @@ export class StatusTracker {
     /** Tells the process of a change (Crew.onAgentChanged), after the borders show it. */
     private readonly changed: (agent: AgentRecord) => void,
   ) {}
+
+  /** A message is being typed into the session from `at` on (its shell's prompt cycle after that ends the turn). */
+  typingInto(session: TerminalSession, at: number): void {
+    this.typedAt.set(session.id, at);
+  }
+
+  /**
+   * The shell marks its prompts (OSC 133) and is back at one after a command that started
+   * since the last message was typed: the turn that message started is over.
+   */
+  private promptCycled(session: TerminalSession): boolean {
+    const since = this.typedAt.get(session.id);
+    if (since === undefined || !session.integrated || session.phase !== "prompt") return false;
+    return session.commands.some((c) => c.startedAt >= since && c.endedAt !== null);
+  }
+
+  /**
+   * The screen was held off by a status's source (a typed message, a self report, a hook): it
+   * is judged again when the hold ends. Without this, a pane whose screen no longer changes
+   * (a process adopted it after the one that typed died) kept the held status for ever.
+   */
+  private recheckWhenHoldEnds(entry: Tracked, agent: AgentRecord): void {
+    const left = heldFor(agent) - (Date.now() - agent.updatedAt);
+    if (left <= 0 || entry.holdRecheck) return;
+    entry.holdRecheck = setTimeout(() => {
+      entry.holdRecheck = null;
+      this.evaluate(entry);
+    }, left + DEBOUNCE_MS);
+    entry.holdRecheck.unref();
+  }
 
   isTracked(session: TerminalSession): boolean {
     return this.tracked.get(session.id)?.session === session;
@@ -100,6 +132,7 @@ export class StatusTracker {
       wiring.dispose();
       if (this.tracked.get(session.id) === entry) this.tracked.delete(session.id);
       this.views.delete(session.id);
+      this.typedAt.delete(session.id);
     };
     this.tracked.set(session.id, entry);
     if (!session.alive) this.exited(entry, session.exitStatus, session.goneReason ?? undefined);
@@ -284,7 +317,8 @@ export class StatusTracker {
   private evaluate(entry: Tracked, retried = false): void {
     const { session } = entry;
     if (!session.alive || session.goneReason) return;
-    const screenLines = session.screen.snapshot().lines;
+    // Rules read the screen without the echo of input; a notice's excerpt shows it as it is.
+    const screenLines = session.screen.printedLines();
     const seeded = entry.seededAt !== null && entry.seededAt === session.lastOutputAt;
     if (!seeded) entry.seededAt = null;
     let stale = false;
@@ -303,12 +337,16 @@ export class StatusTracker {
       // the dialog leaving the screen means it was answered (precedence.ts).
       if (detected.status === "waiting_for_input" && detected.by === "rule") this.dialogShownAt.set(agent.name, Date.now());
       const dialogSeen = (this.dialogShownAt.get(agent.name) ?? 0) >= agent.updatedAt - HOOK_FRESH_MS;
-      if (!screenMayReplace(agent, detected, { dialogSeen })) continue;
+      const turnEnded = agent.statusSource === "typed" && this.promptCycled(session);
+      if (!screenMayReplace(agent, detected, { dialogSeen, turnEnded })) {
+        this.recheckWhenHoldEnds(entry, agent);
+        continue;
+      }
       const question = detected.question?.digest;
       this.record(() => {
         // Written only if the row is still the one judged: another process's write (a hook's
         // status) may have come since this view was read, and outranks the screen.
-        const r = this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile", judged: agent, ...(question ? { question } : {}) });
+        const r = this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile", judged: agent, ...(question ? { question, prompt: questionExcerpt(session.screen.snapshot().lines) } : {}) });
         if (r.stale) stale = true;
         return r;
       }, session);

@@ -17,6 +17,7 @@ import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { Event } from "../../terminal/events.js";
 import { stripAnsi } from "../../util/ansi.js";
+import { drawnText } from "../../output/clean.js";
 import { RegexTimeoutError } from "../../util/regex-worker.js";
 
 const CROSS_PROCESS_POLL_MS = 50;
@@ -68,10 +69,10 @@ export async function hiveWait(
       }
       case "pattern": {
         if (!s || s.goneReason) return { ...base, met: false, detail: "session is gone" };
-        const fresh = stripAnsi(s.transcript.slice(startOffsets.get(t.sessionId) ?? s.transcript.end).text);
-        const screen = s.screen.snapshot().lines.join("\n");
+        const fresh = stripAnsi(s.printedText(startOffsets.get(t.sessionId) ?? s.transcript.end));
+        const screen = s.screen.printedLines().join("\n");
         const m = (await options.pattern!.execAsync(fresh)) ?? (await options.pattern!.execAsync(screen));
-        return { ...base, met: m !== null, detail: m ? `matched ${JSON.stringify(m.text.slice(0, 200))}` : "no match yet" };
+        return { ...base, met: m !== null, detail: m ? `matched ${JSON.stringify(drawnText(m.text).slice(0, 200))}` : "no match yet" };
       }
       default: {
         if (agents.length > 0) {
@@ -82,7 +83,7 @@ export async function hiveWait(
         }
         // A plain session without an agent: judge it as a shell would be judged.
         if (!alive) return { ...base, met: false, detail: "exited" };
-        const d = detectStatus(deps.hive.profiles.get("shell"), { screenLines: s!.screen.snapshot().lines, quietMs: Date.now() - s!.lastOutputAt });
+        const d = detectStatus(deps.hive.profiles.get("shell"), { screenLines: s!.screen.printedLines(), quietMs: Date.now() - s!.lastOutputAt });
         return { ...base, met: d.status === options.for, detail: `${d.status} (${d.detail})` };
       }
     }

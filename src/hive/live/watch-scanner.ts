@@ -10,7 +10,7 @@ import { compileWatchPattern } from "../index.js";
 import type { Disposable } from "../../terminal/events.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { TerminalSession } from "../../terminal/session.js";
-import { stripAnsi } from "../../util/ansi.js";
+import { replayTerminal } from "../../output/screen.js";
 import { RegexPacer } from "../../util/regex-pacer.js";
 
 const WATCHERS_TTL_MS = 1000;
@@ -116,8 +116,11 @@ export class WatchScanner {
     const agents = this.hive.agents.bySession(session.id).map((a) => a.name);
     const lines: string[] = [];
     let chars = 0;
-    for (const raw of text.slice(0, lastNl).split("\n")) {
-      const line = stripAnsi(raw).replace(/\r/g, "").slice(0, MAX_LINE);
+    // What the program printed (not the echo of input), each line as it stands once drawn:
+    // a carriage return's overwrite and a backspace applied, escapes gone.
+    const printed = replayTerminal(session.printedText(from, from + lastNl));
+    for (let row = 0; row < printed.count; row++) {
+      const line = printed.text(row).trimEnd().slice(0, MAX_LINE);
       if (line.trim() === "") continue;
       lines.push(line);
       chars += line.length;

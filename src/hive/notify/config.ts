@@ -155,3 +155,8 @@ export function inQuietHours(quiet: QuietHours | undefined, at: Date): boolean {
   const minute = at.getHours() * 60 + at.getMinutes();
   return quiet.from < quiet.to ? minute >= quiet.from && minute < quiet.to : minute >= quiet.from || minute < quiet.to;
 }
+
+/** Whether anything asks for notifications here (the file's endpoints are checked when it is loaded). */
+export function notifyConfigured(home: string, envUrls: readonly string[]): boolean {
+  return envUrls.length > 0 || existsSync(join(home, NOTIFY_FILE));
+}

@@ -4,3 +4,4 @@ export * from "./payload.js";
 export * from "./claim.js";
 export * from "./sender.js";
 export * from "./notifier.js";
+export * from "./turn-end.js";

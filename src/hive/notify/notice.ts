@@ -1,8 +1,22 @@
 // Which hive events are worth a person's attention off the machine, and what to tell them.
 // A notice is derived from one row of the event log (hive/events.ts), so its id is the event's
 // id: the key every process claims it by (claim.ts).
+// Every notice leaves the machine (ntfy.sh is public): its words are masked as results are
+// (credential shapes, safety/redact.ts) and cut to a length a phone shows.
 import type { HiveEvent } from "../events.js";
+import { redactCredentials } from "../../safety/redact.js";
 import { inQuietHours, type NoticeKind, type NotifyEndpoint } from "./config.js";
+
+/** Longest notice message: enough for a dialog's lines, short of what a phone cuts anyway. */
+export const MAX_NOTICE_CHARS = 1000;
+const MAX_TITLE_CHARS = 120;
+
+const clip = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+/** Masked and cut: the form every notice leaves in. */
+function finished(n: Notice): Notice {
+  return { ...n, title: clip(redactCredentials(n.title), MAX_TITLE_CHARS), message: clip(redactCredentials(n.message), MAX_NOTICE_CHARS) };
+}
 
 export interface Notice {
   /** The event id it comes from. */
@@ -21,6 +35,11 @@ export interface Notice {
 
 /** The notice an event makes, or null when it is not one (spinner details, lifecycle, messages…). */
 export function noticeOf(event: HiveEvent, teamOf: (agent: string) => string | null, sessionName: (id: string) => string | undefined = () => undefined): Notice | null {
+  const n = rawNoticeOf(event, teamOf, sessionName);
+  return n && finished(n);
+}
+
+function rawNoticeOf(event: HiveEvent, teamOf: (agent: string) => string | null, sessionName: (id: string) => string | undefined): Notice | null {
   const agent = event.agent;
   const team = agent ? teamOf(agent) : null;
   const base = { id: event.id, agent, team, at: event.at };
@@ -30,12 +49,17 @@ export function noticeOf(event: HiveEvent, teamOf: (agent: string) => string | n
     if (status === previous) return null; // a detail update of the same status
     if (status === "waiting_for_input") {
       const question = typeof event.data.question === "string" ? { question: event.data.question } : {};
-      return { ...base, ...question, kind: "waiting", title: `${agent} needs you`, message: `${agent} is waiting for input${detail}` };
+      // What the screen shows of the question (its lines, the permission's tool and command):
+      // what a person needs to decide without opening a terminal.
+      const prompt = typeof event.data.prompt === "string" && event.data.prompt !== "" ? `:\n${event.data.prompt}` : detail;
+      return { ...base, ...question, kind: "waiting", title: `${agent} needs you`, message: `${agent} is waiting for input${prompt}` };
     }
     if (status === "error") return { ...base, kind: "error", title: `${agent} hit an error`, message: `${agent} reports an error${detail}` };
     const exitCode = event.data.exitCode;
     if (status === "exited" && typeof exitCode === "number" && exitCode !== 0) {
-      return { ...base, kind: "error", title: `${agent} exited with code ${exitCode}`, message: `${agent} ended with exit code ${exitCode}${detail}` };
+      // The detail of an exit is "exit code N" unless a reason was given: said once.
+      const reason = event.data.detail === `exit code ${exitCode}` ? "" : detail;
+      return { ...base, kind: "error", title: `${agent} exited with code ${exitCode}`, message: `${agent} ended with exit code ${exitCode}${reason}` };
     }
     if (status === "idle" && previous === "working") return { ...base, kind: "turn_done", title: `${agent} finished its turn`, message: `${agent} finished a turn and is idle` };
     return null;

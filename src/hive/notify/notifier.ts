@@ -1,5 +1,5 @@
 // Follows the hive's event log and sends the notices in it. Every termhive process with
-// notifications configured runs one as soon as it opens the hive; the claim (claim.ts) makes
+// notifications configured runs one from its start (Crew.followHive); the claim (claim.ts) makes
 // each notice go out from one of them. Reading is by cursor from the log's newest event at
 // start (history is never re-sent), on a short poll (statuses written by another process
 // have no in-process event) and at once on `wake()` (a change this process recorded).
@@ -9,6 +9,7 @@ import type { Hive } from "../index.js";
 import type { NotifyConfig, NotifyEndpoint } from "./config.js";
 import { NotificationClaims } from "./claim.js";
 import { noticeOf, wants, type Notice } from "./notice.js";
+import { endsTurn } from "./turn-end.js";
 import { EndpointQueue, redactUrl, sendWithRetry, type Attempt, defaultAttempt } from "./sender.js";
 
 export const POLL_MS = 250;
@@ -65,6 +66,7 @@ export class Notifier {
             const link = this.options.needsYouLink?.(notice.agent);
             if (link) notice.link = link;
           }
+          if (notice?.kind === "turn_done" && notice.agent && !endsTurn(this.hive.store, notice.agent, notice.id)) continue;
           if (notice) this.consider(notice);
         }
         if (!page.more) return;

@@ -1,7 +1,9 @@
 // Sending one notice to one endpoint: a bounded time per attempt, a few attempts with growing
 // pauses, and nothing thrown (the outcome is returned for the audit log). Each endpoint has
-// its own bounded queue worked one notice at a time, so an endpoint that hangs or refuses
-// holds up only its own notices, never the hive nor the other endpoints.
+// its own bounded queue with a few notices in flight at once, so an endpoint that hangs or
+// refuses holds up only its own notices, never the hive nor the other endpoints, and one
+// notice's retries do not hold a fresh one back. Only the first few KB of an answer are read:
+// a receiver's answer body is never needed, and one could be endless.
 import { execFile } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
@@ -29,6 +31,10 @@ export interface SendOptions {
 export type Attempt = (endpoint: NotifyEndpoint, notice: Notice, timeoutMs: number) => Promise<{ ok: boolean; status?: number; error?: string }>;
 
 export const DEFAULT_BACKOFF_MS = 1000;
+/** How much of an endpoint's answer is read (then the connection is dropped). */
+export const ANSWER_READ_BYTES = 4096;
+/** Notices of one endpoint sent at once: a notice waiting out its back-off keeps one slot. */
+export const IN_FLIGHT = 4;
 
 /** The URL as the audit log shows it: scheme and host only (paths and queries carry webhook tokens and ntfy topics). */
 export function redactUrl(url: string | undefined): string | undefined {
@@ -45,7 +51,7 @@ const httpAttempt: Attempt = async (endpoint, notice, timeoutMs) => {
   const request = endpoint.kind === "ntfy" ? ntfyRequest(notice) : webhookRequest(notice);
   try {
     const response = await fetch(endpoint.url!, { method: "POST", headers: request.headers, body: request.body, signal: AbortSignal.timeout(timeoutMs), redirect: "error" });
-    await response.arrayBuffer().catch(() => undefined); // free the connection
+    await readSome(response, ANSWER_READ_BYTES);
     return response.ok ? { ok: true, status: response.status } : { ok: false, status: response.status, error: `HTTP ${response.status}` };
   } catch (error) {
     const e = error as Error & { cause?: { code?: string } };
@@ -53,6 +59,23 @@ const httpAttempt: Attempt = async (endpoint, notice, timeoutMs) => {
     return { ok: false, error: reason };
   }
 };
+
+/** Reads up to `limit` bytes of the body, then cancels the rest (the connection is closed, not drained). */
+async function readSome(response: Response, limit: number): Promise<void> {
+  const reader = response.body?.getReader();
+  if (!reader) return;
+  try {
+    for (let read = 0; read < limit; ) {
+      const chunk = await reader.read();
+      if (chunk.done) return;
+      read += chunk.value.byteLength;
+    }
+  } catch {
+    // the answer broke off: its status is what counts
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
 
 function onPath(program: string): boolean {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
@@ -107,18 +130,20 @@ function failed(attempts: number, last: { status?: number; error?: string }): Se
 }
 
 /**
- * One endpoint's pending notices, sent one at a time. Past `limit` waiting, the oldest is
- * dropped (and reported): a dead endpoint costs bounded memory.
+ * One endpoint's pending notices, sent up to `inFlight` at a time (a notice waiting out its
+ * retries' back-off or a hanging attempt keeps one slot; the others go on). Past `limit`
+ * waiting, the oldest is dropped (and reported): a dead endpoint costs bounded memory.
  */
 export class EndpointQueue {
   private readonly pending: Notice[] = [];
-  private running = false;
+  private sending = 0;
 
   constructor(
     readonly endpoint: NotifyEndpoint,
     private readonly send: (notice: Notice) => Promise<void>,
     private readonly dropped: (notice: Notice) => void,
     readonly limit = 100,
+    readonly inFlight = IN_FLIGHT,
   ) {}
 
   get size(): number {
@@ -128,17 +153,20 @@ export class EndpointQueue {
   push(notice: Notice): void {
     this.pending.push(notice);
     while (this.pending.length > this.limit) this.dropped(this.pending.shift()!);
-    if (!this.running) void this.run();
+    this.pump();
   }
 
-  private async run(): Promise<void> {
-    this.running = true;
-    try {
-      for (let next = this.pending.shift(); next; next = this.pending.shift()) {
-        await this.send(next).catch(() => undefined);
-      }
-    } finally {
-      this.running = false;
+  private pump(): void {
+    while (this.sending < this.inFlight) {
+      const next = this.pending.shift();
+      if (!next) return;
+      this.sending++;
+      void this.send(next)
+        .catch(() => undefined)
+        .finally(() => {
+          this.sending--;
+          this.pump();
+        });
     }
   }
 }

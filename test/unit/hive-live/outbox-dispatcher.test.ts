@@ -19,13 +19,20 @@ test("a queued message is typed once its agent is idle, and its screen is never 
   // Watch every read of the pane's screen: was this process inside a SQLite transaction then?
   const screen = session.screen;
   const snapshot = screen.snapshot.bind(screen);
+  const printedLines = screen.printedLines.bind(screen);
   const reads: boolean[] = [];
   screen.snapshot = () => {
     reads.push(crew.hive.store.db.inTransaction);
     return snapshot();
   };
+  // What profile rules read: the screen without the echo of input.
+  screen.printedLines = () => {
+    reads.push(crew.hive.store.db.inTransaction);
+    return printedLines();
+  };
   t.after(() => {
     screen.snapshot = snapshot;
+    screen.printedLines = printedLines;
   });
   crew.hive.outbox.add({ sessionId: session.id, agents: ["q"], text: "echo queued-$((40+2))", level: "agent", source: "agent:q", submit: true });
   await until("the queued text ran", () => output(session).includes("queued-42"));

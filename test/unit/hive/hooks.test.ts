@@ -140,3 +140,10 @@ test("precedence: a typed message's working holds against an idle-looking screen
   assert.equal(check(0, seen("waiting_for_input")), true);
   assert.equal(check(SELF_HOLD_MS, seen("idle")), true);
 });
+
+test("precedence: a shell back at its marked prompt after the typed command ends the typed hold, on a rule only", () => {
+  const typed = { status: "working" as const, statusSource: "typed" as const, updatedAt: 1_000_000 };
+  assert.equal(screenMayReplace(typed, seen("idle"), { now: 1_000_000, turnEnded: true }), true);
+  assert.equal(screenMayReplace(typed, seen("idle", "quiet"), { now: 1_000_000, turnEnded: true }), false, "a quiet guess is no prompt");
+  assert.equal(screenMayReplace(typed, seen("idle"), { now: 1_000_000, turnEnded: false }), false);
+});

@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import Database from "better-sqlite3";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { CLAIM_STALE_MS, Hive, ProfileRegistry, SCHEMA_VERSION, TURN_GRACE_MS } from "../../../src/hive/index.js";
 import { openHive } from "./helpers.js";
@@ -83,6 +84,32 @@ test("a v1 hive.db opens and is migrated to the turns and outbox schema", () => 
     assert.equal(again.turns.holdsIdle("x"), false);
   } finally {
     again.close();
+    done();
+  }
+});
+
+test("a claim of a process that died is retaken at once, with the turn it had begun; one past Enter says so", () => {
+  const { hive, home, done } = openHive();
+  const other = Hive.open({ home, profiles: new ProfileRegistry() });
+  const dead = spawnSync("true").pid!; // exited: its pid names no process
+  try {
+    hive.agents.register({ name: "a", sessionId: "s1" });
+    const m1 = hive.outbox.add({ sessionId: "s1", agents: ["a"], text: "one", level: "agent", source: "agent:a", submit: true });
+    const claimer = `${dead}:abcd`;
+    hive.outbox.claim("s1", claimer, () => {
+      hive.turns.begin(["a"]);
+      return true;
+    });
+    assert.equal(other.outbox.claim("s1", `${process.pid}:live`, () => !other.turns.holdsIdle("a"))?.orphan?.entered, false, "retaken at once, its typing turn gone");
+    other.outbox.release(m1.id);
+    hive.outbox.claim("s1", claimer, () => true);
+    hive.outbox.entering(m1.id, claimer);
+    assert.equal(other.outbox.claim("s1", `${process.pid}:live`, () => true)?.orphan?.entered, true, "Enter was pressed for it: not to be typed again");
+    other.outbox.release(m1.id);
+    assert.equal(hive.outbox.claim("s1", `${process.pid}:one`, () => true)?.orphan, undefined);
+    assert.equal(other.outbox.claim("s1", `${process.pid}:two`, () => true), undefined, "a live process's claim holds");
+  } finally {
+    other.close();
     done();
   }
 });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cleanLines } from "../../../src/output/clean.js";
+import { cleanLines, drawnText } from "../../../src/output/clean.js";
 
 const texts = (raw: string): string[] => cleanLines(raw).map((line) => line.text);
 
@@ -75,4 +75,10 @@ test("cursor down past the last row makes rows; a rewrite after cursor up keeps 
 
 test("a plain line printed over a longer row keeps that row's tail", () => {
   assert.deepEqual(texts("abcdef\n\x1b[1Axy"), ["xycdef"]);
+});
+
+test("drawnText: a match carried as a terminal draws it (no \\r, no \\b, no escapes)", () => {
+  assert.equal(drawnText("\rFATAL-2"), "FATAL-2");
+  assert.equal(drawnText("ab\b\bxy\x1b[1m!\x1b[0m"), "xy!");
+  assert.equal(drawnText("one\r\ntwo"), "one\ntwo");
 });

@@ -73,3 +73,14 @@ test("ntfy: high priority for what needs a person (waiting, error), default othe
   assert.equal(long.length, 1900);
   assert.ok(long.endsWith("…"));
 });
+
+test("a notice leaves masked and cut: the question's lines with a token, an exit said once", () => {
+  const token = `ghp_${"x1Y2z3".repeat(7)}`;
+  const waiting = noticeOf(status({ status: "waiting_for_input", previous: "working", detail: "permission prompt", prompt: `Bash command\ncurl -H "Authorization: Bearer ${token}" https://x\nDo you want to proceed?` }), teamOf)!;
+  assert.match(waiting.message, /^alice is waiting for input:\nBash command\ncurl -H "Authorization: Bearer \[REDACTED/);
+  assert.ok(!waiting.message.includes(token));
+  assert.equal(noticeOf(status({ status: "exited", previous: "working", exitCode: 3, detail: "exit code 3" }), teamOf)!.message, "alice ended with exit code 3");
+  assert.equal(noticeOf(status({ status: "exited", previous: "working", exitCode: 3, detail: "killed by the OOM killer" }), teamOf)!.message, "alice ended with exit code 3: killed by the OOM killer");
+  const hit: HiveEvent = { id: 9, at: 0, kind: "watch", agent: null, sessionId: "s2", data: { watcher: 1, pattern: "x", line: `x ${"y".repeat(5000)}` } };
+  assert.ok(noticeOf(hit, teamOf)!.message.length <= 1000);
+});

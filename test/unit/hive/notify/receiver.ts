@@ -15,8 +15,8 @@ export class Receiver {
   private waiters: (() => void)[] = [];
   private constructor(private readonly server: Server, readonly url: string) {}
 
-  /** `statuses`: answers in turn (the last one repeats); "hang": never answer. */
-  static async start(statuses: (number | "hang")[] = [200]): Promise<Receiver> {
+  /** `statuses`: answers in turn (the last one repeats), or chosen by the request's body; "hang": never answer. */
+  static async start(statuses: (number | "hang")[] | ((body: string) => number | "hang") = [200]): Promise<Receiver> {
     let receiver!: Receiver;
     let n = 0;
     const server = createServer((req, res) => {
@@ -25,7 +25,7 @@ export class Receiver {
       req.on("data", (c: string) => (body += c));
       req.on("end", () => {
         receiver.received.push({ path: req.url ?? "", headers: req.headers, body });
-        const status = statuses[Math.min(n++, statuses.length - 1)]!;
+        const status = typeof statuses === "function" ? statuses(body) : statuses[Math.min(n++, statuses.length - 1)]!;
         for (const w of receiver.waiters.splice(0)) w();
         if (status === "hang") receiver.hanging.push(res);
         else res.writeHead(status).end("ok");

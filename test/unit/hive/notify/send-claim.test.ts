@@ -63,7 +63,7 @@ test("the audit log's URL keeps scheme and host only", () => {
   assert.equal(redactUrl("https://example.com"), "https://example.com");
 });
 
-test("an endpoint queue sends one at a time and drops the oldest past its limit", async () => {
+test("an endpoint queue with one slot sends one at a time and drops the oldest past its limit", async () => {
   const sent: number[] = [];
   const dropped: number[] = [];
   let release!: () => void;
@@ -71,7 +71,7 @@ test("an endpoint queue sends one at a time and drops the oldest past its limit"
   const q = new EndpointQueue({ kind: "webhook", url: "https://x", events: ["waiting"] }, async (n) => {
     if (n.id === 1) await gate;
     sent.push(n.id);
-  }, (n) => dropped.push(n.id), 2);
+  }, (n) => dropped.push(n.id), 2, 1);
   for (const id of [1, 2, 3, 4]) q.push(notice(id));
   assert.deepEqual(dropped, [2], "1 is being sent; 2 was the oldest waiting");
   release();
