@@ -37,12 +37,17 @@ if (checkOnly) process.exit(0);
 const started = Date.now();
 const loadAtStart = loadavg()[0];
 const scratch = mkdtempSync(join(tmpdir(), "termhive-mutants-"));
+// The sandbox tests make their homes outside /tmp (a sandbox's /tmp is its own): in a folder of
+// this run's (test/temp-folder.ts reads TERMHIVE_TEST_OUTSIDE_TMP), removed with the copy.
+const outside = existsSync("/var/tmp") ? mkdtempSync("/var/tmp/termhive-mutants-") : scratch;
 let code = 1;
 try {
   code = run(scratch);
 } finally {
-  endTmuxServersIn(scratch);
-  rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  for (const dir of new Set([scratch, outside])) {
+    endTmuxServersIn(dir);
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
 }
 process.exit(code);
 
@@ -211,8 +216,8 @@ function syntaxError(file) {
 /**
  * Node's test runner on these files in the copy, one at a time as `npm test` runs them, with a
  * TMPDIR inside the copy: what the tests leave there goes with the copy. (Not through
- * scripts/run-tests.mjs: its leftover sweep of /var/tmp would take other runs' folders on a
- * shared machine, and its verdict would count a leftover as a kill.)
+ * scripts/run-tests.mjs: it takes no test-name pattern, and its verdict counts a leftover
+ * folder as a failure, which here would pass for a kill.)
  */
 function runTests(dir, files, patterns = []) {
   const tmp = join(dir, ".tmp");
@@ -222,7 +227,7 @@ function runTests(dir, files, patterns = []) {
     cwd: dir,
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
-    env: { ...process.env, TMPDIR: tmp },
+    env: { ...process.env, TMPDIR: tmp, TERMHIVE_TEST_OUTSIDE_TMP: outside },
   });
   endTmuxServersIn(tmp);
   rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
