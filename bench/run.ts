@@ -20,6 +20,7 @@ import { benchRemote } from "./remote.js";
 import { benchWatchRatio } from "./watch-ratio.js";
 import { benchFlood, benchHostile } from "./load.js";
 import { benchSoak } from "./soak.js";
+import { benchBystander } from "./bystander.js";
 import { benchPure } from "./pure.js";
 import { benchOutboxClaim } from "./outbox-claim.js";
 import { benchHivePace } from "./hive-pace.js";
@@ -200,6 +201,7 @@ async function main(): Promise<void> {
   if (!only || only === "dashboard") await benchDashboard(emit);
   if (!only || only === "flood") await benchFlood();
   if (!only || only === "hostile") await benchHostile();
+  if (!only || only === "hostile" || only === "bystander") await benchBystander(emit);
   if (!only || only === "soak") await benchSoak();
   if (!only || only === "remote") await benchRemote(emit);
   if (!only || only === "pane-cli") benchPaneCli(emit);

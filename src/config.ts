@@ -44,6 +44,12 @@ export interface TermhiveConfig {
   httpMaxSessions: number;
   /** Idle time after which `termhive serve` forgets an MCP-over-HTTP session. */
   httpSessionTtlMs: number;
+  /** Open HTTP connections `termhive serve` accepts at once (each holds a descriptor). */
+  httpMaxConnections: number;
+  /** Time a client has to send a whole request (headers and body) to `termhive serve`. */
+  httpRequestTimeoutMs: number;
+  /** How long a dashboard page token opens the live channel after its issue. */
+  dashboardPageTtlMs: number;
   /** TERMHIVE_DEBUG=1: stack traces of CLI errors, and a line for each failure termhive ignores (util/traced.ts). */
   debug: boolean;
   /** TERMHIVE_TOOLS: the tool families the MCP door lists (terminal, hive); all by default. */
@@ -158,6 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     recordingMaxBytes: megabytesFrom(env, "TERMHIVE_RECORDING_MAX_MB", 50),
     httpMaxSessions: intFrom(env, "TERMHIVE_HTTP_MAX_SESSIONS", 256, 1, 100_000),
     httpSessionTtlMs: intFrom(env, "TERMHIVE_HTTP_SESSION_TTL_S", 1800, 1, 365 * 24 * 3600) * 1000,
+    httpMaxConnections: intFrom(env, "TERMHIVE_HTTP_MAX_CONNECTIONS", 512, 8, 100_000),
+    httpRequestTimeoutMs: intFrom(env, "TERMHIVE_HTTP_REQUEST_TIMEOUT_S", 30, 1, 3600) * 1000,
+    dashboardPageTtlMs: intFrom(env, "TERMHIVE_DASHBOARD_PAGE_TTL_S", 12 * 3600, 1, 30 * 24 * 3600) * 1000,
     debug: env.TERMHIVE_DEBUG === "1",
     toolFamilies: parseToolFamilies(env.TERMHIVE_TOOLS),
     elicit: parseSwitch(env, "TERMHIVE_ELICIT", true),

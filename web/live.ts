@@ -30,6 +30,9 @@ export class Live {
       if (m.t === "reply") {
         this.pending.get(m.id)?.(m);
         this.pending.delete(m.id);
+      } else if (m.t === "page-token") {
+        // Kept for the next reconnect: the token the page was served with expires.
+        document.querySelector<HTMLMetaElement>(`meta[name="${PAGE_TOKEN_META}"]`)?.setAttribute("content", m.token);
       } else this.onMessage(m);
     };
     ws.onclose = () => {

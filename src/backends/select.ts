@@ -30,7 +30,7 @@ export function createLocalBackend(config: BackendConfig): Backend {
       return new PtyBackend();
     case "iterm2":
       // Never picked by "auto": its output is rebuilt from screen contents (see its warning).
-      return new Iterm2Backend();
+      return new Iterm2Backend({ home: config.home });
     case "tmux":
       return tmux(tmuxPath!);
     case "auto":

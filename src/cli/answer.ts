@@ -38,7 +38,7 @@ export function registerAnswer(program: Command): void {
   program
     .command("answer <agent> <answer...>")
     .description("answer the question an agent shows: a choice's number or label, yes/no, or text")
-    .option("-q, --question <digest>", "the question's digest (from `termhive ls`-style listings, hive_events, a notification): refused if the screen now asks another")
+    .option("-q, --question <digest>", "the question's digest (from `termhive agents`, agent_list, hive_events, a notification): refused if the screen now asks another")
     .option("--json", "print JSON")
     .addHelpText("after", ["", "Examples:", "  termhive answer backend 1                 pick choice 1 of backend's dialog", "  termhive answer backend yes -q 3f2a9c01b7de   only if that is still the question"].join("\n"))
     .action(async (agent: string, words: string[], o: { question?: string; json?: boolean }) => {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { composeRoot } from "../service/root.js";
 import { VERB } from "../verbs/index.js";
 import type { TermhiveService } from "../service/service.js";
+import type { HiveService } from "../service/hive-service.js";
 
 /** The operations every verb uses, with one shape whichever engine answers. */
 export type Ops = Pick<TermhiveClient, "open" | "run" | "send" | "read" | "wait" | "list" | "close" | "resize">;
@@ -18,6 +19,10 @@ export interface Engine {
   remote: boolean;
   /** The in-process service (direct mode only), e.g. for the attach command. */
   service?: TermhiveService;
+  /** The in-process hive (direct mode only): its store opens on first use. */
+  hive?: () => HiveService;
+  /** The running server's client (remote mode only): a hive verb is its rpc there. */
+  client?: TermhiveClient;
   done(): Promise<void>;
 }
 
@@ -34,7 +39,7 @@ export async function connectEngine(options: { direct?: boolean; onProgress?: (m
   const socket = grpcSocketPath(config.home);
   if (!options.direct && existsSync(socket) && (await socketIsLive(socket, 500))) {
     const client = new TermhiveClient({ socketPath: socket, clientName: CLIENT_ID });
-    return { ops: client, remote: true, done: async () => client.closeConnection() };
+    return { ops: client, remote: true, client, done: async () => client.closeConnection() };
   }
   const root = composeRoot(config);
   const service = root.terminal;
@@ -50,5 +55,5 @@ export async function connectEngine(options: { direct?: boolean; onProgress?: (m
     close: (i) => service.close(parsed("terminalClose", i)),
     resize: (i) => service.resize(parsed("terminalResize", i)),
   };
-  return { ops, remote: false, service, done: () => root.shutdown() };
+  return { ops, remote: false, service, hive: () => root.hive, done: () => root.shutdown() };
 }

@@ -1,5 +1,5 @@
 // The CLI door: one command per verb of the table that has a CLI form (ls, open, run, send,
-// read, wait), run against the engine (a running server, else tmux directly).
+// read, wait, agents), run against the engine (a running server, else tmux directly).
 import type { Command } from "commander";
 import { z } from "zod";
 import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
@@ -25,10 +25,22 @@ export async function withEngine<T>(json: boolean | undefined, work: (e: Engine)
   }
 }
 
-/** No verb of this door asks for the hive: the in-pane ones (msg, status, inbox) have their own door (pane-verbs.ts). */
 const noHive = (): never => {
   throw new Error("the hive is not reachable from this command");
 };
+
+/**
+ * A verb against the engine. A hive verb goes to a running server as its rpc: the server holds
+ * the live hive (statuses, questions on screen), which a second in-process hive would only
+ * guess at. The in-pane commands (msg, status, inbox) have their own door (pane-verbs.ts).
+ */
+function runOn(e: Engine, verb: AnyVerb, input: Record<string, unknown>): Promise<unknown> {
+  if (verb.family === "hive" && e.client) {
+    const method = (e.client as unknown as Record<string, (input: object) => Promise<unknown>>)[verb.grpc.charAt(0).toLowerCase() + verb.grpc.slice(1)]!;
+    return method.call(e.client, input);
+  }
+  return Promise.resolve(verb.run({ terminal: e.ops, hive: e.hive ?? noHive } satisfies Services, input, { clientId: "cli" }));
+}
 
 function registerVerb(program: Command, verb: AnyVerb): void {
   const cli = verb.cli!;
@@ -43,8 +55,7 @@ function registerVerb(program: Command, verb: AnyVerb): void {
     } catch (error) {
       return fail(o.json, error, session);
     }
-    const ctx = { clientId: "cli" };
-    let result = await withEngine(o.json, (e) => Promise.resolve(verb.run({ terminal: e.ops, hive: noHive } satisfies Services, input, ctx)), session);
+    let result = (await withEngine(o.json, (e) => runOn(e, verb, input), session)) as Parameters<typeof verb.text>[0];
     if (cli.speak) result = cliSpeakResult(result, session);
     print(o.json, result, () => (cli.text ?? verb.text)(result));
     if (cli.exitCode) process.exitCode = cli.exitCode(result);

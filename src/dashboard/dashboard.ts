@@ -20,6 +20,7 @@ export const LIVE_PATH = "/live";
 /** Client frames are small (a message box's text at most); anything bigger is refused. */
 const MAX_FRAME_BYTES = 128 * 1024;
 const PING_MS = 30_000;
+const DEFAULT_PAGE_TOKEN_TTL_MS = 12 * 3600_000;
 
 const SECURITY_HEADERS = {
   "content-security-policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
@@ -38,10 +39,10 @@ export interface Dashboard {
   close(): void;
 }
 
-export function createDashboard(root: ServiceRoot, options: { token: string | null; host: string; log?: (line: string) => void }): Dashboard {
+export function createDashboard(root: ServiceRoot, options: { token: string | null; host: string; pageTokenTtlMs?: number; log?: (line: string) => void }): Dashboard {
   const log = limitedLog(options.log ?? ((line: string) => process.stderr.write(`termhive serve: dashboard: ${line}\n`)));
   const feed = new HiveFeed(root.terminal, root.hive);
-  const pageTokens = new PageTokens(options.token);
+  const pageTokens = new PageTokens(options.token, options.pageTokenTtlMs ?? DEFAULT_PAGE_TOKEN_TTL_MS);
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: MAX_FRAME_BYTES,
@@ -123,6 +124,7 @@ export function createDashboard(root: ServiceRoot, options: { token: string | nu
         alive.set(ws, true);
         ws.on("pong", () => alive.set(ws, true));
         new DashboardConnection(ws, root, feed, log);
+        pageTokens.keepFresh(ws);
       });
     },
 

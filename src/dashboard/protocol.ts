@@ -85,6 +85,8 @@ export type ServerMessage =
   | { t: "out"; session: string; data: string }
   | { t: "closed"; session: string; reason: string }
   | { t: "reply"; id: number; ok: boolean; result?: unknown; error?: string }
-  | { t: "error"; message: string };
+  | { t: "error"; message: string }
+  /** A fresh page token for the page's next reconnect (page tokens expire; see page-token.ts). */
+  | { t: "page-token"; token: string };
 
 export type { ClientMessage, MessageTarget } from "./client-messages.js";

@@ -2,7 +2,8 @@
 // one (another `termhive serve` answers on it) is refused.
 import { existsSync, unlinkSync, lstatSync } from "node:fs";
 import { connect } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { shellWord } from "../util/shell-word.js";
 
 export function grpcSocketPath(home: string): string {
   return join(home, "grpc.sock");
@@ -26,7 +27,8 @@ export async function claimSocket(path: string): Promise<void> {
   if (!existsSync(path)) return;
   if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket; move it away and start again`);
   if (await socketIsLive(path)) {
-    throw new Error(`another termhive server is already listening on ${path}; stop it first (or use its gRPC API)`);
+    // The socket's folder is the home, which `serve --stop` reads from TERMHIVE_HOME.
+    throw new Error(`another termhive server is already listening on ${path}; stop it with \`TERMHIVE_HOME=${shellWord(dirname(path))} termhive serve --stop\` (or use it: the CLI and gRPC clients reach it through this socket)`);
   }
   unlinkSync(path);
 }

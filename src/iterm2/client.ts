@@ -20,8 +20,9 @@ const CONNECT_TIMEOUT_MS = 5_000;
 export { Iterm2Error, Iterm2Refusal };
 
 /**
- * Cookies this process has sent: iTerm2 accepts each once, so one from the environment is
- * not offered again (a reconnect asks for a fresh one instead of being refused).
+ * Cookies iTerm2 refused: one from the environment is not offered again (a reconnect asks for
+ * a fresh one at once). Only a refusal tells: a cookie iTerm2 gave a script it launched may be
+ * reusable, and one that was taken once is offered until it is refused.
  */
 const spentCookies = new Set<string>();
 
@@ -110,7 +111,16 @@ export class Iterm2Client {
     const env = options.env ?? process.env;
     const endpoints = options.endpoints ?? iterm2Endpoints(env);
     if (endpoints.length === 0) throw new Iterm2Error("iTerm2: not macOS (its API exists only there)");
-    const request = options.requestCredentials ?? (() => requestCredentials(env));
+    // Why no fresh cookie could be had (osascript's own words), for the refusal that follows.
+    let unobtainable: string | null = null;
+    const request = async () => {
+      try {
+        return await (options.requestCredentials ?? (() => requestCredentials(env)))();
+      } catch (error) {
+        unobtainable = (error as Error).message;
+        return null;
+      }
+    };
     let credentials = options.credentials !== undefined ? options.credentials : iterm2Credentials(env);
     if (credentials && spentCookies.has(credentials.cookie)) credentials = null;
     let fresh = false;
@@ -119,23 +129,28 @@ export class Iterm2Client {
       fresh = true;
     }
     try {
-      return await Iterm2Client.connectWith(endpoints, credentials);
+      try {
+        return await Iterm2Client.connectWith(endpoints, credentials);
+      } catch (error) {
+        if (fresh || !(error instanceof Iterm2Refusal) || error.status !== 401) throw error;
+        const again = await request();
+        if (!again) throw error;
+        return await Iterm2Client.connectWith(endpoints, again);
+      }
     } catch (error) {
-      if (fresh || !(error instanceof Iterm2Refusal) || error.status !== 401) throw error;
-      const again = await request();
-      if (!again) throw error;
-      return await Iterm2Client.connectWith(endpoints, again);
+      if (error instanceof Iterm2Refusal && unobtainable !== null) throw new Iterm2Refusal(`${error.message}. ${unobtainable}`, error.status);
+      throw error;
     }
   }
 
   private static async connectWith(endpoints: Iterm2Endpoint[], credentials: Iterm2Credentials | null): Promise<Iterm2Client> {
-    if (credentials) spentCookies.add(credentials.cookie);
     const failures: string[] = [];
     for (const endpoint of endpoints) {
       try {
         return new Iterm2Client(await openSocket(endpoint, credentials), endpoint);
       } catch (error) {
         // A refusal is an answer: iTerm2 is there and said no, so the other endpoint would too.
+        if (error instanceof Iterm2Refusal && error.status === 401 && credentials) spentCookies.add(credentials.cookie);
         if (error instanceof Iterm2Refusal) throw error;
         failures.push((error as Error).message);
       }
@@ -415,9 +430,11 @@ function refusalMessage(where: string, status: number, hadCookie: boolean): stri
   const head = `iTerm2 at ${where} refused the connection (HTTP ${status})`;
   if (status === 406) return `${head}: termhive's API library version (${LIBRARY_VERSION}) is older than this iTerm2 accepts; update termhive`;
   if (status === 401) {
+    // termhive asks for no "Allow Python API usage?" dialog (x-iterm2-disable-auth-ui): the
+    // cookie comes from AppleScript, which needs the Automation permission to ask iTerm2.
     const hint = hadCookie
       ? "the cookie/key were not accepted (iTerm2 takes each cookie once; no fresh one could be had)"
-      : "no cookie/key: allow termhive when iTerm2 asks, or set ITERM2_COOKIE and ITERM2_KEY";
+      : "no cookie/key: termhive asks iTerm2 for one through AppleScript (osascript), which the app termhive runs in must be allowed to do (System Settings > Privacy & Security > Automation > iTerm2); or set ITERM2_COOKIE and ITERM2_KEY";
     return `${head}: ${hint}; the Python API must be enabled in iTerm2 > Settings > General > Magic`;
   }
   return head;

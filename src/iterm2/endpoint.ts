@@ -1,9 +1,10 @@
 // Where iTerm2's API listens and how a client proves it may talk to it.
-import { execFile } from "node:child_process";
+import { execFile, type ExecFileException } from "node:child_process";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { iterm2SocketSetting } from "../config.js";
+import { Iterm2Error } from "./errors.js";
 
 /** The unix socket iTerm2 3.3+ serves its API on (the Python API must be enabled). */
 export function iterm2SocketPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -49,17 +50,30 @@ export function iterm2Credentials(env: NodeJS.ProcessEnv = process.env): Iterm2C
 }
 
 /**
- * A fresh cookie and key, asked of iTerm2 through AppleScript (the user is asked once to allow
- * termhive). Tried on macOS, and wherever a socket was named (TERMHIVE_ITERM2_SOCKET: the
- * simulator, whose `osascript` stands in for AppleScript). null: none to be had.
+ * A fresh cookie and key, asked of iTerm2 through AppleScript (macOS asks the person once
+ * whether the app termhive runs in may control iTerm2). Tried on macOS, and wherever a socket
+ * was named (TERMHIVE_ITERM2_SOCKET: the simulator, whose `osascript` stands in for
+ * AppleScript). null: not tried. Rejects with osascript's own reason when it fails, so that
+ * Automation denied, the Python API off and iTerm2 missing each read as themselves.
  */
 export async function requestCredentials(env: NodeJS.ProcessEnv = process.env, platform = process.platform): Promise<Iterm2Credentials | null> {
   if (platform !== "darwin" && !iterm2SocketSetting(env)) return null;
   // Not spawnSync: the person may take a while to answer, and the event loop goes on meanwhile.
-  const stdout = await new Promise<string | null>((resolve) => {
-    execFile("osascript", ["-e", 'tell application "iTerm2" to request cookie and key for app named "termhive"'], { encoding: "utf8", timeout: 15_000, env }, (error, out) =>
-      resolve(error ? null : out));
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile("osascript", ["-e", 'tell application "iTerm2" to request cookie and key for app named "termhive"'], { encoding: "utf8", timeout: 15_000, env }, (error, out, err) =>
+      error ? reject(new Iterm2Error(osascriptFailure(error, err))) : resolve(out));
   });
-  const [cookie, key] = stdout ? stdout.trim().split(/\s+/) : [];
-  return cookie && key ? { cookie, key } : null;
+  const [cookie, key] = stdout.trim().split(/\s+/);
+  if (!cookie || !key) throw new Iterm2Error(`AppleScript gave no cookie and key (osascript printed ${JSON.stringify(stdout.trim().slice(0, 200))})`);
+  return { cookie, key };
+}
+
+function osascriptFailure(error: ExecFileException, stderr: string): string {
+  const head = "AppleScript could not get a cookie from iTerm2";
+  if (error.code === "ENOENT") return `${head}: no osascript on PATH`;
+  if (error.killed) return `${head}: osascript did not answer within 15 s (is a permission dialog waiting?)`;
+  const said = stderr.trim().split("\n").at(-1)?.slice(0, 300) || error.message;
+  // -1743: macOS refused the Apple event (Automation not allowed for the app termhive runs in).
+  const hint = /-1743/.test(said) ? " (allow it in System Settings > Privacy & Security > Automation > iTerm2)" : "";
+  return `${head}: ${said}${hint}`;
 }

@@ -23,6 +23,10 @@ export interface HttpOptions {
   maxSessions: number;
   /** A session with no request for this long is closed (a client that vanished without DELETE). */
   sessionTtlMs: number;
+  /** Open connections at once; past it node closes new ones at accept. */
+  maxConnections: number;
+  /** A request's headers and body must have arrived within this; else 408 and the connection closes. */
+  requestTimeoutMs: number;
   /** The web dashboard: every path but /mcp, and the WebSocket upgrade. */
   dashboard?: Dashboard;
 }
@@ -153,16 +157,19 @@ export async function startHttp(root: ServiceRoot, options: HttpOptions): Promis
     return rpcError(res, 400, -32000, "Bad Request: no Mcp-Session-Id header; send initialize first");
   };
 
-  const http: Server = createServer((req, res) => {
+  // A client that opens a connection and sends half a request holds a descriptor until it is
+  // cut: node measures only the time to receive the request (headers and body), so a long
+  // wait whose request has arrived is never cut. The check runs every second, so a slow
+  // client is cut within a second of its limit.
+  const received = options.requestTimeoutMs;
+  const http: Server = createServer({ requestTimeout: received, headersTimeout: Math.min(received, 10_000), connectionsCheckingInterval: 1000 }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       process.stderr.write(`termhive serve: ${(error as Error).stack ?? String(error)}\n`);
       rpcError(res, 500, -32603, "internal error");
     });
   });
+  http.maxConnections = options.maxConnections;
   http.on("upgrade", (req, socket, head) => (options.dashboard ? options.dashboard.upgrade(req, socket, head) : socket.destroy()));
-  // Long waits keep a request open; do not let node's defaults cut them.
-  http.requestTimeout = 0;
-  http.headersTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {
     http.once("error", (error: NodeJS.ErrnoException) => {

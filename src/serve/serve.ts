@@ -47,9 +47,9 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
     token,
   });
   let http;
-  const dashboard = createDashboard(root, { token, host: options.host });
+  const dashboard = createDashboard(root, { token, host: options.host, pageTokenTtlMs: config.dashboardPageTtlMs });
   try {
-    http = await startHttp(root, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: config.httpMaxSessions, sessionTtlMs: config.httpSessionTtlMs, dashboard });
+    http = await startHttp(root, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: config.httpMaxSessions, sessionTtlMs: config.httpSessionTtlMs, maxConnections: config.httpMaxConnections, requestTimeoutMs: config.httpRequestTimeoutMs, dashboard });
   } catch (error) {
     dashboard.close();
     await grpc.close();

@@ -15,6 +15,20 @@ export default defineVerb({
     r.agents.length
       ? r.agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} ${a.status}${a.detail ? ` (${a.detail})` : ""} · ${a.session_name ?? a.session}${a.alive ? "" : " · gone"}${a.sandbox ? ` · sandbox ${a.sandbox}` : ""}`).join("\n")
       : "no agents",
+  cli: {
+    command: "agents",
+    description: "list agents: name, team, status, session, and the question a waiting one shows",
+    options: [["--team <name>", "only this team's agents (child teams too)"]],
+    input: (_args: [], o) => ({ team: o.team as string | undefined }),
+    // Tab-separated, one agent a line, as `termhive ls`; a waiting agent's question and its digest
+    // are what `termhive answer <agent> … -q <digest>` takes.
+    text: (r) =>
+      r.agents.length
+        ? r.agents
+            .map((a) => [a.name, a.team ?? "", `${a.status}${a.detail ? ` (${a.detail})` : ""}`, `${a.session_name ?? a.session}${a.alive ? "" : " (gone)"}`, a.question ? `${a.question.text} [-q ${a.question.digest}]` : ""].join("\t"))
+            .join("\n")
+        : "no agents",
+  },
   grpc: "AgentList",
   nullable: { ...under("agents[]", AGENT_NULLABLE), "agents[].question": true },
 });

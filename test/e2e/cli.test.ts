@@ -2,7 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { CLI } from "./harness.js";
+import { CLI, Harness } from "./harness.js";
 import { destroyHome, newHome, serve, testEnv, type Served } from "./serve-process.js";
 
 function cli(home: string, ...args: string[]): { status: number | null; json: any; stdout: string; stderr: string } {
@@ -66,6 +66,31 @@ function verbs(mode: "direct" | "served", home: () => string): void {
     const closed = cli(home(), "close", "ended");
     assert.equal(closed.status, 0, closed.stderr);
     assert.equal(closed.stdout, "closed ended (exit 4)\n");
+  });
+
+  test(`${mode}: termhive agents lists the hive's agents (one a line, tab-separated); an unknown team is a clear error`, async () => {
+    const opened = cli(home(), "open", "--name", "ag1", "--json", "bash");
+    assert.equal(opened.status, 0, opened.stderr + opened.stdout);
+    const mcp = new Harness(home(), { SHELL: "/bin/bash" });
+    await mcp.connect();
+    try {
+      await mcp.ok("agent_register", { name: "lister", session: "ag1", profile: "shell" });
+      await mcp.ok("hive_status", { agent: "lister", status: "working", detail: "listing" });
+    } finally {
+      await mcp.close();
+    }
+    const json = cli(home(), "agents", "--json");
+    assert.equal(json.status, 0, json.stderr + json.stdout);
+    const agent = json.json.agents.find((a: { name: string }) => a.name === "lister");
+    assert.equal(agent.status, "working");
+    assert.equal(agent.alive, true);
+    const text = cli(home(), "agents");
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /^lister\t\tworking \(listing\)\tag1\t$/m);
+    const none = cli(home(), "agents", "--team", "nobody-here");
+    assert.equal(none.status, 1);
+    assert.match(none.stderr, /unknown team 'nobody-here'/);
+    cli(home(), "close", "ag1");
   });
 
   test(`${mode}: an unknown session → exit 1 and a JSON error`, () => {

@@ -177,10 +177,12 @@ describe("MCP over Streamable HTTP", () => {
     assert.match(r.stderr, new RegExp(`port ${s.port} .*already in use`));
   });
 
-  test("a live gRPC socket is refused", () => {
+  test("a live gRPC socket is refused, naming termhive serve --stop", () => {
     const r = spawnSync(process.execPath, [CLI, "serve", "--port", "0", "--no-grpc-tcp"], { env: s.env, encoding: "utf8", timeout: 10_000 });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /already listening on .*grpc\.sock/);
+    // It names the command that stops the running one, for this home.
+    assert.ok(r.stderr.includes(`TERMHIVE_HOME=${s.home} termhive serve --stop`), r.stderr);
   });
 
   test("--auth off is refused on a non-loopback host", () => {

@@ -86,3 +86,39 @@ describe("iterm2 backend: a full-screen window", () => {
   });
 
 });
+
+// iTerm2 is one app for every TERMHIVE_HOME: each session records its home, and a termhive
+// adopts only its own home's (another home's shells report to that home's status files).
+describe("iterm2 backend: two homes on one iTerm2", () => {
+  let sim: Iterm2Simulator;
+  let a: Harness;
+  let b: Harness;
+  before(async () => {
+    sim = await Iterm2Simulator.start();
+    a = await Harness.start({ TERMHIVE_BACKEND: "iterm2", ...sim.env() });
+    b = await Harness.start({ TERMHIVE_BACKEND: "iterm2", ...sim.env() });
+  });
+  after(async () => {
+    await a?.destroy();
+    await b?.destroy();
+    await sim?.stop();
+  });
+
+  test("each home lists and adopts only its own sessions, also after a restart, and runs there end with their exit codes", async () => {
+    await a.ok("terminal_open", { name: "of-a", command: "bash" });
+    await b.ok("terminal_open", { name: "of-b", command: "bash" });
+    assert.equal(sim.sessions.size, 2);
+    for (const h of [a, b]) {
+      await h.close();
+      await h.connect();
+    }
+    const names = async (h: Harness) => (await h.ok("terminal_list")).sessions.map((s: { name: string }) => s.name).sort();
+    assert.deepEqual(await names(a), ["of-a"]);
+    assert.deepEqual(await names(b), ["of-b"]);
+    const r = await b.ok("terminal_run", { session: "of-b", command: "(exit 5)" });
+    assert.equal(r.reason, "osc133", JSON.stringify(r));
+    assert.equal(r.exit_code, 5);
+    await a.ok("terminal_close", { session: "of-a" });
+    assert.equal(sim.sessions.size, 1, "closing a's session left b's tab alone");
+  });
+});

@@ -56,7 +56,7 @@ describe("iTerm2 client (simulated iTerm2)", () => {
     const env = { ...sim.env(), ITERM2_COOKIE: sim.issueCookie().split(" ")[0]! };
     const first = await Iterm2Client.connect({ env });
     first.close();
-    // The same environment again (a reconnect): the spent cookie is not offered again.
+    // The same environment again (a reconnect): the spent cookie is refused, and a fresh one asked for.
     const second = await Iterm2Client.connect({ env });
     assert.ok((await second.listSessions()).length >= 0);
     second.close();
@@ -165,5 +165,37 @@ describe("iTerm2 client (simulated iTerm2)", () => {
     const other = await Iterm2Client.connect({ env: sim.env() });
     other.close();
     await assert.rejects(other.listSessions(), /closed by termhive/);
+  });
+});
+
+describe("iTerm2 client: cookies that last, and why none could be had", () => {
+  test("a reusable cookie from the environment is used for every connection, with no fresh one asked for", async () => {
+    const sim = await Iterm2Simulator.start({ cookie: "reusable-cookie", reusableCookie: true });
+    try {
+      let asked = 0;
+      const fresh = () => (asked++, null);
+      for (let i = 0; i < 3; i++) (await Iterm2Client.connect({ env: sim.env(), requestCredentials: fresh })).close();
+      assert.equal(asked, 0, "no AppleScript cookie was asked for");
+      assert.deepEqual(sim.refused, []);
+    } finally {
+      await sim.stop();
+    }
+  });
+
+  test("when AppleScript cannot get a cookie, the refusal says osascript's reason and what to do, not to allow a dialog termhive never shows", async () => {
+    const denied = "execution error: Not authorized to send Apple events to iTerm2. (-1743)";
+    const sim = await Iterm2Simulator.start({ appleScriptFails: denied });
+    try {
+      const { ITERM2_COOKIE: _, ...env } = sim.env();
+      await assert.rejects(Iterm2Client.connect({ env }), (e: Error) => {
+        assert.match(e.message, /HTTP 401/);
+        assert.ok(e.message.includes(denied), e.message);
+        assert.match(e.message, /Privacy & Security > Automation/);
+        assert.doesNotMatch(e.message, /when iTerm2 asks/);
+        return true;
+      });
+    } finally {
+      await sim.stop();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
 import { until as waitUntil } from "../until.js";
+import { outsideTmp } from "../temp-folder.js";
 
 const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000) => waitUntil(what, probe, timeoutMs, 50);
 
@@ -21,7 +22,6 @@ const skip = bwrap ? false : "bubblewrap (bwrap) is not installed (apt-get insta
 // swapped deletes the victim's files.
 const SWAP_RACE = String.raw`
 import ctypes, os, sys, time
-import { outsideTmp } from "../temp-folder.js";
 libc = ctypes.CDLL(None, use_errno=True)
 relay, victim, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
 names = sorted(os.listdir(victim))

@@ -14,7 +14,7 @@ import { Iterm2Error } from "../../iterm2/errors.js";
 import { withoutSessionEnded } from "./session-ended.js";
 import { historyText, textChunks } from "./buffer-text.js";
 import { ScreenStream } from "./screen-stream.js";
-import { EXIT_IDENTITY, META_VARIABLE, cwdOsc, publicMeta, sharedName, sharedScope, wrappedCommand } from "./session-vars.js";
+import { EXIT_IDENTITY, META_VARIABLE, cwdOsc, ofHome, publicMeta, sessionsHome, sharedName, sharedScope, storedMeta, wrappedCommand } from "./session-vars.js";
 
 const SNAPSHOT_LINES = 2000;
 const SEND_CHUNK = 16 * 1024;
@@ -45,7 +45,12 @@ export class Iterm2Backend implements Backend {
   private windowId: string | undefined;
   private sharedLock: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly options: ConnectOptions = {}) {}
+  /** The TERMHIVE_HOME whose sessions these are (recorded in each, so only they are adopted). */
+  private readonly home: string;
+
+  constructor(private readonly options: ConnectOptions & { home?: string } = {}) {
+    this.home = sessionsHome(options);
+  }
 
   get connected(): boolean {
     return this.client !== null && !this.client.closed;
@@ -135,7 +140,7 @@ export class Iterm2Backend implements Backend {
           if (!/IMPOSSIBLE/.test(error.message)) throw error;
         });
       }
-      await this.api.setVariables({ session: sessionId }, { [META_VARIABLE]: options.meta });
+      await this.api.setVariables({ session: sessionId }, { [META_VARIABLE]: storedMeta(options.meta, this.home) });
       return { ...(await this.refreshed(pane)) };
     } catch (error) {
       // Not half-made: a tab without termhive's metadata would be adopted or closed by nobody.
@@ -319,7 +324,7 @@ export class Iterm2Backend implements Backend {
       let pane = this.panes.get(s.sessionId);
       if (!pane) {
         const [meta] = await this.api.getVariables({ session: s.sessionId }, [META_VARIABLE]).catch(() => [null]);
-        if (!meta || typeof meta !== "object") continue;
+        if (!meta || typeof meta !== "object" || !ofHome(meta as Record<string, unknown>, this.home, this.options.env)) continue;
         pane = await this.adopt(s.sessionId, `tab-${s.tabId}`, { ...(meta as Record<string, string>), __adopted: "1" }, false);
       }
       infos.push(await this.refreshed(pane, s));
@@ -358,7 +363,7 @@ export class Iterm2Backend implements Backend {
   async setMeta(paneId: string, key: string, value: string): Promise<void> {
     const pane = this.pane(paneId);
     pane.info = { ...pane.info, meta: { ...pane.info.meta, [key]: value } };
-    if (!pane.info.dead) await this.api.setVariables({ session: paneId }, { [META_VARIABLE]: publicMeta(pane.info.meta) });
+    if (!pane.info.dead) await this.api.setVariables({ session: paneId }, { [META_VARIABLE]: storedMeta(pane.info.meta, this.home) });
   }
 
   async readShared(paneId: string | null, key: string): Promise<string> {

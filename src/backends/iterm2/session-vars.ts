@@ -2,6 +2,7 @@
 // variables, the wrapper that reports the program's exit status, the OSC 7 that tells the
 // shell's folder. Pure functions; the backend sends them.
 import { hostname } from "node:os";
+import { defaultHome } from "../../util/paths.js";
 import { shellWord } from "../../util/shell-word.js";
 import { joinWords } from "../../util/words.js";
 
@@ -21,9 +22,32 @@ export function cwdOsc(path: string): string {
   return `\x1b]7;file://${hostname()}${encodeURI(path)}\x07`;
 }
 
+/** The metadata key naming the TERMHIVE_HOME a session belongs to (kept out of what callers see). */
+export const HOME_KEY = "__home";
+
 export function publicMeta(meta: Record<string, string>): Record<string, string> {
-  const { __adopted: _, ...rest } = meta;
+  const { __adopted: _, [HOME_KEY]: _home, ...rest } = meta;
   return rest;
+}
+
+/** What goes into the session variable: the metadata and the home whose session it is. */
+export function storedMeta(meta: Record<string, string>, home: string): Record<string, string> {
+  return { ...publicMeta(meta), [HOME_KEY]: home };
+}
+
+/**
+ * Whether a session's stored metadata is this home's: iTerm2 is one app for every home, and a
+ * termhive adopting another home's sessions would look for their shells' status files in its
+ * own home. A session of a termhive that recorded no home belongs to the default home.
+ */
+export function ofHome(meta: Record<string, unknown>, home: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const recorded = meta[HOME_KEY];
+  return typeof recorded === "string" ? recorded === home : home === defaultHome(env);
+}
+
+/** The home a backend's sessions are recorded under: the one it was given, else the default. */
+export function sessionsHome(options: { home?: string; env?: NodeJS.ProcessEnv }): string {
+  return options.home ?? defaultHome(options.env ?? process.env);
 }
 
 export function sharedScope(paneId: string | null) {

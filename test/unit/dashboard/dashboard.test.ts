@@ -68,16 +68,20 @@ test("an Origin passes only when it is exactly http://<Host>: scheme, name and p
   assert.equal(originIsOurs("http://evil.example:7777", "127.0.0.1:7777@evil.example:7777"), false);
 });
 
+const HOUR = 3600_000;
+
 test("page tokens: each page its own, checked by the key of the serve token; forged or foreign ones fail", () => {
-  const tokens = new PageTokens("t".repeat(43));
+  const tokens = new PageTokens("t".repeat(43), HOUR);
   const a = tokens.issue();
   const b = tokens.issue();
   assert.notEqual(a, b);
   assert.equal(tokens.valid(a), true);
-  assert.equal(new PageTokens("t".repeat(43)).valid(a), true, "a restart with the same serve token keeps pages signed in");
-  assert.equal(new PageTokens("u".repeat(43)).valid(a), false);
+  assert.equal(new PageTokens("t".repeat(43), HOUR).valid(a), true, "a restart with the same serve token keeps pages signed in");
+  assert.equal(new PageTokens("u".repeat(43), HOUR).valid(a), false);
   assert.equal(tokens.valid(a.slice(0, -1) + (a.endsWith("A") ? "B" : "A")), false);
-  assert.equal(tokens.valid(`${b.split(".")[0]}.${a.split(".")[1]}`), false, "another page's MAC");
+  assert.equal(tokens.valid(`${b.split(".").slice(0, 2).join(".")}.${a.split(".")[2]}`), false, "another page's MAC");
+  const [, nonce, mac] = a.split(".");
+  assert.equal(tokens.valid(`${(Date.now() + 60_000).toString(36)}.${nonce}.${mac}`), false, "a later time of issue is not the one signed");
   assert.equal(tokens.valid(""), false);
   assert.equal(tokens.fromProtocols(`termhive-live, termhive-page.${a}`), true);
   assert.equal(tokens.fromProtocols("termhive-live"), false);
@@ -85,5 +89,5 @@ test("page tokens: each page its own, checked by the key of the serve token; for
   const page = tokens.page(Buffer.from('<head><meta name="termhive-page-token" content=""></head>')).toString();
   const inPage = /content="([^"]+)"/.exec(page)?.[1];
   assert.ok(inPage && tokens.valid(inPage), page);
-  assert.notEqual(new PageTokens(null).issue(), new PageTokens(null).issue());
+  assert.notEqual(new PageTokens(null, HOUR).issue(), new PageTokens(null, HOUR).issue());
 });
