@@ -73,7 +73,7 @@ const testTmp = mkdtempSync(join(process.env.TMPDIR || tmpdir(), "termhive-tests
 // of this run's own in /var/tmp (TERMHIVE_TEST_OUTSIDE_TMP, read by test/temp-folder.ts), so two
 // runs side by side never sweep each other's folders; what is left in it counts as left behind.
 const OUTSIDE_TMP = "/var/tmp";
-const outsideRun = mkdtempSync(join(OUTSIDE_TMP, "termhive-tests-"));
+const outsideRun = mkdtempSync(join(OUTSIDE_TMP, "termhive-run-"));
 const result = spawnSync(
   process.execPath,
   ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-timeout=90000", "--test-reporter=spec", ...files],

@@ -10,7 +10,8 @@ import { LineTable } from "./table.js";
 import { countTokens, countTokensBounded, fitsTokens } from "./tokens.js";
 
 export { cleanLines } from "./clean.js";
-export { countTokens } from "./tokens.js";
+export { countTokens, countTokensBounded } from "./tokens.js";
+export { FilterScan } from "./filter-scan.js";
 export { REDUCERS, selectReducer } from "./reducers/index.js";
 export type { Line } from "./line.js";
 
@@ -128,6 +129,14 @@ function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Gene
   if (reducedLines) result.reduced_lines = reducedLines;
   if (raw.estimated) result.raw_tokens_estimated = true;
   return result;
+}
+
+/** Lines already chosen (a FilterScan's, with its markers), folded to the budget as renderOutput folds. */
+export function renderChosenLines(chosen: { lines: Line[]; hidden: number }, rawTokens: number, opts: RenderOptions): Rendered {
+  const target: FetchTarget = { session: opts.session, firstLine: opts.firstLine };
+  const folded = foldTable(LineTable.fromLines(chosen.lines), { ...target, maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS, headLines: opts.headLines });
+  const text = maskSecrets(folded.text, opts.secrets);
+  return { text, tokens: countTokens(text), raw_tokens: rawTokens, raw_tokens_estimated: true, folded_lines: chosen.hidden + folded.hidden };
 }
 
 interface Reduced {

@@ -48,14 +48,11 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
   for (const p of new Set(underTmp)) if (p === "/tmp" || p.startsWith("/tmp/")) args.push("--ro-bind", p, p);
   // Writable paths, then what they must not expose put back over them.
   for (const p of policy.write) args.push("--bind", p, p);
-  const layers = ctx.shield?.layers ?? [];
-  for (const layer of layers) {
-    args.push("--ro-bind", layer.readOnly, layer.readOnly);
-    for (const p of layer.writable) args.push("--bind", p, p);
-  }
-  // A write path under a layer (a named ~/.config/git, the preset's ~/.claude) is what the policy gave: bound again.
-  const under = (p: string, dir: string) => p.startsWith(dir.endsWith("/") ? dir : dir + "/");
-  for (const p of policy.write) if (layers.some((l) => under(p, l.readOnly))) args.push("--bind", p, p);
+  // A mount point cannot be renamed or removed: every folder between a write path and what is put
+  // back over it (or hidden under it) is bound onto itself, so the pane cannot move it away and
+  // make a fresh one in its place (mv .git .git-old; mkdir .git; a new ~/.local/state/termhive).
+  const covered = [...(ctx.shield?.readOnly ?? []), ...(ctx.shield?.copies ?? []).map((c) => c.target), ...(ctx.otherHomes ?? []), ctx.termhiveHome];
+  for (const p of foldersBetween(policy.write, covered)) args.push("--bind", p, p);
   for (const p of ctx.shield?.readOnly ?? []) args.push("--ro-bind", p, p);
   for (const c of ctx.shield?.copies ?? []) args.push(c.writable ? "--bind" : "--ro-bind", c.source, c.target);
   // TERMHIVE_HOME holds the tmux socket, the gRPC socket, the token, hive.db and recordings: any
@@ -68,17 +65,32 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
   args.push("--tmpfs", home, "--ro-bind-try", join(home, "bin"), join(home, "bin"), "--ro-bind-try", join(home, "hooks"), join(home, "hooks"));
   for (const p of ctx.keep ?? []) args.push("--ro-bind", p, p);
   if (ctx.shellFiles) {
-    // The shell's command-line file (bash) lands in this private <home>/shell; the status and
-    // secret-line files termhive reads are the host's, bound file by file.
+    // The shell's command-line file (bash) lands in this private <home>/shell; the status,
+    // secret-line and run-line files termhive reads or writes are the host's, bound file by file.
     args.push("--dir", join(home, "shell"));
-    for (const file of [`status.${ctx.sessionId}`, `secret.${ctx.sessionId}`]) args.push("--bind", join(home, "shell", file), join(home, "shell", file));
+    for (const file of [`status.${ctx.sessionId}`, `secret.${ctx.sessionId}`, `run.${ctx.sessionId}`]) args.push("--bind", join(home, "shell", file), join(home, "shell", file));
   }
   if (ctx.relayDir) args.push("--bind", ctx.relayDir, ctx.relayDir);
   if (policy.network !== "on") args.push("--unshare-net");
-  args.push("--die-with-parent");
+  // A root server's panes would keep root's capabilities (mount, umount, ptrace…) and undo all of the above.
+  args.push("--cap-drop", "ALL", "--die-with-parent");
   if (ctx.seccompFd !== undefined) args.push("--seccomp", String(ctx.seccompFd));
   if (ctx.cwd) args.push("--chdir", ctx.cwd);
   return args;
+}
+
+/** The folders strictly between a write path and each covered path, outermost first. */
+function foldersBetween(write: string[], covered: string[]): string[] {
+  const found = new Set<string>();
+  for (const target of covered) {
+    for (const w of write) {
+      if (!target.startsWith(w.endsWith("/") ? w : w + "/")) continue;
+      const steps = target.slice(w.length).split("/").filter(Boolean).slice(0, -1);
+      let dir = w;
+      for (const step of steps) found.add((dir = join(dir, step)));
+    }
+  }
+  return [...found].sort((a, b) => a.split("/").length - b.split("/").length);
 }
 
 /** The bwrap on PATH, or null. */

@@ -1,6 +1,6 @@
 // A pane's launch wrapped in its sandbox: checks where it can run, resolves the policy, and
 // returns the argv (bwrap … -- program) the pane starts with.
-import { closeSync, existsSync, openSync, realpathSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ToolError } from "../util/tool-error.js";
 import { packageRoot, shellAssetDir } from "../util/paths.js";
@@ -35,9 +35,10 @@ export function sandboxLaunch(
     throw error;
   }
   if (pane.shell) {
-    // bwrap binds existing files only: the secret-line mark exists (empty) from the start.
-    closeSync(openSync(join(pane.termhiveHome, "shell", `secret.${pane.sessionId}`), "a", 0o600));
+    // bwrap binds existing files only: the secret-line and run-line marks exist (empty) from the start.
+    for (const mark of ["secret", "run"]) closeSync(openSync(join(pane.termhiveHome, "shell", `${mark}.${pane.sessionId}`), "a", 0o600));
   }
+  makeDefaultHomeIfHeld(policy.write, pane.home);
   const homes = termhiveHomes(pane.termhiveHome, pane.home);
   const exposed = policy.write.find((w) => homes.some((h) => inside(real(w), h)));
   if (exposed) throw new ToolError(`sandbox write path ${JSON.stringify(exposed)} is inside termhive's own folder (${pane.termhiveHome}), which no sandbox may write; nothing was opened`);
@@ -66,6 +67,17 @@ function real(path: string): string {
   } catch {
     return path;
   }
+}
+
+/**
+ * The user's default termhive home, missing today, that a write path holds: made (empty, 0700) so
+ * that it can be covered. Left missing, the pane could make it and plant a token that the user's
+ * next `termhive serve` would take as its own.
+ */
+function makeDefaultHomeIfHeld(write: string[], home: string): void {
+  const defaultHome = join(home, ".local", "state", "termhive");
+  if (existsSync(defaultHome) || !write.some((w) => inside(defaultHome, real(w)))) return;
+  mkdirSync(defaultHome, { recursive: true, mode: 0o700 });
 }
 
 /**

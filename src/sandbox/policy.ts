@@ -1,7 +1,7 @@
 // What a sandboxed pane may touch (issue 26): the `sandbox` option of terminal_open, as given
 // (a preset name or an explicit policy), and the policy it resolves to for one pane.
 import { z } from "zod";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 
 export const NETWORK_MODES = ["on", "off", "loopback"] as const;
@@ -67,12 +67,17 @@ export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: 
   if (typeof option === "object" && "granted" in option) {
     // Never widened by where the pane is now: the same paths, which must still exist.
     for (const p of option.granted.write) if (!existsSync(p)) throw new SandboxPolicyError(`sandbox write path ${JSON.stringify(p)} granted before does not exist any more; nothing was opened`);
+    refuseHome(option.granted.write, ctx.home, "a write path granted before");
     return option.granted;
   }
-  if (option === "worktree") return { preset: "worktree", write: [ctx.cwd, ...programDirs(ctx.program, ctx.home)], read: "all", network: "on" };
+  if (option === "worktree") {
+    refuseHome([ctx.cwd], ctx.home, "the worktree preset makes the pane's folder writable");
+    return { preset: "worktree", write: [ctx.cwd, ...programDirs(ctx.program, ctx.home)], read: "all", network: "on" };
+  }
   if (option === "readonly") return { preset: "readonly", write: [], read: "all", network: "on" };
-  const absolute = (p: string) => (isAbsolute(p) ? resolve(p) : resolve(ctx.cwd, p));
+  const absolute = (p: string) => (p === "~" || p.startsWith("~/") ? join(ctx.home, p.slice(1)) : isAbsolute(p) ? resolve(p) : resolve(ctx.cwd, p));
   const write = option.write.map(absolute);
+  refuseHome(write, ctx.home, "a write path");
   for (const p of write) {
     if (!existsSync(p)) throw new SandboxPolicyError(`sandbox write path ${JSON.stringify(p)} does not exist (create it first); nothing was opened`);
   }
@@ -84,6 +89,31 @@ export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: 
     }
   }
   return { write, read, network: option.network, ...(option.env ? { env: option.env } : {}), ...(option.unix_sockets ? { unix_sockets: option.unix_sockets } : {}) };
+}
+
+/**
+ * A write path that holds the user's home folder is refused: under it lie files that run code
+ * outside the sandbox later (shell rc files, tool and agent settings, language site folders, the
+ * config of the tmux a person starts), more than any list can name, and the default termhive home.
+ */
+function refuseHome(write: string[], home: string, what: string): void {
+  const realHome = realOr(home);
+  const holder = write.find((w) => {
+    const dir = realOr(w);
+    return realHome === dir || realHome.startsWith(dir.endsWith("/") ? dir : dir + "/");
+  });
+  if (holder === undefined) return;
+  throw new SandboxPolicyError(
+    `sandbox: ${what} (${JSON.stringify(holder)}) would hold your home folder (${home}), where files that run code outside the sandbox live (shell rc files, tool and agent settings, site folders); open the pane in a project folder, or name the folders it may write; nothing was opened`,
+  );
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
 }
 
 /** One line for lists: "worktree: write /w/a; network on". */

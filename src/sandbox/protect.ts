@@ -4,7 +4,7 @@
 // Put back read-only over the write paths; an agent's state file it must write gets a private
 // copy. Only paths that exist at launch can be covered (bwrap mounts on existing paths; making
 // one would leave a file behind in the user's folder): docs/limits.md says so.
-import { type Dirent, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { relayDir } from "./relay.js";
 import type { SandboxPolicy } from "./policy.js";
@@ -23,23 +23,7 @@ const PROJECT_PATHS = [".git", ".claude/settings.json", ".claude/settings.local.
 /** In a .git folder: what git runs (hooks, core.fsmonitor, aliases, filters). Its objects and refs stay writable. */
 const GIT_DIR_PATHS = ["config", "config.worktree", "hooks"];
 
-/**
- * When $HOME itself is writable (cwd ~ with worktree, write: ["~"]): a file that is missing there
- * today (~/.bash_profile, ~/.config/git/config) would be created and run later. So $HOME, ~/.config
- * and ~/.local become read-only and only their existing entries are bound writable again, but for
- * these: nothing new appears next to the rc files.
- */
-const HOME_KEPT = new Set([
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout",
-  ".inputrc", ".gitconfig", ".ssh", "bin", ".npmrc", ".mcp.json", ".config", ".local", ".pam_environment", ".xprofile", ".xsessionrc",
-  ".xinitrc", ".vimrc", ".vim", ".emacs", ".emacs.d", ".gnupg", ".kube", ".aws", ".docker",
-]);
-const CONFIG_KEPT = new Set(["git", "fish", "systemd", "autostart", "environment.d", "nvim", "gh", "Code"]);
-const LOCAL_KEPT = new Set(["bin"]);
-
 export interface Shield {
-  /** When $HOME is writable: folders made read-only, each followed by its entries bound writable again (in order). */
-  layers?: { readOnly: string; writable: string[] }[];
   /** Bound read-only over themselves after the write paths. */
   readOnly: string[];
   /** A private copy bound over the original (writable: the program keeps its state there). */
@@ -109,7 +93,6 @@ export function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Shield {
   const candidates = new Set<string>(HOME_PATHS.map((p) => join(ctx.home, p)));
   for (const w of write) for (const dir of [w, ...children(w)]) for (const c of projectCandidates(dir)) candidates.add(c);
   const readOnly = [...candidates].filter((c) => !named.has(c) && write.some((w) => inside(c, w) && c !== w) && exists(c));
-  const layers = write.some((w) => inside(ctx.home, w)) && !named.has(ctx.home) ? homeLayers(ctx.home) : [];
 
   const copies: Shield["copies"] = [];
   const copyDir = join(ctx.termhiveHome, "sandbox", ctx.sessionId);
@@ -138,22 +121,7 @@ export function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Shield {
     const at = readOnly.indexOf(file);
     if (at >= 0) readOnly.splice(at, 1);
   }
-  return { ...(layers.length ? { layers } : {}), readOnly, copies };
-}
-
-function homeLayers(home: string): NonNullable<Shield["layers"]> {
-  const layer = (dir: string, kept: Set<string>) => {
-    let entries: Dirent[] = [];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return [];
-    }
-    // A symlink is left as it is: bound, it would make its target writable, wherever that is.
-    const writable = entries.filter((e) => !kept.has(e.name) && (e.isDirectory() || e.isFile())).map((e) => join(dir, e.name));
-    return [{ readOnly: dir, writable }];
-  };
-  return [...layer(home, HOME_KEPT), ...layer(join(home, ".config"), CONFIG_KEPT), ...layer(join(home, ".local"), LOCAL_KEPT)];
+  return { readOnly, copies };
 }
 
 function mask(text: string, tokens: string[]): string {

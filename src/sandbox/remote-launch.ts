@@ -38,10 +38,10 @@ export function remoteSandboxLaunch(option: SandboxRequest, pane: { argv: string
   // The host's shell integration scripts live under its termhive folder, which the sandbox hides.
   const args = bwrapArgs(policy, { termhiveHome: host.stateDir, sessionId: pane.sessionId, shellFiles: pane.shell, cwd: pane.cwd, support: [host.shellDir], keep: [host.shellDir] });
   const box = [host.bwrap, ...args, "--", ...pane.argv];
-  // bwrap binds existing files only: the shell's status and secret-line files are made first, owner-only.
+  // bwrap binds existing files only: the shell's status, secret-line and run-line files are made first, owner-only.
   const shellDir = `${host.stateDir}/shell`;
-  const files = pane.shell ? [`${shellDir}/status.${pane.sessionId}`, `${shellDir}/secret.${pane.sessionId}`] : [];
-  const makeFiles = pane.shell ? ': >>"$1" && : >>"$2" || exit 1; shift 2; ' : "";
+  const files = pane.shell ? [`${shellDir}/status.${pane.sessionId}`, `${shellDir}/secret.${pane.sessionId}`, `${shellDir}/run.${pane.sessionId}`] : [];
+  const makeFiles = pane.shell ? ': >>"$1" && : >>"$2" && : >>"$3" || exit 1; shift 3; ' : "";
   // The seccomp filter (seccomp.ts) for the host's own machine, written there by the pane's
   // launcher (whole, then moved into place) and given to its bwrap; a machine without one runs
   // without it, as a local one does.

@@ -2,6 +2,7 @@
 // verbs' zod schemas (src/verbs/terminal-*.ts, which the compiler holds to them); defined here
 // so the service depends on no door.
 import type { ReadMode } from "../terminal/read.js";
+import type { KeysTakenBy } from "../terminal/pager.js";
 import type { OpenOptions } from "../terminal/registry.js";
 
 /** What terminal_open takes: the registry's options, less its in-process ones (layout splits). */
@@ -78,3 +79,12 @@ export interface CallContext {
 }
 
 export type { SessionSummary } from "../terminal/summary.js";
+
+export interface SendResult {
+  sent_bytes: number;
+  keys?: number;
+  replaced?: number;
+  /** What was on screen when the input arrived, when it reads keys for itself. */
+  taken_by?: KeysTakenBy;
+  note?: string;
+}

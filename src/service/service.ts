@@ -22,12 +22,13 @@ import { acquireRunLock } from "../terminal/run-lock.js";
 import { settleRunWrites } from "../terminal/run-state.js";
 import { describePolicy } from "../sandbox/policy.js";
 import { traced } from "../util/traced.js";
-import type { CallContext, CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, ThrowawayFacts, WaitInput } from "./inputs.js";
+import type { CallContext, CloseInput, OpenInput, ReadInput, ResizeInput, RunInput, SendInput, SendResult, ThrowawayFacts, WaitInput } from "./inputs.js";
 import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { sessionSummary, type SessionSummary } from "../terminal/summary.js";
 import { resolveKey } from "../backends/keys.js";
-import { markSecretLine } from "../shell/secret-line.js";
+import { markLine } from "../terminal/line-marks.js";
+import { keysTakenBy, takenByNote } from "../terminal/pager.js";
 
 export type { CallContext, SessionSummary, ThrowawayFacts } from "./inputs.js";
 
@@ -155,6 +156,8 @@ export class TermhiveService {
         raw: input.raw,
         reduce: input.reduce,
         onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(command, 60)} (${Math.round(ms / 1000)} s)`)),
+        // A line termhive submits in an integrated shell: its pager prints instead of waiting.
+        beforeTyping: async () => void (session.integrated && (await markLine(this.backend, this.config.home, session, "run"))),
       },
       this.config,
     ).finally(release);
@@ -198,11 +201,11 @@ export class TermhiveService {
     await this.registry.close(session);
     // The session is gone: a hint that sends the caller to it (terminal_read, terminal_close) would
     // answer "unknown session".
-    const hint = result.reason === "exit" ? "the command ended the throwaway shell; its output is above, and the session is closed." : result.hint;
+    const hint = result.reason === "exit" || result.session_ended ? "the command ended the throwaway shell; its output is above, and the session is closed." : result.hint;
     return { ...result, hint, session: session.id, session_name: session.name, session_closed: true };
   }
 
-  async send(input: SendInput, _ctx: CallContext): Promise<{ sent_bytes: number; keys?: number; replaced?: number }> {
+  async send(input: SendInput, _ctx: CallContext): Promise<SendResult> {
     const session = await this.session(input.session);
     await throwIfEnding(session);
     if (input.text === undefined && input.keys === undefined && input.secret === undefined) {
@@ -232,8 +235,11 @@ export class TermhiveService {
     // The keys' submits that the typed text alone can judge are judged before anything is sent.
     const plan = planKeys(line, keyNames);
     if (!input.confirm) for (const step of plan.steps) if (step.submits && !step.line.edited) await this.policy.judgeLine(session, step.line, "", false);
+    // Said in the result: a pager or a full-screen program reads what is typed as its own keys.
+    const takenBy = await keysTakenBy(session);
     let sent = 0;
     if (literal !== undefined) {
+      if (!takenBy && session.integrated && (submitted!.enter || literal.text.includes("\n"))) await markLine(this.backend, this.config.home, session, "run");
       sent += await typeIntoSession(session, literal.text, enter && input.secret === undefined);
       await this.policy.setPending(session, line);
     }
@@ -244,11 +250,7 @@ export class TermhiveService {
       // Right after a command ended the shell may still be drawing its prompt: the mark must
       // be there before the shell's hooks read the line, so the prompt is waited for first.
       await promptRedrawn(session);
-      if (session.integrated && session.phase === "prompt") {
-        // A remote shell looks for the mark on its own host.
-        if (session.meta.host && this.backend.writeHostFile) await this.backend.writeHostFile(session.paneId, `shell/secret.${session.id}`, "1").catch(traced("marking the secret line on the remote host"));
-        else markSecretLine(this.config.home, session.id);
-      }
+      if (session.integrated && session.phase === "prompt") await markLine(this.backend, this.config.home, session, "secret");
       sent += await typeText(session, input.secret, true);
       line = EMPTY_LINE;
       await this.policy.setPending(session, line);
@@ -258,7 +260,7 @@ export class TermhiveService {
       keys: keys.length ? keys : undefined,
       secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
     });
-    return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}) };
+    return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}), ...(takenBy ? { taken_by: takenBy, note: takenByNote(takenBy) } : {}) };
   }
 
   async read(input: ReadInput, ctx: CallContext): Promise<ReadResult> {

@@ -5,7 +5,8 @@
 //   incomplete    the shell shows its continuation prompt (OSC 133;P;k=c): it needs more of the line
 //   exit          the session's program exited
 //   until         the caller's pattern showed in the command's output
-//   fullscreen    a full-screen program switched to the alternate screen and drew it
+//   fullscreen    a full-screen program switched to the alternate screen and drew it, or a
+//                 pager waits for keys on the normal screen (pager.ts)
 //   nested-prompt a REPL's prompt (python, psql, a nested shell…) is on the cursor line
 //   idle          no shell integration and no known prompt: output went quiet
 //   timeout       none of these within the caller's time
@@ -14,6 +15,7 @@ import { matchNestedPrompt } from "./prompts.js";
 import type { CommandRecord, TerminalSession } from "./session.js";
 import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 import { stripAnsi } from "../util/ansi.js";
+import { pagerShowing } from "./pager.js";
 import type { SafeRegex } from "../util/regex.js";
 
 export type CompletionReason = "osc133" | "rejected" | "incomplete" | "exit" | "until" | "nested-prompt" | "fullscreen" | "idle" | "timeout";
@@ -103,6 +105,8 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
     }
     if (await fullscreenSettled(session, startOffset, timing.idleQuietMs)) return { reason: "fullscreen", record };
     const producedOutput = session.transcript.end > startOffset;
+    // A pager on the normal screen (less -X) waits for keys as a full-screen program does.
+    if (producedOutput && quietFor >= timing.idleQuietMs && (await pagerShowing(session))) return { reason: "fullscreen", record };
     if (mode === "quiet") {
       return producedOutput && quietFor >= timing.idleQuietMs ? { reason: "idle" } : undefined;
     }

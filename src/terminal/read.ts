@@ -61,7 +61,9 @@ export async function readSession(session: TerminalSession, request: ReadRequest
       const rendered = await renderSlice(session, { from, to: end, ...renderOptions(request) });
       session.readCursors.set(request.clientId, end);
       const note =
-        rendered.dropped_chars > 0
+        rendered.searched && rendered.dropped_chars > 0
+          ? searchedNote(session, rendered.searched)
+          : rendered.dropped_chars > 0
           ? `${rendered.dropped_chars} characters of output were dropped from memory before this read (TERMHIVE_TRANSCRIPT_MAX_CHARS); the recording at ${session.recorder.path} has them`
           : from === end
             ? "no new output since the last read"
@@ -71,7 +73,8 @@ export async function readSession(session: TerminalSession, request: ReadRequest
     case "all": {
       const rendered = await renderSlice(session, { from: session.transcript.start, ...renderOptions(request) });
       session.readCursors.set(request.clientId, session.transcript.end);
-      return { ...base, output: rendered.text, tokens: rendered.tokens, raw_tokens: rendered.raw_tokens, folded_lines: rendered.folded_lines };
+      const note = rendered.searched && rendered.searched.from_line > 1 ? searchedNote(session, rendered.searched) : undefined;
+      return { ...base, output: rendered.text, tokens: rendered.tokens, raw_tokens: rendered.raw_tokens, folded_lines: rendered.folded_lines, note };
     }
     case "lines": {
       const last = session.transcript.lineCount;
@@ -93,6 +96,11 @@ export async function readSession(session: TerminalSession, request: ReadRequest
       return { ...base, output: text, from_line: Math.max(from, slice.firstLine), to_line: to, tokens: rendered.tokens, raw_tokens: rendered.raw_tokens, folded_lines: rendered.folded_lines, note };
     }
   }
+}
+
+/** A filter that could search only the lines still in memory says which those were. */
+function searchedNote(session: TerminalSession, searched: { from_line: number; to_line: number }): string {
+  return `the filter searched lines ${searched.from_line}–${searched.to_line}, those still in memory; the lines before ${searched.from_line} were dropped from memory (TERMHIVE_TRANSCRIPT_MAX_CHARS) and were not searched: the recording at ${session.recorder.path} has them`;
 }
 
 function renderOptions(request: ReadRequest) {

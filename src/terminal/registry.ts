@@ -26,6 +26,7 @@ import type { SandboxOption, SandboxPolicy } from "../sandbox/policy.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
 import { removeSecretLineMark } from "../shell/secret-line.js";
+import { removeRunLineMark } from "../shell/run-line.js";
 import { metaFromPane, ownProgramInForeground, remoteCwd, resolveCwd } from "./pane-place.js";
 import type { CommandStartedEvent, CommandFinishedEvent, SessionClosedEvent, SessionEvent, SessionExitedEvent, SessionOutputEvent } from "./session-events.js";
 
@@ -440,6 +441,7 @@ export class SessionRegistry {
       await releaseName(this.backend, session.name, session.id);
       rmSync(statusFilePath(this.config.home, session.id), { force: true });
       removeSecretLineMark(this.config.home, session.id);
+      removeRunLineMark(this.config.home, session.id);
     } finally {
       session.markGone("closed");
       this.audit.write({ event: "close", session: session.id, name: session.name });

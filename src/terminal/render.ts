@@ -7,6 +7,7 @@ import { maskSecrets } from "../output/secrets.js";
 import { redactCredentials } from "../safety/index.js";
 import type { TerminalSession } from "./session.js";
 import { countLines } from "../output/screen.js";
+import { filterSlice, type FilteredSlice } from "./filter-slice.js";
 
 export interface RenderRequest {
   from: number;
@@ -30,7 +31,12 @@ const RENDER_MAX_CHARS = 1_000_000;
 const HEAD_CHARS = 8 * 1024;
 const TAIL_CHARS = RENDER_MAX_CHARS - HEAD_CHARS;
 
-export async function renderSlice(session: TerminalSession, request: RenderRequest): Promise<Rendered & { dropped_chars: number }> {
+export async function renderSlice(session: TerminalSession, request: RenderRequest): Promise<Rendered & { dropped_chars: number; searched?: FilteredSlice["searched"] }> {
+  // A filter searches every held line, however long the slice: never only a head and a tail.
+  if (request.filter && !request.raw) {
+    const filtered = await filterSlice(session, { ...request, filter: request.filter });
+    return { ...filtered, text: textForModel(session, filtered.text, false) };
+  }
   const t = session.transcript;
   const to = Math.min(request.to ?? t.end, t.end);
   const droppedBefore = Math.max(0, t.start - request.from);

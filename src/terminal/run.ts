@@ -9,6 +9,7 @@ import type { SafeRegex } from "../util/regex.js";
 import { busyError } from "./busy.js";
 import { ToolError } from "../util/tool-error.js";
 import { fullscreenHint, renderFullscreen } from "./fullscreen.js";
+import { pagerHint, pagerShowing } from "./pager.js";
 import { typeText } from "./typing.js";
 import { renderSlice } from "./render.js";
 import { cancelInputLine, inputLineHasText } from "./prompt-line.js";
@@ -23,6 +24,8 @@ export interface RunRequest {
   raw?: boolean;
   reduce?: boolean;
   onProgress?: (elapsedMs: number) => void;
+  /** Called just before the command is typed (the shell's pager mark: src/shell/run-line.ts). */
+  beforeTyping?: () => Promise<void>;
 }
 
 export interface RunResult {
@@ -39,7 +42,14 @@ export interface RunResult {
   reducer?: string;
   /** Which prompt a nested-prompt completion saw (python, psql, shell…). */
   prompt?: string;
+  /** The session's program ended with this run (`exit 3`, an `exec`'d program that ended, a killed shell). */
+  session_ended?: SessionEnd;
   hint?: string;
+}
+
+export interface SessionEnd {
+  exit_status: number | null;
+  signal: number | null;
 }
 
 /** How long a fresh session may take to show its first prompt before a run is typed anyway. */
@@ -71,6 +81,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const started = Date.now();
   const startOffset = session.transcript.end;
   if (mode === "shell") session.expectCommand(request.command);
+  await request.beforeTyping?.();
   await typeText(session, request.command, true);
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.
@@ -101,6 +112,10 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     to: reason === "rejected" ? session.lastPromptEnd : to,
     trimEchoAndPrompt: fromOuter || (!record && (reason === "nested-prompt" || reason === "idle" || reason === "rejected")),
   });
+  // A line that ends the shell (`exit 3`) reports its D on the way out: the end follows it.
+  if (session.alive && session.ending) await exitsWithin(session, ENDING_WAIT_MS);
+  const ended: SessionEnd | undefined = session.alive ? undefined : { exit_status: session.exitStatus, signal: session.exitSignal };
+  const pager = reason === "fullscreen" && (await pagerShowing(session));
   const running = session.alive && (reason === "timeout" || reason === "until" || reason === "fullscreen" || (reason === "nested-prompt" && mode === "shell"));
   return {
     output: rendered.text,
@@ -114,7 +129,11 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     folded_lines: rendered.folded_lines,
     reducer: rendered.reducer,
     prompt: completion.prompt,
-    hint: [lostOutputHint(session, from), cancelled === false ? incompleteNotCancelledHint(session) : hintFor(reason, session, mode)].filter(Boolean).join("\n") || undefined,
+    ...(ended ? { session_ended: ended } : {}),
+    hint:
+      [lostOutputHint(session, from), cancelled === false ? incompleteNotCancelledHint(session) : ended ? endedHint(ended) : pager ? pagerHint(session) : hintFor(reason, session, mode)]
+        .filter(Boolean)
+        .join("\n") || undefined,
   };
 }
 
@@ -122,6 +141,12 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
 function lostOutputHint(session: TerminalSession, from: number): string | undefined {
   const reason = session.gapSince(from);
   return reason && `part of this output was lost (${reason}); terminal_read {session: ${JSON.stringify(session.name)}, mode: "screen"} shows what the pane shows now`;
+}
+
+/** However the session's program ended, the run says so, with how. */
+function endedHint(end: SessionEnd): string {
+  const how = end.signal !== null ? `was killed by signal ${end.signal}` : end.exit_status !== null ? `exited with status ${end.exit_status}` : "exited (status unknown)";
+  return `the session ended: its program ${how}, so it takes no more commands. Its output is still readable with terminal_read; terminal_close removes it, terminal_open starts a new one.`;
 }
 
 /** What an incomplete line returns: nothing ran, so there is no output. */

@@ -83,7 +83,8 @@ export class SafeRegex {
   }
 
   test(text: string): boolean {
-    return this.pattern.matcher(lineEnds(text)).find();
+    // RE2JS's own test: no Matcher, no capture groups, its DFA when it can (3-6× a matcher's find).
+    return this.pattern.test(lineEnds(text));
   }
 
   /** Upper bound of the steps a match over `text` takes in place (≈ 130 ns each at worst). */

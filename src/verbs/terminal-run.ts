@@ -19,9 +19,11 @@ const runInput = {
 
 function formatRun(r: {
   output: string; exit_code: number | null; complete: boolean; reason: string; duration_ms: number; tokens: number; raw_tokens: number; hint?: string; prompt?: string;
-  session_name?: string; session_closed?: boolean;
+  session_name?: string; session_closed?: boolean; session_ended?: { exit_status: number | null; signal: number | null };
 }): string {
-  const status = r.complete ? (r.exit_code === null ? "done" : `exit ${r.exit_code}`) : "still running";
+  const end = r.session_ended;
+  const ended = end ? ` · session ended (${end.signal !== null ? `signal ${end.signal}` : end.exit_status !== null ? `exit ${end.exit_status}` : "status unknown"})` : "";
+  const status = (r.complete ? (r.exit_code === null ? "done" : `exit ${r.exit_code}`) : "still running") + ended;
   const where = r.session_name === undefined ? "" : ` · throwaway session ${r.session_name} ${r.session_closed ? "closed" : "kept"}`;
   const footer = `[${status} · ${r.reason}${r.prompt ? ` (${r.prompt})` : ""} · ${r.duration_ms} ms · ${r.tokens} tokens${r.raw_tokens > r.tokens ? ` of ${r.raw_tokens}` : ""}${where}]`;
   return [r.output, footer, r.hint].filter((part) => part !== undefined && part !== "").join("\n");
@@ -38,7 +40,7 @@ export default defineVerb({
   run: (s, input, ctx) => s.terminal.run(input, ctx),
   text: formatRun,
   grpc: "Run",
-  nullable: { exit_code: true },
+  nullable: { exit_code: true, "session_ended.exit_status": true, "session_ended.signal": true },
   cli: {
     command: "run",
     args: [["<session>", "session id or name"], ["<command...>", "command line"]],

@@ -22,7 +22,7 @@ export default defineVerb({
   family: "terminal",
   annotations: RUNS,
   run: (s, input, ctx) => s.terminal.send(input, ctx),
-  text: (r) => `sent ${r.sent_bytes} bytes${r.keys ? ` and ${r.keys} keys` : ""}${r.replaced ? `; ${r.replaced} control characters in text were typed as visible symbols (send control keys with keys)` : ""}`,
+  text: (r) => `sent ${r.sent_bytes} bytes${r.keys ? ` and ${r.keys} keys` : ""}${r.replaced ? `; ${r.replaced} control characters in text were typed as visible symbols (send control keys with keys)` : ""}${r.note ? `; ${r.note}` : ""}`,
   grpc: "Send",
   cli: {
     command: "send",

@@ -83,18 +83,36 @@ describe("no way out of a sandboxed pane", { skip }, () => {
     assert.ok(listed.sessions.some((s: { name: string; session: string }) => s.name === session || s.session === session), JSON.stringify(listed));
   }
 
-  test("no write path exposes termhive's home: cwd ~ with worktree, write:[~], agent_spawn worktree without cwd", async () => {
-    const a = await h.ok("terminal_open", { name: "home-wt", command: "bash", cwd: userHome, sandbox: "worktree" });
-    assert.match(String(a.sandbox), /worktree: write .*\/user;/);
-    await triesTheHome(a.session, "escaped-a");
-    const b = await h.ok("terminal_open", { name: "home-w", command: "bash", cwd: project, sandbox: { write: [userHome], network: "on" } });
-    await triesTheHome(b.session, "escaped-b");
-    await h.ok("agent_spawn", { name: "spawned", command: "bash", sandbox: "worktree" });
-    await triesTheHome("spawned", "escaped-c");
+  test("no write path exposes termhive's home: one that holds the home folder is refused (cwd ~ with worktree, write:[~], agent_spawn worktree from ~); one above termhive's home keeps it covered and pinned", async () => {
+    const refused = /would hold your home folder .*nothing was opened/;
+    const a = await h.call("terminal_open", { name: "home-wt", command: "bash", cwd: userHome, sandbox: "worktree" });
+    assert.equal(a.isError, true, a.text);
+    assert.match(a.text, refused);
+    const b = await h.call("terminal_open", { name: "home-w", command: "bash", cwd: project, sandbox: { write: ["~"], network: "on" } });
+    assert.match(b.text, refused);
+    const c = await h.call("agent_spawn", { name: "spawned", command: "bash", sandbox: "worktree" });
+    assert.match(c.text, refused);
+    // ~/.local holds termhive's home: covered after it, and the folder between them cannot be
+    // moved away to make a fresh home with a token of the pane's choosing.
+    const { session } = await h.ok("terminal_open", { name: "home-local", command: "bash", cwd: project, sandbox: { write: [join(userHome, ".local")], network: "on" } });
+    await triesTheHome(session, "escaped-a");
+    const planted = await run(session, `mv ~/.local/state ~/.local/state-x; mkdir -p ~/.local/state/termhive && echo planted-token-0123456789abcdefghij > ~/.local/state/termhive/token; echo done`);
+    assert.match(planted.output, /busy|Read-only|Permission denied|Operation not permitted/i, planted.output);
+    assert.doesNotMatch(readFileSync(join(thHome, "token"), "utf8"), /planted/);
+    assert.equal(existsSync(join(userHome, ".local", "state-x")), false);
     // A write path inside termhive's home is refused, and names why.
-    const refused = await h.call("terminal_open", { name: "home-in", command: "bash", cwd: project, sandbox: { write: [thHome], network: "on" } });
-    assert.equal(refused.isError, true, refused.text);
-    assert.match(refused.text, /inside termhive's own folder.*nothing was opened/);
+    const refusedIn = await h.call("terminal_open", { name: "home-in", command: "bash", cwd: project, sandbox: { write: [thHome], network: "on" } });
+    assert.equal(refusedIn.isError, true, refusedIn.text);
+    assert.match(refusedIn.text, /inside termhive's own folder.*nothing was opened/);
+  });
+
+  test("a root server's pane keeps no capability: it cannot unmount the cover over termhive's home or remount / writable", async () => {
+    const { session } = await h.ok("terminal_open", { name: "caps", command: "bash", cwd: project, sandbox: "readonly" });
+    const caps = await run(session, "grep CapEff /proc/self/status");
+    assert.match(caps.output, /CapEff:\s+0+\b/, caps.output);
+    const r = await run(session, `umount -l "$TERMHIVE_HOME"; mount -o remount,bind,rw /; touch ~/remounted; ls "$TERMHIVE_HOME"`);
+    assert.doesNotMatch(r.output, /tmux\.sock|hive\.db|audit/, r.output);
+    assert.equal(existsSync(join(userHome, "remounted")), false);
   });
 
   test("no unix socket it was not given: another termhive home's tmux, a service's socket", async () => {
@@ -133,31 +151,33 @@ describe("no way out of a sandboxed pane", { skip }, () => {
     assert.match(readFileSync(join(project, ".mcp.json"), "utf8"), /serve-token-x/, "the file outside is unchanged");
   });
 
-  test("files that run code outside stay read-only in a writable home and project; git still commits", async () => {
-    const { session } = await h.ok("terminal_open", { name: "files", command: "bash", cwd: userHome, sandbox: "worktree" });
+  test("files that run code outside stay read-only in a writable project and agent folder, and cannot be moved away; git still commits", async () => {
+    const linked = join(userHome, "linked");
+    const { session } = await h.ok("terminal_open", { name: "files", command: "bash", cwd: userHome, sandbox: { write: [project, linked, "~/.claude"], network: "on" } });
     for (const file of ["~/.bashrc", "~/.claude/settings.json", "proj/.git/config", "linked/.git", "proj/.mcp.json"]) {
       const r = await run(session, `echo '[core] fsmonitor = touch ~/pwned' >> ${file}`);
       assert.notEqual(r.exit_code, 0, `${file} was writable: ${r.output}`);
       assert.match(r.output, /Read-only file system|Device or resource busy/, r.output);
     }
-    // Files missing today that a shell or git would run later cannot be made either; the home's
-    // existing folders stay writable.
-    for (const file of ["~/.bash_profile", "~/.config/git/config", "~/.local/bin/git"]) {
-      const r = await run(session, `mkdir -p "$(dirname ${file})" && echo 'touch ~/pwned' > ${file}`);
-      assert.notEqual(r.exit_code, 0, `${file} was made: ${r.output}`);
+    // The folder that holds a protected file cannot be renamed to make a fresh one in its place.
+    for (const dir of ["proj/.git", "~/.claude"]) {
+      const r = await run(session, `mv ${dir} ${dir}-old`);
+      assert.notEqual(r.exit_code, 0, `${dir} was moved: ${r.output}`);
     }
+    assert.equal(existsSync(join(project, ".git", "config")), true);
+    // The home folder itself is not writable: a missing rc file cannot be made.
+    const rc = await run(session, `echo 'touch ~/pwned' > ~/.bash_profile`);
+    assert.notEqual(rc.exit_code, 0, rc.output);
     assert.equal(existsSync(join(userHome, ".bash_profile")), false);
-    const kept = await run(session, "echo ok > ~/.config/tool/settings && echo ok > ~/.local/share/kept");
-    assert.equal(kept.exit_code, 0, kept.output);
     const hook = await run(session, `printf '#!/bin/sh\\ntouch ~/pwned\\n' > proj/.git/hooks/post-checkout`);
     assert.notEqual(hook.exit_code, 0, hook.output);
     assert.equal(existsSync(join(project, ".git", "hooks", "post-checkout")), false);
     // Its own work in the project still goes on, git's objects and refs included.
     const commit = await run(session, `cd proj && echo work > work.txt && git add work.txt && git -c user.name=t -c user.email=t@t commit -qm work && git log --oneline | wc -l`);
     assert.equal(commit.exit_code, 0, commit.output);
-    // Claude Code's state file: the pane writes a copy of its own, the user's stays as it was.
-    const state = await run(session, `echo '{"mcpServers":{"evil":{"command":"touch"}}}' > ~/.claude.json && cat ~/.claude.json`);
-    assert.equal(state.exit_code, 0, state.output);
+    // Claude Code's state file, not given here, stays as it was (real-sandbox.test.ts: the claude preset's private copy).
+    const state = await run(session, `echo '{"mcpServers":{"evil":{"command":"touch"}}}' > ~/.claude.json`);
+    assert.notEqual(state.exit_code, 0, state.output);
     assert.doesNotMatch(readFileSync(join(userHome, ".claude.json"), "utf8"), /evil/);
     assert.match(readFileSync(join(userHome, ".bashrc"), "utf8"), /^export TERMHIVE_E2E_RC=1\n$/);
   });

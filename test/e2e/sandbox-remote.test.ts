@@ -20,7 +20,7 @@ describe("sandboxed panes on a remote host", { skip }, () => {
 
   before(async () => {
     // The remote HOME outside /tmp (the sandbox's /tmp is its own, and a user's HOME is not there).
-    root = mkdtempSync(join(outsideTmp(), "termhive-sandbox-remote-"));
+    root = mkdtempSync(join(outsideTmp(), "sbx-remote-"));
     process.env.TMPDIR = root;
     host = await startLoopbackHost();
     h = await Harness.start({ TERMHIVE_SSH: host.sshCommand });

@@ -121,7 +121,13 @@ describe("remote hosts", () => {
     assert.deepEqual(launch.policy, { preset: "worktree", write: ["/home/u/proj"], read: "all", network: "on" });
     assert.equal(launch.relayDir, undefined);
     assert.deepEqual(launch.argv.slice(0, 2), ["/bin/sh", "-c"]);
-    assert.deepEqual(launch.argv.slice(4, 8), ["/home/u/.local/state/termhive/seccomp.bpf", "/home/u/.local/state/termhive/shell/status.s9", "/home/u/.local/state/termhive/shell/secret.s9", "/usr/bin/bwrap"]);
+    assert.deepEqual(launch.argv.slice(4, 9), [
+      "/home/u/.local/state/termhive/seccomp.bpf",
+      "/home/u/.local/state/termhive/shell/status.s9",
+      "/home/u/.local/state/termhive/shell/secret.s9",
+      "/home/u/.local/state/termhive/shell/run.s9",
+      "/usr/bin/bwrap",
+    ]);
     // The launcher writes the seccomp filter for the host's machine and hands it to bwrap.
     assert.match(launch.argv[2]!, /case \$\(uname -m\) in x86_64\) printf '(\\\d{3})+';; aarch64\|arm64\) printf '(\\\d{3})+';;/);
     assert.match(launch.argv[2]!, /exec "\$b" --seccomp 9 "\$@" 9<"\$f"/);

@@ -33,6 +33,16 @@ describe("sandbox policy", () => {
     assert.throws(() => resolvePolicy({ write: [], read: [home], network: "on" }, { cwd: work, home, program: "bash" }), /cwd .* is not in the sandbox's read or write paths/);
   });
 
+  test("a write path that holds the home folder is refused, whatever its spelling: the worktree preset in ~, ~, an ancestor, one granted before", () => {
+    const refused = /would hold your home folder .*nothing was opened/;
+    assert.throws(() => resolvePolicy("worktree", { cwd: home, home, program: "bash" }), refused);
+    assert.throws(() => resolvePolicy({ write: ["~"], network: "on" }, { cwd: work, home, program: "bash" }), refused);
+    assert.throws(() => resolvePolicy({ write: [dir], network: "on" }, { cwd: work, home, program: "bash" }), refused);
+    assert.throws(() => resolvePolicy({ granted: { write: [home], read: "all", network: "on" } }, { cwd: work, home, program: "bash" }), refused);
+    // A folder in the home is the policy's to give; "~/x" is taken from the home, not from cwd.
+    assert.deepEqual(resolvePolicy({ write: ["~/.claude"], network: "on" }, { cwd: work, home, program: "bash" }).write, [join(home, ".claude")]);
+  });
+
   test("the schema takes presets and explicit policies and refuses unknown keys and modes", () => {
     assert.equal(sandboxOption.safeParse("worktree").success, true);
     assert.equal(sandboxOption.safeParse({ write: ["/w"], network: "loopback", env: "clean" }).success, true);
@@ -52,32 +62,32 @@ describe("sandbox policy", () => {
 
 describe("bwrap arguments", () => {
   test("read-only root, private /tmp, own /dev and /proc, TERMHIVE_HOME covered after the writable paths, dies with its parent", () => {
-    const args = bwrapArgs({ write: [home], read: "all", network: "on" }, { ...ctx, otherHomes: ["/other/home"], seccompFd: 9 });
+    const args = bwrapArgs({ write: [join(home, ".local")], read: "all", network: "on" }, { ...ctx, termhiveHome: join(home, ".local", "state", "termhive"), otherHomes: ["/other/home"], seccompFd: 9 });
     assert.deepEqual(args.slice(0, 3), ["--ro-bind", "/", "/"]);
-    assert.deepEqual(option(args, "--tmpfs", 1), [["/tmp"], ["/other/home"], [ctx.termhiveHome]]);
+    assert.deepEqual(option(args, "--tmpfs", 1), [["/tmp"], ["/other/home"], [join(home, ".local", "state", "termhive")]]);
     assert.ok(args.includes("--unshare-pid") && args.includes("--die-with-parent"));
     assert.equal(args.includes("--unshare-net"), false);
-    // A write path holding TERMHIVE_HOME ($HOME here) is bound before the tmpfs that hides it again.
-    assert.ok(args.indexOf("--bind") < args.indexOf(ctx.termhiveHome), args.join(" "));
-    assert.deepEqual(option(args, "--bind", 2)[0], [home, home]);
+    // A root server's pane keeps no capability (mount, umount, ptrace would undo the sandbox).
+    assert.deepEqual(option(args, "--cap-drop", 1), [["ALL"]]);
+    // A write path holding TERMHIVE_HOME is bound before the tmpfs that hides it again, and the
+    // folder between them is pinned (bound onto itself) so it cannot be renamed away.
+    const at = (a: string, b: string) => args.findIndex((x, i) => x === a && args[i + 1] === b);
+    assert.ok(at("--bind", join(home, ".local")) < at("--tmpfs", join(home, ".local", "state", "termhive")), args.join(" "));
+    assert.ok(at("--bind", join(home, ".local", "state")) > at("--bind", join(home, ".local")), args.join(" "));
     assert.deepEqual(option(args, "--seccomp", 1), [["9"]]);
     assert.deepEqual(option(args, "--chdir", 1), [[work]]);
   });
 
-  test("the read-only list and private copies go over the write paths, before the home cover", () => {
-    const layers = [{ readOnly: home, writable: [join(home, "proj")] }];
-    const shield = { layers, readOnly: [join(home, ".bashrc")], copies: [{ source: "/c/0-claude.json", target: join(home, ".claude.json"), writable: true }] };
-    const args = bwrapArgs({ write: [home], read: "all", network: "on" }, { ...ctx, shield });
+  test("the read-only list and private copies go over the write paths, the folders between them pinned, before the home cover", () => {
+    const proj = join(home, "proj");
+    const shield = { readOnly: [join(proj, "sub", ".git", "config")], copies: [{ source: "/c/0-claude.json", target: join(home, ".claude.json"), writable: true }] };
+    const args = bwrapArgs({ write: [proj], read: "all", network: "on" }, { ...ctx, shield });
     const at = (a: string, b: string) => args.findIndex((x, i) => x === a && args[i + 1] === b);
-    // $HOME writable, then read-only, then its existing entries writable again, then the list.
-    assert.ok(at("--bind", home) < at("--ro-bind", home));
-    assert.ok(at("--ro-bind", home) < at("--bind", join(home, "proj")));
-    assert.ok(at("--bind", join(home, "proj")) < at("--ro-bind", join(home, ".bashrc")));
-    // A write path inside a layer that the layer keeps read-only is the policy's: bound again after it.
-    const named = bwrapArgs({ write: [home, join(home, ".config", "git")], read: "all", network: "on" }, { ...ctx, shield: { layers: [{ readOnly: home, writable: [] }, { readOnly: join(home, ".config"), writable: [] }], readOnly: [], copies: [] } });
-    const last = named.map((x, i) => (x === "--bind" && named[i + 1] === join(home, ".config", "git") ? i : -1)).filter((i) => i >= 0).at(-1)!;
-    assert.ok(last > named.lastIndexOf(join(home, ".config")), named.join(" "));
-    assert.ok(at("--ro-bind", join(home, ".bashrc")) < at("--bind", "/c/0-claude.json"));
+    // The write path, then each folder between it and the protected file (outermost first), then the file read-only.
+    assert.ok(at("--bind", proj) < at("--bind", join(proj, "sub")));
+    assert.ok(at("--bind", join(proj, "sub")) < at("--bind", join(proj, "sub", ".git")));
+    assert.ok(at("--bind", join(proj, "sub", ".git")) < at("--ro-bind", join(proj, "sub", ".git", "config")));
+    assert.ok(at("--ro-bind", join(proj, "sub", ".git", "config")) < at("--bind", "/c/0-claude.json"));
     assert.ok(at("--bind", "/c/0-claude.json") < at("--tmpfs", ctx.termhiveHome));
   });
 
@@ -93,6 +103,7 @@ describe("bwrap arguments", () => {
     assert.deepEqual(option(args, "--bind", 2), [
       [join(shell, "status.s1"), join(shell, "status.s1")],
       [join(shell, "secret.s1"), join(shell, "secret.s1")],
+      [join(shell, "run.s1"), join(shell, "run.s1")],
       [ctx.relayDir, ctx.relayDir],
     ]);
     assert.deepEqual(option(args, "--ro-bind-try", 2), [

@@ -8,6 +8,7 @@ import { basename } from "node:path";
 import { mayTypeNow, isBusyStatus, type AgentProfile, type AgentRecord, type Hive, type ResolvedTarget, type TargetSpec } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
 import { deliverText, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
+import { markLine } from "../../terminal/line-marks.js";
 import { Emitter, type Event } from "../../terminal/events.js";
 import type { InputPolicy } from "../../terminal/input-policy.js";
 import { literalText } from "../../terminal/literal-text.js";
@@ -219,6 +220,8 @@ export class Crew {
   /** Every text the hive types into an agent (cascade now, from the queue, a mail): one path, audited like terminal_send. */
   async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message", options: DeliveryOptions = {}): Promise<DeliveryResult> {
     const literal = literalText(text).text;
+    // A shell agent at its prompt runs the message as a command line: its pager prints, as for terminal_run.
+    if (submit && session.integrated && session.phase === "prompt") await markLine(this.backend, this.deps.home, session, "run");
     this.tracker.typingInto(session, Date.now());
     const result = await deliverText(session, literal, submit, options);
     // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.

@@ -156,9 +156,15 @@ __termhive_status() {
   builtin printf '%s %s %s\n' "$$" "$__termhive_seq" "$1" 2>/dev/null >|"$__termhive_statusfile"
 }
 __termhive_status -
+# termhive writes this per-session mark just before it types a command line (see
+# src/shell/run-line.ts), so bin/pager prints instead of paging for that line; the next
+# precmd empties it, so a line a person types afterwards gets their pager.
+__termhive_runfile=
+[[ -n $__termhive_statusfile ]] && __termhive_runfile=$TERMHIVE_HOME/shell/run.$TERMHIVE_SESSION
 
 __termhive_precmd() {
   local s=$? ran=$__termhive_ran
+  [[ -n $__termhive_runfile && -s $__termhive_runfile ]] && : >|"$__termhive_runfile"
   if [[ -n $ran ]]; then
     __termhive_ran=
     if [[ -n $__termhive_secretfile && -s $__termhive_secretfile ]]; then
@@ -254,6 +260,25 @@ fi
 builtin unset TERMHIVE_EXEC_FROM_PID
 # Lets bin/launch.sh tell an `exec` (same PID) from a nested shell (a child).
 builtin export TERMHIVE_SHELL_PID=$$
+
+# ---------------------------------------------------------------------------
+# 5b. Pagers: every variable that names one points at bin/pager (read its header), after the
+#     user's rc files, whose values it keeps for the command lines a person types.
+# ---------------------------------------------------------------------------
+__termhive_pager=$TERMHIVE_SHELL_DIR/bin/pager
+# Quoted only when it must be (a path with spaces): scripts that run `$PAGER file` split, not parse.
+[[ $__termhive_pager == *[!A-Za-z0-9/._+-]* ]] && __termhive_pager="'$__termhive_pager'"
+if [[ ${PAGER-} != "$__termhive_pager" ]]; then
+  for __termhive_f in PAGER GIT_PAGER MANPAGER SYSTEMD_PAGER PSQL_PAGER; do
+    if [[ -n ${!__termhive_f-} ]]; then builtin export "TERMHIVE_USER_$__termhive_f=${!__termhive_f}"; fi
+    if [[ $__termhive_f == PAGER ]]; then builtin export PAGER=$__termhive_pager
+    else builtin export "$__termhive_f=$__termhive_pager $__termhive_f"; fi
+  done
+  unset __termhive_f
+  # In its secure mode (on where it cannot ask logind) systemd runs less whatever SYSTEMD_PAGER says.
+  [[ -n ${SYSTEMD_PAGERSECURE+x} ]] || builtin export SYSTEMD_PAGERSECURE=0
+fi
+unset __termhive_pager
 
 # ---------------------------------------------------------------------------
 # 6. `exec bash`, `exec zsh`, `exec fish` (and a nested `bash`) start a shell that

@@ -63,6 +63,32 @@ function __termhive_status
 end
 __termhive_status -
 
+# termhive's mark for the command line it typed (bin/pager prints instead of paging for it):
+# emptied at the next prompt, see termhive.bash.
+set -g __termhive_runfile
+test -n "$__termhive_statusfile"; and set __termhive_runfile "$TERMHIVE_HOME/shell/run.$TERMHIVE_SESSION"
+function __termhive_clear_run --on-event fish_prompt
+    set -l s $status
+    test -n "$__termhive_runfile"; and test -s "$__termhive_runfile"; and true >$__termhive_runfile
+    return $s
+end
+
+# Pagers point at bin/pager, after the user's config, whose values it keeps (see termhive.bash).
+set -l __termhive_pager "$TERMHIVE_SHELL_DIR/bin/pager"
+string match -qr '[^A-Za-z0-9/._+-]' -- $__termhive_pager; and set __termhive_pager "'$__termhive_pager'"
+if test "$PAGER" != "$__termhive_pager"
+    for n in PAGER GIT_PAGER MANPAGER SYSTEMD_PAGER PSQL_PAGER
+        set -q $n; and test -n "$$n"; and set -gx TERMHIVE_USER_$n $$n
+        if test $n = PAGER
+            set -gx PAGER $__termhive_pager
+        else
+            set -gx $n "$__termhive_pager $n"
+        end
+    end
+    # In its secure mode (on where it cannot ask logind) systemd runs less whatever SYSTEMD_PAGER says.
+    set -q SYSTEMD_PAGERSECURE; or set -gx SYSTEMD_PAGERSECURE 0
+end
+
 # termhive writes to this file just before it types a `secret` at the prompt (see
 # src/shell/secret-line.ts): that line gets no E and is deleted from the history.
 set -g __termhive_secretfile

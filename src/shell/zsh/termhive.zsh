@@ -63,10 +63,15 @@ __termhive_status() {
   builtin print -r -- "$$ $__termhive_seq $1" 2>/dev/null >|$__termhive_statusfile
 }
 __termhive_status -
+# termhive's mark for the command line it typed (bin/pager prints instead of paging for it):
+# emptied at the next prompt, see termhive.bash.
+typeset -g __termhive_runfile=
+[[ -n $__termhive_statusfile ]] && __termhive_runfile=$TERMHIVE_HOME/shell/run.$TERMHIVE_SESSION
 
 # First precmd hook: sees the command's status, reports it, and hands it on.
 __termhive_precmd() {
   local s=$? ran=$__termhive_ran
+  [[ -n $__termhive_runfile && -s $__termhive_runfile ]] && : >|$__termhive_runfile
   if [[ -n $ran ]]; then
     __termhive_ran=
     (( __termhive_seq++ ))
@@ -149,6 +154,19 @@ zshexit_functions=(${zshexit_functions:#__termhive_*} __termhive_exit)
 builtin unset TERMHIVE_EXEC_FROM_PID
 # Lets bin/launch.sh tell an `exec` (same PID) from a nested shell (a child).
 builtin export TERMHIVE_SHELL_PID=$$
+
+# Pagers point at bin/pager, after the user's rc files, whose values it keeps (see termhive.bash).
+() {
+  local p=$TERMHIVE_SHELL_DIR/bin/pager n
+  [[ $p == *[^A-Za-z0-9/._+-]* ]] && p="'$p'"
+  [[ ${PAGER-} == $p ]] && return
+  for n in PAGER GIT_PAGER MANPAGER SYSTEMD_PAGER PSQL_PAGER; do
+    [[ -n ${(P)n-} ]] && builtin export TERMHIVE_USER_$n=${(P)n}
+    if [[ $n == PAGER ]]; then builtin export PAGER=$p; else builtin export $n="$p $n"; fi
+  done
+  # In its secure mode (on where it cannot ask logind) systemd runs less whatever SYSTEMD_PAGER says.
+  (( ${+SYSTEMD_PAGERSECURE} )) || builtin export SYSTEMD_PAGERSECURE=0
+}
 
 # `exec zsh`, `exec bash`, `exec fish` and a nested shell keep integration: an alias
 # ending in a space makes zsh alias-expand the word after `exec`, and the shell names

@@ -1,0 +1,56 @@
+// terminal_read's filter finds every match in whatever the transcript holds, however long the
+// read, and never shows a line that does not match; where the transcript dropped its oldest
+// lines, the result says which lines were searched.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Harness } from "./harness.js";
+
+const MARKER = /^… \d+ lines hidden/;
+
+/** The output's lines that are not fold or filter markers. */
+function shown(output: string): string[] {
+  return output.split("\n").filter((line) => !MARKER.test(line) && !line.startsWith("no line matches"));
+}
+
+describe("read filter", () => {
+  let h: Harness;
+  let small: Harness;
+  before(async () => {
+    h = await Harness.start();
+    // A transcript that keeps about 1 MB: the oldest output of a long run is dropped.
+    small = await Harness.start({ TERMHIVE_TRANSCRIPT_MAX_CHARS: "1000000" });
+  });
+  after(async () => {
+    await h.destroy();
+    await small.destroy();
+  });
+
+  test("after two long outputs, mode all with a filter returns every match and only matches", async () => {
+    await h.ok("terminal_open", { name: "f", command: "bash" });
+    assert.equal((await h.ok("terminal_run", { session: "f", command: "seq 1 100000", timeout_s: 60 })).reason, "osc133");
+    assert.equal((await h.ok("terminal_run", { session: "f", command: "seq 1 200000", timeout_s: 60 })).reason, "osc133");
+    const r = await h.ok("terminal_read", { session: "f", mode: "all", filter: "^1234[0-9]$" });
+    const lines = shown(r.output);
+    assert.deepEqual(lines, [...Array.from({ length: 10 }, (_, i) => String(12340 + i)), ...Array.from({ length: 10 }, (_, i) => String(12340 + i))], r.output);
+    assert.equal(r.note, undefined);
+    // With context, the lines around each match come too, still nothing else.
+    const c = await h.ok("terminal_read", { session: "f", mode: "all", filter: "^123456$", context: 1 });
+    assert.deepEqual(shown(c.output), ["123455", "123456", "123457"], c.output);
+  });
+
+  test("a transcript that dropped its head: matches in what it holds, and the lines searched are named", async () => {
+    await small.ok("terminal_open", { name: "d", command: "bash" });
+    assert.equal((await small.ok("terminal_run", { session: "d", command: "seq 1 300000", timeout_s: 60 })).reason, "osc133");
+    const r = await small.ok("terminal_read", { session: "d", mode: "all", filter: "^29999[0-9]$" });
+    assert.deepEqual(shown(r.output), Array.from({ length: 10 }, (_, i) => String(299990 + i)), r.output);
+    const searched = /the filter searched lines (\d+)–(\d+)/.exec(r.note ?? "");
+    assert.ok(searched, r.note);
+    assert.ok(Number(searched[1]) > 100_000, r.note);
+    assert.ok(Number(searched[2]) >= 300_001, r.note);
+    assert.match(r.note, /recording/);
+    // A match only the recording holds is not made up from a cut line.
+    const gone = await small.ok("terminal_read", { session: "d", mode: "all", filter: "^1234[0-9]$" });
+    assert.deepEqual(shown(gone.output), [], gone.output);
+    assert.match(gone.note, /the filter searched lines/);
+  });
+});
