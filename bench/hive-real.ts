@@ -8,6 +8,7 @@ import { benchHome, loadavg, median, round, startServer, type Emit, type Server 
 import { MessagesAgentStandIn } from "../test/e2e/standins/anthropic-agent-api.js";
 import { ResponsesStandIn } from "../test/e2e/standins/openai-responses-api.js";
 import type { RecordedRequest } from "../test/e2e/standins/agent-script.js";
+import { dialogProject, dialogTurns } from "./hive-dialogs.js";
 
 const TURNS = Number(process.env.BENCH_REAL_TURNS ?? 10);
 const BIN = resolve("scripts/agents/node_modules/.bin");
@@ -80,6 +81,22 @@ export async function benchHiveReal(emit: Emit): Promise<void> {
     await s.call("agent_spawn", { name: "codex", profile: "codex", cwd: project, env: { STANDIN_KEY: "k", CODEX_HOME: codexHome } });
     await turns(emit, s, "claude", claudeApi);
     await turns(emit, s, "codex", codexApi);
+    // Dialogs (issue 32): a Claude Code user who keeps manual mode, a Codex that asks on request.
+    const dialogs = dialogProject(h.home);
+    const manualHome = join(h.home, "manual-user");
+    mkdirSync(join(manualHome, ".claude"), { recursive: true });
+    writeFileSync(join(manualHome, ".claude.json"), JSON.stringify({
+      hasCompletedOnboarding: true, customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] }, projects: { [dialogs]: { hasTrustDialogAccepted: true } },
+    }));
+    writeFileSync(join(manualHome, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "default" } }));
+    writeFileSync(join(codexHome, "config.toml"), `model = "gpt-5.1-codex"\nmodel_provider = "standin"\napproval_policy = "on-request"\nsandbox_mode = "workspace-write"\n[model_providers.standin]\nname = "standin"\nbase_url = "${codexApi.url}"\nwire_api = "responses"\nenv_key = "STANDIN_KEY"\n`);
+    await s.call("agent_spawn", { name: "claude-asks", profile: "claude", cwd: dialogs, env: { ANTHROPIC_BASE_URL: claudeApi.url, ANTHROPIC_API_KEY: key, HOME: manualHome } });
+    // Its start-up question ("Make auto mode your default…?"): kept manual.
+    await s.call("hive_wait", { targets: "claude-asks", for: "waiting_for_input", timeout_s: 60 });
+    await s.call("hive_answer", { agent: "claude-asks", answer: "No, keep manual mode" });
+    await dialogTurns(emit, s, "claude-asks", dialogs, /Do you want to proceed\?/);
+    await s.call("agent_spawn", { name: "codex-asks", profile: "codex", cwd: dialogs, env: { STANDIN_KEY: "k", CODEX_HOME: codexHome } });
+    await dialogTurns(emit, s, "codex-asks", dialogs, /Would you like to run the following command\?/);
   } finally {
     await s.stop();
     await claudeApi.stop();

@@ -10,7 +10,7 @@
 // (hive/permission-asks.ts) and, when hive_answer decides it in time, prints Claude Code's own
 // decision JSON; when nobody does, it prints nothing and the program shows its dialog.
 import type { Command } from "commander";
-import { CONVERSATION_ID, Hive, HiveError, clipDetail, hookIsStale, hookOutcome, isCodexMainThread, parseHookPayload, summarizeToolInput } from "../hive/index.js";
+import { CONVERSATION_ID, Hive, HiveError, clipDetail, hookIsStale, hookOutcome, hookWaitingLeftToScreen, isCodexMainThread, parseHookPayload, summarizeToolInput } from "../hive/index.js";
 import { loadConfig } from "../config.js";
 import { RELAY_ENV, writeRelayRequest } from "../sandbox/relay.js";
 
@@ -91,6 +91,7 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
     if (outcome.status === "idle" && hookIsStale(hive.turns.get(name), firedAt)) return;
     const waitS = options.wait === undefined ? 0 : Number(options.wait);
     if (event === "PermissionRequest" && Number.isInteger(waitS) && waitS > 0) return await holdPermission(hive, name, payload, waitS);
+    if (hookWaitingLeftToScreen(hive.profiles.find(hive.agents.get(name).profile), outcome.status)) return;
     hive.agents.setStatus(name, outcome.status, { detail: outcome.detail, source: "hook" });
     if (outcome.endsTurn) hive.turns.cancel([name]);
   } finally {

@@ -204,6 +204,34 @@ export function detectStatus(profile: AgentProfile, screen: ScreenState): Detect
   return { status: profile.quietStatus, detail: `quiet for ${seconds(screen.quietMs)}, no known prompt on screen`, by: "quiet" };
 }
 
+/** How many bottom lines of the screen an unknown question is read from. */
+const UNKNOWN_LINES = 12;
+
+/**
+ * The question a screen shows that no rule knows: a menu among its bottom lines (the cursor on
+ * an option, or numbered choices) with the line above it, else its bottom lines as they are.
+ */
+export function screenQuestion(screenLines: readonly string[], label: string): { detail: string; question: Question } {
+  const lines = bottom(screenLines, UNKNOWN_LINES);
+  const clean = (l: string) => l.replace(/^[\s│]+|[\s│]+$/g, "");
+  const isText = (l: string) => l !== "" && !/^[─╌━═-]+$/.test(l);
+  const menu = choicesOf(lines, 0);
+  // Its words: the paragraph right above the menu (no rule knows which line is the question).
+  const words: string[] = [];
+  for (let i = (menu?.at ?? lines.length) - 1; i >= 0 && words.length < 4; i--) {
+    const l = clean(lines[i]!);
+    if (!isText(l)) {
+      if (words.length > 0) break;
+      continue;
+    }
+    words.unshift(l);
+  }
+  const text = words.join(" ");
+  const out = `${label}: ${text}${menu ? ` ${menu.choices.map(clean).join(" / ")}` : ""}`;
+  const detail = out.length > MAX_DIALOG_DETAIL ? out.slice(0, MAX_DIALOG_DETAIL - 1) + "…" : out;
+  return { detail, question: questionOf(menu, { detail, question: text }) };
+}
+
 /**
  * Whether a freshly started agent accepts input: its ready pattern is on screen, or (no
  * pattern) its output has been quiet for quietIdleMs.

@@ -137,6 +137,7 @@ export * from "./hooks.js";
 export * from "./codex-threads.js";
 export * from "./versions.js";
 export * from "./precedence.js";
+export * from "./unknown-question.js";
 export * from "./turns.js";
 export * from "./outbox.js";
 export * from "./busy-rule.js";

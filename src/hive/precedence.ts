@@ -33,12 +33,31 @@
 // truth at once, and a quick command is idle in a fraction of a second, not after the hold.
 import { clipDetail, type AgentRecord } from "./agents.js";
 import type { DetectedStatus } from "./detect.js";
+import type { AgentProfile } from "./profiles.js";
 
 export const HOOK_FRESH_MS = 2000;
 export const HOOK_HOLD_MS = 30_000;
 export const SELF_HOLD_MS = 5000;
 
 const needsPerson = (s: string) => s === "waiting_for_input" || s === "error";
+
+/**
+ * How long a rule-matched question must have been on screen, still, before it is announced as
+ * waiting_for_input: a TUI takes keys for its dialog a moment after it draws it (Claude Code
+ * 2.1.332 lost an Enter sent 0–100 ms after its permission dialog showed, took one sent after
+ * 200 ms), so "waiting" is said only once a key sent on hearing it is taken.
+ */
+export const DIALOG_SETTLE_MS = 500;
+
+/**
+ * Whether a hook's waiting_for_input is left to the screen: a program whose questions the
+ * profile reads on screen (Claude Code runs its PermissionRequest hook before it draws the
+ * dialog) is waiting once its question is drawn and still, not when its hook fires. A
+ * request held open for hive_answer (`--wait`) is answerable at once and is not left to it.
+ */
+export function hookWaitingLeftToScreen(profile: AgentProfile | undefined, status: string): boolean {
+  return status === "waiting_for_input" && profile !== undefined && profile.rules.some((r) => r.status === "waiting_for_input");
+}
 
 /**
  * Whether a screen detection may replace the agent's stored status. `dialogSeen`: the screen

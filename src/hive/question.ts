@@ -35,6 +35,8 @@ export type AnswerPlan =
 
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, " ").replace(/\s*\((?:esc|y|n|a|p)\)$/, "");
 const YES = /^(?:y|yes)$/i;
+// C0 controls (tab aside), DEL, C1 controls, and the Unicode line and paragraph separators.
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/;
 const NO = /^(?:n|no)$/i;
 
 function listChoices(q: Question): string {
@@ -62,10 +64,16 @@ function keysFor(q: Question, index: number): string[] {
 export function planAnswer(q: Question, answer: string): AnswerPlan {
   const given = answer.trim();
   if (given === "") throw new HiveError("invalid", "answer is empty");
+  // An answer is one literal line: a CR, LF or escape inside it would answer, then type the
+  // rest at whatever comes next (a shell: a command run), or end a bracketed paste early.
+  const control = CONTROL.exec(given);
+  if (control) {
+    throw new HiveError("invalid", `an answer is one line of text; it holds the control character ${JSON.stringify(control[0])} at ${control.index} (line breaks and escapes are not typed)`);
+  }
   if (q.choices.length === 0) {
     if (YES.test(given)) return { kind: "text", text: "y" };
     if (NO.test(given)) return { kind: "text", text: "n" };
-    return { kind: "text", text: answer };
+    return { kind: "text", text: given };
   }
   const pick = (index: number): AnswerPlan => ({ kind: "choice", choice: q.choices[index]!, index, keys: keysFor(q, index) });
   if (/^\d{1,2}\.?$/.test(given)) {

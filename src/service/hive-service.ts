@@ -99,6 +99,7 @@ export class HiveService {
       ready: r.ready,
       ready_ms: r.ready_ms,
       ...(input.worktree ? { worktree: { path: r.cwd, branch: input.worktree.branch } } : {}),
+      ...(r.warning ? { warning: r.warning } : {}),
       attach: this.service.backend.attachCommand(r.session.paneId),
     })));
   }

@@ -21,7 +21,7 @@ export default defineVerb({
   family: "hive",
   annotations: RUNS,
   run: (s, input, ctx) => s.hive().spawn(input, ctx),
-  text: (r) => `spawned ${r.agent.name} (${r.agent.profile}) ${r.ready} in ${r.ready_ms} ms, status ${r.agent.status}${r.worktree ? ` · worktree ${r.worktree.path} on ${r.worktree.branch}` : ""}${r.agent.sandbox ? ` · sandbox ${r.agent.sandbox}` : ""}`,
+  text: (r) => `spawned ${r.agent.name} (${r.agent.profile}) ${r.ready} in ${r.ready_ms} ms, status ${r.agent.status}${r.worktree ? ` · worktree ${r.worktree.path} on ${r.worktree.branch}` : ""}${r.agent.sandbox ? ` · sandbox ${r.agent.sandbox}` : ""}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
   grpc: "AgentSpawn",
   nullable: { ...under("agent", AGENT_NULLABLE), attach: true },
 });

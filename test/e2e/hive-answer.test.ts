@@ -4,6 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CLI, Harness } from "./harness.js";
 import { type HiveEvent, logHas, logLines } from "./fake-agent-log.js";
@@ -114,5 +115,24 @@ describe("hive_answer", () => {
     await logHas(log, "chose: Postgres");
     assert.equal(JSON.parse(r.stdout).gone, true);
     assert.deepEqual(chosen(log), ["chose: Postgres"]);
+  });
+
+  // Issue 30 §5: an answer is one literal line. Typed raw, "x\rtouch F" answered the prompt,
+  // then ran `touch F` at the shell the prompt returned to.
+  test("an answer with a line break or an escape is refused with nothing typed; a plain one answers", async () => {
+    await h.ok("agent_spawn", { name: "asked", command: "bash", profile: "shell" });
+    const victims = ["cr", "lf", "paste"].map((n) => join(h.home, `answered-${n}`));
+    await h.ok("terminal_send", { session: "asked", text: "read -p 'Continue? [y/N] ' a; echo \"got:$a\"" });
+    assert.equal((await h.ok("hive_wait", { targets: "asked", for: "waiting_for_input", timeout_s: 20 })).matched, true);
+    for (const [i, answer] of [`x\rtouch ${victims[0]}`, `x\ntouch ${victims[1]}`, `x\u001b[201~\rtouch ${victims[2]}`].entries()) {
+      const r = await h.call("hive_answer", { agent: "asked", answer });
+      assert.equal(r.isError, true, `answer ${i} was taken: ${r.text}`);
+      assert.match(r.text, /one line of text.*control character.*Nothing was typed/);
+    }
+    const r = await h.ok("hive_answer", { agent: "asked", answer: "yes please" });
+    assert.equal(r.gone, true, JSON.stringify(r));
+    assert.equal((await h.ok("terminal_wait", { session: "asked", pattern: "got:yes please", timeout_s: 10 })).matched, true);
+    await h.ok("terminal_run", { session: "asked", command: "true" });
+    for (const f of victims) assert.equal(existsSync(f), false, `${f} was made: an answer ran a command`);
   });
 });

@@ -90,7 +90,7 @@ describe("hive hooks: status from the agent's own hooks", () => {
     await agentIs("splitter", "idle", "hook");
   });
 
-  test("§6 a permission dialog: Notification permission_prompt → waiting_for_input from the hook; answered → working, then Stop → idle", async () => {
+  test("§6 a permission dialog: the hook's waiting_for_input is left to the screen's question; answered → working, then Stop → idle", async () => {
     const log = join(h.home, "asker.log");
     await h.ok("agent_spawn", { name: "asker", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "2000" } });
     await logHas(log, "ready");
@@ -98,9 +98,9 @@ describe("hive hooks: status from the agent's own hooks", () => {
     const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
     await h.ok("hive_message", { agents: { asker: "ask: run the tests" } });
     await logHas(log, "hook: Notification permission_prompt exit 0");
-    const hooked = await until("the hook's waiting_for_input", async () => (await statusEvents(cursor, "asker")).find((e) => e.data.status === "waiting_for_input" && e.data.source === "hook"));
-    assert.match(hooked.data.detail ?? "", /Notification hook: .*permission/);
-    // The dialog's question on screen then stands in the status (its digest is what hive_answer checks).
+    // Issue 32 §1: a program whose questions the profile reads on screen is waiting once its
+    // question is drawn and still — never on the hook alone (Claude Code's hooks fire before
+    // it draws its dialog). The dialog's question stands in the status, with its digest.
     const waiting = await agentIs("asker", "waiting_for_input", "profile");
     assert.match(waiting.detail ?? "", /permission prompt: Do you want to proceed\? 1\. Yes/);
     assert.ok(!logLines(log).includes("hook: Notification idle_prompt exit 0"), "the idle_prompt matcher ran for a permission prompt");
@@ -112,11 +112,52 @@ describe("hive hooks: status from the agent's own hooks", () => {
     await logHas(log, "hook: Stop exit 0");
     await agentIs("asker", "idle", "hook");
     const statuses = (await statusEvents(cursor, "asker")).map((e) => `${e.data.status}:${e.data.source}`);
-    assert.ok(statuses.includes("waiting_for_input:hook"), statuses.join(" "));
+    assert.ok(!statuses.includes("waiting_for_input:hook"), statuses.join(" "));
     // No hook reports an answered dialog: the screen (spinner) said working between the two.
-    const waitAt = statuses.indexOf("waiting_for_input:hook");
+    const waitAt = statuses.indexOf("waiting_for_input:profile");
     assert.ok(statuses.slice(waitAt).some((s) => s.startsWith("working:")), statuses.join(" "));
     assert.equal(statuses.at(-1), "idle:hook", statuses.join(" "));
+  });
+
+  // Issue 32 §2: a dialog no rule knows fires no hook; the UserPromptSubmit hook's working held
+  // against the screen for as long as the dialog waited for a person.
+  test("a dialog no rule knows: the hook's working gives way to waiting_for_input with the screen's lines, and hive_answer answers it", async () => {
+    const log = join(h.home, "noticed.log");
+    await h.ok("agent_spawn", { name: "noticed", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "2000" } });
+    await logHas(log, "ready");
+    assert.equal((await h.ok("hive_wait", { targets: "noticed", for: "idle", timeout_s: 10 })).matched, true);
+    const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
+    await h.ok("hive_message", { agents: { noticed: "notice: deploy it" } });
+    await logHas(log, "hook: UserPromptSubmit exit 0");
+    await logHas(log, "notice: notice: deploy it");
+    const w = await h.ok("hive_wait", { targets: "noticed", for: "waiting_for_input", timeout_s: 30 });
+    assert.equal(w.matched, true, JSON.stringify(w));
+    const waiting = await agent(h, "noticed");
+    assert.match(waiting.detail ?? "", /^unknown dialog .*Auto mode can't check actions/, JSON.stringify(waiting));
+    const question = (waiting as Agent & { question: { text: string; choices: string[] } | null }).question;
+    assert.deepEqual(question?.choices, ["No", "Yes"], JSON.stringify(question));
+    const statuses = (await statusEvents(cursor, "noticed")).map((e) => `${e.data.status}:${e.data.source}`);
+    assert.ok(statuses.includes("working:hook"), statuses.join(" "));
+
+    const r = await h.ok("hive_answer", { agent: "noticed", answer: "Yes" });
+    assert.deepEqual(r.typed, { keys: ["Down", "Enter"] }, JSON.stringify(r));
+    await logHas(log, "noticed: Yes");
+    assert.equal(r.gone, true, JSON.stringify(r));
+    await logHas(log, "hook: Stop exit 0");
+    await agentIs("noticed", "idle", "hook");
+  });
+
+  // Issue 32 §6: Claude Code's --bare and --safe-mode switch user hooks off.
+  test("an agent started with --bare: agent_spawn warns, no hook settings are passed, its status says it comes from the screen", async () => {
+    const log = join(h.home, "bare.log");
+    const spawned = await h.ok("agent_spawn", { name: "bare", profile: "fakeclaude", command: `${process.execPath} ${FAKE_AGENT} --bare`, env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "1000" } });
+    assert.match(spawned.warning ?? "", /--bare runs none of its hooks: bare's status comes from its screen only/, JSON.stringify(spawned));
+    await logHas(log, "ready");
+    assert.ok(!logLines(log).some((l) => l.startsWith("settings:")), `hook settings were passed: ${logLines(log).join(" | ")}`);
+    await h.ok("hive_message", { agents: { bare: "a task" } });
+    await logHas(log, "done: a task");
+    const idle = await agentIs("bare", "idle", "profile");
+    assert.match(idle.detail ?? "", /from the screen: --bare keeps its hooks off/, JSON.stringify(idle));
   });
 
   test("§6 SessionEnd → exited from the hook, before the pane's end is noticed", async () => {

@@ -86,3 +86,47 @@ describe("pane environment: a tmux server that already holds agent identity", ()
     for (const name of IDENTITY_NAMES) assert.ok(!shown.split("\n").some((l) => l.startsWith(`${name}=`)), `the tmux server still holds ${name}: ${shown}`);
   });
 });
+
+describe("pane environment: a lead's full environment reaching its agents", () => {
+  let h: Harness | undefined;
+  after(async () => h?.destroy());
+
+  // Issue 32 §5: the lead's session identity is dropped by exact name; the user's own provider
+  // settings (Bedrock, Vertex, output tokens, OAuth, proxies) reach the agents it spawns.
+  test("a spawned agent gets the user's provider settings and none of the lead's identity", async () => {
+    const lead = {
+      ...identity("lead"),
+      CLAUDE_CODE_CHILD_SESSION: "1",
+      CLAUDE_CODE_SESSION_ATTENDED: "1",
+      CLAUDE_CODE_MESSAGING_TOKEN: "lead-token",
+      CLAUDE_CODE_EXECPATH: "/opt/claude/bin/claude",
+      CLAUDE_PID: "4242",
+      CLAUDE_ENV_FILE: "/tmp/lead-env-file",
+      CODEX_SANDBOX: "seccomp",
+      CODEX_TOOL_CALL_ID: "call-lead",
+      AI_AGENT: "claude-code_2.1.332_agent",
+    };
+    const user = {
+      CLAUDE_CODE_USE_BEDROCK: "1",
+      CLAUDE_CODE_USE_VERTEX: "1",
+      CLAUDE_CODE_MAX_OUTPUT_TOKENS: "32000",
+      CLAUDE_CODE_OAUTH_TOKEN: "user-oauth",
+      CLAUDE_CODE_HTTPS_PROXY: "http://proxy.example:3128",
+      CLAUDE_CODE_SKIP_BEDROCK_AUTH: "1",
+      CODEX_HOME: "/tmp/user-codex-home",
+      CODEX_CA_CERTIFICATE: "/etc/ssl/user-ca.pem",
+      HTTPS_PROXY: "http://proxy.example:3128",
+      AWS_REGION: "eu-west-1",
+    };
+    h = await Harness.startField({ TERMHIVE_BACKEND: "tmux", ...lead, ...user });
+    await h.ok("agent_spawn", { name: "mate", command: "bash", profile: "shell" });
+    const r = await h.ok("terminal_run", { session: "mate", command: "env | LC_ALL=C sort" });
+    const env = new Map(String(r.output).split(/\r?\n/).filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+    for (const name of Object.keys(lead)) assert.equal(env.get(name), undefined, `the lead's ${name} reached the agent`);
+    for (const [name, value] of Object.entries(user)) {
+      // Values that look like secrets are masked in output: their presence is what counts.
+      assert.ok(env.has(name), `the user's ${name} did not reach the agent: ${[...env.keys()].join(" ")}`);
+      if (!/TOKEN/.test(name)) assert.equal(env.get(name), value, name);
+    }
+  });
+});

@@ -102,7 +102,10 @@ export class TmuxBackend implements Backend {
     const scopes = ["-g", `-t ${tmuxQuote(this.sessionName)}`];
     await Promise.all(scopes.map(async (scope) => {
       const lines = await client.command(`show-environment ${scope}`).catch(() => [] as string[]);
-      const names = lines.map((l) => /^-?([A-Za-z_][A-Za-z0-9_]*)/.exec(l)?.[1]).filter((n): n is string => n !== undefined && !passesToPane(n, policy));
+      const names = lines
+        .map((l) => /^-?([A-Za-z_][A-Za-z0-9_]*)(?:=(.*))?$/.exec(l))
+        .filter((m): m is RegExpExecArray => m !== null && !passesToPane(m[1]!, policy, m[2]))
+        .map((m) => m[1]!);
       await Promise.all(names.map((n) => client.command(`set-environment ${scope} -u ${n}`).catch(traced("removing a variable from tmux's environment"))));
     }));
   }

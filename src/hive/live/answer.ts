@@ -4,11 +4,12 @@
 // watched until the question is gone or another one is up: the result says which, so a caller
 // never has to guess whether the agent took the answer.
 import { planAnswer, type AnswerPlan, type Question } from "../question.js";
-import type { AgentRecord, PermissionAsk } from "../index.js";
+import { DIALOG_SETTLE_MS, unknownQuestion, type AgentRecord, type PermissionAsk } from "../index.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { watchSession } from "../../terminal/watch.js";
 import { ToolError } from "../../util/tool-error.js";
 import type { Crew } from "./crew.js";
+import { screenStillMs } from "./screen-still.js";
 
 /** A hook may report the dialog a moment before the program draws it: the question is awaited this long. */
 const QUESTION_APPEAR_MS = 3_000;
@@ -90,22 +91,31 @@ function planOrRefuse(question: Question, answer: string): AnswerPlan {
   }
 }
 
-/** The question the agent's screen shows now, or null (detection as the status tracker runs it). */
-export async function questionOnScreen(crew: Crew, agent: AgentRecord, session: TerminalSession): Promise<{ question: Question | null; status: string; detail: string }> {
+/**
+ * The question the agent's screen shows now, or null (detection as the status tracker runs it).
+ * `settled`: it has been still for DIALOG_SETTLE_MS, so it takes keys now.
+ */
+export async function questionOnScreen(crew: Crew, agent: AgentRecord, session: TerminalSession): Promise<{ question: Question | null; settled: boolean; status: string; detail: string }> {
   await session.screen.settled();
-  const detected = crew.hive.detect(agent, { screenLines: session.screen.printedLines(), quietMs: Date.now() - session.lastOutputAt });
+  const screenLines = session.screen.printedLines();
+  let detected = crew.hive.detect(agent, { screenLines, quietMs: Date.now() - session.lastOutputAt });
+  // A question no rule knows, taken for one because the program showed no sign of work (unknown-question.ts).
+  const unknown = unknownQuestion(crew.hive.profiles.get(agent.profile), agent, detected, { lines: screenLines, stillMs: Infinity });
+  if (unknown.kind === "question") detected = unknown.detected;
   const question = detected.status === "waiting_for_input" && detected.question ? detected.question : null;
-  return { question, status: detected.status, detail: detected.detail };
+  return { question, settled: screenStillMs(session, screenLines) >= DIALOG_SETTLE_MS, status: detected.status, detail: detected.detail };
 }
 
-/** Waits (bounded, on screen events) until `accept` holds for the screen's question; returns the last look. */
-async function watchQuestion(crew: Crew, agent: AgentRecord, session: TerminalSession, accept: (q: Question | null) => boolean, timeoutMs: number) {
+type Look = Awaited<ReturnType<typeof questionOnScreen>>;
+
+/** Waits (bounded, on screen events and quiet windows) until `accept` holds for the screen; returns the last look. */
+async function watchQuestion(crew: Crew, agent: AgentRecord, session: TerminalSession, accept: (look: Look) => boolean, timeoutMs: number) {
   let last = await questionOnScreen(crew, agent, session);
-  if (accept(last.question)) return { ...last, met: true };
+  if (accept(last)) return { ...last, met: true };
   const r = await watchSession(session, async () => {
     last = await questionOnScreen(crew, agent, session);
-    return accept(last.question) ? true : undefined;
-  }, { timeoutMs, quietMs: 50 }).catch(() => "timeout" as const);
+    return accept(last) ? true : undefined;
+  }, { timeoutMs, quietMs: [50, DIALOG_SETTLE_MS] }).catch(() => "timeout" as const);
   return { ...last, met: r === true };
 }
 
@@ -124,7 +134,11 @@ export async function answerAgent(crew: Crew, input: AnswerInput, type: (session
   // A request the agent's hook holds open is answered through the hook: nothing is typed.
   const ask = crew.hive.permissionAsks.pending(agent.name);
   if (ask) return answerAsk(crew, agent, ask, input, by);
-  const seen = await watchQuestion(crew, agent, session, (q) => q !== null, agent.status === "waiting_for_input" ? QUESTION_APPEAR_MS : 0);
+  // A question still being drawn does not take keys yet: the answer waits until it is still
+  // (the hold a key sent by hand does not get; hive_wait announces waiting only then too).
+  const first = await questionOnScreen(crew, agent, session);
+  const appearMs = agent.status === "waiting_for_input" || first.question ? QUESTION_APPEAR_MS : 0;
+  const seen = await watchQuestion(crew, agent, session, (l) => l.question !== null && l.settled, appearMs);
   const question = seen.question;
   if (!question) {
     throw new ToolError(`${agent.name} shows no question now (its screen says ${seen.status}: ${seen.detail}); nothing was typed`, "refused");
@@ -132,7 +146,7 @@ export async function answerAgent(crew: Crew, input: AnswerInput, type: (session
   refuseStale(agent, question, input.question);
   const plan = planOrRefuse(question, input.answer);
   await type(session, plan);
-  const moved = (q: Question | null) => q === null || q.digest !== question.digest;
+  const moved = ({ question: q }: Look) => q === null || q.digest !== question.digest;
   let after = await watchQuestion(crew, agent, session, moved, GONE_WAIT_MS);
   // A TUI can drop a key it gets while busy (Claude Code, under load, with its dialog drawn):
   // the same dialog still up with its cursor where it was, 5 s after a one-key choice, did not

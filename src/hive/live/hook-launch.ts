@@ -11,6 +11,19 @@ import { startConversation } from "./restore-record.js";
 
 const program = (command: string) => basename(command.trim().split(/\s+/)[0] ?? "");
 
+/** Flags that switch a program's user hooks off: Claude Code 2.1.332's `--bare` and `--safe-mode` (`claude --help`). */
+const HOOKS_OFF_FLAGS: Readonly<Record<string, readonly string[]>> = { "claude-settings": ["--bare", "--safe-mode"] };
+
+/**
+ * The flag in `command` that keeps the profile's hooks from running, or null. Such an agent's
+ * status comes from its screen alone: its hooks are not configured, and agent_spawn says so.
+ */
+export function hooksOffBy(command: string | undefined, profile: AgentProfile): string | null {
+  if (!profile.hooks || !command?.trim() || program(command) !== program(profile.command || " ")) return null;
+  const words = command.trim().split(/\s+/);
+  return HOOKS_OFF_FLAGS[profile.hooks.via]?.find((flag) => words.includes(flag)) ?? null;
+}
+
 /**
  * `command` with the profile's hook arguments appended, when the profile declares hooks and
  * the command runs the profile's own program (a `bash` started under the claude profile must
@@ -19,6 +32,7 @@ const program = (command: string) => basename(command.trim().split(/\s+/)[0] ?? 
 export function commandWithHooks(command: string | undefined, profile: AgentProfile, agent: string, home: string): string | undefined {
   if (!profile.hooks || !command?.trim() || !profile.command.trim()) return command;
   if (program(command) !== program(profile.command)) return command;
+  if (hooksOffBy(command, profile)) return command;
   const shim = ensureShim(home);
   const launch = hookLaunch(profile.hooks, {
     termhive: shim ? join(shim, "termhive") : "termhive",
@@ -35,7 +49,7 @@ export function commandWithHooks(command: string | undefined, profile: AgentProf
  * it), and the profile's hooks — on this machine only: their settings are files here, so an
  * agent on another host runs its program plain.
  */
-export function agentLaunch(command: string | undefined, profile: AgentProfile, agent: string, home: string, remote: boolean): { command: string | undefined; conversationId: string | null } {
+export function agentLaunch(command: string | undefined, profile: AgentProfile, agent: string, home: string, remote: boolean): { command: string | undefined; conversationId: string | null; hooksOff: string | null } {
   const started = startConversation(command, profile);
-  return { command: remote ? started.command : commandWithHooks(started.command, profile, agent, home), conversationId: started.id };
+  return { command: remote ? started.command : commandWithHooks(started.command, profile, agent, home), conversationId: started.id, hooksOff: hooksOffBy(command, profile) };
 }

@@ -42,7 +42,7 @@ export async function spawnAgent(crew: Crew, input: SpawnInput) {
   // Before anything exists: a refusal leaves no worktree, settings file or pane behind.
   const refusal = dangerRefusal(input.name, plain, profile.dangerousFlags, sandbox, input.confirm);
   if (refusal) throw new ToolError(refusal, "refused");
-  const { command, conversationId } = agentLaunch(plain, profile, input.name, crew.deps.home, Boolean(input.host));
+  const { command, conversationId, hooksOff } = agentLaunch(plain, profile, input.name, crew.deps.home, Boolean(input.host));
   await crew.deps.ensureRoomFor(1);
   const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
   const session = await registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120, ...(sandbox !== undefined ? { sandbox } : {}) });
@@ -50,5 +50,6 @@ export async function spawnAgent(crew: Crew, input: SpawnInput) {
   const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
   const agent = crew.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
   recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: plain, cwd, env: input.env, team: input.team, host: input.host, conversationId });
-  return { agent: hive.agents.find(agent.name) ?? agent, ready, ready_ms: Date.now() - started, cwd, session };
+  const warning = hooksOff ? `${profile.name} started with ${hooksOff} runs none of its hooks: ${agent.name}'s status comes from its screen only (no exact turn starts, ends or permission requests)` : null;
+  return { agent: hive.agents.find(agent.name) ?? agent, ready, ready_ms: Date.now() - started, cwd, session, warning };
 }

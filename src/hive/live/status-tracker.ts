@@ -10,8 +10,10 @@
 // in-process through `announce` (the crew's onAgentChanged) so hive_wait wakes at once.
 import { watch, type FSWatcher } from "node:fs";
 import type { Hive, AgentRecord, AgentProfile } from "../index.js";
-import { HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, questionExcerpt, screenMayReplace } from "../index.js";
+import { DIALOG_SETTLE_MS, HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, questionExcerpt, screenMayReplace, unknownQuestion } from "../index.js";
 import type { PaneBorders } from "./pane-borders.js";
+import { screenStillMs } from "./screen-still.js";
+import { hooksOffBy } from "./hook-launch.js";
 import { DisposableStore } from "../../terminal/events.js";
 import type { TerminalSession } from "../../terminal/session.js";
 
@@ -55,6 +57,8 @@ export class StatusTracker {
   private readonly announced = new Map<string, string>();
   /** Per agent, when the screen last showed a rule-matched dialog (waiting_for_input). */
   private readonly dialogShownAt = new Map<string, number>();
+  /** Per agent, the flag its program was started with that keeps its hooks off (read once from its launch record). */
+  private readonly hooksOff = new Map<string, string | null>();
   /**
    * Per tracked session, its agents as last read from the store: a screen changes many times a
    * second in every pane, the agents bound to it hardly ever. Kept only while following the
@@ -319,6 +323,7 @@ export class StatusTracker {
     if (!session.alive || session.goneReason) return;
     // Rules read the screen without the echo of input; a notice's excerpt shows it as it is.
     const screenLines = session.screen.printedLines();
+    const stillMs = screenStillMs(session, screenLines);
     const seeded = entry.seededAt !== null && entry.seededAt === session.lastOutputAt;
     if (!seeded) entry.seededAt = null;
     let stale = false;
@@ -330,8 +335,19 @@ export class StatusTracker {
       // every quiet threshold). A spinner still matches its rule; a busy pane prints and ends this.
       const quietMs = seeded ? settledQuietMs(profile) : Date.now() - session.lastOutputAt;
       if (!entry.ready && isReady(profile, { screenLines, quietMs })) entry.ready = true;
-      const detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
+      let detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
       if (detected.status === "exited") continue;
+      // A working the program gives no evidence of, on a still screen: a question no rule knows.
+      const unknown = unknownQuestion(profile, agent, detected, { lines: screenLines, stillMs: seeded ? Infinity : stillMs });
+      if (unknown.kind === "keep") continue;
+      if (unknown.kind === "pending") this.settleCheck(entry, unknown.inMs);
+      if (unknown.kind === "question") detected = unknown.detected;
+      // A question still being drawn does not take keys yet: it is announced once it has been
+      // still for DIALOG_SETTLE_MS (a timer of schedule() judges it again then).
+      if (detected.status === "waiting_for_input" && detected.by === "rule" && !seeded && stillMs < DIALOG_SETTLE_MS) {
+        this.settleCheck(entry, DIALOG_SETTLE_MS - stillMs);
+        continue;
+      }
       // Remember when the screen last showed a dialog: once a hook's waiting_for_input has been
       // seen on screen (shortly before the hook, the hook process takes a moment, or after it),
       // the dialog leaving the screen means it was answered (precedence.ts).
@@ -343,6 +359,8 @@ export class StatusTracker {
         continue;
       }
       const question = detected.question?.digest;
+      const off = this.hooksOffFor(agent, profile);
+      if (off) detected = { ...detected, detail: `${detected.detail} (from the screen: ${off} keeps its hooks off)` };
       this.record(() => {
         // Written only if the row is still the one judged: another process's write (a hook's
         // status) may have come since this view was read, and outranks the screen.
@@ -356,6 +374,27 @@ export class StatusTracker {
       this.views.delete(session.id);
       this.evaluate(entry, true);
     }
+  }
+
+  private hooksOffFor(agent: AgentRecord, profile: AgentProfile): string | null {
+    if (!profile.hooks) return null;
+    const known = this.hooksOff.get(agent.name);
+    if (known !== undefined) return known;
+    // No record yet (agent_spawn writes it once the program is ready) or no store: asked again next time.
+    const launch = (() => { try { return this.hive.launches.find(agent.name); } catch { return undefined; } })();
+    if (!launch) return null;
+    const off = hooksOffBy(launch.command ?? undefined, profile);
+    this.hooksOff.set(agent.name, off);
+    return off;
+  }
+
+  /** Judges the screen again once a question on it may have become still (its output may not have stopped). */
+  private settleCheck(entry: Tracked, inMs: number): void {
+    const t = setTimeout(() => {
+      entry.timers = entry.timers.filter((x) => x !== t);
+      this.evaluate(entry);
+    }, Math.max(DEBOUNCE_MS, inMs + 1));
+    entry.timers.push(t);
   }
 
   private onCustom(entry: Tracked, id: string, payload: string): void {
