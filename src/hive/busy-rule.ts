@@ -42,8 +42,11 @@ export function isBusyStatus(status: string): boolean {
 }
 
 export function mayTypeNow(s: TypingSituation): boolean {
-  // A queued text waited already: it is typed only once the input box is really there.
-  if (s.for === "queued") return s.agents.length > 0 && s.agents.every((a) => a.status === "idle" && !a.holdsIdle && a.inputSettled !== false);
+  // A queued text waited already: it is typed only once the input box is really there, and
+  // never into a dialog the screen shows, whatever the store says.
+  if (s.for === "queued") {
+    return s.agents.length > 0 && s.agents.every((a) => a.status === "idle" && !a.holdsIdle && a.dialogOnScreen !== true && a.inputSettled !== false);
+  }
   if (s.queuedBefore) return false;
   // A message still being typed goes first, even to a shell at its prompt.
   if (s.agents.some((a) => a.typing && a.holdsIdle)) return false;

@@ -244,7 +244,7 @@ export class TermhiveService {
       await this.policy.setPending(session, line);
     }
     if (input.secret !== undefined) {
-      session.addSecret(input.secret);
+      for (const value of [input.secret, literalText(input.secret).text]) session.addSecret(value); // and as typed: controls as pictures
       // Right after a command ended the shell may still be drawing its prompt: the mark must
       // be there before the shell's hooks read the line, so the prompt is waited for first.
       await promptRedrawn(session);

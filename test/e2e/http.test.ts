@@ -134,6 +134,7 @@ describe("MCP over Streamable HTTP", () => {
     const auth = { authorization: `Bearer ${s.token}` };
     assert.equal((await raw(s, { ...auth, origin: "http://evil.example" })).status, 403);
     assert.equal((await raw(s, { ...auth, host: `evil.example:${s.port}` })).status, 403);
+    assert.equal((await raw(s, { ...auth, host: `127.attacker.example:${s.port}` })).status, 403, "a DNS name that starts like a loopback address");
     assert.equal((await raw(s, { ...auth, origin: "null" })).status, 403);
     // Exactly the origin the request is addressed to: another loopback port is another page
     // (a dev server), whatever browsers think of its cookies; so is another scheme or name.

@@ -70,6 +70,30 @@ describe("typed text is literal; the gate judges the line Enter submits", () => 
     assert.ok(await survived(), "r\\x16m became rm");
   });
 
+  test("a line longer than the gate keeps (8 KiB typed without Enter) is refused at Enter, not let through unjudged", async () => {
+    await h.ok("terminal_send", { session, text: `${danger()} #${"x".repeat(8 * 1024)}`, enter: false });
+    const r = await h.call("terminal_send", { session, keys: ["Enter"] });
+    refused(r);
+    assert.match(r.text, /more than 8192 characters were typed on this line/);
+    assert.ok(await survived(), "rm ran");
+  });
+
+  test("a secret's control characters are typed as symbols, not as keys", async () => {
+    // The terminal's own line editing (read without readline): C-u kills what came before it.
+    // The prompt is written so that its echo does not contain what the wait looks for.
+    await h.ok("terminal_send", { session, text: "read -rs -p $'\\x52EADING:' PW" });
+    await h.ok("terminal_wait", { session, pattern: "READING:", timeout_s: 10 });
+    const sent = await h.ok("terminal_send", { session, secret: "ab\x15cd" });
+    assert.equal(sent.sent_bytes, Buffer.byteLength("ab\u2415cd\r"), JSON.stringify(sent));
+    // read took the line and ended: the next command goes to the shell, not into read.
+    assert.equal((await h.ok("terminal_wait", { session, for: "completion", timeout_s: 10 })).exit_code, 0);
+    const r = await h.ok("terminal_run", { session, command: `printf '%s' "$PW" | od -An -tx1` });
+    assert.equal(String(r.output).trim().split(/\s+/).join(" "), "61 62 e2 90 95 63 64", "the secret's bytes: ab, the picture of C-u, cd");
+    // What the program received is masked where it shows, as the secret itself would be.
+    const shown = await h.ok("terminal_run", { session, command: `echo "[$PW]"` });
+    assert.equal(String(shown.output).trim(), "[\u2022\u2022\u2022\u2022]", JSON.stringify(shown.output));
+  });
+
   test("keys that edit the line the way termhive cannot follow: the line on the screen is judged before Enter", async () => {
     await h.ok("terminal_send", { session, text: danger(), enter: false });
     // C-u kills the line into readline's kill ring, C-y yanks it back.

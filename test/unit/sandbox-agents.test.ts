@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentSandbox, dangerRefusal, dangerousFlagsIn } from "../../src/sandbox/agent-rules.js";
-import { RELAY_MAX_PENDING, RELAY_MAX_REQUEST_BYTES, makeRelayDir, takeRelayRequests, writeRelayRequest } from "../../src/sandbox/relay.js";
+import { RELAY_MAX_PENDING, RELAY_MAX_PENDING_BYTES, RELAY_MAX_REQUEST_BYTES, makeRelayDir, takeRelayRequests, writeRelayRequest } from "../../src/sandbox/relay.js";
 import { ProfileRegistry, parseProfilesConfig } from "../../src/hive/profiles.js";
 import { sandboxPresetFrom } from "../../src/config.js";
 import { remoteSandboxLaunch } from "../../src/sandbox/remote-launch.js";
@@ -80,6 +80,18 @@ describe("relay folder bounds", () => {
     for (let i = 0; i < RELAY_MAX_PENDING; i++) writeFileSync(join(dir, `${String(i).padStart(15, "0")}-f.json`), "{}");
     assert.throws(() => writeRelayRequest(dir, { kind: "status", args: ["idle"] }), /is full: 1000 requests .*nothing was sent/);
     assert.equal(readdirSync(dir).length, RELAY_MAX_PENDING);
+  });
+
+  test("past 8 MiB waiting, a request that would pass it is refused though far fewer than 1000 wait", () => {
+    const dir = makeRelayDir(tempFolder("termhive-relay-"), "s4");
+    // 40 requests of 200 KiB: 8000 KiB, 192 KiB short of the bound.
+    const waiting = 40;
+    const each = 200 * 1024;
+    for (let i = 0; i < waiting; i++) writeFileSync(join(dir, `${String(i).padStart(15, "0")}-m.json`), Buffer.alloc(each, 0x20));
+    assert.ok(waiting * each < RELAY_MAX_PENDING_BYTES);
+    writeRelayRequest(dir, { kind: "status", args: ["idle"] });
+    assert.throws(() => writeRelayRequest(dir, { kind: "msg", to: "b", text: "x".repeat(each) }), /is full: 41 requests \(8001 KiB\) .*8192 KiB.*nothing was sent/);
+    assert.equal(readdirSync(dir).length, waiting + 1);
   });
 
   test("a file over 256 KiB is removed unread; past 1000 in one scan, the rest are removed unapplied", () => {

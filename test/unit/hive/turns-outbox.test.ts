@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import Database from "better-sqlite3";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { Hive, ProfileRegistry, SCHEMA_VERSION, TURN_GRACE_MS } from "../../../src/hive/index.js";
+import { CLAIM_STALE_MS, Hive, ProfileRegistry, SCHEMA_VERSION, TURN_GRACE_MS } from "../../../src/hive/index.js";
 import { openHive } from "./helpers.js";
 
 test("a turn holds idle while typing, through the echo, until the agent was busy and came back", () => {
@@ -47,6 +47,23 @@ test("the outbox keeps order per session, is claimed by one of two processes, ca
     assert.equal(hive.outbox.hasFor("s1"), false);
     hive.outbox.add({ sessionId: "s2", agents: ["b"], text: "late", level: "broadcast", source: "broadcast", submit: true, ttlMs: 1 });
     assert.deepEqual(other.outbox.expire(Date.now() + 5).map((m) => m.text), ["late"]);
+  } finally {
+    other.close();
+    done();
+  }
+});
+
+test("a claim held past CLAIM_STALE_MS (its process died typing) is taken over; a fresh one is not", () => {
+  const { hive, home, done } = openHive();
+  const other = Hive.open({ home, profiles: new ProfileRegistry() });
+  try {
+    const m = hive.outbox.add({ sessionId: "s1", agents: ["a"], text: "one", level: "agent", source: "agent:a", submit: true });
+    const claimedAt = Date.now();
+    assert.equal(hive.outbox.claim("s1", "p1", () => true, claimedAt)?.id, m.id);
+    assert.equal(other.outbox.claim("s1", "p2", () => true, claimedAt + CLAIM_STALE_MS - 1), undefined, "still being typed by p1");
+    const retaken = other.outbox.claim("s1", "p2", () => true, claimedAt + CLAIM_STALE_MS);
+    assert.equal(retaken?.id, m.id, "p1 died holding it: the queue goes on");
+    assert.equal(retaken?.claimedBy, "p2");
   } finally {
     other.close();
     done();

@@ -22,6 +22,8 @@ const DANGEROUS: [string, string][] = [
   ["rm -rf /boot", "recursive-delete"],
   ["rm -rf //lib", "recursive-delete"],
   ["rm --no-preserve-root -rf /", "recursive-delete"],
+  // The option is asked for only to delete /: refused whatever the target ($TARGET may be /).
+  ['rm -rf --no-preserve-root "$TARGET"', "recursive-delete"],
   ["sudo rm -rf /", "recursive-delete"],
   ["sudo -u root env FOO=1 nohup nice -n 5 rm -rf /", "recursive-delete"],
   ["cd /tmp && rm -rf ~", "recursive-delete"],

@@ -40,6 +40,13 @@ const CREDENTIALS: [string, string, string, string][] = [
   ["url password", "DATABASE_URL=postgres://app:hunter2secret@db:5432/app", "hunter2secret", "postgres://app:"],
   ["openai-style key", "OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD", "abcdefghijklmnopqrstuvwxyz0123456789", "OPENAI_API_KEY="],
   ["stripe key", "sk_live_51Habcdefghijklmnop", "sk_live_51Habcdefghijklmnop", ""],
+  // Each shape alone on its line: no other rule's keyword (token=, api_key:) near it to catch it.
+  ["npm token", "created npm_abcdefghijklmnopqrstuvwxyz0123456789 for ci", "npm_abcdefghijkl", " for ci"],
+  ["google api key", "maps AIzaSyDabcdefghijklmnopqrstuvwxyz012345 ok", "AIzaSyDabcdefghi", " ok"],
+  ["slack app token", "app xapp-1-A0123456789-1234567890123-abcdef0123 ok", "xapp-1-A0123456789", " ok"],
+  ["github oauth token", "gho_abcdefghijklmnopqrstuvwxyz0123456789 ok", "gho_abcdefghijkl", " ok"],
+  ["github server token", "ghs_abcdefghijklmnopqrstuvwxyz0123456789 ok", "ghs_abcdefghijkl", " ok"],
+  ["github user token", "ghu_abcdefghijklmnopqrstuvwxyz0123456789 ok", "ghu_abcdefghijkl", " ok"],
 ];
 
 for (const [kind, input, secret, kept] of CREDENTIALS) {
@@ -61,6 +68,11 @@ const LOOKALIKES: string[] = [
   "password: ${{ secrets.DB_PASSWORD }}",
   "secret: true",
   "api_key = <your key here>",
+  // Placeholders long enough to look like values (6+ characters) in docs and config templates.
+  'password = "changeme"',
+  "api_key: required",
+  "access_token: xxxxxxxx",
+  "client_secret: string",
   "the bearer of bad news arrived",
   "Authorization required",
   "AKIA is the prefix of AWS access key ids",

@@ -59,7 +59,8 @@ test("the end of an earlier command does not end this one", async () => {
   const start = session.transcript.end;
   let settled = false;
   const done = awaitCompletion(session, request(start, { timeoutMs: 300 }), timing).then((c) => ((settled = true), c));
-  print(osc.end(0));
+  // It prints more after this run was typed, then ends: its end is past this run's start.
+  print("still going\r\n" + osc.end(0));
   const c = await done;
   assert.equal(settled, true);
   assert.equal(c.reason, "timeout");
@@ -126,6 +127,28 @@ test("nested mode: a line typed into the REPL completes at its next prompt; its 
   assert.equal(d.reason, "osc133");
   assert.equal(d.record, outer);
   assert.equal(d.exitCode, 0);
+});
+
+test("a REPL that exits while its line is being judged ends with the shell's exit code, not at the shell's prompt", async () => {
+  // The judging awaits the liveness probe (tmux asked whether the pane lives) and the screen:
+  // python exits, and the shell prints its end mark and prompt, during that await. The "$ " on
+  // the cursor line is then the shell's own, not a prompt python's line led to.
+  let exits = (): void => {};
+  const { session, print } = fakeSession("bash", { onPaneInfo: () => exits() });
+  print(osc.prompt);
+  print("python3\r\n" + osc.output + "Python 3.12.0\r\n>>> ");
+  const outer = session.running;
+  const typedAt = session.transcript.end;
+  exits = () => {
+    exits = () => {};
+    print(osc.end(3) + osc.prompt);
+  };
+  const done = awaitCompletion(session, request(typedAt, { mode: "nested", outer }), { promptQuietMs: 0, idleQuietMs: 60 });
+  print("import sys; sys.exit(3)\r\n");
+  const c = await done;
+  assert.equal(c.reason, "osc133");
+  assert.equal(c.exitCode, 3);
+  assert.equal(c.record, outer);
 });
 
 test("fullscreen: a program that switches to the alternate screen and draws it, then goes quiet", async () => {

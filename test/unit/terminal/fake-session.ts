@@ -16,7 +16,12 @@ export interface FakeSession {
   pressed: string[][];
 }
 
-export function fakeSession(shell: ShellKind = "bash"): FakeSession {
+/**
+ * `onPaneInfo`: runs when the session asks the backend about its pane (the liveness probe),
+ * before the answer: output printed there arrives while the asker awaits, as tmux's reply can
+ * come after more output under load.
+ */
+export function fakeSession(shell: ShellKind = "bash", options: { onPaneInfo?: () => void } = {}): FakeSession {
   const pane: PaneInfo = {
     paneId: "fake-1", windowId: "fake-w", pid: 1, dead: false, exitStatus: null, exitSignal: null,
     foreground: shell === "other" ? "python3" : shell, cwd: "/", rows: 24, cols: 80, meta: {},
@@ -25,7 +30,10 @@ export function fakeSession(shell: ShellKind = "bash"): FakeSession {
   const pressed: string[][] = [];
   const backend = {
     kind: "pty",
-    paneInfo: async () => pane,
+    paneInfo: async () => {
+      options.onPaneInfo?.();
+      return pane;
+    },
     writeInput: async (_pane: string, data: Buffer) => void typed.push(Buffer.from(data)),
     sendKeys: async (_pane: string, keys: readonly string[]) => void pressed.push([...keys]),
     resize: async () => {},

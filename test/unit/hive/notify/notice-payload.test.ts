@@ -62,6 +62,18 @@ test("webhook body: Slack's text and Discord's content, plus the structured noti
   assert.match(ntfyRequest({ ...n, title: "ünïcode\nnext" }).headers.Title!, /^[\x20-\x7e]+$/, "header values stay one Latin-1 line");
 });
 
+test("ntfy: high priority for what needs a person (waiting, error), default otherwise; a link is the Click header; the body is clipped", () => {
+  const n: Notice = { id: 4, kind: "error", agent: "alice", team: null, title: "alice failed", message: "alice exited with code 2", at: 0 };
+  const priority = (kind: Notice["kind"]) => ntfyRequest({ ...n, kind }).headers.Priority;
+  assert.deepEqual(["waiting", "error", "turn_done", "watch"].map((kind) => priority(kind as Notice["kind"])), ["high", "high", "default", "default"]);
+  assert.equal(ntfyRequest(n).headers.Tags, "warning");
+  assert.equal(ntfyRequest(n).headers.Click, undefined, "no link, no Click header");
+  assert.equal(ntfyRequest({ ...n, link: "http://127.0.0.1:7777/#s1\nX: y" }).headers.Click, "http://127.0.0.1:7777/#s1?X: y", "one Latin-1 line");
+  const long = ntfyRequest({ ...n, message: "x".repeat(5000) }).body;
+  assert.equal(long.length, 1900);
+  assert.ok(long.endsWith("…"));
+});
+
 test("a notice leaves masked and cut: the question's lines with a token, an exit said once", () => {
   const token = `ghp_${"x1Y2z3".repeat(7)}`;
   const waiting = noticeOf(status({ status: "waiting_for_input", previous: "working", detail: "permission prompt", prompt: `Bash command\ncurl -H "Authorization: Bearer ${token}" https://x\nDo you want to proceed?` }), teamOf)!;
