@@ -49,7 +49,7 @@ export interface Rendered {
   folded_lines: number;
   /** Name of the reducer applied, if any. */
   reducer?: string;
-  /** true when raw_tokens was estimated from samples (very large input; see tokens.ts). */
+  /** true when raw_tokens was estimated from samples (very large input or a very long word; see tokens.ts). */
   raw_tokens_estimated?: boolean;
   /** Source lines a reducer condensed away (fetchable with the call in the result's last line). */
   reduced_lines?: number;

@@ -8,7 +8,7 @@ import { countBpeSteps, countBpeTokens, runSteps, STEP } from "./bpe.js";
  * `seq 1 200000` (1.3 MB); text that needs merging costs more, ~0.7–1 µs a byte for
  * letters without spaces (merging is O(n log n) per piece). `raw_tokens` is only a
  * comparison figure, so it is counted in bounded work and says when it is an estimate
- * (`estimated: true`, surfaced as `raw_tokens_estimated`): text up to EXACT_LIMIT characters
+ * (`estimated: true`, kept as Rendered's `raw_tokens_estimated`): text up to EXACT_LIMIT characters
  * is counted exactly, except a "word" longer than LONG_PIECE_CHARS (bpe.ts), counted from its
  * first 4 KB and scaled by its length; beyond EXACT_LIMIT three evenly spaced samples are
  * counted so and scaled by length. At most ~64 KB is merged for any text, in steps of ~16 KB

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { bpeWork, countBpeSteps, STEP } from "../../../src/output/bpe.js";
 import { renderOutput, renderOutputYielding } from "../../../src/output/index.js";
-import { countTokens, countTokensBounded, fitsTokens } from "../../../src/output/tokens.js";
+import { countTokens, countTokensBounded, countTokensBoundedSteps, fitsTokens } from "../../../src/output/tokens.js";
 
 const MB = 1024 * 1024;
 
@@ -70,6 +70,15 @@ test("counting yields between slices of its work, so the server can give the loo
   }
   assert.ok(yields >= 4, `${yields} yields`);
   assert.ok(longest <= 16 * 1024, `a slice merged ${longest} bytes`);
+});
+
+test("a bounded count of a huge word gives the loop back between its samples", () => {
+  const steps = countTokensBoundedSteps("v".repeat(MB));
+  let yields = 0;
+  let step = steps.next();
+  for (; !step.done; step = steps.next()) yields++;
+  assert.equal(step.value.estimated, true);
+  assert.ok(yields >= 2, `${yields} yields`);
 });
 
 test("an exact count of many words yields between slices as well", () => {
