@@ -11,7 +11,7 @@ import { countBpeSteps, countBpeTokens, runSteps, STEP } from "./bpe.js";
  * (`estimated: true`, kept as Rendered's `raw_tokens_estimated`): text up to EXACT_LIMIT characters
  * is counted exactly, except a "word" longer than LONG_PIECE_CHARS (bpe.ts), counted from its
  * first 4 KB and scaled by its length; beyond EXACT_LIMIT three evenly spaced samples are
- * counted so and scaled by length. At most ~64 KB is merged for any text, in steps of ~16 KB
+ * counted so and scaled by length. At most ~64 KB is merged for any text, in steps of ~4 KB
  * between which a caller can give the event loop back (countTokensBoundedSteps). What we
  * return to the model is small by construction and is always counted exactly.
  */
