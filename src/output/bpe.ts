@@ -18,27 +18,109 @@ function splitPattern(): RegExp {
   return split;
 }
 
-/** Tokens in `text`; stops early and returns a number > limit once it is over `limit`. */
-export function countBpeTokens(text: string, limit = Infinity): number {
-  const pattern = splitPattern();
-  const vocabulary = table();
-  pattern.lastIndex = 0;
-  let count = 0;
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(text)) !== null) {
-    count += pieceTokens(vocabulary, match[0], limit - count);
-    if (count > limit) break;
-  }
-  return count;
+/** Bytes encoded and merged so far: what tests pin bounds on (work counted, not wall time). */
+export const bpeWork = { encoded: 0, merged: 0 };
+
+export interface CountOptions {
+  /** Stop once over this many tokens: the count returned is then some number above it. */
+  limit?: number;
+  /** Count a piece longer than LONG_PIECE_CHARS from its first chunk, scaled by its length. */
+  estimateLongPieces?: boolean;
+}
+
+export interface StepCount {
+  count: number;
+  /** A long piece was estimated from its first chunk. */
+  estimated: boolean;
 }
 
 /**
- * A piece longer than this many bytes (one "word" of 8 KB without a space or a change of
- * character class: a minified line, base64, a paste) is, when only a bound is asked for,
- * counted chunk by chunk and given up on once over the bound: merging costs ~0.7 µs a byte
- * for random letters, and deciding "more than 2000 tokens" needs no megabyte of it.
+ * What countBpeSteps yields after about STEP_BYTES of merging: a point to give the event loop
+ * back at. Counted across counts (a bounded count is three samples of 4 KB each) and small,
+ * since merging code not yet optimized by V8 (a server's first large result) costs ~10 µs a byte.
  */
-const CHUNKED_PIECE_BYTES = 8 * 1024;
+export const STEP = "step";
+const STEP_BYTES = 4 * 1024;
+let mergedAtStep = 0;
+
+/**
+ * A piece longer than this many characters (one "word" without a space or a change of
+ * character class: a minified line, a paste, `'x' * 120000`) is never merged whole when only
+ * a bound or an estimate is asked for: merging costs ~0.7–1 µs a byte, and one 120 KB word held
+ * the loop for ~100 ms. Under a limit it is merged chunk by chunk until over the limit; for an
+ * estimate its first chunk is merged and scaled by length (such a piece is one class of
+ * character through its whole length, so its start stands for the rest).
+ */
+const CHUNK_CHARS = 4 * 1024;
+export const LONG_PIECE_CHARS = 4 * 1024;
+
+/** Tokens in `text`; stops early and returns a number > limit once it is over `limit`. */
+export function countBpeTokens(text: string, limit = Infinity): number {
+  // Run to its end at once, so the shared pattern's lastIndex cannot be moved meanwhile.
+  const pattern = splitPattern();
+  pattern.lastIndex = 0;
+  return runSteps(countWith(pattern, text, { limit })).count;
+}
+
+/** Runs a counting generator to its end, without giving the loop back. */
+export function runSteps<T>(steps: Generator<unknown, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** countBpeTokens in steps: yields STEP after about every STEP_BYTES merged. */
+export function countBpeSteps(text: string, options: CountOptions = {}): Generator<typeof STEP, StepCount, void> {
+  // A pattern of its own: another count can run while this one waits at a step.
+  return countWith(new RegExp(splitPattern()), text, options);
+}
+
+function* countWith(pattern: RegExp, text: string, options: CountOptions): Generator<typeof STEP, StepCount, void> {
+  const limit = options.limit ?? Infinity;
+  const vocabulary = table();
+  let count = 0;
+  let estimated = false;
+  let match: RegExpExecArray | null;
+  while (count <= limit && (match = pattern.exec(text)) !== null) {
+    const piece = match[0];
+    if (piece.length > LONG_PIECE_CHARS && options.estimateLongPieces) {
+      const end = chunkEnd(piece, 0, LONG_PIECE_CHARS);
+      count += Math.round((mergedChars(vocabulary, piece, 0, end) * piece.length) / end);
+      estimated = true;
+    } else if (piece.length > CHUNK_CHARS && limit !== Infinity) {
+      for (let at = 0; at < piece.length && count <= limit; ) {
+        const end = chunkEnd(piece, at, CHUNK_CHARS);
+        count += mergedChars(vocabulary, piece, at, end);
+        at = end;
+        if (bpeWork.merged - mergedAtStep >= STEP_BYTES) {
+          mergedAtStep = bpeWork.merged;
+          yield STEP;
+        }
+      }
+    } else {
+      count += pieceTokens(vocabulary, piece);
+    }
+    if (bpeWork.merged - mergedAtStep >= STEP_BYTES) {
+      mergedAtStep = bpeWork.merged;
+      yield STEP;
+    }
+  }
+  return { count, estimated };
+}
+
+/** Where a chunk of at most `chars` characters from `at` ends, never inside a surrogate pair. */
+function chunkEnd(piece: string, at: number, chars: number): number {
+  let end = Math.min(piece.length, at + chars);
+  const last = piece.charCodeAt(end - 1);
+  if (end < piece.length && end - 1 > at && last >= 0xd800 && last <= 0xdbff) end--;
+  return end;
+}
+
+/** Parts left after merging piece[from..to) on its own (a chunk of a long piece: never one token). */
+function mergedChars(vocabulary: RankTable, piece: string, from: number, to: number): number {
+  return mergedParts(vocabulary, 0, Math.abs(encodeUtf8(piece, from, to)));
+}
 
 let scratch = new Uint8Array(256);
 // Parts of the piece being merged, as a linked list over byte offsets: a part starts at i and
@@ -51,42 +133,45 @@ let version = new Int32Array(256);
 const NONE = 0x7fffffff;
 
 // Output repeats itself (progress lines, words of a non-English text): merged pieces are
-// remembered, a bounded number of them.
+// remembered, a bounded number of them, and only short ones (a key is kept whole).
 const merged = new Map<string, number>();
 const MERGED_CAP = 4096;
+const MERGED_KEY_CHARS = 1024;
+/** Longest token of the vocabulary, in bytes (token-ranks.ts stores lengths as one byte). */
+const MAX_TOKEN_BYTES = 255;
 
-function pieceTokens(vocabulary: RankTable, piece: string, budget: number): number {
-  const length = encodeUtf8(piece);
+function pieceTokens(vocabulary: RankTable, piece: string): number {
+  const length = encodeUtf8(piece, 0, piece.length);
   // A piece holding a lone surrogate is never one token: gpt-tokenizer looks pieces up as
   // strings, and its replacement bytes (U+FFFD) only go through merging.
-  if (length >= 0 && vocabulary.rank(scratch, 0, length) !== -1) return 1;
-  const known = merged.get(piece);
+  if (length >= 0 && length <= MAX_TOKEN_BYTES && vocabulary.rank(scratch, 0, length) !== -1) return 1;
+  const cache = piece.length <= MERGED_KEY_CHARS;
+  const known = cache ? merged.get(piece) : undefined;
   if (known !== undefined) return known;
-  const bytes = Math.abs(length);
-  if (budget !== Infinity && bytes > CHUNKED_PIECE_BYTES) return chunkedParts(vocabulary, bytes, budget);
-  const count = mergedParts(vocabulary, 0, bytes);
+  const count = mergedParts(vocabulary, 0, Math.abs(length));
+  if (!cache) return count;
   if (merged.size >= MERGED_CAP) merged.clear();
   merged.set(piece, count);
   return count;
 }
 
 /**
- * UTF-8 of `piece` into scratch, lone surrogates as U+FFFD like TextEncoder; returns the
- * byte length, negated when a lone surrogate was replaced.
+ * UTF-8 of piece[from..to) into scratch, lone surrogates as U+FFFD like TextEncoder; returns
+ * the byte length, negated when a lone surrogate was replaced.
  */
-function encodeUtf8(piece: string): number {
-  if (scratch.length < piece.length * 3) scratch = new Uint8Array(piece.length * 3);
+function encodeUtf8(piece: string, from: number, to: number): number {
+  if (scratch.length < (to - from) * 3) scratch = new Uint8Array((to - from) * 3);
   const out = scratch;
   let at = 0;
   let lone = false;
-  for (let i = 0; i < piece.length; i++) {
+  for (let i = from; i < to; i++) {
     let code = piece.charCodeAt(i);
     if (code < 0x80) {
       out[at++] = code;
       continue;
     }
     if (code >= 0xd800 && code <= 0xdfff) {
-      const next = piece.charCodeAt(i + 1);
+      const next = i + 1 < to ? piece.charCodeAt(i + 1) : 0;
       if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
         code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
         i++;
@@ -107,6 +192,7 @@ function encodeUtf8(piece: string): number {
     }
     out[at++] = 0x80 | (code & 0x3f);
   }
+  bpeWork.encoded += at;
   return lone ? -at : at;
 }
 
@@ -127,6 +213,7 @@ function mergedParts(vocabulary: RankTable, from: number, to: number): number {
   // than the merging itself on text of many short pieces (1 MB of random bytes: ~40 ms).
   const heap = sharedHeap;
   heap.size = 0;
+  bpeWork.merged += to - from;
   for (let i = from; i < to; i++) {
     next[i] = i + 1;
     prev[i] = i - 1;
@@ -149,7 +236,10 @@ function mergedParts(vocabulary: RankTable, from: number, to: number): number {
   }
   let parts = to - from;
   while (heap.size > 0) {
-    const [rank, i, stamp] = heap.pop();
+    heap.pop();
+    const rank = heap.topRank;
+    const i = heap.topOffset;
+    const stamp = heap.topStamp;
     if (stamp !== version[i] || rank !== pairRank[i]) continue; // superseded by a later merge
     // Merge part i with the part after it.
     const j = next[i]!;
@@ -162,22 +252,6 @@ function mergedParts(vocabulary: RankTable, from: number, to: number): number {
     if (prev[i]! >= from) refresh(prev[i]!);
   }
   return parts;
-}
-
-/**
- * Tokens of a long piece (in scratch[0..length)) merged chunk by chunk, cut at character
- * boundaries, stopping once over `budget`: a bound, not the exact count (chunk edges can
- * split a token), which is all a caller with a budget asked for.
- */
-function chunkedParts(vocabulary: RankTable, length: number, budget: number): number {
-  let count = 0;
-  for (let from = 0; from < length && count <= budget; ) {
-    let to = Math.min(length, from + CHUNKED_PIECE_BYTES);
-    while (to < length && (scratch[to]! & 0xc0) === 0x80) to--; // not inside a UTF-8 sequence
-    count += mergedParts(vocabulary, from, to);
-    from = to;
-  }
-  return count;
 }
 
 /** A binary min-heap of (rank, offset, version), ordered by rank then offset. */
@@ -201,10 +275,17 @@ class PairHeap {
     this.stamps[at] = stamp;
   }
 
-  pop(): [number, number, number] {
-    const top: [number, number, number] = [this.ranks[0]!, this.offsets[0]!, this.stamps[0]!];
+  /** The entry pop() took last (fields, not a tuple: a tuple per merge was most of merging's garbage). */
+  topRank = 0;
+  topOffset = 0;
+  topStamp = 0;
+
+  pop(): void {
+    this.topRank = this.ranks[0]!;
+    this.topOffset = this.offsets[0]!;
+    this.topStamp = this.stamps[0]!;
     const last = --this.size;
-    if (last === 0) return top;
+    if (last === 0) return;
     // Sift the last entry down from the root.
     const rank = this.ranks[last]!;
     const offset = this.offsets[last]!;
@@ -221,7 +302,6 @@ class PairHeap {
     this.ranks[at] = rank;
     this.offsets[at] = offset;
     this.stamps[at] = stamp;
-    return top;
   }
 
   /** (rank, offset) orders before the entry at `at`. */

@@ -3,7 +3,8 @@ import { importantLineIndexes } from "./important.js";
 import { LineTable } from "./table.js";
 import { hiddenMarker, type FetchTarget } from "./markers.js";
 import { cutOverlong } from "./overlong.js";
-import { countTokens, fitsTokens } from "./tokens.js";
+import { runSteps } from "./bpe.js";
+import { countTokens, fitsTokensSteps, STEP } from "./tokens.js";
 
 export interface FoldOptions extends FetchTarget {
   maxTokens: number;
@@ -12,6 +13,8 @@ export interface FoldOptions extends FetchTarget {
   tailLines?: number;
   /** Most important middle lines kept; the rest are counted in the markers. */
   maxImportant?: number;
+  /** Whether the whole table fits maxTokens, when the caller decided it already (fitsWholeSteps). */
+  fits?: boolean;
 }
 
 export interface Folded {
@@ -45,7 +48,7 @@ export function foldTable(table: LineTable, options: FoldOptions): { text: strin
 
 /** The folded lines, or undefined when the whole table fits the budget. */
 function fold(table: LineTable, options: FoldOptions): Folded | undefined {
-  if (fitsWhole(table, options.maxTokens)) return undefined;
+  if (options.fits ?? runSteps(fitsWholeSteps(table, options.maxTokens))) return undefined;
   // A budget well above the default is a caller asking for more of the output: head and tail
   // grow to fill it (the default budget folds hard, to the head, tail and important lines).
   const fill = options.maxTokens > FILL_ABOVE_TOKENS ? linesFilling(table, options.maxTokens) : 0;
@@ -72,7 +75,8 @@ const FILL_ABOVE_TOKENS = 4000;
 function linesFilling(table: LineTable, maxTokens: number): number {
   const edge = Math.min(100, Math.floor(table.length / 2));
   const sample: string[] = [];
-  for (let i = 0; i < edge; i++) sample.push(table.lineText(i), table.lineText(table.length - 1 - i));
+  // Cut as the fold cuts them: a line of 100 KB stands for 400 characters in what is shown.
+  for (let i = 0; i < edge; i++) sample.push(cutOverlong(table.lineText(i)), cutOverlong(table.lineText(table.length - 1 - i)));
   const perLine = Math.max(1, countTokens(sample.join("\n")) / Math.max(1, sample.length));
   // A tenth is left for the fold markers and the important middle lines.
   return Math.floor((maxTokens * 0.9) / perLine);
@@ -80,13 +84,14 @@ function linesFilling(table: LineTable, maxTokens: number): number {
 
 // Decides "fits" without counting a huge text: a prefix of whole lines of ~12 characters
 // per budgeted token that is already over budget settles it; only suspiciously
-// compressible text is counted in full.
-function fitsWhole(table: LineTable, maxTokens: number): boolean {
+// compressible text is counted in full. Counting stops once over budget, so the work is
+// bounded by the budget, not by the text; it yields STEP between slices of it.
+export function* fitsWholeSteps(table: LineTable, maxTokens: number): Generator<typeof STEP, boolean, void> {
   const prefixChars = maxTokens * 12;
   let last = 0;
   while (last < table.length - 1 && table.lineEnd(last) + 1 <= prefixChars) last++;
-  if (last === table.length - 1 || table.length === 0) return fitsTokens(table.text, maxTokens);
-  return fitsTokens(table.text.slice(0, table.lineEnd(last)), maxTokens) && fitsTokens(table.text, maxTokens);
+  if (last === table.length - 1 || table.length === 0) return yield* fitsTokensSteps(table.text, maxTokens);
+  return (yield* fitsTokensSteps(table.text.slice(0, table.lineEnd(last)), maxTokens)) && (yield* fitsTokensSteps(table.text, maxTokens));
 }
 
 function foldWith(

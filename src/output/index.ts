@@ -1,13 +1,13 @@
 import { cleanTable } from "./clean.js";
 import { filterLines, matchLinesSliced, type LineMatcher } from "./filter.js";
-import { foldTable } from "./fold.js";
+import { fitsWholeSteps, foldTable } from "./fold.js";
 import type { Line } from "./line.js";
 import { fetchCall, type FetchTarget } from "./markers.js";
 import { selectReducer } from "./reducers/index.js";
 import { SHAPE_EDGE_LINES } from "./reducers/types.js";
 import { maskSecrets } from "./secrets.js";
 import { LineTable } from "./table.js";
-import { countTokens, countTokensBounded, fitsTokens } from "./tokens.js";
+import { countTokens, countTokensBoundedSteps, fitsTokens, STEP } from "./tokens.js";
 
 export { cleanLines } from "./clean.js";
 export { countTokens, countTokensBounded } from "./tokens.js";
@@ -49,7 +49,7 @@ export interface Rendered {
   folded_lines: number;
   /** Name of the reducer applied, if any. */
   reducer?: string;
-  /** true when raw_tokens was estimated from samples (very large input; see tokens.ts). */
+  /** true when raw_tokens was estimated from samples (very large input or a very long word; see tokens.ts). */
   raw_tokens_estimated?: boolean;
   /** Source lines a reducer condensed away (fetchable with the call in the result's last line). */
   reduced_lines?: number;
@@ -81,16 +81,20 @@ export async function renderOutputYielding(text: string, opts: RenderOptions): P
   for (;;) {
     const step = stages.next();
     if (step.done) return step.value;
-    if (step.value) await step.value;
-    else if (text.length > YIELD_ABOVE_CHARS) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (step.value === STEP || (step.value === undefined && text.length > YIELD_ABOVE_CHARS)) await new Promise<void>((resolve) => setImmediate(resolve));
+    else if (step.value) await step.value;
   }
 }
 
-/** `sliced`: the driver awaits a yielded promise (a filter matched in slices, filter.ts). */
-function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Generator<Promise<unknown> | void, Rendered, void> {
+/**
+ * `sliced`: the driver awaits a yielded promise (a filter matched in slices, filter.ts). Token
+ * counting yields STEP after every slice of its work (bpe.ts), whatever the text's length: one
+ * 60 KB word is as much merging as megabytes of log lines.
+ */
+function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Generator<Promise<unknown> | typeof STEP | void, Rendered, void> {
   const target: FetchTarget = { session: opts.session, firstLine: opts.firstLine, ...(opts.screen ? { screen: opts.screen } : {}) };
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
-  const raw = countTokensBounded(maskSecrets(text, opts.secrets));
+  const raw = yield* countTokensBoundedSteps(maskSecrets(text, opts.secrets));
   yield;
   // Lines stay a table (table.ts) unless a step needs them one by one: secrets, a filter,
   // or a reducer that was chosen.
@@ -121,7 +125,8 @@ function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Gene
   }
 
   yield;
-  const folded = foldTable(lines, { ...target, maxTokens, headLines: opts.headLines });
+  const fits = yield* fitsWholeSteps(lines, maxTokens);
+  const folded = foldTable(lines, { ...target, maxTokens, headLines: opts.headLines, fits });
   hidden += folded.hidden;
   const out = maskSecrets(folded.text, opts.secrets);
   const result: Rendered = { text: out, tokens: countTokens(out), raw_tokens: raw.count, folded_lines: hidden };

@@ -15,21 +15,30 @@ export class RankTable {
   private readonly slots: Int32Array;
   private readonly mask: number;
 
-  /** Token r is bytes[offsets[r] .. offsets[r + 1]). */
+  /** Token r is bytes[offsets[r] .. offsets[r + 1]); `slots`: the hash table, when the file has it. */
   constructor(
     private readonly bytes: Uint8Array,
     private readonly offsets: Int32Array,
+    slots?: Int32Array,
   ) {
     const count = offsets.length - 1;
-    let size = 1;
-    while (size < count * 2.5) size *= 2;
+    const size = slotCount(count);
     this.mask = size - 1;
+    if (slots?.length === size) {
+      this.slots = slots;
+      return;
+    }
     this.slots = new Int32Array(size).fill(-1);
     for (let rank = 0; rank < count; rank++) {
       let slot = hash(bytes, offsets[rank]!, offsets[rank + 1]!) & this.mask;
       while (this.slots[slot] !== -1) slot = (slot + 1) & this.mask;
       this.slots[slot] = rank;
     }
+  }
+
+  /** The hash table, to store with the vocabulary. */
+  get table(): Int32Array {
+    return this.slots;
   }
 
   /** The rank of key[start..end), or -1 when those bytes are not a token. */
@@ -47,6 +56,13 @@ export class RankTable {
   }
 }
 
+/** Slots of the open-addressing table for `count` tokens: a power of two, at most 40% full. */
+function slotCount(count: number): number {
+  let size = 1;
+  while (size < count * 2.5) size *= 2;
+  return size;
+}
+
 // FNV-1a.
 function hash(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
@@ -56,14 +72,20 @@ function hash(bytes: Uint8Array, start: number, end: number): number {
 
 /**
  * gpt-tokenizer's rank list (index = rank; a string token, or the bytes of one that is
- * not valid UTF-8) → [count: u32 LE][length of each token: u8][all token bytes].
+ * not valid UTF-8) → [count: u32 LE][length of each token: u8][all token bytes][zeros to a
+ * multiple of 4][the hash table: i32 LE per slot]. The table is built here, at build time:
+ * building it at the first count held the event loop for 25–110 ms on a server's first
+ * large result.
  */
 export function serializeRanks(ranks: readonly (string | readonly number[])[]): Uint8Array {
   const encoder = new TextEncoder();
   const tokens = ranks.map((token) => (typeof token === "string" ? encoder.encode(token) : Uint8Array.from(token)));
   const total = tokens.reduce((sum, token) => sum + token.length, 0);
-  const out = new Uint8Array(4 + tokens.length + total);
-  new DataView(out.buffer).setUint32(0, tokens.length, true);
+  const tableAt = align4(4 + tokens.length + total);
+  const size = slotCount(tokens.length);
+  const out = new Uint8Array(tableAt + size * 4);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, tokens.length, true);
   let at = 4 + tokens.length;
   tokens.forEach((token, rank) => {
     if (token.length > 255) throw new Error(`token ${rank} is ${token.length} bytes; the format allows 255`);
@@ -71,6 +93,8 @@ export function serializeRanks(ranks: readonly (string | readonly number[])[]): 
     out.set(token, at);
     at += token.length;
   });
+  const built = parseRanks(out.subarray(0, 4 + tokens.length + total)).table;
+  built.forEach((rank, slot) => view.setInt32(tableAt + slot * 4, rank, true));
   return out;
 }
 
@@ -78,7 +102,23 @@ export function parseRanks(data: Uint8Array): RankTable {
   const count = new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(0, true);
   const offsets = new Int32Array(count + 1);
   for (let rank = 0; rank < count; rank++) offsets[rank + 1] = offsets[rank]! + data[4 + rank]!;
-  return new RankTable(data.subarray(4 + count), offsets);
+  const bytesEnd = 4 + count + offsets[count]!;
+  const tableAt = align4(bytesEnd);
+  const size = slotCount(count);
+  return new RankTable(data.subarray(4 + count, bytesEnd), offsets, data.length === tableAt + size * 4 ? slotsOf(data, tableAt, size) : undefined);
+}
+
+function align4(n: number): number {
+  return (n + 3) & ~3;
+}
+
+/** The stored table as Int32s (a copy only when the file's buffer is not 4-byte aligned there, or not little-endian). */
+function slotsOf(data: Uint8Array, at: number, size: number): Int32Array {
+  const start = data.byteOffset + at;
+  const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+  if (start % 4 === 0 && littleEndian) return new Int32Array(data.buffer, start, size);
+  const view = new DataView(data.buffer, start, size * 4);
+  return Int32Array.from({ length: size }, (_, slot) => view.getInt32(slot * 4, true));
 }
 
 /** The built file; without it (running from source, before a build) the package's own list. */
