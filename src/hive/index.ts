@@ -121,6 +121,7 @@ export class Hive {
 
 export { HiveStore, HiveStoreError, hiveDbPath, hiveExists, translateSqliteError, DEFAULT_BUSY_TIMEOUT_MS, type StoreOptions, type HiveStoreErrorCode } from "./store.js";
 export { HiveError, type HiveErrorCode } from "./errors.js";
+export { checkMessageSize, MESSAGE_MAX_BYTES } from "./message-size.js";
 export { SCHEMA_VERSION } from "./schema.js";
 export * from "./events.js";
 export * from "./teams.js";

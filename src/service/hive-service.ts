@@ -3,7 +3,7 @@
 // store (src/hive); the hive at work with live panes is the crew (src/hive/live/crew.ts): this
 // class is the thin verb side of it, built once by the composition root (root.ts).
 import type { SafeRegex } from "../util/regex.js";
-import { parseStatusArgs, type AgentRecord, type EventKind, type QueuedMessage, type ResolvedTarget, type TargetSpec } from "../hive/index.js";
+import { checkMessageSize, parseStatusArgs, type AgentRecord, type EventKind, type QueuedMessage, type ResolvedTarget, type TargetSpec } from "../hive/index.js";
 import type { Crew } from "../hive/live/crew.js";
 import { deliverCascade, type CascadeInput } from "../hive/live/cascade-delivery.js";
 import { buildLayout, splitPane, type LayoutInput, type SplitInput } from "../hive/live/layout-builder.js";
@@ -194,6 +194,7 @@ export class HiveService {
   }
 
   async send(input: { targets: TargetSpec; text: string; enter?: boolean; skip_duplicates?: boolean; confirm?: boolean }, ctx: CallContext) {
+    checkMessageSize(input.text, "text");
     const { targets, unavailable } = await this.resolve(input.targets);
     const results = await this.fanOut(targets, async (t) => {
       if (input.skip_duplicates && this.lastSent.get(t.sessionId) === input.text) return { skipped: "duplicate" as const, sent_bytes: 0 };

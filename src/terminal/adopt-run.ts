@@ -5,6 +5,8 @@ import { RUN_KEY, decodeRun, remoteStatusReader, resolveRun } from "./run-state.
 import { readStatusLine } from "./status-file.js";
 import type { TerminalSession } from "./session.js";
 import { encodeShared } from "./shared-codec.js";
+import { ownProgramInForeground } from "./pane-place.js";
+import { runLineMarked } from "./line-marks.js";
 
 /** The integrated shell has written its status line: its integration (after the user's rc) ran. */
 export async function shellStatusWritten(session: TerminalSession, backend: Backend, home: string): Promise<boolean> {
@@ -25,6 +27,14 @@ export async function adoptRecordedRun(session: TerminalSession, backend: Backen
   if (run.endedAt === undefined && !run.status && atPrompt) {
     session.restoreLastExitCode(run.previousExitCode ?? null);
     return;
+  }
+  // The listing showed a program, yet the status line says the command ended: the pane was
+  // listed just before that end (a host back from a freeze ends its commands as this process
+  // reconnects), or the shell's prompt hook runs after it. Neither is a later command, which
+  // termhive would have typed with its run mark set: the end counts, as it does at the prompt.
+  if (run.endedAt !== undefined && !atPrompt && !(await runLineMarked(backend, home, session))) {
+    const now = await backend.paneInfo(pane.paneId).catch(() => undefined);
+    session.adoptedPastEnd(now !== undefined && ownProgramInForeground(now, session.meta));
   }
   session.adoptRun(run);
   // It ended while no process watched: record that, so nobody has to work it out again.

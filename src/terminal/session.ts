@@ -81,15 +81,27 @@ export class TerminalSession extends SessionState {
     else if (pane && pane.cursorCol > 0) void this.screen.write(`\r\x1b[${pane.cursorCol}C`);
     this.currentPhase = phase;
     if (integrated) this.integratedShell = true;
-    // An integrated shell adopted at its prompt is reading its line from the cursor on (its B
-    // went by before this process looked): what comes next is the echo of that line.
-    if (integrated && phase === "prompt") {
-      this.inputStarts(this.transcript.end);
-      this.screenEdges = [];
-      this.screen.markInput("start");
-    }
+    if (integrated && phase === "prompt") this.readingFromCursor();
     // No output event: the history is not new output (watchers must not match it again);
     // subscribers that replay a session read it from the transcript.
+  }
+
+  /** An integrated shell adopted at its prompt is reading its line from the cursor on (its B went by before this process looked): what comes next is the echo of that line. */
+  private readingFromCursor(): void {
+    this.inputStarts(this.transcript.end);
+    this.screenEdges = [];
+    this.screen.markInput("start");
+  }
+
+  /**
+   * Adoption learnt that the command the pane listing showed running has ended: the pane was
+   * listed just before its end, or the shell runs its own prompt hook (a git prompt) after the
+   * end. `atPrompt`: the shell has the terminal back; otherwise its prompt is still to come.
+   */
+  adoptedPastEnd(atPrompt: boolean): void {
+    if (this.currentPhase !== "running" || this.running) return;
+    this.currentPhase = atPrompt ? "prompt" : "redrawing";
+    if (atPrompt) this.readingFromCursor();
   }
 
   /**
@@ -103,9 +115,10 @@ export class TerminalSession extends SessionState {
       // Recorded as a command that ended, so a wait for completion here answers at once, as it
       // does in the process that saw it end (issue 21 §2). Where its output lies in the adopted
       // history is found from its echo; not found, the record holds no output, only its end.
-      // Only with the shell back at its prompt: a program in the foreground means a later
-      // command runs whose start went unrecorded (a process killed as it began).
-      if (this.currentPhase !== "prompt" || this.running || this.commands.length > 0) return;
+      // Only with the shell past that end (at its prompt, or drawing it): a program in the
+      // foreground means a later command runs whose start went unrecorded (a process killed as
+      // it began).
+      if ((this.currentPhase !== "prompt" && this.currentPhase !== "redrawing") || this.running || this.commands.length > 0) return;
       const { outputStart, outputEnd } = locateEndedOutput(this.transcript.slice(this.transcript.start).text, this.transcript.start, run.command);
       this.commands.push({ command: run.command, outputStart, outputEnd, exitCode: run.exitCode ?? null, startedAt: run.startedAt, endedAt: run.endedAt });
       return;

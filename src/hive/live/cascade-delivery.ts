@@ -1,6 +1,7 @@
 // hive_message: a cascade (broadcast, then team texts, then agent texts; the most specific
 // wins per session, hive/cascade.ts) typed into each addressed pane now, or queued in the
 // outbox when the busy rule (hive/busy-rule.ts) says the agent is on something.
+import { checkMessageSize } from "../message-size.js";
 import type { AgentRecord } from "../index.js";
 import type { DeliveryResult } from "../../terminal/delivery.js";
 import type { Crew } from "./crew.js";
@@ -31,6 +32,9 @@ export interface MessageDelivery {
 }
 
 export async function deliverCascade(crew: Crew, input: CascadeInput) {
+  if (input.broadcast !== undefined) checkMessageSize(input.broadcast, "broadcast");
+  for (const [team, text] of Object.entries(input.teams ?? {})) checkMessageSize(text, `the text for team ${team}`);
+  for (const [agent, text] of Object.entries(input.agents ?? {})) checkMessageSize(text, `the text for agent ${agent}`);
   await crew.sync();
   const { hive, registry } = crew;
   const plan = hive.planCascade({ broadcast: input.broadcast, teams: input.teams, agents: input.agents });
