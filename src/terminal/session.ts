@@ -50,7 +50,12 @@ export class TerminalSession extends SessionState {
   private readonly echo = new EchoRanges();
   private readonly typedEcho = new TypedEcho();
   /** Where the screen's input edges fall in the chunk being taken in (transcript offsets). */
-  private screenEdges: { at: number; edge: "start" | "end" }[] = [];
+  private screenEdges: { at: number; edge: "start" | "end" | "restart" }[] = [];
+  /**
+   * This process typed (or pressed a key) on the line the shell reads, since it began. Until
+   * someone types, what stands on that line was printed there (a background job's lines).
+   */
+  private typedOnLine = false;
 
   constructor(
     meta: SessionMeta,
@@ -165,6 +170,11 @@ export class TerminalSession extends SessionState {
     this.recorder.output(text);
     this.screenEdges = [];
     for (const { event, start, end } of events) this.apply(event, start, end);
+    // Whole lines printed at the prompt, untyped: output. A line typed elsewhere (another
+    // process, a person) is submitted by its Enter, whose C comes in the same chunk as its
+    // line break (it closed the range above); the line still being typed stays echo.
+    const lastBreak = text.lastIndexOf("\n");
+    if (this.echo.reading && !this.typedOnLine && lastBreak !== -1) this.printedUpTo(base + lastBreak + 1);
     // The screen gets the chunk in pieces, its input edges placed between them.
     let at = 0;
     for (const { at: offset, edge } of this.screenEdges) {
@@ -196,8 +206,22 @@ export class TerminalSession extends SessionState {
   /** The input line ends at `at` (its command's output starts there, or a new prompt). */
   private inputEnds(at: number): void {
     if (!this.echo.reading) return;
+    this.typedOnLine = false;
     this.echo.close(at);
     this.screenEdges.push({ at, edge: "end" });
+  }
+
+  /** What the line being read shows up to `at` was printed, not typed: its echo starts there. */
+  private printedUpTo(at: number): number {
+    const from = this.echo.openAt;
+    if (from !== null && at > from) this.screenEdges.push({ at, edge: "restart" });
+    this.echo.advance(at);
+    return at;
+  }
+
+  /** Where the line the shell reads begins, past what was printed on it (null: none is read). */
+  get inputLineFrom(): number | null {
+    return this.echo.openAt;
   }
 
   private apply(event: OscEvent, start: number, end: number): void {
@@ -205,8 +229,9 @@ export class TerminalSession extends SessionState {
       case "prompt-start": {
         this.integratedShell = true;
         // A line given up (a blank line, a syntax error, C-c): its echo is its first line;
-        // what follows, up to this prompt, is the shell's answer.
-        if (this.echo.reading) this.inputEnds(this.firstLineEnd(start));
+        // what follows, up to this prompt, is the shell's answer. Nothing typed on it: a
+        // redraw after what a job printed (zsh's job notices), all output.
+        if (this.echo.reading) this.inputEnds(this.typedOnLine ? this.firstLineEnd(start) : this.printedUpTo(start));
         // A command that ended without D (the shell was interrupted hard) is over all the same.
         const running = this.running;
         if (running) this.finishCommand(running, start, null, "prompt");
@@ -285,7 +310,7 @@ export class TerminalSession extends SessionState {
 
   /** Just past the first line break after the input line began, if before `limit`; else `limit`. */
   private firstLineEnd(limit: number): number {
-    const from = this.inputStart ?? limit;
+    const from = this.echo.openAt ?? this.inputStart ?? limit;
     const nl = this.transcript.slice(from, limit).text.indexOf("\n");
     return nl === -1 ? limit : from + nl + 1;
   }
@@ -388,12 +413,13 @@ export class TerminalSession extends SessionState {
     this.answerMayWait = false;
     // An integrated shell's line editor is marked where it reads (B to C); anything else's
     // echo is found from the text itself.
-    if (!(this.integrated && (this.phase === "prompt" || this.phase === "redrawing"))) this.typedEcho.typed(data.toString("utf8"));
+    if (!this.typingOnShellLine()) this.typedEcho.typed(data.toString("utf8"));
     await this.backend.writeInput(this.paneId, data);
   }
 
   async keys(keys: readonly string[]): Promise<void> {
     this.answerMayWait = false;
+    this.typingOnShellLine();
     await this.backend.sendKeys(this.paneId, keys);
   }
 
@@ -406,6 +432,13 @@ export class TerminalSession extends SessionState {
   async dropUnreadAnswers(): Promise<void> {
     if (!this.answerMayWait || !this.integrated || this.phase !== "prompt") return;
     await this.keys(["C-e", "C-u"]);
+  }
+
+  /** Input now goes to an integrated shell's line editor (recorded as typed on its line). */
+  private typingOnShellLine(): boolean {
+    const atLine = this.integrated && (this.phase === "prompt" || this.phase === "redrawing");
+    if (atLine) this.typedOnLine = true;
+    return atLine;
   }
 
   async resize(rows: number, cols: number): Promise<void> {
