@@ -12,6 +12,7 @@ import { Screen } from "./screen.js";
 import { Transcript } from "./transcript.js";
 import { EchoRanges } from "./echo-ranges.js";
 import { TypedEcho } from "./typed-echo.js";
+import { InputMarks } from "./input-marks.js";
 import type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionMeta, ShellPhase } from "./session-types.js";
 import { traced } from "../util/traced.js";
 
@@ -49,12 +50,11 @@ export class TerminalSession extends SessionState {
   /** The transcript's ranges that echo input rather than hold what the program printed. */
   private readonly echo = new EchoRanges();
   private readonly typedEcho = new TypedEcho();
+  /** Where input went in, and when live output came (a wait for a pattern looks past the last input). */
+  readonly inputs = new InputMarks(() => ({ backend: this.backend, paneId: this.paneId }));
   /** Where the screen's input edges fall in the chunk being taken in (transcript offsets). */
   private screenEdges: { at: number; edge: "start" | "end" | "restart" }[] = [];
-  /**
-   * This process typed (or pressed a key) on the line the shell reads, since it began. Until
-   * someone types, what stands on that line was printed there (a background job's lines).
-   */
+  /** This process typed (or pressed a key) on the line the shell reads; until then what stands there was printed (a job's lines). */
   private typedOnLine = false;
 
   constructor(
@@ -131,14 +131,13 @@ export class TerminalSession extends SessionState {
   /** Takes in a chunk of the pane's output (bytes; a character split across chunks waits for its rest). */
   ingest(data: Buffer): void {
     const text = this.decoder.write(data);
+    this.inputs.output(this.transcript.end);
     if (text) this.ingestText(text);
     this.outputEmitter.fire(data);
   }
 
-  /** The program asked for bracketed paste at least once (`ESC[?2004h`). */
   private bracketedPasteSeen = false;
-
-  /** The program asked for bracketed paste at least once (shells ask at each prompt). */
+  /** The program asked for bracketed paste at least once (`ESC[?2004h`; shells ask at each prompt). */
   get asksForBracketedPaste(): boolean {
     return this.bracketedPasteSeen;
   }
@@ -220,9 +219,7 @@ export class TerminalSession extends SessionState {
   }
 
   /** Where the line the shell reads begins, past what was printed on it (null: none is read). */
-  get inputLineFrom(): number | null {
-    return this.echo.openAt;
-  }
+  get inputLineFrom(): number | null { return this.echo.openAt; }
 
   private apply(event: OscEvent, start: number, end: number): void {
     switch (event.type) {
@@ -413,13 +410,13 @@ export class TerminalSession extends SessionState {
     this.answerMayWait = false;
     // An integrated shell's line editor is marked where it reads (B to C); anything else's
     // echo is found from the text itself.
-    if (!this.typingOnShellLine()) this.typedEcho.typed(data.toString("utf8"));
+    if (!this.noteInput()) this.typedEcho.typed(data.toString("utf8"));
     await this.backend.writeInput(this.paneId, data);
   }
 
   async keys(keys: readonly string[]): Promise<void> {
     this.answerMayWait = false;
-    this.typingOnShellLine();
+    this.noteInput();
     await this.backend.sendKeys(this.paneId, keys);
   }
 
@@ -434,8 +431,9 @@ export class TerminalSession extends SessionState {
     await this.keys(["C-e", "C-u"]);
   }
 
-  /** Input now goes to an integrated shell's line editor (recorded as typed on its line). */
-  private typingOnShellLine(): boolean {
+  /** Input goes in here now; true when onto an integrated shell's line (then typed on that line). */
+  private noteInput(): boolean {
+    this.inputs.sent(this.transcript.end);
     const atLine = this.integrated && (this.phase === "prompt" || this.phase === "redrawing");
     if (atLine) this.typedOnLine = true;
     return atLine;
