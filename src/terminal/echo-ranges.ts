@@ -2,6 +2,8 @@
 // an integrated shell's input line (from OSC 133 B, where it starts reading, to C, where the
 // command's output starts — its echo, redraws and paste highlighting all lie between), and
 // the characters a program echoed of text termhive typed into it (typed-echo.ts finds them).
+// A program can print while the shell reads (a background job): lines that stand on the
+// input line before anyone typed on it are output, so the open range starts again past them.
 // Patterns, watchers and questions are matched against the transcript without these ranges.
 
 /** Ranges kept at most; past it the oldest are forgotten (their text is long gone from reads). */
@@ -29,6 +31,16 @@ export class EchoRanges {
 
   get reading(): boolean {
     return this.openStart !== null;
+  }
+
+  /** Where the line being read begins (its echo from here on), null when none is read. */
+  get openAt(): number | null {
+    return this.openStart;
+  }
+
+  /** What the line being read shows before `offset` was printed there, not typed: not echo. */
+  advance(offset: number): void {
+    if (this.openStart !== null && offset > this.openStart) this.openStart = offset;
   }
 
   /** Marks [start, end) as echo; touching or overlapping the last range, it grows that one. */

@@ -26,7 +26,8 @@ export async function inputLineHasText(session: TerminalSession): Promise<boolea
   if (!session.integrated || session.phase !== "prompt") return false;
   if (session.awaitingContinuation) return true;
   if (session.lastPromptEnd >= 0 && session.lastPromptEnd >= session.transcript.start) {
-    const echoed = stripAnsi(session.transcript.slice(session.lastPromptEnd).text);
+    // Lines a program printed at the prompt (a background job's) are not on the input line.
+    const echoed = stripAnsi(session.transcript.slice(Math.max(session.lastPromptEnd, session.inputLineFrom ?? -1)).text);
     // Printable characters only: a shell's line editor also moves the cursor and erases (\b, \r).
     return /[^\s\x00-\x1f\x7f]/.test(echoed);
   }

@@ -125,6 +125,10 @@ function renderScreen(session: TerminalSession, request: ReadRequest, mode: "scr
   } else if (mode === "diff") {
     note = "first screen read of this client: the whole screen";
   }
+  if (request.filter) {
+    rows = filterRows(rows, request.filter, request.context ?? 0);
+    keepRows = rows.length;
+  }
   const rendered = renderScreenRows(session, rows, { keepRows, maxTokens: request.maxTokens, raw: request.raw, diff: mode === "diff" && previous !== undefined });
   return {
     output: rendered.text,
@@ -134,4 +138,30 @@ function renderScreen(session: TerminalSession, request: ReadRequest, mode: "scr
     folded_lines: rendered.folded_lines,
     note,
   };
+}
+
+/**
+ * The screen rows a filter keeps: those that match and `context` rows either side; each run of
+ * rows left out becomes one line saying how many (the screen is small: no fetch call to name,
+ * a read without the filter shows them).
+ */
+function filterRows(rows: readonly string[], filter: LineMatcher, context: number): string[] {
+  const around = Math.max(0, Math.floor(context));
+  const keep = rows.map(() => false);
+  rows.forEach((row, index) => {
+    if (!filter.test(row)) return;
+    for (let k = Math.max(0, index - around); k <= Math.min(rows.length - 1, index + around); k++) keep[k] = true;
+  });
+  if (!keep.includes(true)) return [`no screen row matches ${String(filter)}`];
+  const out: string[] = [];
+  for (let i = 0; i < rows.length; ) {
+    if (keep[i]) out.push(rows[i++]!);
+    else {
+      let j = i;
+      while (j < rows.length && !keep[j]) j++;
+      if (rows.slice(i, j).some((row) => row.trim() !== "")) out.push(`… ${j - i} screen row${j - i === 1 ? "" : "s"} not matching the filter`);
+      i = j;
+    }
+  }
+  return out;
 }

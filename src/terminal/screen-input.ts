@@ -52,6 +52,17 @@ export class ScreenInput {
     };
   }
 
+  /** What the line being read showed so far was printed there: its input starts here (callback as above). */
+  restart(): ((edge: Edge | undefined) => void) | null {
+    const region = this.regions.at(-1);
+    if (!region || region.ending) return null;
+    return (edge) => {
+      if (!edge) return;
+      region.from?.marker.dispose();
+      region.from = edge;
+    };
+  }
+
   /** The visible rows, with the cells of input hidden (trailing blanks trimmed). */
   mask(buffer: IBuffer, rows: number, cols: number): string[] {
     const lines: string[] = [];

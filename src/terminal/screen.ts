@@ -251,11 +251,12 @@ export class Screen {
   }
 
   /**
-   * An integrated shell started (`start`) or stopped reading its input line here, in the order
-   * of what was written: the edge is placed where the cursor is once all of it is parsed.
+   * An integrated shell started (`start`) or stopped reading its input line here, or what its
+   * line showed so far was printed, not typed (`restart`), in the order of what was written:
+   * the edge is placed where the cursor is once all of it is parsed.
    */
-  markInput(edge: "start" | "end"): void {
-    const place = edge === "start" ? this.input.begin() : this.input.end();
+  markInput(edge: "start" | "end" | "restart"): void {
+    const place = edge === "start" ? this.input.begin() : edge === "end" ? this.input.end() : this.input.restart();
     if (!place) return;
     this.flush();
     this.pending = new Promise<void>((resolve) => this.term.write("", () => {

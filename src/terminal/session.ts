@@ -12,6 +12,7 @@ import { Screen } from "./screen.js";
 import { Transcript } from "./transcript.js";
 import { EchoRanges } from "./echo-ranges.js";
 import { TypedEcho } from "./typed-echo.js";
+import { InputMarks } from "./input-marks.js";
 import type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionMeta, ShellPhase } from "./session-types.js";
 import { traced } from "../util/traced.js";
 
@@ -49,8 +50,12 @@ export class TerminalSession extends SessionState {
   /** The transcript's ranges that echo input rather than hold what the program printed. */
   private readonly echo = new EchoRanges();
   private readonly typedEcho = new TypedEcho();
+  /** Where input went in, and when live output came (a wait for a pattern looks past the last input). */
+  readonly inputs = new InputMarks(() => ({ backend: this.backend, paneId: this.paneId }));
   /** Where the screen's input edges fall in the chunk being taken in (transcript offsets). */
-  private screenEdges: { at: number; edge: "start" | "end" }[] = [];
+  private screenEdges: { at: number; edge: "start" | "end" | "restart" }[] = [];
+  /** This process typed (or pressed a key) on the line the shell reads; until then what stands there was printed (a job's lines). */
+  private typedOnLine = false;
 
   constructor(
     meta: SessionMeta,
@@ -139,14 +144,13 @@ export class TerminalSession extends SessionState {
   /** Takes in a chunk of the pane's output (bytes; a character split across chunks waits for its rest). */
   ingest(data: Buffer): void {
     const text = this.decoder.write(data);
+    this.inputs.output(this.transcript.end);
     if (text) this.ingestText(text);
     this.outputEmitter.fire(data);
   }
 
-  /** The program asked for bracketed paste at least once (`ESC[?2004h`). */
   private bracketedPasteSeen = false;
-
-  /** The program asked for bracketed paste at least once (shells ask at each prompt). */
+  /** The program asked for bracketed paste at least once (`ESC[?2004h`; shells ask at each prompt). */
   get asksForBracketedPaste(): boolean {
     return this.bracketedPasteSeen;
   }
@@ -178,6 +182,11 @@ export class TerminalSession extends SessionState {
     this.recorder.output(text);
     this.screenEdges = [];
     for (const { event, start, end } of events) this.apply(event, start, end);
+    // Whole lines printed at the prompt, untyped: output. A line typed elsewhere (another
+    // process, a person) is submitted by its Enter, whose C comes in the same chunk as its
+    // line break (it closed the range above); the line still being typed stays echo.
+    const lastBreak = text.lastIndexOf("\n");
+    if (this.echo.reading && !this.typedOnLine && lastBreak !== -1) this.printedUpTo(base + lastBreak + 1);
     // The screen gets the chunk in pieces, its input edges placed between them.
     let at = 0;
     for (const { at: offset, edge } of this.screenEdges) {
@@ -209,17 +218,30 @@ export class TerminalSession extends SessionState {
   /** The input line ends at `at` (its command's output starts there, or a new prompt). */
   private inputEnds(at: number): void {
     if (!this.echo.reading) return;
+    this.typedOnLine = false;
     this.echo.close(at);
     this.screenEdges.push({ at, edge: "end" });
   }
+
+  /** What the line being read shows up to `at` was printed, not typed: its echo starts there. */
+  private printedUpTo(at: number): number {
+    const from = this.echo.openAt;
+    if (from !== null && at > from) this.screenEdges.push({ at, edge: "restart" });
+    this.echo.advance(at);
+    return at;
+  }
+
+  /** Where the line the shell reads begins, past what was printed on it (null: none is read). */
+  get inputLineFrom(): number | null { return this.echo.openAt; }
 
   private apply(event: OscEvent, start: number, end: number): void {
     switch (event.type) {
       case "prompt-start": {
         this.integratedShell = true;
         // A line given up (a blank line, a syntax error, C-c): its echo is its first line;
-        // what follows, up to this prompt, is the shell's answer.
-        if (this.echo.reading) this.inputEnds(this.firstLineEnd(start));
+        // what follows, up to this prompt, is the shell's answer. Nothing typed on it: a
+        // redraw after what a job printed (zsh's job notices), all output.
+        if (this.echo.reading) this.inputEnds(this.typedOnLine ? this.firstLineEnd(start) : this.printedUpTo(start));
         // A command that ended without D (the shell was interrupted hard) is over all the same.
         const running = this.running;
         if (running) this.finishCommand(running, start, null, "prompt");
@@ -298,7 +320,7 @@ export class TerminalSession extends SessionState {
 
   /** Just past the first line break after the input line began, if before `limit`; else `limit`. */
   private firstLineEnd(limit: number): number {
-    const from = this.inputStart ?? limit;
+    const from = this.echo.openAt ?? this.inputStart ?? limit;
     const nl = this.transcript.slice(from, limit).text.indexOf("\n");
     return nl === -1 ? limit : from + nl + 1;
   }
@@ -401,12 +423,13 @@ export class TerminalSession extends SessionState {
     this.answerMayWait = false;
     // An integrated shell's line editor is marked where it reads (B to C); anything else's
     // echo is found from the text itself.
-    if (!(this.integrated && (this.phase === "prompt" || this.phase === "redrawing"))) this.typedEcho.typed(data.toString("utf8"));
+    if (!this.noteInput()) this.typedEcho.typed(data.toString("utf8"));
     await this.backend.writeInput(this.paneId, data);
   }
 
   async keys(keys: readonly string[]): Promise<void> {
     this.answerMayWait = false;
+    this.noteInput();
     await this.backend.sendKeys(this.paneId, keys);
   }
 
@@ -419,6 +442,14 @@ export class TerminalSession extends SessionState {
   async dropUnreadAnswers(): Promise<void> {
     if (!this.answerMayWait || !this.integrated || this.phase !== "prompt") return;
     await this.keys(["C-e", "C-u"]);
+  }
+
+  /** Input goes in here now; true when onto an integrated shell's line (then typed on that line). */
+  private noteInput(): boolean {
+    this.inputs.sent(this.transcript.end);
+    const atLine = this.integrated && (this.phase === "prompt" || this.phase === "redrawing");
+    if (atLine) this.typedOnLine = true;
+    return atLine;
   }
 
   async resize(rows: number, cols: number): Promise<void> {

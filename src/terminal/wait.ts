@@ -1,5 +1,7 @@
 // terminal_wait: block until a pattern shows, the running command completes, output goes
-// idle, or the program exits. Output printed before the call but not yet read counts.
+// idle, or the program exits. Output printed before the call but not yet read counts; a
+// pattern is looked for only in output since the last input sent to the session (from any
+// process; or since the wait began, when none is known), never in older output.
 import type { TermhiveConfig } from "../config.js";
 import type { TerminalSession } from "./session.js";
 import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
@@ -10,6 +12,7 @@ import { ToolError } from "../util/tool-error.js";
 import { renderFullscreen } from "./fullscreen.js";
 import { completedSince, onAlternateScreen } from "./completion.js";
 import { renderSlice } from "./render.js";
+import type { LookFrom } from "./input-marks.js";
 
 export type WaitFor = "pattern" | "completion" | "idle" | "exit";
 
@@ -34,12 +37,18 @@ export interface WaitResult {
   duration_ms: number;
   /** A full-screen program holds the alternate screen: output is that screen, row by row. */
   tui?: true;
+  /** Where a pattern was looked for: output since the last input (or your last read, if later), or since the wait began. */
+  looked_since?: LookFrom["since"] | "read";
 }
 
 export async function waitSession(session: TerminalSession, request: WaitRequest, config: TermhiveConfig): Promise<WaitResult> {
   if (request.for === "pattern" && !request.pattern) throw new ToolError(`for: "pattern" needs a pattern`);
   const started = Date.now();
-  const from = Math.max(session.readCursors.get(request.clientId) ?? session.transcript.start, session.transcript.start);
+  const cursor = session.readCursors.get(request.clientId);
+  const look = request.for === "pattern" ? await session.inputs.lookFrom(() => session.transcript.end) : undefined;
+  // Output this client already read is not looked at again; nothing ever sent: all of it is the program's own.
+  const since = look && cursor !== undefined && (look.since === "open" || cursor > look.from) ? "read" : look?.since;
+  const from = Math.max(since === "input" || since === "start" ? look!.from : (cursor ?? session.transcript.start), session.transcript.start);
   const completed = completedSince(session, from, request.idleMs);
   let match: string | undefined;
   let exitCode: number | null | undefined;
@@ -101,6 +110,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
     tokens: rendered.tokens,
     duration_ms: Date.now() - started,
     ...(tui ? { tui: true as const } : {}),
+    ...(since ? { looked_since: since } : {}),
   };
 }
 

@@ -13,9 +13,13 @@ const waitInput = {
   max_tokens: z.number().int().min(50).max(200_000).optional().describe("Output budget (default 2000)."),
 };
 
-function formatWait(r: { matched: boolean; reason: string; output: string; match?: string; exit_code?: number | null; duration_ms: number; tui?: true }): string {
+/** Where a pattern was looked for, as the result's last line says it. */
+const LOOKED: Record<string, string> = { input: "in output since the last input", read: "in output since your last read", start: "in output since the wait began (the last input came before this process followed the session)", open: "in all output (nothing was sent to the session yet)" };
+
+function formatWait(r: { matched: boolean; reason: string; output: string; match?: string; exit_code?: number | null; duration_ms: number; tui?: true; looked_since?: string }): string {
   const screen = r.tui ? " · full-screen app: output is its screen" : "";
-  const head = r.matched ? `[${r.reason}${r.match !== undefined ? `: ${JSON.stringify(r.match)}` : ""}${r.exit_code !== undefined ? ` · exit ${r.exit_code}` : ""} · ${r.duration_ms} ms${screen}]` : `[timeout after ${r.duration_ms} ms: not matched${screen}]`;
+  const looked = r.looked_since ? ` ${LOOKED[r.looked_since]}` : "";
+  const head = r.matched ? `[${r.reason}${r.match !== undefined ? `: ${JSON.stringify(r.match)}` : ""}${r.exit_code !== undefined ? ` · exit ${r.exit_code}` : ""} · ${r.duration_ms} ms${looked ? ` ·${looked}` : ""}${screen}]` : `[timeout after ${r.duration_ms} ms: not matched${looked}${screen}]`;
   return [r.output, head].filter(Boolean).join("\n");
 }
 
@@ -23,7 +27,7 @@ export default defineVerb({
   name: "terminal_wait",
   title: "Wait for output, completion, idle or exit",
   description:
-    "Block until a regex shows in unread output, the command completes, output goes idle, or the program exits; returns output since your last read.",
+    "Block until a regex shows in output since the last input, the command completes, output goes idle, or the program exits; returns the output looked at.",
   input: waitInput,
   family: "terminal",
   annotations: READS,
@@ -38,7 +42,7 @@ export default defineVerb({
     description: "wait until the running command completes, output goes idle, the program exits, or a pattern shows (exit status 124 on timeout)",
     options: [
       new Option("--for <what>", "what to wait for (default: pattern with --pattern, else completion)").choices(["completion", "idle", "exit", "pattern"]),
-      ["--pattern <regex>", "regex to wait for in output not yet read"],
+      ["--pattern <regex>", "regex to wait for in output since the last input"],
       ["-t, --timeout <s>", "seconds to wait (default 30)", seconds],
       ["--max-tokens <n>", "token budget of the output", int],
     ],
