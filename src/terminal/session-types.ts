@@ -3,6 +3,13 @@
 import type { ShellKind } from "../shell/integration.js";
 import type { SandboxPolicy } from "../sandbox/policy.js";
 
+/** The bounds a session keeps to (from the configuration). */
+export interface SessionLimits {
+  transcriptMaxChars: number;
+  scrollback: number;
+  recordingMaxBytes: number;
+}
+
 export interface CommandRecord {
   /** The command line, from the shell integration (OSC 633 E), termhive's own run, or the echo. */
   command: string;

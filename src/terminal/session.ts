@@ -13,17 +13,12 @@ import { Transcript } from "./transcript.js";
 import { EchoRanges } from "./echo-ranges.js";
 import { TypedEcho } from "./typed-echo.js";
 import { InputMarks } from "./input-marks.js";
-import type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionMeta, ShellPhase } from "./session-types.js";
+import type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionLimits, SessionMeta, ShellPhase } from "./session-types.js";
+import { asksTheTerminal } from "./terminal-query.js";
 import { traced } from "../util/traced.js";
 
 export { locateEndedOutput } from "./command-text.js";
-export type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionMeta, ShellPhase } from "./session-types.js";
-
-export interface SessionLimits {
-  transcriptMaxChars: number;
-  scrollback: number;
-  recordingMaxBytes: number;
-}
+export type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionLimits, SessionMeta, ShellPhase } from "./session-types.js";
 
 /** The key that tells a shell's exit hook its last D arrived (an empty Enter if the shell is already gone). */
 const EXIT_ACK = "\r";
@@ -33,13 +28,6 @@ const EXIT_DRAIN_MAX_MS = 1_000;
 
 /** How much of the command history to keep (offsets only; the text is in the transcript). */
 const KEPT_COMMANDS = 200;
-/**
- * A program asking the terminal about itself: cursor position or status (CSI n), device
- * attributes (CSI c, > c, = c), colours (OSC 10/11/12 ?). The terminal (tmux) answers into the
- * pane's input; a program that exits without reading the answer leaves it for the shell's line
- * editor, where it became `1R` or `2c` in front of the next command.
- */
-const TERMINAL_QUERY = /\x1b\[[?>=]?[0-9;]*[nc]|\x1b\](?:1[0-2]);\?/;
 
 export class TerminalSession extends SessionState {
   readonly transcript: Transcript;
@@ -168,7 +156,7 @@ export class TerminalSession extends SessionState {
   private answerMayWait = false;
 
   private ingestText(text: string): void {
-    if (TERMINAL_QUERY.test(text)) this.answerMayWait = true;
+    if (asksTheTerminal(text)) this.answerMayWait = true;
     if (!this.bracketedPasteSeen && text.includes("\x1b[?2004h")) {
       this.bracketedPasteSeen = true;
       this.bracketedPasteEmitter.fire();
