@@ -2,7 +2,8 @@
 // events are watched until one of these holds, first match wins:
 //   osc133        the shell's OSC 133 D for this command (exact, with its exit code)
 //   rejected      the shell drew a new prompt without starting it (syntax error, blank line)
-//   incomplete    the shell shows its continuation prompt (OSC 133;P;k=c): it needs more of the line
+//   incomplete    the shell shows its continuation prompt (OSC 133;P;k=c): it needs more of the line;
+//                 or a REPL shows its own (python's "... ") once it has read every typed line
 //   exit          the session's program exited
 //   until         the caller's pattern showed in the command's output
 //   fullscreen    a full-screen program switched to the alternate screen and drew it, or a
@@ -11,7 +12,7 @@
 //   idle          no shell integration and no known prompt: output went quiet
 //   timeout       none of these within the caller's time
 // terminal_wait's "completion" is the same question asked later: completedSince.
-import { matchNestedPrompt } from "./prompts.js";
+import { matchContinuationPrompt, matchNestedPrompt } from "./prompts.js";
 import type { CommandRecord, TerminalSession } from "./session.js";
 import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 import { stripAnsi } from "../util/ansi.js";
@@ -56,7 +57,7 @@ export interface Completion {
   /** The command's own record (or the outer program's, when that one ended). */
   record?: CommandRecord;
   exitCode: number | null;
-  /** Which prompt a nested-prompt completion saw. */
+  /** Which prompt a nested-prompt completion saw (or, incomplete, whose continuation prompt). */
   prompt?: string;
 }
 
@@ -119,7 +120,11 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
     // A pager on the normal screen (less -X) waits for keys as a full-screen program does.
     if (producedOutput && quietFor >= timing.idleQuietMs && (await pagerShowing(session))) return { reason: "fullscreen", record };
     if (mode === "quiet") {
-      return producedOutput && quietFor >= timing.idleQuietMs ? { reason: "idle" } : undefined;
+      if (!producedOutput || quietFor < timing.idleQuietMs) return undefined;
+      // A REPL that had not drawn its prompt yet when the text was typed waits for more of it.
+      await session.screen.settled();
+      const waiting = matchContinuationPrompt(session.screen.cursorLinePrefix());
+      return waiting ? { reason: "incomplete", prompt: waiting } : { reason: "idle" };
     }
     // A REPL's prompt (or a program now waiting for input, when a shell command started one).
     if (producedOutput && quietFor >= timing.promptQuietMs && (mode === "nested" || record)) {
@@ -131,7 +136,9 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
       const needed = mode === "nested" && quietFor < PARTIAL_ECHO_QUIET_MS ? Math.max(1, request.typedLines ?? 1) : 1;
       const echoed = session.transcript.lineCount - session.transcript.lineAt(startOffset) >= needed;
       if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(timing.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
-        return { reason: "nested-prompt", record, prompt };
+        // Its continuation prompt after the last line: the REPL still waits for the rest, nothing ran.
+        const waiting = mode === "nested" ? matchContinuationPrompt(session.screen.cursorLinePrefix()) : undefined;
+        return waiting ? { reason: "incomplete", record, prompt: waiting } : { reason: "nested-prompt", record, prompt };
       }
     }
     return undefined;
