@@ -9,17 +9,19 @@
 //   fullscreen    a full-screen program switched to the alternate screen and drew it, or a
 //                 pager waits for keys on the normal screen (pager.ts)
 //   nested-prompt a REPL's prompt (python, psql, a nested shell…) is on the cursor line
+//   waiting_for_input  the command asks a question ("[y/N]", a password) at the cursor and waits
 //   idle          no shell integration and no known prompt: output went quiet
 //   timeout       none of these within the caller's time
 // terminal_wait's "completion" is the same question asked later: completedSince.
 import { matchContinuationPrompt, matchNestedPrompt } from "./prompts.js";
+import { QUESTION_QUIET_MS, questionAtCursor } from "./question-wait.js";
 import type { CommandRecord, TerminalSession } from "./session.js";
 import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 import { stripAnsi } from "../util/ansi.js";
 import { pagerShowing } from "./pager.js";
 import type { SafeRegex } from "../util/regex.js";
 
-export type CompletionReason = "osc133" | "rejected" | "incomplete" | "exit" | "until" | "nested-prompt" | "fullscreen" | "idle" | "timeout";
+export type CompletionReason = "osc133" | "rejected" | "incomplete" | "exit" | "until" | "nested-prompt" | "waiting_for_input" | "fullscreen" | "idle" | "timeout";
 
 /**
  * What the command was typed into: an integrated shell at its prompt, a program at its own
@@ -57,7 +59,7 @@ export interface Completion {
   /** The command's own record (or the outer program's, when that one ended). */
   record?: CommandRecord;
   exitCode: number | null;
-  /** Which prompt a nested-prompt completion saw (or, incomplete, whose continuation prompt). */
+  /** Which prompt a nested-prompt completion saw (or, incomplete, whose continuation prompt; waiting_for_input: the question). */
   prompt?: string;
 }
 
@@ -126,6 +128,12 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
       const waiting = matchContinuationPrompt(session.screen.cursorLinePrefix());
       return waiting ? { reason: "incomplete", prompt: waiting } : { reason: "idle" };
     }
+    // The shell's command asks a question at the cursor and waits for its answer.
+    if (mode === "shell" && record && record.outputEnd === null && producedOutput && quietFor >= QUESTION_QUIET_MS) {
+      await session.screen.settled();
+      const question = questionAtCursor(session.screen.cursorLinePrefix());
+      if (question && Date.now() - session.lastOutputAt >= QUESTION_QUIET_MS) return { reason: "waiting_for_input", record, prompt: question };
+    }
     // A REPL's prompt (or a program now waiting for input, when a shell command started one).
     if (producedOutput && quietFor >= timing.promptQuietMs && (mode === "nested" || record)) {
       await session.screen.settled();
@@ -158,7 +166,7 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
       quietMs:
         mode === "quiet"
           ? [timing.idleQuietMs, ...LIVENESS_QUIET_MS]
-          : [timing.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, timing.idleQuietMs, PARTIAL_ECHO_QUIET_MS, ...LIVENESS_QUIET_MS],
+          : [timing.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, QUESTION_QUIET_MS, timing.idleQuietMs, PARTIAL_ECHO_QUIET_MS, ...LIVENESS_QUIET_MS],
       onProgress: request.onProgress,
     },
   );

@@ -14,6 +14,7 @@ import { typeText } from "./typing.js";
 import { renderSlice } from "./render.js";
 import { cancelInputLine, inputLineHasText } from "./prompt-line.js";
 import { cancelReplInput, closeBlock, replIncompleteHint } from "./repl-block.js";
+import { questionHint } from "./question-wait.js";
 
 export type { CompletionReason } from "./completion.js";
 
@@ -130,7 +131,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   if (session.alive && session.ending) await exitsWithin(session, ENDING_WAIT_MS);
   const ended: SessionEnd | undefined = session.alive ? undefined : { exit_status: session.exitStatus, signal: session.exitSignal };
   const pager = reason === "fullscreen" && (await pagerShowing(session));
-  const running = session.alive && (reason === "timeout" || reason === "until" || reason === "fullscreen" || (reason === "nested-prompt" && mode === "shell"));
+  const running = session.alive && (reason === "timeout" || reason === "until" || reason === "fullscreen" || reason === "waiting_for_input" || (reason === "nested-prompt" && mode === "shell"));
   return {
     output: rendered.text,
     exit_code: completion.exitCode,
@@ -155,7 +156,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
               ? endedHint(ended)
               : pager
                 ? pagerHint(session)
-                : hintFor(reason, session, mode),
+                : hintFor(reason, session, mode, completion.prompt),
       ]
         .filter(Boolean)
         .join("\n") || undefined,
@@ -187,7 +188,7 @@ function incompleteNotCancelledHint(session: TerminalSession): string {
   return `the shell needs more of this line (an unclosed quote or block, or a trailing backslash) and did not take Ctrl-C: it may still be waiting for the rest. See terminal_read {"session":${ref},"mode":"screen"}.`;
 }
 
-function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMode): string | undefined {
+function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMode, prompt?: string): string | undefined {
   const ref = JSON.stringify(session.name);
   switch (reason) {
     case "timeout":
@@ -200,6 +201,8 @@ function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMo
         : undefined;
     case "fullscreen":
       return fullscreenHint(session);
+    case "waiting_for_input":
+      return questionHint(session, prompt ?? "");
     case "incomplete":
       return `the shell needs more of this line to run it (an unclosed quote or block, or a trailing backslash); nothing ran. The unfinished line was cancelled (Ctrl-C), so the shell is back at a clean prompt: send the whole command in one terminal_run.`;
     case "rejected":
