@@ -29,10 +29,12 @@ async function tmuxStatus(configured: string): Promise<string | null> {
   return probe?.status === 0 ? `${probe.stdout.trim()} (${tmuxPath})` : null;
 }
 
-async function mcpCommand(): Promise<void> {
+/** `explain`: say how to connect a client even when stdin is no terminal (`npm start` in a script). */
+async function mcpCommand(explain: boolean): Promise<void> {
   const config = loadConfig();
   (await import("./util/crash-policy.js")).installCrashPolicy("mcp", config);
-  if (process.stdin.isTTY) {
+  // On stderr: stdout is the protocol's.
+  if (process.stdin.isTTY || explain) {
     const tmux = await tmuxStatus(config.tmuxPath);
     process.stderr.write(
       [
@@ -85,8 +87,8 @@ program.exitOverride();
 program.configureOutput({
   outputError: (message, write) => write(`termhive: ${message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ").trim()}\n`),
 });
-program.command("mcp").description("serve MCP over stdio (what an MCP client runs)").action(mcpCommand);
-program.command("start").description("same as mcp; on a terminal it explains how to connect a client").action(mcpCommand);
+program.command("mcp").description("serve MCP over stdio (what an MCP client runs)").action(() => mcpCommand(false));
+program.command("start").description("same as mcp, first explaining (on stderr) how to connect a client").action(() => mcpCommand(true));
 
 async function main(): Promise<void> {
   const verb = process.argv[2];

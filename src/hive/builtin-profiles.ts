@@ -10,6 +10,12 @@
 // limits a rule to the bottom of the screen, where that chrome lives.
 import type { ProfileConfig } from "./profiles.js";
 
+/**
+ * A question a command in a shell asks and waits on: "[y/N]", "(yes/no)", a password or a
+ * passphrase. The shell profile's rule, and terminal_run's (src/terminal/question-wait.ts).
+ */
+export const SHELL_QUESTION = String.raw`\[y/N\]|\[Y/n\]|\(y/n\)|\(yes/no(?:/\[fingerprint\])?\)\??\s*$|[Pp]assword[^:\n]*:\s*$|[Pp]assphrase[^:\n]*:\s*$`;
+
 export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
   claude: {
     description: "Claude Code (Anthropic's CLI agent)",
@@ -127,7 +133,7 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
     // A quiet screen without a prompt is a silent command (sleep, a build between lines), not idle.
     quietStatus: "working",
     rules: [
-      { status: "waiting_for_input", pattern: String.raw`\[y/N\]|\[Y/n\]|\(y/n\)|\(yes/no(?:/\[fingerprint\])?\)\??\s*$|[Pp]assword[^:\n]*:\s*$|[Pp]assphrase[^:\n]*:\s*$`, lines: 2, detail: "question" },
+      { status: "waiting_for_input", pattern: SHELL_QUESTION, lines: 2, detail: "question" },
       { status: "idle", pattern: String.raw`[$#%❯>]\s*$`, lines: 1, minQuietMs: 200, detail: "shell prompt" },
     ],
   },

@@ -4,7 +4,24 @@
  */
 export const DEFAULT_MAX_LINE_CHARS = 400;
 
+/** How far from a line's end a fetch call that ends it is looked for (a huge line is not scanned). */
+const CALL_MAX_CHARS = 300;
+/** A terminal_read call ending a line: a reducer's closing line ("…; all: terminal_read {…}]"). */
+const TRAILING_CALL = /terminal_read \{[^{}\n]*\}\]?$/;
+
 export function cutOverlong(text: string, maxChars = DEFAULT_MAX_LINE_CHARS): string {
+  if (text.length <= maxChars) return text;
+  // The call that fetches what was left out stays whole (cut, it fetches nothing): only the
+  // text before it is cut.
+  const call = TRAILING_CALL.exec(text.slice(-CALL_MAX_CHARS));
+  if (call) {
+    const before = text.slice(0, text.length - call[0].length);
+    return cutMiddle(before, Math.max(60, maxChars - call[0].length)) + call[0];
+  }
+  return cutMiddle(text, maxChars);
+}
+
+function cutMiddle(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const keep = Math.max(2, maxChars - 30);
   const head = Math.ceil(keep * 0.6);

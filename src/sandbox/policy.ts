@@ -28,18 +28,46 @@ const path = z.string();
 /** A word that is no preset is named back with the ones there are (zod's own text says only "Invalid input"). */
 const unknownPreset = (input: unknown) =>
   typeof input === "string" ? `unknown sandbox preset ${JSON.stringify(input.slice(0, 64))}: the presets are ${SANDBOX_PRESETS.join(", ")} (or a policy {write, read?, network, env?})` : undefined;
+const policyFields = z
+  .object({
+    write: z.array(path),
+    read: z.union([z.literal("all"), z.array(path)]).optional(),
+    network: z.enum(NETWORK_MODES),
+    env: z.literal("clean").optional(),
+    unix_sockets: z.literal("allow").optional(),
+  })
+  .strict();
+
+/** What each field of a policy takes, for an error that names the field. */
+const POLICY_FIELDS: Record<string, string> = {
+  write: 'a list of paths the program may write (required; [] for none; relative ones are taken from cwd), e.g. ["/path/to/project"]',
+  read: '"all" or a list of paths (optional; default "all")',
+  network: `one of ${NETWORK_MODES.join(", ")} (required)`,
+  env: '"clean" (optional)',
+  unix_sockets: '"allow" (optional)',
+};
+
+/**
+ * A policy object that does not parse names the field at fault and what it takes (zod's own
+ * text for the union says only "Invalid input").
+ */
+function policyProblem(input: unknown): string | undefined {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
+  const issue = policyFields.safeParse(input).error?.issues[0];
+  if (!issue) return undefined;
+  const fields = "a policy is {write, read?, network, env?, unix_sockets?}";
+  if (issue.code === "unrecognized_keys") return `unknown sandbox field ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}: ${fields} (or a preset: ${SANDBOX_PRESETS.join(", ")})`;
+  const field = String(issue.path[0] ?? "");
+  const takes = POLICY_FIELDS[field];
+  if (!takes) return undefined;
+  const missing = (input as Record<string, unknown>)[field] === undefined;
+  return `sandbox.${field} ${missing ? "is missing" : "is invalid"}: it takes ${takes}; ${fields}`;
+}
+
 export const sandboxOption = z.union([
   z.enum(SANDBOX_PRESETS, { error: (issue) => unknownPreset(issue.input) }),
-  z
-    .object({
-      write: z.array(path),
-      read: z.union([z.literal("all"), z.array(path)]).optional(),
-      network: z.enum(NETWORK_MODES),
-      env: z.literal("clean").optional(),
-      unix_sockets: z.literal("allow").optional(),
-    })
-    .strict(),
-], { error: (issue) => unknownPreset(issue.input) });
+  policyFields,
+], { error: (issue) => unknownPreset(issue.input) ?? policyProblem(issue.input) });
 export type SandboxOption = z.infer<typeof sandboxOption>;
 /** What a pane is opened with: an option to resolve, or a policy granted before (agent_restore), taken as it was. */
 export type SandboxRequest = SandboxOption | { granted: SandboxPolicy };

@@ -2,23 +2,26 @@
 // events are watched until one of these holds, first match wins:
 //   osc133        the shell's OSC 133 D for this command (exact, with its exit code)
 //   rejected      the shell drew a new prompt without starting it (syntax error, blank line)
-//   incomplete    the shell shows its continuation prompt (OSC 133;P;k=c): it needs more of the line
+//   incomplete    the shell shows its continuation prompt (OSC 133;P;k=c): it needs more of the line;
+//                 or a REPL shows its own (python's "... ") once it has read every typed line
 //   exit          the session's program exited
 //   until         the caller's pattern showed in the command's output
 //   fullscreen    a full-screen program switched to the alternate screen and drew it, or a
 //                 pager waits for keys on the normal screen (pager.ts)
 //   nested-prompt a REPL's prompt (python, psql, a nested shell…) is on the cursor line
+//   waiting_for_input  the command asks a question ("[y/N]", a password) at the cursor and waits
 //   idle          no shell integration and no known prompt: output went quiet
 //   timeout       none of these within the caller's time
 // terminal_wait's "completion" is the same question asked later: completedSince.
-import { matchNestedPrompt } from "./prompts.js";
+import { matchContinuationPrompt, matchNestedPrompt } from "./prompts.js";
+import { QUESTION_QUIET_MS, questionAtCursor } from "./question-wait.js";
 import type { CommandRecord, TerminalSession } from "./session.js";
 import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 import { stripAnsi } from "../util/ansi.js";
 import { pagerShowing } from "./pager.js";
 import type { SafeRegex } from "../util/regex.js";
 
-export type CompletionReason = "osc133" | "rejected" | "incomplete" | "exit" | "until" | "nested-prompt" | "fullscreen" | "idle" | "timeout";
+export type CompletionReason = "osc133" | "rejected" | "incomplete" | "exit" | "until" | "nested-prompt" | "waiting_for_input" | "fullscreen" | "idle" | "timeout";
 
 /**
  * What the command was typed into: an integrated shell at its prompt, a program at its own
@@ -56,7 +59,7 @@ export interface Completion {
   /** The command's own record (or the outer program's, when that one ended). */
   record?: CommandRecord;
   exitCode: number | null;
-  /** Which prompt a nested-prompt completion saw. */
+  /** Which prompt a nested-prompt completion saw (or, incomplete, whose continuation prompt; waiting_for_input: the question). */
   prompt?: string;
 }
 
@@ -119,7 +122,17 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
     // A pager on the normal screen (less -X) waits for keys as a full-screen program does.
     if (producedOutput && quietFor >= timing.idleQuietMs && (await pagerShowing(session))) return { reason: "fullscreen", record };
     if (mode === "quiet") {
-      return producedOutput && quietFor >= timing.idleQuietMs ? { reason: "idle" } : undefined;
+      if (!producedOutput || quietFor < timing.idleQuietMs) return undefined;
+      // A REPL that had not drawn its prompt yet when the text was typed waits for more of it.
+      await session.screen.settled();
+      const waiting = matchContinuationPrompt(session.screen.cursorLinePrefix());
+      return waiting ? { reason: "incomplete", prompt: waiting } : { reason: "idle" };
+    }
+    // The shell's command asks a question at the cursor and waits for its answer.
+    if (mode === "shell" && record && record.outputEnd === null && producedOutput && quietFor >= QUESTION_QUIET_MS) {
+      await session.screen.settled();
+      const question = questionAtCursor(session.screen.cursorLinePrefix());
+      if (question && Date.now() - session.lastOutputAt >= QUESTION_QUIET_MS) return { reason: "waiting_for_input", record, prompt: question };
     }
     // A REPL's prompt (or a program now waiting for input, when a shell command started one).
     if (producedOutput && quietFor >= timing.promptQuietMs && (mode === "nested" || record)) {
@@ -131,7 +144,9 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
       const needed = mode === "nested" && quietFor < PARTIAL_ECHO_QUIET_MS ? Math.max(1, request.typedLines ?? 1) : 1;
       const echoed = session.transcript.lineCount - session.transcript.lineAt(startOffset) >= needed;
       if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(timing.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
-        return { reason: "nested-prompt", record, prompt };
+        // Its continuation prompt after the last line: the REPL still waits for the rest, nothing ran.
+        const waiting = mode === "nested" ? matchContinuationPrompt(session.screen.cursorLinePrefix()) : undefined;
+        return waiting ? { reason: "incomplete", record, prompt: waiting } : { reason: "nested-prompt", record, prompt };
       }
     }
     return undefined;
@@ -151,7 +166,7 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
       quietMs:
         mode === "quiet"
           ? [timing.idleQuietMs, ...LIVENESS_QUIET_MS]
-          : [timing.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, timing.idleQuietMs, PARTIAL_ECHO_QUIET_MS, ...LIVENESS_QUIET_MS],
+          : [timing.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, QUESTION_QUIET_MS, timing.idleQuietMs, PARTIAL_ECHO_QUIET_MS, ...LIVENESS_QUIET_MS],
       onProgress: request.onProgress,
     },
   );

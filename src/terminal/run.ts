@@ -13,6 +13,8 @@ import { pagerHint, pagerShowing } from "./pager.js";
 import { typeText } from "./typing.js";
 import { renderSlice } from "./render.js";
 import { cancelInputLine, inputLineHasText } from "./prompt-line.js";
+import { cancelReplInput, closeBlock, replIncompleteHint } from "./repl-block.js";
+import { questionHint } from "./question-wait.js";
 
 export type { CompletionReason } from "./completion.js";
 
@@ -86,19 +88,26 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.
   const outer = mode === "nested" ? session.running : undefined;
-  const completion = await awaitCompletion(
-    session,
-    { mode, startOffset, outer, until: request.until, typedLines: linesSubmitted(request.command), timeoutMs: request.timeoutMs, onProgress: request.onProgress },
-    config,
-  ).catch((error: Error) => {
-    throw new ToolError(error.message, "dead");
-  });
+  const complete = (as: RunMode, typedLines: number) =>
+    awaitCompletion(
+      session,
+      { mode: as, startOffset, outer, until: request.until, typedLines, timeoutMs: Math.max(0, request.timeoutMs - (Date.now() - started)), onProgress: request.onProgress },
+      config,
+    ).catch((error: Error) => {
+      throw new ToolError(error.message, "dead");
+    });
+  const typedLines = linesSubmitted(request.command);
+  let completion = await complete(mode, typedLines);
+  // A REPL at its continuation prompt after the last line: end the block as a person would.
+  const inRepl = mode !== "shell" && completion.reason === "incomplete";
+  const closed = inRepl && (await closeBlock(session));
+  if (closed) completion = await complete("nested", typedLines + 1);
   const { reason, record } = completion;
 
   // fish keeps a rejected line in its editor; clear it so the next command is typed on an empty line.
   if (reason === "rejected" && session.meta.shell === "fish") await session.keys(["C-e", "C-u"]);
   // The shell waits for the rest of a line that cannot run: cancel it, so the shell is back at a clean prompt.
-  const cancelled = reason === "incomplete" ? await cancelInputLine(session) : undefined;
+  const cancelled = reason !== "incomplete" ? undefined : inRepl ? await cancelReplInput(session) : await cancelInputLine(session);
   const fromOuter = record !== undefined && record === outer;
   const from = fromOuter ? startOffset : (record?.outputStart ?? startOffset);
   const to = reason === "osc133" && record?.outputEnd != null ? record.outputEnd : undefined;
@@ -122,7 +131,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   if (session.alive && session.ending) await exitsWithin(session, ENDING_WAIT_MS);
   const ended: SessionEnd | undefined = session.alive ? undefined : { exit_status: session.exitStatus, signal: session.exitSignal };
   const pager = reason === "fullscreen" && (await pagerShowing(session));
-  const running = session.alive && (reason === "timeout" || reason === "until" || reason === "fullscreen" || (reason === "nested-prompt" && mode === "shell"));
+  const running = session.alive && (reason === "timeout" || reason === "until" || reason === "fullscreen" || reason === "waiting_for_input" || (reason === "nested-prompt" && mode === "shell"));
   return {
     output: rendered.text,
     exit_code: completion.exitCode,
@@ -137,7 +146,18 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
     prompt: completion.prompt,
     ...(ended ? { session_ended: ended } : {}),
     hint:
-      [lostOutputHint(session, from), cancelled === false ? incompleteNotCancelledHint(session) : ended ? endedHint(ended) : pager ? pagerHint(session) : hintFor(reason, session, mode)]
+      [
+        lostOutputHint(session, from),
+        inRepl && reason === "incomplete"
+          ? replIncompleteHint(session, completion.prompt, closed, cancelled === true)
+          : cancelled === false
+            ? incompleteNotCancelledHint(session)
+            : ended
+              ? endedHint(ended)
+              : pager
+                ? pagerHint(session)
+                : hintFor(reason, session, mode, completion.prompt),
+      ]
         .filter(Boolean)
         .join("\n") || undefined,
   };
@@ -168,7 +188,7 @@ function incompleteNotCancelledHint(session: TerminalSession): string {
   return `the shell needs more of this line (an unclosed quote or block, or a trailing backslash) and did not take Ctrl-C: it may still be waiting for the rest. See terminal_read {"session":${ref},"mode":"screen"}.`;
 }
 
-function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMode): string | undefined {
+function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMode, prompt?: string): string | undefined {
   const ref = JSON.stringify(session.name);
   switch (reason) {
     case "timeout":
@@ -181,6 +201,8 @@ function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMo
         : undefined;
     case "fullscreen":
       return fullscreenHint(session);
+    case "waiting_for_input":
+      return questionHint(session, prompt ?? "");
     case "incomplete":
       return `the shell needs more of this line to run it (an unclosed quote or block, or a trailing backslash); nothing ran. The unfinished line was cancelled (Ctrl-C), so the shell is back at a clean prompt: send the whole command in one terminal_run.`;
     case "rejected":

@@ -23,7 +23,7 @@ function formatRun(r: {
 }): string {
   const end = r.session_ended;
   const ended = end ? ` · session ended (${end.signal !== null ? `signal ${end.signal}` : end.exit_status !== null ? `exit ${end.exit_status}` : "status unknown"})` : "";
-  const status = (r.complete ? (r.exit_code === null ? "done" : `exit ${r.exit_code}`) : "still running") + ended;
+  const status = (r.reason === "waiting_for_input" ? "waiting for input" : r.complete ? (r.exit_code === null ? "done" : `exit ${r.exit_code}`) : "still running") + ended;
   const where = r.session_name === undefined ? "" : ` · throwaway session ${r.session_name} ${r.session_closed ? "closed" : "kept"}`;
   const footer = `[${status} · ${r.reason}${r.prompt ? ` (${r.prompt})` : ""} · ${r.duration_ms} ms · ${r.tokens} tokens${r.raw_tokens > r.tokens ? ` of ${r.raw_tokens}` : ""}${where}]`;
   return [r.output, footer, r.hint].filter((part) => part !== undefined && part !== "").join("\n");
@@ -33,7 +33,7 @@ export default defineVerb({
   name: "terminal_run",
   title: "Run a command and wait for it",
   description:
-    "Run a command in a session and wait until it finishes; also inside REPLs (python, node, psql) and ssh. Returns output (cleaned, folded when long), exit code and reason: osc133, incomplete (unclosed quote: nothing ran), exit, until, nested-prompt (REPL prompt back), fullscreen (vim/less: go on with terminal_send), idle, timeout (still running: terminal_wait).",
+    "Run a command in a session and wait until it finishes; also inside REPLs (python, node, psql) and ssh. Returns output (cleaned, folded when long), exit code and reason: osc133, incomplete (unclosed quote: nothing ran), exit, until, nested-prompt (REPL prompt back), waiting_for_input (it asks a question: answer with terminal_send), fullscreen (vim/less: go on with terminal_send), idle, timeout (still running: terminal_wait).",
   input: runInput,
   family: "terminal",
   annotations: RUNS,

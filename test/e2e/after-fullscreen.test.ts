@@ -1,5 +1,6 @@
 // A run right after a pager or REPL hands control back: the shell's own prompt is the shell's,
-// with its exact end and exit code; a REPL's multi-line block runs to its end.
+// with its exact end and exit code; a REPL's multi-line block runs to its end, with or without
+// its closing empty line.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -58,4 +59,41 @@ describe("a REPL's multi-line block", () => {
     const next = await h.ok("terminal_run", { session: "py", command: "print('after', 6 * 7)", timeout_s: 20 });
     assert.equal(next.output, "after 42", JSON.stringify(next));
   });
+});
+
+describe("a REPL block typed without its closing empty line", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.startField();
+  });
+  after(async () => h.destroy());
+
+  // Python reads a compound statement until an empty line: without it the REPL waits at "... "
+  // and the next run's text is read as more of the block (a SyntaxError in the trial).
+  for (const [label, open] of [
+    ["python3 opened as the session's program", { command: "python3 -q" }],
+    ["python3 started in a shell", { command: "bash", python: "python3 -q" }],
+  ] as const) {
+    test(`${label}: a block ending in an indented line runs to its end; an open bracket is incomplete and cancelled`, async () => {
+      const name = "python" in open ? "shpy" : "py";
+      await h.ok("terminal_open", { name, command: open.command, rows: 30, cols: 100 });
+      // python3 as the pane's program draws its first prompt after the open returns: a run typed
+      // before it is judged by quiet output.
+      if (!("python" in open)) await h.ok("terminal_wait", { session: name, pattern: ">>> ", timeout_s: 20 });
+      const ready = await h.ok("terminal_run", { session: name, command: "python" in open ? open.python : "print('ready')", timeout_s: 20 });
+      assert.equal(ready.reason, "nested-prompt", JSON.stringify(ready));
+      const block = await h.ok("terminal_run", { session: name, command: "for i in range(3):\n    print('row', i)", timeout_s: 20 });
+      assert.equal(block.reason, "nested-prompt", JSON.stringify(block));
+      assert.match(block.output, /row 0\nrow 1\nrow 2/, JSON.stringify(block));
+      const next = await h.ok("terminal_run", { session: name, command: "print('next')", timeout_s: 20 });
+      assert.equal(next.output, "next", JSON.stringify(next));
+      // An empty line does not close a bracket: nothing ran, and the REPL is back at ">>> ".
+      const open1 = await h.ok("terminal_run", { session: name, command: "print(1,", timeout_s: 20 });
+      assert.equal(open1.reason, "incomplete", JSON.stringify(open1));
+      assert.equal(open1.prompt, "python");
+      assert.match(open1.hint, /cancelled \(Ctrl-C\)/, JSON.stringify(open1));
+      const after1 = await h.ok("terminal_run", { session: name, command: "print('after', 6 * 7)", timeout_s: 20 });
+      assert.equal(after1.output, "after 42", JSON.stringify(after1));
+    });
+  }
 });

@@ -116,6 +116,16 @@ describe("CLI without a server (in-process, straight to tmux)", () => {
     assert.match(checks["round trip"].detail, /in-process/);
     assert.equal(r.status, r.json.ok ? 0 : 1);
   });
+
+  // npm start run from a script (stdin no terminal) said nothing; stdout stays the protocol's.
+  test("start says how to register a client on stderr, also when stdin is no terminal; mcp does not", () => {
+    const start = spawnSync(process.execPath, [CLI, "start"], { env: testEnv(home), input: "", encoding: "utf8", timeout: 60_000 });
+    assert.match(start.stderr, /Register it with Claude Code: +claude mcp add termhive -- \S*cli\.js mcp/, start.stderr);
+    assert.equal(start.stdout, "");
+    const mcp = spawnSync(process.execPath, [CLI, "mcp"], { env: testEnv(home), input: "", encoding: "utf8", timeout: 60_000 });
+    assert.doesNotMatch(mcp.stderr, /Register it/);
+    assert.equal(mcp.stdout, "");
+  });
 });
 
 describe("CLI against a running termhive serve (gRPC unix socket)", () => {

@@ -51,6 +51,21 @@ describe("sandbox policy", () => {
     assert.equal(sandboxOption.safeParse({ write: ["/w"], network: "on", writes: [] }).success, false);
   });
 
+  test("a policy that does not parse names the field at fault and what it takes", () => {
+    const problem = (input: unknown): string => {
+      const r = sandboxOption.safeParse(input);
+      assert.equal(r.success, false);
+      return r.error!.issues.map((issue) => issue.message).join(" | ");
+    };
+    assert.match(problem({ write: ["/var/tmp/x"] }), /^sandbox\.network is missing: it takes one of on, off, loopback \(required\); a policy is \{write, read\?, network, env\?, unix_sockets\?\}$/);
+    assert.match(problem({ write: ["/w"], network: "none" }), /^sandbox\.network is invalid: it takes one of on, off, loopback/);
+    assert.match(problem({ write: "/w", network: "on" }), /^sandbox\.write is invalid: it takes a list of paths the program may write/);
+    assert.match(problem({ network: "on" }), /^sandbox\.write is missing/);
+    assert.match(problem({ write: ["/w"], network: "on", read: "some" }), /^sandbox\.read is invalid: it takes "all" or a list of paths/);
+    assert.match(problem({ write: ["/w"], network: "on", writes: [] }), /"writes"/);
+    assert.match(problem("everything"), /unknown sandbox preset "everything"/);
+  });
+
   test("kept on the pane as JSON and read back; an unreadable value is no policy", () => {
     const p = resolvePolicy({ write: [work], network: "off" }, { cwd: work, home, program: "bash" });
     assert.deepEqual(parseStoredPolicy(JSON.stringify(p)), p);

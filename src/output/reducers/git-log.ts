@@ -46,7 +46,25 @@ function summarise(hash: string, decoration: string, block: readonly Line[]): st
   }
   const subject = message.find((line) => line !== "") ?? "";
   const body = message.filter((line) => line !== "").length > 1 ? " …" : "";
-  return `${hash.slice(0, 8)}${decoration} ${date} ${author}: ${subject}${body}${totals}`.replace(/\s+/g, " ").trim();
+  const head = `${hash.slice(0, 8)}${decoration} ${date} ${author}: `.replace(/\s+/g, " ");
+  const tail = `${body}${totals}`;
+  return `${head}${shortSubject(subject.replace(/\s+/g, " "), SUMMARY_MAX_CHARS - head.length - tail.length)}${tail}`.trim();
+}
+
+/**
+ * A summary line's most characters. A long log is folded to its first and last commits, and a
+ * folded line over its width is cut in the middle, which takes the subject: cut here at its
+ * end instead, so the line keeps its hash, date, author and how the subject starts.
+ */
+const SUMMARY_MAX_CHARS = 120;
+
+/** A subject cut at a word break to `room` characters (at least 40), "…" saying so. */
+function shortSubject(subject: string, room: number): string {
+  const max = Math.max(40, room);
+  if (subject.length <= max) return subject;
+  const cut = subject.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
 }
 
 // "Tue Mar 3 10:20:30 2026 +0100" → "2026-03-03"; other formats are kept as they are.

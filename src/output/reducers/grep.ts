@@ -52,6 +52,9 @@ export const grep: Reducer = {
       groups.get(file)!.push({ text: `  ${rest}`, from: line.from, to: line.to });
     }
     const total = [...groups.values()].reduce((sum, group) => sum + group.length, 0);
+    // grep reading a pipe (`env | grep X`) prints no file names (its lines can look like rg's
+    // file headings): there is nothing to group, and a count of file matches would say none matched.
+    if (total === 0 || total < other.length) return [...lines];
     const out: Line[] = [note(`${total} matches in ${order.length} files`, lines.slice(0, 1))];
     for (const file of order) {
       const group = groups.get(file)!;

@@ -1,0 +1,48 @@
+// A long git log with long subjects, folded to the budget: the reducer's closing line keeps the
+// whole call that fetches the log (a cut call fetches nothing), and a subject is cut at its end,
+// not in the middle of the line where the subject is.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { renderOutput } from "../../../src/output/index.js";
+import { cutOverlong } from "../../../src/output/overlong.js";
+
+function longLog(commits: number): string {
+  const blocks: string[] = [];
+  for (let i = commits; i > 0; i--) {
+    const hash = (i * 2654435761).toString(16).padStart(8, "0").repeat(5).slice(0, 40);
+    const subject = `Change number ${i}: ${"a subject that goes on and explains why at length ".repeat(5)}end ${i}`;
+    blocks.push(`commit ${hash}\nAuthor: Seed fa381102 maintainers <maintainers@example.com>\nDate:   Sun Nov 29 04:00:49 2026 +0000\n\n    ${subject}\n\n    A body line.\n`);
+  }
+  return blocks.join("\n");
+}
+
+test("git log of 781 commits with long subjects: the closing call is whole, subjects are cut at their end", () => {
+  const text = longLog(781);
+  const result = renderOutput(text, { command: "git log", firstLine: 9964, session: "dev" });
+  assert.equal(result.reducer, "git-log");
+  const lines = result.text.split("\n");
+  const closing = lines.at(-1)!;
+  const call = /^\[git-log reducer, \d+ of \d+ lines; all: terminal_read (\{.*\})\]$/.exec(closing);
+  assert.ok(call, closing);
+  const args = JSON.parse(call[1]!) as { from_line: number; to_line: number };
+  assert.equal(args.from_line, 9964);
+  assert.equal(args.to_line, 9964 + text.replace(/\n$/, "").split("\n").length - 1);
+  const commits = lines.filter((line) => /^[0-9a-f]{8} 2026-11-29 /.test(line));
+  assert.ok(commits.length >= 10, result.text);
+  for (const line of commits) {
+    assert.doesNotMatch(line, /chars cut/, line);
+    assert.match(line, /^[0-9a-f]{8} 2026-11-29 Seed fa381102 maintainers: Change number \d+: a subject that goes on .*…$/, line);
+    assert.ok(line.length <= 120, line);
+  }
+  assert.ok(result.tokens <= 2000, String(result.tokens));
+});
+
+test("a line cut to its width keeps a terminal_read call that ends it whole", () => {
+  const call = 'terminal_read {"session":"dev","mode":"lines","from_line":9964,"to_line":14821}';
+  const cut = cutOverlong(`[git-log reducer, 782 of 4858 lines; all: ${call}]`, 100);
+  assert.ok(cut.endsWith(`${call}]`), cut);
+  assert.ok(cut.startsWith("[git-log reducer, 782 of 4858 lines"), cut);
+  // Other long lines are still cut in the middle, and a huge one is not scanned for a call.
+  assert.match(cutOverlong("x".repeat(500) + call + "y", 100), /^x+ …\[\d+ chars cut\]… .*y$/);
+  assert.equal(cutOverlong("z".repeat(10_000_000), 400).length < 450, true);
+});
