@@ -56,6 +56,8 @@ if (files.some((file) => /(^|\/)real-[^/]*\.test\.ts$/.test(file)) && !process.e
 // One file at a time by default: the end-to-end files each start servers, tmux and shells,
 // and on a 2-core machine running them side by side made timing-sensitive waits flaky.
 const concurrency = process.env.TERMHIVE_TEST_CONCURRENCY ?? "1";
+// Node's runner holds each file to this bound too: a long loop (TERMHIVE_NATURAL_RUNS=20) needs more.
+const timeoutMs = process.env.TERMHIVE_TEST_TIMEOUT_MS ?? "90000";
 // The tests' temporary folders (homes, sockets, fixtures) all go in one folder of this run
 // (TMPDIR), so a run leaves nothing behind however a test ends: what is left there, and any
 // tmux server whose socket was in it, is removed and named when the run is over. Each test
@@ -76,7 +78,7 @@ const OUTSIDE_TMP = "/var/tmp";
 const outsideRun = mkdtempSync(join(OUTSIDE_TMP, "termhive-run-"));
 const result = spawnSync(
   process.execPath,
-  ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-timeout=90000", "--test-reporter=spec", ...files],
+  ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, "--test-reporter=spec", ...files],
   { stdio: "inherit", env: { ...process.env, TMPDIR: testTmp, TERMHIVE_TEST_OUTSIDE_TMP: outsideRun } },
 );
 const leaked = [cleanUp(testTmp), cleanUp(outsideRun)].some(Boolean);
