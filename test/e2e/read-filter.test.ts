@@ -36,6 +36,10 @@ describe("read filter", () => {
     // With context, the lines around each match come too, still nothing else.
     const c = await h.ok("terminal_read", { session: "f", mode: "all", filter: "^123456$", context: 1 });
     assert.deepEqual(shown(c.output), ["123455", "123456", "123457"], c.output);
+    // Raw too: matches in the middle of 1.9 MB of output, of which an unfiltered read renders only the head and the last 1 MB.
+    const raw = await h.ok("terminal_read", { session: "f", mode: "all", raw: true, filter: "^3000[0-9]$" });
+    const thirty = Array.from({ length: 10 }, (_, i) => String(30000 + i));
+    assert.deepEqual(shown(raw.output).map((line) => line.replace(/\r$/, "")), [...thirty, ...thirty], raw.output);
   });
 
   test("a transcript that dropped its head: matches in what it holds, and the lines searched are named", async () => {
