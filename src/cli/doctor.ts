@@ -119,7 +119,9 @@ async function iterm2Check(config: TermhiveConfig, tmuxOk: boolean): Promise<Che
     ok: false,
     required: needed,
     detail: `${probe.detail}: tab status${needed ? " and TERMHIVE_BACKEND=iterm2 are" : " is"} off; ${attach}`,
-    fix: "turn on iTerm2 > Settings > General > Magic > Enable Python API, then allow termhive when iTerm2 asks",
+    // iTerm2 itself never asks (termhive sends x-iterm2-disable-auth-ui): the cookie comes through
+    // AppleScript, which macOS lets the app termhive runs in send only once Automation allows it.
+    fix: "turn on iTerm2 > Settings > General > Magic > Enable Python API, and allow the app termhive runs in (your terminal or editor) to control iTerm2: System Settings > Privacy & Security > Automation > iTerm2 (macOS asks once, the first time termhive asks iTerm2 for a cookie); or set ITERM2_COOKIE and ITERM2_KEY",
   };
 }
 

@@ -13,27 +13,46 @@ const MAX_KEPT_CHARS = 1_000_000;
 /** Matches kept from the start however many follow. */
 const KEPT_HEAD_LINES = 200;
 
+/** A cleaned line, with (raw scans) the part's source lines and where its own start there. */
+interface ScannedLine extends Line {
+  source?: readonly string[];
+  local?: number;
+}
+
 export class FilterScan {
   private readonly kept: Line[] = [];
   private keptChars = 0;
   /** Unmatched lines just before the next part, for a match's leading context. */
-  private before: Line[] = [];
+  private before: ScannedLine[] = [];
   /** Lines still owed to the last match's trailing context. */
   private after = 0;
   /** Index of the last line fed (-1: none yet). */
   lastIndex = -1;
   matches = 0;
 
+  /** Source lines already kept (raw scans): one two cleaned lines share is kept once. */
+  private nextSource = 0;
+
+  /** `raw`: lines are matched as shown but kept as the program wrote them, escape codes and all. */
   constructor(
     private readonly pattern: LineMatcher,
     private readonly context: number,
     private readonly secrets: readonly string[] = [],
+    private readonly raw = false,
   ) {}
 
   /** One part of whole lines; `offset`: the index of its first line from the scan's first line. */
   async add(text: string, offset: number): Promise<void> {
+    // A raw scan's lines point into their part's source lines: a context line may be kept
+    // after the next part came in.
+    const source = this.raw ? text.split("\n") : undefined;
     // Masked before matching, as a whole render does: a pattern must not find a secret's text.
-    const lines = cleanLines(text).map((line) => ({ text: maskSecrets(line.text, this.secrets), from: line.from + offset, to: line.to + offset }));
+    const lines: ScannedLine[] = cleanLines(text).map((line) => ({
+      text: maskSecrets(line.text, this.secrets),
+      from: line.from + offset,
+      to: line.to + offset,
+      ...(source ? { source, local: line.from } : {}),
+    }));
     const matched = await matchLinesSliced(lines, this.pattern);
     lines.forEach((line, i) => {
       if (matched[i]) {
@@ -53,7 +72,14 @@ export class FilterScan {
     if (lines.length) this.lastIndex = Math.max(this.lastIndex, lines[lines.length - 1]!.to);
   }
 
-  private keep(line: Line): void {
+  private keep(line: ScannedLine): void {
+    if (line.source) {
+      for (let k = Math.max(line.from, this.nextSource); k <= line.to; k++) this.keepOne({ text: maskSecrets(line.source[line.local! + k - line.from] ?? "", this.secrets), from: k, to: k });
+      this.nextSource = Math.max(this.nextSource, line.to + 1);
+    } else this.keepOne({ text: line.text, from: line.from, to: line.to });
+  }
+
+  private keepOne(line: Line): void {
     this.kept.push(line);
     this.keptChars += line.text.length + 1;
     if (this.keptChars > MAX_KEPT_CHARS && this.kept.length > KEPT_HEAD_LINES * 2) {

@@ -88,3 +88,25 @@ export function filterLines(lines: readonly Line[], pattern: LineMatcher, contex
   }
   return { lines: out, hidden };
 }
+
+/**
+ * A filter's kept lines as the program wrote them, for a raw read: a pattern is matched against
+ * each line as a terminal shows it (escape codes would split a word, and `^` would meet a colour
+ * code), and each line kept, a match or its context, comes back as the source lines it stands
+ * for, escape codes and all. Markers stay as they are; a source line two cleaned lines share is
+ * given once.
+ */
+export function sourceOfKept(kept: readonly Line[], cleaned: ReadonlySet<Line>, source: readonly string[]): Line[] {
+  const out: Line[] = [];
+  let next = 0;
+  for (const line of kept) {
+    if (!cleaned.has(line)) {
+      out.push(line);
+      next = Math.max(next, line.to + 1);
+      continue;
+    }
+    for (let k = Math.max(line.from, next); k <= line.to; k++) out.push({ text: source[k] ?? "", from: k, to: k });
+    next = Math.max(next, line.to + 1);
+  }
+  return out;
+}

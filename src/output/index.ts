@@ -1,5 +1,5 @@
 import { cleanTable } from "./clean.js";
-import { filterLines, matchLinesSliced, type LineMatcher } from "./filter.js";
+import { filterLines, matchLinesSliced, sourceOfKept, type LineMatcher } from "./filter.js";
 import { fitsWholeSteps, foldTable } from "./fold.js";
 import type { Line } from "./line.js";
 import { fetchCall, type FetchTarget } from "./markers.js";
@@ -24,7 +24,7 @@ export interface RenderOptions {
   maxTokens?: number;
   /** false: clean only, no per-command reducer. Default true. */
   reduce?: boolean;
-  /** true: return the text untouched (escape codes kept), only bounded. */
+  /** true: return the text untouched (escape codes kept), only bounded; a filter still chooses the lines. */
   raw?: boolean;
   /** Keep only lines matching this regex (already validated by the caller), with `context` lines around. */
   filter?: LineMatcher;
@@ -108,12 +108,13 @@ function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Gene
   let hidden = 0;
   let reducerName: string | undefined;
   let reducedLines: number | undefined;
-  if (opts.filter && !opts.raw) {
-    const all = lines.toLines();
+  if (opts.filter) {
+    // A raw read is filtered too: matched as shown (cleaned), kept as written (sourceOfKept).
+    const all = opts.raw ? cleanLinesMasked(text, opts.secrets) : lines.toLines();
     let matched: boolean[] | undefined;
     if (sliced) yield matchLinesSliced(all, opts.filter).then((m) => void (matched = m));
     const filtered = filterLines(all, opts.filter, opts.context ?? 0, target, matched);
-    lines = LineTable.fromLines(filtered.lines);
+    lines = LineTable.fromLines(opts.raw ? sourceOfKept(filtered.lines, new Set(all), lines.toLines().map((line) => line.text)) : filtered.lines);
     hidden += filtered.hidden;
   } else if (!opts.raw && opts.reduce !== false) {
     const reduced = reduceLines(lines, opts.command, target);
@@ -134,6 +135,10 @@ function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Gene
   if (reducedLines) result.reduced_lines = reducedLines;
   if (raw.estimated) result.raw_tokens_estimated = true;
   return result;
+}
+
+function cleanLinesMasked(text: string, secrets: readonly string[] | undefined): Line[] {
+  return cleanTable(text).toLines().map((line) => ({ ...line, text: maskSecrets(line.text, secrets) }));
 }
 
 /** Lines already chosen (a FilterScan's, with its markers), folded to the budget as renderOutput folds. */

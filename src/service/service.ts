@@ -27,7 +27,7 @@ import { waitSession, type WaitResult } from "../terminal/wait.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { sessionSummary, type SessionSummary } from "../terminal/summary.js";
 import { resolveKey } from "../backends/keys.js";
-import { markLine } from "../terminal/line-marks.js";
+import { markLine, markRun } from "../terminal/line-marks.js";
 import { keysTakenBy, takenByNote } from "../terminal/pager.js";
 
 export type { CallContext, SessionSummary, ThrowawayFacts } from "./inputs.js";
@@ -156,8 +156,8 @@ export class TermhiveService {
         raw: input.raw,
         reduce: input.reduce,
         onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(command, 60)} (${Math.round(ms / 1000)} s)`)),
-        // A line termhive submits in an integrated shell: its pager prints instead of waiting.
-        beforeTyping: async () => void (session.integrated && (await markLine(this.backend, this.config.home, session, "run"))),
+        // A line termhive submits in a shell: its pager prints instead of waiting.
+        beforeTyping: () => markRun(this.backend, this.config.home, session),
       },
       this.config,
     ).finally(release);

@@ -6,6 +6,8 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+export { isPlainShell, plainShellPagerEnv } from "./plain-shell.js";
+
 /** The mark's path relative to a termhive home (the local one, or a remote host's). */
 export function runLineFile(sessionId: string): string {
   return join("shell", `run.${sessionId}`);

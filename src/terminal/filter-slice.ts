@@ -15,6 +15,8 @@ export interface FilterSliceRequest {
   filter: LineMatcher;
   context?: number;
   maxTokens: number;
+  /** Matching lines come back as written, escape codes kept. */
+  raw?: boolean;
 }
 
 export interface FilteredSlice extends Rendered {
@@ -37,7 +39,7 @@ export async function filterSlice(session: TerminalSession, request: FilterSlice
     at = first === -1 ? to : at + first + 1;
   }
   const firstLine = t.lineAt(at);
-  const scan = new FilterScan(request.filter, Math.max(0, Math.floor(request.context ?? 0)), session.secrets);
+  const scan = new FilterScan(request.filter, Math.max(0, Math.floor(request.context ?? 0)), session.secrets, request.raw);
   let rawTokens = 0;
   while (at < to) {
     let end = Math.min(to, at + PART_CHARS);

@@ -4,7 +4,7 @@
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
 import type { Backend } from "../backends/backend.js";
-import { markRunLine, runLineFile } from "../shell/run-line.js";
+import { isPlainShell, markRunLine, removeRunLineMark, runLineFile } from "../shell/run-line.js";
 import { markSecretLine } from "../shell/secret-line.js";
 import type { TerminalSession } from "./session.js";
 import { traced } from "../util/traced.js";
@@ -38,4 +38,16 @@ export async function runLineMarked(backend: Backend, home: string, session: Ter
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Before a run types its line: an integrated shell's mark (cleared by its next prompt); a plain
+ * shell's (sh, dash: src/shell/plain-shell.ts), which has no prompt hook, comes with the call
+ * that clears it once the run returns. Other programs get none.
+ */
+export async function markRun(backend: Backend, home: string, session: TerminalSession): Promise<(() => Promise<void>) | void> {
+  if (session.integrated) return markLine(backend, home, session, "run");
+  if (!isPlainShell(session.meta.command) || session.meta.host || session.meta.sandbox) return;
+  await markLine(backend, home, session, "run");
+  return async () => removeRunLineMark(home, session.id);
 }

@@ -26,7 +26,7 @@ import type { SandboxOption, SandboxPolicy } from "../sandbox/policy.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
 import { removeSecretLineMark } from "../shell/secret-line.js";
-import { removeRunLineMark } from "../shell/run-line.js";
+import { plainShellPagerEnv, removeRunLineMark } from "../shell/run-line.js";
 import { metaFromPane, ownProgramInForeground, remoteCwd, resolveCwd } from "./pane-place.js";
 import type { CommandStartedEvent, CommandFinishedEvent, SessionClosedEvent, SessionEvent, SessionExitedEvent, SessionOutputEvent } from "./session-events.js";
 
@@ -333,8 +333,7 @@ export class SessionRegistry {
             stateDir: ensurePrivateDir(join(this.config.home, "shell")),
             ...(host ? { assetDir: host.shellDir, baseEnv: {} } : {}),
           });
-    // The shell rewrites its status file with `>|`, which keeps the mode of a file that
-    // exists: made owner-only here, it never takes the user's umask.
+    // Made owner-only here: the shell's `>|` rewrite keeps the mode, never the user's umask.
     if (shellKind !== "other" && !host) closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
     const callerEnv = host ? {} : paneEnvironment(process.env, this.config.paneEnv);
     const asked = options.grantedSandbox ? { granted: options.grantedSandbox } : options.sandbox;
@@ -359,6 +358,7 @@ export class SessionRegistry {
       // The in-pane `termhive` reaches the hive through this folder (sandbox/relay.ts), not TERMHIVE_HOME.
       ...(sandbox?.relayDir ? { [RELAY_ENV]: sandbox.relayDir } : {}),
       ...options.env,
+      ...(sandbox || host ? {} : plainShellPagerEnv(program, { ...callerEnv, ...options.env })),
     };
     const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind, ...(host ? { host: host.host } : {}), ...(sandbox ? { sandbox: sandbox.policy } : {}) };
     this.opening.add(id);

@@ -33,9 +33,10 @@ const TAIL_CHARS = RENDER_MAX_CHARS - HEAD_CHARS;
 
 export async function renderSlice(session: TerminalSession, request: RenderRequest): Promise<Rendered & { dropped_chars: number; searched?: FilteredSlice["searched"] }> {
   // A filter searches every held line, however long the slice: never only a head and a tail.
-  if (request.filter && !request.raw) {
+  // With raw too: a filtered raw read keeps the matching lines as written.
+  if (request.filter) {
     const filtered = await filterSlice(session, { ...request, filter: request.filter });
-    return { ...filtered, text: textForModel(session, filtered.text, false) };
+    return { ...filtered, text: textForModel(session, filtered.text, request.raw) };
   }
   const t = session.transcript;
   const to = Math.min(request.to ?? t.end, t.end);

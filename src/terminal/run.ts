@@ -26,8 +26,8 @@ export interface RunRequest {
   raw?: boolean;
   reduce?: boolean;
   onProgress?: (elapsedMs: number) => void;
-  /** Called just before the command is typed (the shell's pager mark: src/shell/run-line.ts). */
-  beforeTyping?: () => Promise<void>;
+  /** Called just before the command is typed (the shell's pager mark: src/shell/run-line.ts); what it returns, once the run returns. */
+  beforeTyping?: () => Promise<(() => Promise<void>) | void>;
 }
 
 export interface RunResult {
@@ -83,7 +83,15 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const started = Date.now();
   const startOffset = session.transcript.end;
   if (mode === "shell") session.expectCommand(request.command);
-  await request.beforeTyping?.();
+  const unmark = await request.beforeTyping?.();
+  try {
+    return await typeAndAwait(session, request, config, mode, started, startOffset);
+  } finally {
+    await unmark?.();
+  }
+}
+
+async function typeAndAwait(session: TerminalSession, request: RunRequest, config: TermhiveConfig, mode: Awaited<ReturnType<typeof chooseMode>>, started: number, startOffset: number): Promise<RunResult> {
   await typeText(session, request.command, true);
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.

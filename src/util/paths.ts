@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, chmodSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, chmodSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -24,6 +24,20 @@ export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
   if (env.TERMHIVE_HOME) return resolve(env.TERMHIVE_HOME);
   const state = env.XDG_STATE_HOME ? resolve(env.XDG_STATE_HOME) : join(homedir(), ".local", "state");
   return join(state, "termhive");
+}
+
+/**
+ * A folder as the file system names it: absolute, without a trailing slash, its symlinks
+ * followed; as given (made absolute) when it does not exist, so two spellings of one folder
+ * compare equal and a missing one still compares with itself.
+ */
+export function realFolder(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    return absolute;
+  }
 }
 
 /** Creates a private (0700) directory, tightening it if it already exists with looser bits. */

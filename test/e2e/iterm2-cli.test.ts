@@ -116,5 +116,8 @@ describe("termhive doctor: iTerm2", () => {
     assert.equal(bad.ok, false);
     assert.match(bad.detail, /refused the connection \(HTTP 401\)/);
     assert.match(bad.fix, /Enable Python API/);
+    // iTerm2 never asks (termhive sends x-iterm2-disable-auth-ui): what the person must allow is macOS's Automation.
+    assert.match(bad.fix, /Privacy & Security > Automation > iTerm2/);
+    assert.doesNotMatch(bad.fix, /when iTerm2 asks/);
   });
 });

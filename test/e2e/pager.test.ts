@@ -4,10 +4,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { E2E_BACKEND, Harness } from "./harness.js";
 import { until } from "../until.js";
+import { removeAtExit } from "../temp-folder.js";
 
 const COMMITS = 120;
 
@@ -145,6 +146,66 @@ describe("pagers", () => {
     assert.match(help.output, /See the journalctl\(1\) man page for details/);
   });
 
+  test("a program that pages through SYSTEMD_PAGER as systemd's tools do prints its whole output", async () => {
+    // journalctl pages real output, but this machine has no journal ("No journal files were
+    // found"): this stand-in pages the way systemd's pager.c does — only on a terminal, the
+    // pipe read by `sh -c "$SYSTEMD_PAGER"` (else $PAGER, else less), with LESS=FRSXMK.
+    const tool = join(h.home, "journal-like");
+    writeFileSync(tool, [
+      "#!/bin/sh",
+      "[ -t 1 ] || exec seq -f 'entry %g' 1 300",
+      "export LESS=FRSXMK",
+      "seq -f 'entry %g' 1 300 | sh -c \"${SYSTEMD_PAGER:-${PAGER:-less}}\"",
+      "",
+    ].join("\n"), { mode: 0o755 });
+    await h.ok("terminal_open", { name: "sdpager", command: "bash", rows: 20, cols: 100 });
+    const run = await h.ok("terminal_run", { session: "sdpager", command: `'${tool}'`, timeout_s: 20, max_tokens: 30_000 });
+    assert.equal(run.reason, "osc133", JSON.stringify(run));
+    assert.equal(run.exit_code, 0);
+    assert.match(run.output, /^entry 1$/m);
+    assert.match(run.output, /^entry 300$/m);
+    assert.equal((await h.ok("terminal_run", { session: "sdpager", command: "echo next-command" })).output, "next-command");
+  });
+
+  test("psql: PSQL_PAGER is termhive's pager, and a query result taller than the pane prints whole", async (t) => {
+    if (!hasProgram("psql")) return t.skip("psql is not installed");
+    await h.ok("terminal_open", { name: "psql", command: "bash", rows: 20, cols: 100 });
+    const env = await h.ok("terminal_run", { session: "psql", command: "printf '%s\\n' \"$PSQL_PAGER\"" });
+    assert.match(env.output, /\/bin\/pager'? PSQL_PAGER$/, env.output);
+    const server = startPostgres();
+    if (!server) return t.diagnostic("no PostgreSQL server could be started here (initdb/pg_ctl): only PSQL_PAGER checked");
+    try {
+      const query = await h.ok("terminal_run", { session: "psql", command: `psql -h '${server}' -U postgres -c 'select generate_series(1, 200) as n'`, timeout_s: 30, max_tokens: 30_000 });
+      assert.equal(query.reason, "osc133", JSON.stringify(query));
+      assert.equal(query.exit_code, 0);
+      assert.match(query.output, /^\s+200$/m);
+      assert.match(query.output, /\(200 rows\)/);
+    } finally {
+      stopPostgres(server);
+    }
+  });
+
+  test("sh: git log in a shell termhive does not integrate prints its whole output, and the pane takes the next command", async (t) => {
+    if (!hasProgram("sh")) return t.skip("sh is not installed");
+    const opened = await h.ok("terminal_open", { name: "git-sh", command: "sh", rows: 40, cols: 100, cwd: repo, env: { GIT_PAGER: "sed s/^/PERSONS-PAGER:/" } });
+    const log = await h.ok("terminal_run", { session: "git-sh", command: "git log --oneline", timeout_s: 20, max_tokens: 20_000 });
+    assert.equal(log.exit_code ?? 0, 0, JSON.stringify(log));
+    assert.equal(log.output.split("\n").filter((line: string) => /^[0-9a-f]{7,} /.test(line)).length, COMMITS, JSON.stringify(log));
+    assert.notEqual(log.reason, "fullscreen", JSON.stringify(log));
+    assert.notEqual(log.reason, "timeout", JSON.stringify(log));
+    assert.doesNotMatch(log.output, /PERSONS-PAGER/);
+    const next = await h.ok("terminal_run", { session: "git-sh", command: "echo next-command" });
+    assert.match(next.output, /^next-command$/m, JSON.stringify(next));
+    // The mark is termhive's lines' only: a line a person types afterwards gets their own pager.
+    if (E2E_BACKEND === "pty") return;
+    assert.equal(h.tmux("send-keys", "-t", opened.pane, "-l", "git log --oneline -3").status, 0);
+    assert.equal(h.tmux("send-keys", "-t", opened.pane, "Enter").status, 0);
+    await until("the person's pager to print", async () => {
+      const screen = await h.ok("terminal_read", { session: "git-sh", mode: "screen" });
+      return /PERSONS-PAGER:[0-9a-f]+ commit 118/.test(screen.output) ? true : undefined;
+    });
+  });
+
   test("a command that calls a pager itself returns when the pager waits, and says so", async () => {
     await h.ok("terminal_open", { name: "self", command: "bash", rows: 20, cols: 80 });
     const run = await h.ok("terminal_run", { session: "self", command: "seq 1 500 | less -X", timeout_s: 20 });
@@ -163,3 +224,34 @@ describe("pagers", () => {
     assert.equal(typed.taken_by, "full-screen");
   });
 });
+
+const POSTGRES_BIN = "/usr/lib/postgresql";
+
+/**
+ * A private PostgreSQL server (initdb into the test's folder, unix socket only, trust): the
+ * folder its socket is in, or undefined where none can be started (no server installed).
+ * initdb refuses root, so as root it runs as the postgres user.
+ */
+function startPostgres(): string | undefined {
+  if (!existsSync(POSTGRES_BIN)) return undefined;
+  const version = spawnSync("ls", [POSTGRES_BIN], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).sort().at(-1);
+  if (!version) return undefined;
+  const bin = join(POSTGRES_BIN, version, "bin");
+  // In /tmp, not the test's own TMPDIR: that folder is root's alone, and the server runs as postgres.
+  const dir = mkdtempSync(join("/tmp", "termhive-pg-"));
+  removeAtExit(dir);
+  const asUser = process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--"] : [];
+  if (asUser.length && spawnSync("chown", ["postgres", dir]).status !== 0) return undefined;
+  const run = (...argv: string[]) => spawnSync(asUser[0] ?? argv[0]!, [...asUser.slice(1), ...(asUser.length ? argv : argv.slice(1))], { encoding: "utf8", timeout: 120_000 });
+  const data = join(dir, "data");
+  if (run(join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8").status !== 0) return undefined;
+  const started = run(join(bin, "pg_ctl"), "-D", data, "-w", "-t", "60", "-l", join(dir, "log"), "-o", `-k ${dir} -c listen_addresses=''`, "start");
+  return started.status === 0 ? dir : undefined;
+}
+
+function stopPostgres(dir: string): void {
+  const version = spawnSync("ls", [POSTGRES_BIN], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).sort().at(-1)!;
+  const argv = [join(POSTGRES_BIN, version, "bin", "pg_ctl"), "-D", join(dir, "data"), "-m", "immediate", "-w", "stop"];
+  if (process.getuid?.() === 0) spawnSync("runuser", ["-u", "postgres", "--", ...argv]);
+  else spawnSync(argv[0]!, argv.slice(1));
+}

@@ -36,6 +36,10 @@ describe("read filter", () => {
     // With context, the lines around each match come too, still nothing else.
     const c = await h.ok("terminal_read", { session: "f", mode: "all", filter: "^123456$", context: 1 });
     assert.deepEqual(shown(c.output), ["123455", "123456", "123457"], c.output);
+    // Raw too: matches in the middle of 1.9 MB of output, of which an unfiltered read renders only the head and the last 1 MB.
+    const raw = await h.ok("terminal_read", { session: "f", mode: "all", raw: true, filter: "^3000[0-9]$" });
+    const thirty = Array.from({ length: 10 }, (_, i) => String(30000 + i));
+    assert.deepEqual(shown(raw.output).map((line) => line.replace(/\r$/, "")), [...thirty, ...thirty], raw.output);
   });
 
   test("a transcript that dropped its head: matches in what it holds, and the lines searched are named", async () => {
@@ -52,5 +56,32 @@ describe("read filter", () => {
     const gone = await small.ok("terminal_read", { session: "d", mode: "all", filter: "^1234[0-9]$" });
     assert.deepEqual(shown(gone.output), [], gone.output);
     assert.match(gone.note, /the filter searched lines/);
+  });
+
+  test("raw with a filter: every read mode keeps only the matching lines, as the program wrote them", async () => {
+    await h.ok("terminal_open", { name: "raw", command: "bash" });
+    // Coloured as a compiler colours its errors: `^ERROR` meets the colour code in the raw text.
+    const lines = ["ok 1", "ERROR 2", "ok 3", "ok 4", "ERROR 5", "ok 6"].map((line) => (line.startsWith("ERROR") ? `\\033[1;31m${line.slice(0, 5)}\\033[0m${line.slice(5)}` : line));
+    const command = `printf '${lines.join("\\n")}\\n'`;
+    const run = await h.ok("terminal_run", { session: "raw", command });
+    assert.equal(run.reason, "osc133");
+    const errors = (output: string) => output.split("\n").filter((line) => !MARKER.test(line) && !line.startsWith("no line matches") && line.trim() !== "");
+    const expected = ["\x1b[1;31mERROR\x1b[0m 2", "\x1b[1;31mERROR\x1b[0m 5"];
+    const all = await h.ok("terminal_read", { session: "raw", mode: "all", raw: true, filter: "^ERROR \\d$" });
+    assert.deepEqual(errors(all.output).map((line) => line.replace(/\r$/, "")), expected, JSON.stringify(all.output));
+    assert.ok(all.folded_lines > 0, JSON.stringify(all));
+    // With context: the neighbours come as written too, and nothing else.
+    const context = await h.ok("terminal_read", { session: "raw", mode: "all", raw: true, filter: "^ERROR 5$", context: 1 });
+    assert.deepEqual(errors(context.output).map((line) => line.replace(/\r$/, "")), ["ok 4", "\x1b[1;31mERROR\x1b[0m 5", "ok 6"], JSON.stringify(context.output));
+    // A line range and new output are filtered the same way.
+    const range = await h.ok("terminal_read", { session: "raw", mode: "lines", from_line: 1, to_line: all.line_count, raw: true, filter: "^ERROR \\d$" });
+    assert.deepEqual(errors(range.output).map((line) => line.replace(/\r$/, "")), expected, JSON.stringify(range.output));
+    // Another client has read nothing yet: its new output is everything (a new process has it
+    // from tmux's history, which writes the same colours with codes of its own).
+    const fresh = (await h.callOnce("terminal_read", { session: "raw", mode: "new", raw: true, filter: "^ERROR 2$" })).data;
+    const freshLines = errors(fresh.output);
+    assert.equal(freshLines.length, 1, JSON.stringify(fresh.output));
+    assert.match(freshLines[0]!, /\x1b\[[\d;]*31m/, JSON.stringify(fresh.output));
+    assert.equal(freshLines[0]!.replace(/\x1b\[[\d;]*m/g, "").trimEnd(), "ERROR 2");
   });
 });

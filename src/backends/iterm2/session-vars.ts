@@ -2,7 +2,7 @@
 // variables, the wrapper that reports the program's exit status, the OSC 7 that tells the
 // shell's folder. Pure functions; the backend sends them.
 import { hostname } from "node:os";
-import { defaultHome } from "../../util/paths.js";
+import { defaultHome, realFolder } from "../../util/paths.js";
 import { shellWord } from "../../util/shell-word.js";
 import { joinWords } from "../../util/words.js";
 
@@ -38,11 +38,14 @@ export function storedMeta(meta: Record<string, string>, home: string): Record<s
 /**
  * Whether a session's stored metadata is this home's: iTerm2 is one app for every home, and a
  * termhive adopting another home's sessions would look for their shells' status files in its
- * own home. A session of a termhive that recorded no home belongs to the default home.
+ * own home. A session of a termhive that recorded no home belongs to the default home. Homes
+ * are compared as folders, not strings: one termhive given `~/th/` and another given `~/th`,
+ * or a symlink to it, share one home and must see each other's sessions.
  */
 export function ofHome(meta: Record<string, unknown>, home: string, env: NodeJS.ProcessEnv = process.env): boolean {
   const recorded = meta[HOME_KEY];
-  return typeof recorded === "string" ? recorded === home : home === defaultHome(env);
+  const ours = realFolder(home);
+  return ours === realFolder(typeof recorded === "string" ? recorded : defaultHome(env));
 }
 
 /** The home a backend's sessions are recorded under: the one it was given, else the default. */

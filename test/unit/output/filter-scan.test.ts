@@ -40,3 +40,29 @@ test("a secret is masked before matching: a pattern cannot find it", async () =>
   await scan.add("password hunter2\nother", 0);
   assert.equal(scan.matches, 0);
 });
+
+test("a raw scan matches lines as shown and keeps them as written, context from the part before included", async () => {
+  const scan = new FilterScan(/^ERROR/, 1, [], true);
+  await scan.add("\x1b[32mok\x1b[0m one\r\nbefore\r", 0);
+  await scan.add("\x1b[1;31mERROR\x1b[0m two\r\nafter\r\nlast\r", 2);
+  const { lines, hidden } = scan.finish(target);
+  assert.deepEqual(
+    lines.map((line) => line.text),
+    [
+      '… 1 lines hidden: terminal_read {"session":"s","mode":"lines","from_line":1,"to_line":1}',
+      "before\r",
+      "\x1b[1;31mERROR\x1b[0m two\r",
+      "after\r",
+      '… 1 lines hidden: terminal_read {"session":"s","mode":"lines","from_line":5,"to_line":5}',
+    ],
+  );
+  assert.equal(hidden, 2);
+});
+
+test("a raw scan masks secrets in the lines it keeps", async () => {
+  const scan = new FilterScan(/^user/, 0, ["hunter2"], true);
+  await scan.add("\x1b[1muser\x1b[0m bob hunter2\nother", 0);
+  const { lines } = scan.finish(target);
+  assert.equal(lines[0]!.text.includes("hunter2"), false, lines[0]!.text);
+  assert.match(lines[0]!.text, /^\x1b\[1muser\x1b\[0m bob /);
+});

@@ -49,6 +49,18 @@ test("raw keeps escape codes", () => {
   assert.equal(result.text, "\x1b[31mred\x1b[0m");
 });
 
+test("raw with a filter: lines matched as shown, kept with their escape codes", () => {
+  const text = "\x1b[32mok\x1b[0m 1\r\n\x1b[31mERROR\x1b[0m 2\r\nok 3\r\nok 4\r\n\x1b[1;31mERROR\x1b[0m 5\r";
+  const result = renderOutput(text, { firstLine: 1, session: "s", raw: true, filter: /^ERROR \d$/ });
+  assert.deepEqual(result.text.split("\n"), [
+    '… 1 lines hidden: terminal_read {"session":"s","mode":"lines","from_line":1,"to_line":1}',
+    "\x1b[31mERROR\x1b[0m 2\r",
+    '… 2 lines hidden: terminal_read {"session":"s","mode":"lines","from_line":3,"to_line":4}',
+    "\x1b[1;31mERROR\x1b[0m 5\r",
+  ]);
+  assert.equal(result.folded_lines, 3);
+});
+
 test("filter keeps matching lines with context; no reducer runs", () => {
   const text = Array.from({ length: 50 }, (_, i) => (i === 20 ? "boom: failure" : `fine ${i}`)).join("\n");
   const result = renderOutput(text, { firstLine: 1, session: "s", filter: /boom/, context: 1 });
