@@ -135,6 +135,8 @@ export * from "./detect.js";
 export * from "./status.js";
 export * from "./hooks.js";
 export * from "./codex-threads.js";
+export * from "./codex-hooks.js";
+export * from "./hook-report.js";
 export * from "./versions.js";
 export * from "./precedence.js";
 export * from "./unknown-question.js";

@@ -140,6 +140,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX permission_asks_agent ON permission_asks(agent, id);
   `,
+  // v6: when the launch's own hooks first reported (restore-records.ts noteHooksRan): a Codex
+  // whose hooks run is not read by its notify. A new launch (INSERT OR REPLACE) starts at NULL.
+  `
+  ALTER TABLE agent_launches ADD COLUMN hooks_ran_at INTEGER;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
