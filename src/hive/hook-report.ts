@@ -25,6 +25,8 @@ export interface HookReport {
   /** When the program ran the hook: the hook process's start. */
   firedAt: number;
   channel?: HookChannel;
+  /** UserPromptSubmit: the digest of the prompt the program took (prompt-reports.ts). */
+  promptDigest?: string;
 }
 
 /**
@@ -33,8 +35,12 @@ export interface HookReport {
  * hooks are off, and the hooks say more (the turn's start; no title thread's end).
  */
 export function applyHookReport(hive: Hive, name: string, r: HookReport): string | null {
+  if (r.promptDigest !== undefined) hive.prompts.record(name, r.promptDigest);
   if (r.channel === "hooks") hive.launches.noteHooksRan(name);
-  else if (r.channel === "notify" && hive.launches.find(name)?.hooksRanAt != null) return "its hooks report this agent's turns: notify is not read";
+  else if (r.channel === "notify") {
+    if ((hive.launches.find(name)?.hooksRanAt ?? 0) > 0) return "its hooks report this agent's turns: notify is not read";
+    hive.launches.noteHooksOff(name);
+  }
   // An end reported for a turn older than the message termhive typed since: not this turn's end.
   if (r.status === "idle" && hookIsStale(hive.turns.get(name), r.firedAt)) return "a turn's end from before the message typed since";
   if (hookWaitingLeftToScreen(hive.profiles.find(hive.agents.get(name).profile), r.status)) return "waiting is read on screen";

@@ -34,7 +34,7 @@ export interface LaunchRecord {
   sandbox: unknown;
   conversationId: string | null;
   conversationBy: ConversationSource | null;
-  /** When a hook of this launch first reported (null: none yet, or the program's hooks are off). */
+  /** When a hook of this launch first reported; 0: its notify reported first (its hooks are off); null: neither yet. */
   hooksRanAt: number | null;
   createdAt: number;
   updatedAt: number;
@@ -168,7 +168,12 @@ export class LaunchRecords {
    * Returns whether this was the first.
    */
   noteHooksRan(agent: string): boolean {
-    return this.store.write(() => this.store.db.prepare("UPDATE agent_launches SET hooks_ran_at = ? WHERE agent = ? AND hooks_ran_at IS NULL").run(Date.now(), agent).changes > 0);
+    return this.store.write(() => this.store.db.prepare("UPDATE agent_launches SET hooks_ran_at = ? WHERE agent = ? AND (hooks_ran_at IS NULL OR hooks_ran_at = 0)").run(Date.now(), agent).changes > 0);
+  }
+
+  /** Codex's notify reported before any hook of the launch: its hooks are off (hooks_ran_at 0). */
+  noteHooksOff(agent: string): void {
+    this.store.write(() => this.store.db.prepare("UPDATE agent_launches SET hooks_ran_at = 0 WHERE agent = ? AND hooks_ran_at IS NULL").run(agent));
   }
 
   remove(agent: string): void {

@@ -145,6 +145,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE agent_launches ADD COLUMN hooks_ran_at INTEGER;
   `,
+  // v7: the prompts an agent program's UserPromptSubmit hook reported taking, as digests, kept
+  // minutes (prompt-reports.ts): a typed message is delivered once its text is among them.
+  `
+  CREATE TABLE hook_prompts (id INTEGER PRIMARY KEY AUTOINCREMENT, agent TEXT NOT NULL, digest TEXT NOT NULL, at INTEGER NOT NULL);
+  CREATE INDEX hook_prompts_agent ON hook_prompts(agent, digest, at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

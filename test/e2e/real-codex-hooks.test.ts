@@ -110,7 +110,13 @@ describe("real Codex CLI: status from its own hooks", { skip: missing ?? false }
     for (const x of ours) assert.ok(argv.some((a) => a.startsWith("hooks.state=") && a.includes(x.currentHash)), `${x.key}: Codex's hash ${x.currentHash} is not the one given`);
 
     // A second turn: the first turn's notify has run by its end (it fires at the first turn's end), and was not read.
-    await h.ok("hive_message", { agents: { cx: "bravo hooks sleep 3" } });
+    await h.ok("hive_wait", { targets: "cx", for: "idle", timeout_s: 30 });
+    const sent = await h.ok("hive_message", { agents: { cx: "bravo hooks sleep 3\nits second line" } });
+    // Delivered on Codex's word: its UserPromptSubmit hook reported exactly this text.
+    assert.equal(sent.delivered, 1, JSON.stringify(sent));
+    assert.equal(sent.deliveries[0].confirmedBy, "hook", JSON.stringify(sent));
+    await waitForRequest(() => api.requests, (r) => !r.side && r.userText.includes("bravo hooks sleep 3\nits second line"), "the second text");
+    assert.equal(api.turnsWith("bravo hooks sleep 3\nits second line").length, 1);
     await until("the second turn's Stop", async () =>
       (await statusEvents(h, "cx", since)).filter((e) => e.data.detail === "Stop hook: turn ended").length >= 2 ? true : undefined, 40_000);
     const all = await statusEvents(h, "cx", since);

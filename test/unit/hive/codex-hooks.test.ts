@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  HiveError, ProfileRegistry, applyHookReport, codexEventLabel, codexHookArgs, codexHookHash, detectStatus, hookChannelOf, hookLaunch, parseProfilesConfig,
+  HiveError, ProfileRegistry, applyHookReport, codexEventLabel, codexHookArgs, codexHookHash, detectStatus, hookChannelOf, hookLaunch, parseProfilesConfig, promptDigest,
 } from "../../../src/hive/index.js";
 import { openHive } from "./helpers.js";
 
@@ -85,6 +85,26 @@ test("Codex's notify is read until the agent's hooks report in its launch, then 
     assert.equal(hive.launches.find("cx")!.hooksRanAt, null, "a new launch has not shown its hooks yet");
     assert.equal(applyHookReport(hive, "cx", { ...notify, detail: "again" }), null);
     assert.equal(hive.agents.get("cx").statusDetail, "again");
+  } finally {
+    done();
+  }
+});
+
+test("the prompts a UserPromptSubmit hook reports: matched by their text (line ends and blank edges aside), per agent, from a moment on", () => {
+  const { hive, done } = openHive();
+  try {
+    hive.agents.register({ name: "cx", sessionId: "s1", profile: "codex" });
+    hive.launches.record({ agent: "cx", profile: "codex", command: "codex", cwd: null, envNames: [], team: null, host: null, rows: null, cols: null, window: null, paneIndex: null, layout: null, sandbox: null });
+    const before = Date.now();
+    applyHookReport(hive, "cx", { event: "UserPromptSubmit", status: "working", detail: null, endsTurn: false, firedAt: before, channel: "hooks", promptDigest: promptDigest("two\r\nlines ") });
+    assert.equal(hive.prompts.reportedSince(["cx"], "two\nlines", before), true);
+    assert.equal(hive.prompts.reportedSince(["cx"], "two lines", before), false, "another text");
+    assert.equal(hive.prompts.reportedSince(["other"], "two\nlines", before), false, "another agent");
+    assert.equal(hive.prompts.reportedSince(["cx"], "two\nlines", Date.now() + 1), false, "reported before the Enter it would confirm");
+    // A notify before any hook of a new launch says its hooks are off (hooks_ran_at 0): deliveries then go by the screen.
+    hive.launches.record({ agent: "cx", profile: "codex", command: "codex", cwd: null, envNames: [], team: null, host: null, rows: null, cols: null, window: null, paneIndex: null, layout: null, sandbox: null });
+    applyHookReport(hive, "cx", { event: "agent-turn-complete", status: "idle", detail: null, endsTurn: false, firedAt: Date.now(), channel: "notify" });
+    assert.equal(hive.launches.find("cx")!.hooksRanAt, 0);
   } finally {
     done();
   }
