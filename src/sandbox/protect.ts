@@ -3,7 +3,8 @@
 // servers, termhive's own profiles), and files that would hand it termhive's serve token.
 // Put back read-only over the write paths; an agent's state file it must write gets a private
 // copy. Only paths that exist at launch can be covered (bwrap mounts on existing paths; making
-// one would leave a file behind in the user's folder): docs/limits.md says so.
+// one would leave a file behind in the user's folder): docs/limits.md says so. Two folders of
+// code are the exception (MADE_WHEN_HELD): an empty folder changes nothing for the user.
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { relayDir } from "./relay.js";
