@@ -21,7 +21,8 @@ describe("sandboxed panes on a remote host", { skip }, () => {
 
   before(async () => {
     // The remote HOME outside /tmp (the sandbox's /tmp is its own, and a user's HOME is not there).
-    root = mkdtempSync(join(outsideTmp(), "sbx-remote-"));
+    // A short name: the host's tmux socket path below it must stay within 107 bytes (the mutants runner's folder is long).
+    root = mkdtempSync(join(outsideTmp(), "sr-"));
     process.env.TMPDIR = root;
     host = await startLoopbackHost();
     h = await Harness.start({ TERMHIVE_SSH: host.sshCommand });
