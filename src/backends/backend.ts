@@ -182,9 +182,10 @@ export interface Backend {
   prepareHost?(host: string): Promise<HostFacts>;
   /**
    * A small file of termhive's on the host of a remote pane (`path` relative to the host's
-   * termhive folder), "" when it is missing. Absent where every pane is local.
+   * termhive folder), "" when it is missing or holds more than `maxBytes` (then emptied: a
+   * sandboxed pane can write it). Absent where every pane is local.
    */
-  readHostFile?(paneId: string, path: string): Promise<string>;
+  readHostFile?(paneId: string, path: string, maxBytes: number): Promise<string>;
   /** Writes such a file (short text) on the pane's host, before any input sent after this call. */
   writeHostFile?(paneId: string, path: string, text: string): Promise<void>;
 }

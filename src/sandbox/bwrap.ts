@@ -26,6 +26,11 @@ export interface SandboxContext {
   shield?: Shield;
   /** The file descriptor bwrap reads its seccomp filter from (seccomp.ts), when there is one. */
   seccompFd?: number;
+  /**
+   * A descriptor bwrap reads more arguments from (NUL-separated), taken where the read-only
+   * list goes: a remote host's launcher writes there what it finds on the host (remote-launch.ts).
+   */
+  argsFd?: number;
 }
 
 /** What a program and its shell need to run when `read` is a list: the system, not the user's files. */
@@ -53,6 +58,7 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
   // make a fresh one in its place (mv .git .git-old; mkdir .git; a new ~/.local/state/termhive).
   const covered = [...(ctx.shield?.readOnly ?? []), ...(ctx.shield?.copies ?? []).map((c) => c.target), ...(ctx.otherHomes ?? []), ctx.termhiveHome];
   for (const p of foldersBetween(policy.write, covered)) args.push("--bind", p, p);
+  if (ctx.argsFd !== undefined) args.push("--args", String(ctx.argsFd));
   for (const p of ctx.shield?.readOnly ?? []) args.push("--ro-bind", p, p);
   for (const c of ctx.shield?.copies ?? []) args.push(c.writable ? "--bind" : "--ro-bind", c.source, c.target);
   // TERMHIVE_HOME holds the tmux socket, the gRPC socket, the token, hive.db and recordings: any

@@ -1,7 +1,8 @@
 // A pane's launch wrapped in its sandbox: checks where it can run, resolves the policy, and
 // returns the argv (bwrap … -- program) the pane starts with.
 import { closeSync, existsSync, mkdirSync, openSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { userInfo } from "node:os";
 import { ToolError } from "../util/tool-error.js";
 import { packageRoot, shellAssetDir } from "../util/paths.js";
 import { BWRAP_MISSING, bwrapArgs, findBwrap } from "./bwrap.js";
@@ -22,7 +23,7 @@ export interface SandboxedLaunch {
 
 export function sandboxLaunch(
   option: SandboxRequest,
-  pane: { argv: string[]; home: string; cwd: string; program: string; termhiveHome: string; sessionId: string; shell: boolean },
+  pane: { argv: string[]; home: string; cwd: string; program: string; termhiveHome: string; sessionId: string; shell: boolean; stateHome?: string },
 ): SandboxedLaunch {
   if (process.platform !== "linux") throw new ToolError(`sandbox needs Linux and bubblewrap; ${process.platform} is not supported yet (macOS sandbox-exec is not done); nothing was opened`, "unsupported");
   const bwrap = findBwrap();
@@ -38,10 +39,12 @@ export function sandboxLaunch(
     // bwrap binds existing files only: the secret-line and run-line marks exist (empty) from the start.
     for (const mark of ["secret", "run"]) closeSync(openSync(join(pane.termhiveHome, "shell", `${mark}.${pane.sessionId}`), "a", 0o600));
   }
-  makeDefaultHomeIfHeld(policy.write, pane.home);
-  const homes = termhiveHomes(pane.termhiveHome, pane.home);
+  const defaults = defaultHomes(pane.home, pane.stateHome);
+  makeDefaultHomesIfHeld(policy.write, defaults);
+  const homes = termhiveHomes(pane.termhiveHome, defaults);
   const exposed = policy.write.find((w) => homes.some((h) => inside(real(w), h)));
-  if (exposed) throw new ToolError(`sandbox write path ${JSON.stringify(exposed)} is inside termhive's own folder (${pane.termhiveHome}), which no sandbox may write; nothing was opened`);
+  const held = exposed && homes.find((h) => inside(real(exposed), h));
+  if (exposed) throw new ToolError(`sandbox write path ${JSON.stringify(exposed)} is inside termhive's own folder (${held}), which no sandbox may write; nothing was opened`);
   const support = [shellAssetDir(), dirname(process.execPath), packageRoot()];
   const relayDir = makeRelayDir(pane.termhiveHome, pane.sessionId);
   pruneCopies(pane.termhiveHome);
@@ -70,23 +73,42 @@ function real(path: string): string {
 }
 
 /**
- * The user's default termhive home, missing today, that a write path holds: made (empty, 0700) so
- * that it can be covered. Left missing, the pane could make it and plant a token that the user's
- * next `termhive serve` would take as its own.
+ * Where a termhive server of this user keeps its home when TERMHIVE_HOME is not set, by both
+ * rules (util/paths.ts defaultHome): $XDG_STATE_HOME/termhive, and ~/.local/state/termhive for
+ * the pane's HOME, this process's and the account's. Another server (the user's own, one
+ * started from another shell) may run in any of them, with a token and sockets of its own.
  */
-function makeDefaultHomeIfHeld(write: string[], home: string): void {
-  const defaultHome = join(home, ".local", "state", "termhive");
-  if (existsSync(defaultHome) || !write.some((w) => inside(defaultHome, real(w)))) return;
-  mkdirSync(defaultHome, { recursive: true, mode: 0o700 });
+function defaultHomes(home: string, stateHome: string | undefined): string[] {
+  const found = new Set<string>();
+  for (const state of [stateHome, process.env.XDG_STATE_HOME]) if (state) found.add(join(resolve(state), "termhive"));
+  for (const base of [home, process.env.HOME, accountHome()]) if (base) found.add(join(base, ".local", "state", "termhive"));
+  return [...found];
+}
+
+function accountHome(): string | undefined {
+  try {
+    return userInfo().homedir;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Every termhive home a pane must not reach, by every path it has: this process's, and the
- * user's default one (another server may run there), each as given and as its real path.
+ * A default termhive home, missing today, that a write path holds: made (empty, 0700) so that it
+ * can be covered. Left missing, the pane could make it and plant a token that the user's next
+ * `termhive serve` would take as its own.
  */
-function termhiveHomes(termhiveHome: string, home: string): string[] {
+function makeDefaultHomesIfHeld(write: string[], defaults: string[]): void {
+  for (const home of defaults) {
+    if (existsSync(home) || !write.some((w) => inside(home, real(w)))) continue;
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+  }
+}
+
+/** Every termhive home a pane must not reach, by every path it has: this process's and each default one there is, as given and as its real path. */
+function termhiveHomes(termhiveHome: string, defaults: string[]): string[] {
   const found = new Set<string>();
-  for (const h of [termhiveHome, join(home, ".local", "state", "termhive")]) {
+  for (const h of [termhiveHome, ...defaults]) {
     if (h !== termhiveHome && !existsSync(h)) continue;
     found.add(h);
     found.add(real(h));

@@ -3,25 +3,40 @@
 // servers, termhive's own profiles), and files that would hand it termhive's serve token.
 // Put back read-only over the write paths; an agent's state file it must write gets a private
 // copy. Only paths that exist at launch can be covered (bwrap mounts on existing paths; making
-// one would leave a file behind in the user's folder): docs/limits.md says so.
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+// one would leave a file behind in the user's folder): docs/limits.md says so. Two folders of
+// code are the exception (MADE_WHEN_HELD): an empty folder changes nothing for the user.
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { relayDir } from "./relay.js";
 import type { SandboxPolicy } from "./policy.js";
 
 /** Under the user's HOME: read at login, by git, ssh, npm, agents and the session manager. */
-const HOME_PATHS = [
+export const HOME_PATHS = [
   ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout",
   ".config/fish", ".inputrc", ".gitconfig", ".config/git", ".ssh", ".local/bin", "bin", ".npmrc", ".config/systemd", ".config/autostart",
   ".claude/settings.json", ".claude/settings.local.json", ".claude/hooks", ".claude/commands", ".claude/agents", ".claude/plugins",
   ".codex/config.toml", ".mcp.json",
+  // Code run later from the user's own install folders: pip --user's site-packages (a .pth file
+  // runs at every python start), an npm prefix's packages, pipx's and uv's tools, completions
+  // bash sources, user units and desktop entries.
+  ".local/lib", ".local/share/pipx", ".local/share/uv/tools", ".local/share/bash-completion", ".local/share/systemd", ".local/share/applications",
 ];
 
+/**
+ * Folders of code a write path may hold that are made (empty, 0700) when missing so that they
+ * can be covered: left missing, the pane would make them (a ~/.local/bin the next login puts on
+ * PATH, a site-packages python reads at start).
+ */
+export const MADE_WHEN_HELD = [".local/bin", ".local/lib"];
+
+/** Folders of commands: what their links point to runs as much as the links do. */
+const BIN_DIRS = [".local/bin", "bin"];
+
 /** In every write path and each folder directly in it (a project, or a folder of projects). */
-const PROJECT_PATHS = [".git", ".claude/settings.json", ".claude/settings.local.json", ".claude/hooks", ".claude/commands", ".claude/agents", ".mcp.json", ".vscode", ".idea", ".envrc"];
+export const PROJECT_PATHS = [".git", ".claude/settings.json", ".claude/settings.local.json", ".claude/hooks", ".claude/commands", ".claude/agents", ".mcp.json", ".vscode", ".idea", ".envrc"];
 
 /** In a .git folder: what git runs (hooks, core.fsmonitor, aliases, filters). Its objects and refs stay writable. */
-const GIT_DIR_PATHS = ["config", "config.worktree", "hooks"];
+export const GIT_DIR_PATHS = ["config", "config.worktree", "hooks"];
 
 export interface Shield {
   /** Bound read-only over themselves after the write paths. */
@@ -71,6 +86,23 @@ function projectCandidates(dir: string): string[] {
   });
 }
 
+/** The real files the links in a folder point to (pipx's venvs, an npm prefix's packages). */
+function linkTargets(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.filter((e) => e.isSymbolicLink()).flatMap((e) => {
+    try {
+      return [realpathSync(join(dir, e.name))];
+    } catch {
+      return []; // a dangling link runs nothing
+    }
+  });
+}
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -90,7 +122,11 @@ function readTokens(file: string): string | null {
 export function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Shield {
   const write = policy.write;
   const named = new Set(ctx.named);
+  for (const p of MADE_WHEN_HELD.map((m) => join(ctx.home, m))) {
+    if (!named.has(p) && !exists(p) && write.some((w) => inside(p, w) && p !== w)) mkdirSync(p, { recursive: true, mode: 0o700 });
+  }
   const candidates = new Set<string>(HOME_PATHS.map((p) => join(ctx.home, p)));
+  for (const dir of BIN_DIRS) for (const target of linkTargets(join(ctx.home, dir))) candidates.add(target);
   for (const w of write) for (const dir of [w, ...children(w)]) for (const c of projectCandidates(dir)) candidates.add(c);
   const readOnly = [...candidates].filter((c) => !named.has(c) && write.some((w) => inside(c, w) && c !== w) && exists(c));
 

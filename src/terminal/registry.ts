@@ -343,7 +343,7 @@ export class SessionRegistry {
         : host
           ? remoteSandboxLaunch(asked, { argv: launch.argv, cwd, sessionId: id, shell: shellKind !== "other" }, host)
           : sandboxLaunch(asked, {
-              argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other",
+              argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other", stateHome: callerEnv.XDG_STATE_HOME,
             });
     // A local pane's environment is this process's (the caller's, util/pane-env.ts), never the
     // tmux server's; a remote pane starts from its host's.

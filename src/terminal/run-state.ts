@@ -10,7 +10,7 @@ import type { Backend } from "../backends/backend.js";
 import type { CommandRecord, TerminalSession } from "./session.js";
 import { decodeShared, encodeShared } from "./shared-codec.js";
 import { traced } from "../util/traced.js";
-import { capStatusFile, readStatusLine } from "./status-file.js";
+import { STATUS_LINE_MAX_BYTES, capShellFiles, readStatusLine } from "./status-file.js";
 
 export interface RunState {
   /** The running (or last) command line. */
@@ -89,7 +89,7 @@ export async function settleRunWrites(timeoutMs = 1000): Promise<void> {
 export function remoteStatusReader(session: TerminalSession, backend: Backend): (() => Promise<string>) | null {
   const read = backend.readHostFile;
   if (!session.meta.host || !read) return null;
-  return () => read.call(backend, session.paneId, `shell/status.${session.id}`).then((line) => line.trim(), () => "");
+  return () => read.call(backend, session.paneId, `shell/status.${session.id}`, STATUS_LINE_MAX_BYTES).then((line) => line.trim(), () => "");
 }
 
 /**
@@ -170,8 +170,8 @@ function watchForStall(session: TerminalSession, backend: Backend, endedByStatus
 export function publishRuns(session: TerminalSession, backend: Backend, home: string): void {
   const remote = remoteStatusReader(session, backend);
   if (remote) return publishRemoteRuns(session, backend, remote);
-  // What runs in a sandbox can write its status file (bound in read-write) but no other file of the host.
-  if (session.meta.sandbox && session.meta.shell !== "other") session.onClosed(capStatusFile(home, session.id));
+  // What runs in a sandbox can write its shell's files (bound in read-write) but no other file of the host.
+  if (session.meta.sandbox && session.meta.shell !== "other") session.onClosed(capShellFiles(home, session.id));
   const write = (state: RunState) => {
     // Best effort: a pane closing under us is reported through the backend's events.
     const pending = backend.writeShared(session.paneId, RUN_KEY, encodeShared(state)).catch(traced("publishing a pane's run state"));

@@ -2,7 +2,8 @@
 // see run-state.ts and src/shell/). It is written by whatever runs in the pane — bound into a
 // sandbox read-write, even a `readonly` one — so it is read as untrusted: never more than a
 // status line, never through a link, never waiting on a FIFO. A sandboxed pane's file is also
-// kept small on disk: emptied as soon as it grows past a status line.
+// kept small on disk: emptied as soon as it grows past a status line (with the other marks it
+// can write).
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 
@@ -52,13 +53,18 @@ function emptyIfOversize(path: string): void {
 }
 
 /**
- * Keeps a sandboxed pane's status file within a status line on disk: checked at each write
- * (an inotify event), at most once per event-loop turn however many writes came. Returns the
- * stop. A writer holding the file open keeps writing past the end it had, which leaves a
- * sparse file: its size says so, its blocks are freed.
+ * Keeps the files a sandboxed pane's shell can write — its status file, and the secret-line and
+ * run-line marks termhive writes — within a status line on disk: checked at each write (an
+ * inotify event), at most once per event-loop turn however many writes came. Returns the stop.
+ * A writer holding the file open keeps writing past the end it had, which leaves a sparse
+ * file: its size says so, its blocks are freed.
  */
-export function capStatusFile(home: string, sessionId: string): () => void {
-  const path = statusFilePath(home, sessionId);
+export function capShellFiles(home: string, sessionId: string): () => void {
+  const stops = [statusFilePath(home, sessionId), ...["secret", "run"].map((mark) => join(home, "shell", `${mark}.${sessionId}`))].map(capFile);
+  return () => stops.forEach((stop) => stop());
+}
+
+function capFile(path: string): () => void {
   let watcher: FSWatcher | undefined;
   let queued = false;
   try {

@@ -182,3 +182,22 @@ describe("seccomp filter with unix sockets given", () => {
     assert.equal(sandboxOption.safeParse({ write: [], network: "on", unix_sockets: "yes" }).success, false);
   });
 });
+
+describe("sandbox launch: termhive homes and install folders", { skip: findBwrap() ? false : "bubblewrap (bwrap) is not installed" }, () => {
+  test("a default home by either rule ($XDG_STATE_HOME/termhive, ~/.local/state/termhive), missing and held by a write path, is made and covered", async () => {
+    const { sandboxLaunch } = await import("../../src/sandbox/launch.js");
+    const user = join(dir, "launch-user");
+    mkdirSync(join(user, "xdg"), { recursive: true });
+    mkdirSync(join(user, ".local"), { recursive: true });
+    mkdirSync(join(user, "proj"));
+    const own = join(dir, "launch-own");
+    mkdirSync(join(own, "shell"), { recursive: true });
+    const pane = { argv: ["bash"], home: user, cwd: join(user, "proj"), program: "bash", termhiveHome: own, sessionId: "l1", shell: false, stateHome: join(user, "xdg") };
+    const { argv } = sandboxLaunch({ write: [join(user, "xdg"), join(user, ".local")], network: "on" }, pane);
+    for (const made of [join(user, "xdg", "termhive"), join(user, ".local", "state", "termhive")]) {
+      assert.ok(option(argv, "--tmpfs", 1).some(([p]) => p === made), `${made} not covered: ${argv.join(" ")}`);
+    }
+    // ~/.local/lib (pip --user) made too, and put back read-only.
+    assert.ok(option(argv, "--ro-bind", 2).some(([p]) => p === join(user, ".local", "lib")), argv.join(" "));
+  });
+});

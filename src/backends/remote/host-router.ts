@@ -216,12 +216,12 @@ export class HostRouter implements Backend {
     return backend.snapshot(own);
   }
 
-  async readHostFile(paneId: string, path: string): Promise<string> {
+  async readHostFile(paneId: string, path: string, maxBytes: number): Promise<string> {
     const remote = splitPaneId(paneId);
     if (!remote) throw new Error(`pane ${paneId} is local`);
     const backend = await this.hostBackend(remote.host);
     const facts = this.remote(remote.host).facts!;
-    return backend.readFile(`${facts.stateDir}/${path}`);
+    return backend.readFile(`${facts.stateDir}/${path}`, maxBytes);
   }
 
   async writeHostFile(paneId: string, path: string, text: string): Promise<void> {

@@ -369,9 +369,9 @@ export class TmuxBackend implements Backend {
     return capturePane({ cmd: (command) => this.cmd(command), client: this.client, outputs: () => this.outputCounts.get(paneId) ?? 0 }, paneId);
   }
 
-  /** A small file on the tmux server's host (for a server on another host: a file there), "" when it cannot be read. */
-  readFile(path: string): Promise<string> {
-    return readViaBuffer((command) => this.cmd(command), path);
+  /** A small file on the tmux server's host (for a server on another host: a file there), "" when it cannot be read or holds more than `maxBytes`. */
+  readFile(path: string, maxBytes: number): Promise<string> {
+    return readViaBuffer((command) => this.cmd(command), path, maxBytes);
   }
 
   /** Writes a short text file on the tmux server's host; input sent after this call reaches panes after it is written. */
