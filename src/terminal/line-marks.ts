@@ -8,6 +8,7 @@ import { isPlainShell, markRunLine, removeRunLineMark, runLineFile } from "../sh
 import { markSecretLine } from "../shell/secret-line.js";
 import type { TerminalSession } from "./session.js";
 import { traced } from "../util/traced.js";
+import { STATUS_LINE_MAX_BYTES } from "./status-file.js";
 
 export async function markLine(backend: Backend, home: string, session: TerminalSession, kind: "secret" | "run"): Promise<void> {
   if (session.meta.host && backend.writeHostFile) {
@@ -24,7 +25,7 @@ export async function markLine(backend: Backend, home: string, session: Terminal
  */
 export async function runLineMarked(backend: Backend, home: string, session: TerminalSession): Promise<boolean> {
   if (session.meta.host && backend.readHostFile) {
-    return (await backend.readHostFile(session.paneId, runLineFile(session.id)).catch(() => "")).trim() !== "";
+    return (await backend.readHostFile(session.paneId, runLineFile(session.id), STATUS_LINE_MAX_BYTES).catch(() => "")).trim() !== "";
   }
   let fd: number;
   try {
