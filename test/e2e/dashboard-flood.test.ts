@@ -15,20 +15,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { CLI } from "./harness.js";
-import { serve, type Served } from "./serve-process.js";
+import { serve, signIn, type Served } from "./serve-process.js";
 import { until } from "../until.js";
 
 const FLOOD = 25_000;
 
-/** Signs in as the browser does (/?token= → cookie), and reads a page token from the page. */
-async function signIn(s: Served): Promise<{ cookie: string; pageToken: string }> {
-  const login = await fetch(`http://127.0.0.1:${s.port}/?token=${encodeURIComponent(s.token!)}`, { redirect: "manual" });
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
-  const html = await (await fetch(`http://127.0.0.1:${s.port}/`, { headers: { cookie } })).text();
-  const pageToken = /<meta name="termhive-page-token" content="([^"]+)">/.exec(html)?.[1];
-  assert.ok(cookie && pageToken, "signed in");
-  return { cookie, pageToken };
-}
 
 function connect(s: Served, auth: { cookie: string; pageToken: string }): Promise<WebSocket> {
   const ws = new WebSocket(`ws://127.0.0.1:${s.port}/live`, ["termhive-live", `termhive-page.${auth.pageToken}`], {

@@ -4,17 +4,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import WebSocket from "ws";
-import { serve, type Served } from "./serve-process.js";
+import { serve, signIn, type Served } from "./serve-process.js";
 import { until } from "../until.js";
 
-async function signIn(s: Served): Promise<{ cookie: string; pageToken: string }> {
-  const login = await fetch(`http://127.0.0.1:${s.port}/?token=${encodeURIComponent(s.token!)}`, { redirect: "manual" });
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
-  const html = await (await fetch(`http://127.0.0.1:${s.port}/`, { headers: { cookie } })).text();
-  const pageToken = /<meta name="termhive-page-token" content="([^"]+)">/.exec(html)?.[1];
-  assert.ok(cookie && pageToken, "signed in");
-  return { cookie, pageToken };
-}
 
 /** Opens the live channel with a page token: the socket, or the HTTP status it was refused with. */
 function open(s: Served, cookie: string, pageToken: string): Promise<WebSocket | number> {

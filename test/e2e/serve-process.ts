@@ -1,5 +1,6 @@
 // Starts the built `termhive serve --json` in a private TERMHIVE_HOME on free ports, for the
 // HTTP, gRPC and CLI e2e tests; stop() ends it, kills its tmux server and removes the home.
+import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -64,4 +65,14 @@ export async function serve(args: string[] = [], home = newHome(), extraEnv: Rec
 export async function destroyHome(home: string): Promise<void> {
   await endTmuxServer(join(home, "tmux.sock"));
   removeTempFolder(home);
+}
+
+/** Signs in as the browser does (/?token= → cookie), and reads a page token from the page. */
+export async function signIn(s: Served): Promise<{ cookie: string; pageToken: string }> {
+  const login = await fetch(`http://127.0.0.1:${s.port}/?token=${encodeURIComponent(s.token!)}`, { redirect: "manual" });
+  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const html = await (await fetch(`http://127.0.0.1:${s.port}/`, { headers: { cookie } })).text();
+  const pageToken = /<meta name="termhive-page-token" content="([^"]+)">/.exec(html)?.[1];
+  assert.ok(cookie && pageToken, "signed in");
+  return { cookie, pageToken };
 }
