@@ -15,9 +15,9 @@ const KEPT_CHUNKS = 4096;
 export interface LookFrom {
   from: number;
   /**
-   * `input`: output since the last input sent to the session; `start`: since the wait began (the
-   * last input was sent before this process followed the session: what followed it is not known
-   * here); `open`: nothing was ever sent to it, all of its output is the program's own.
+   * `input`: output since the last input sent to the session; `start`: the last input was sent
+   * before this process followed the session (what followed it is in the adopted history, not
+   * placed in time here); `open`: nothing was ever sent to it, all of its output is the program's own.
    */
   since: "input" | "start" | "open";
 }

@@ -1,7 +1,8 @@
 // terminal_wait: block until a pattern shows, the running command completes, output goes
 // idle, or the program exits. Output printed before the call but not yet read counts; a
 // pattern is looked for only in output since the last input sent to the session (from any
-// process; or since the wait began, when none is known), never in older output.
+// process that followed the session when it was sent; a process that adopted the pane after
+// it looks at the adopted history too).
 import type { TermhiveConfig } from "../config.js";
 import type { TerminalSession } from "./session.js";
 import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
@@ -48,7 +49,11 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   const look = request.for === "pattern" ? await session.inputs.lookFrom(() => session.transcript.end) : undefined;
   // Output this client already read is not looked at again; nothing ever sent: all of it is the program's own.
   const since = look && cursor !== undefined && (look.since === "open" || cursor > look.from) ? "read" : look?.since;
-  const from = Math.max(since === "input" || since === "start" ? look!.from : (cursor ?? session.transcript.start), session.transcript.start);
+  // "start": the input came before this process followed the session, so what followed it lies
+  // somewhere in the adopted history: looked at from this client's last read, as any other wait
+  // (a fresh process per call sends in one and waits in the next; an older matching line there
+  // can then be the match, which the result's looked_since says).
+  const from = Math.max(since === "input" ? look!.from : (cursor ?? session.transcript.start), session.transcript.start);
   const completed = completedSince(session, from, request.idleMs);
   let match: string | undefined;
   let exitCode: number | null | undefined;

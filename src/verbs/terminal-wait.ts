@@ -14,7 +14,7 @@ const waitInput = {
 };
 
 /** Where a pattern was looked for, as the result's last line says it. */
-const LOOKED: Record<string, string> = { input: "in output since the last input", read: "in output since your last read", start: "in output since the wait began (the last input came before this process followed the session)", open: "in all output (nothing was sent to the session yet)" };
+const LOOKED: Record<string, string> = { input: "in output since the last input", read: "in output since your last read", start: "in output since your last read, the adopted history included (the last input came before this process followed the session)", open: "in all output (nothing was sent to the session yet)" };
 
 function formatWait(r: { matched: boolean; reason: string; output: string; match?: string; exit_code?: number | null; duration_ms: number; tui?: true; looked_since?: string }): string {
   const screen = r.tui ? " · full-screen app: output is its screen" : "";
