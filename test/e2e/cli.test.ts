@@ -74,7 +74,9 @@ function verbs(mode: "direct" | "served", home: () => string): void {
     const mcp = new Harness(home(), { SHELL: "/bin/bash" });
     await mcp.connect();
     try {
-      await mcp.ok("agent_register", { name: "lister", session: "ag1", profile: "shell" });
+      // No profile: nothing reads its screen, so the status it reported is the one listed (a
+      // shell profile would read the idle prompt and report that instead).
+      await mcp.ok("agent_register", { name: "lister", session: "ag1" });
       await mcp.ok("hive_status", { agent: "lister", status: "working", detail: "listing" });
     } finally {
       await mcp.close();
