@@ -16,9 +16,10 @@ const FAKE = resolve("test/fixtures/fake-agent.mjs");
  * (measured ~0.3 s; the typed hold made it 5.05 s). */
 const QUICK_IDLE_MS = 2000;
 /** 20 queued to one shell: turn 3 ran 20 in 3.3 s (165 ms each), the typed hold made it one per
- * 5 s (100 s); 8 s is 400 ms a message, twice turn 3's pace for the load. */
+ * 5 s (100 s); measured 8.5 s at load 20 with a build alongside (~420 ms each). 15 s is 750 ms a
+ * message: 1.8× that, and a seventh of one hold per message. */
 const PACED = 20;
-const PACED_MS = 8000;
+const PACED_MS = 15_000;
 /** No one message waits near a hold for the one before it. */
 const PACED_GAP_MS = 1500;
 
