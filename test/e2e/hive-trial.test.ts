@@ -15,9 +15,10 @@ import { logHas, logLines } from "./fake-agent-log.js";
 const FAKE = resolve("test/fixtures/fake-agent.mjs");
 
 // Bounds, for a loaded 2-core machine (load 5–20 from other work) with honest margins:
-/** After a restart (a new server process started), the trial's remaining messages (up to 9 for
- * one agent) all run within this: measured 6.2 s at load 21 (the server's start 1.6 s, the
- * adoption 1.8 s, then ~0.35 s a message); in the trial they never did (still queued at 90 s). */
+/** After a restart (from the new server's first answer: its start is the start-up bench's, and
+ * took 1.6–5.5 s at load 20), the trial's remaining messages (up to 9 for one agent) all run
+ * within this: measured 4.6 s at load 21 (the adoption 1.8 s, then ~0.35 s a message), 7 s at
+ * load 20 with a build alongside; in the trial they never did (still queued at 90 s). */
 const RESTART_DELIVERS_MS = 10_000;
 /** After the new process adopted the panes, each agent's next message runs within this
  * (measured ~0.1 s at load 21; the dead process's "took a typed message" held it to 5 s after that
@@ -75,7 +76,7 @@ describe("hive outbox: kill -9 while it types", () => {
 
   // At 3: the trial's moment (each agent has just taken its first); at 11: mid-queue.
   for (const killAt of [3, 11]) {
-    test(`the trial: 20 messages queued to three shell agents, kill -9 once the shells ran ${killAt}: a new process delivers the rest once each, within ${RESTART_DELIVERS_MS / 1000} s`, async () => {
+    test(`the trial: 20 messages queued to three shell agents, kill -9 once the shells ran ${killAt}: a new process delivers the rest once each, within ${RESTART_DELIVERS_MS / 1000} s of its start`, async () => {
       const base = await Harness.startField();
       try {
         const names = ["ta", "tb", "tc"].map((n) => `${n}${killAt}`);
@@ -104,6 +105,7 @@ describe("hive outbox: kill -9 while it types", () => {
         await next.connect();
         try {
           const connected = Date.now() - restartedAt;
+          const deliveredBy = connected + RESTART_DELIVERS_MS;
           await next.ok("agent_list", {}); // adopts the panes and their queues
           const adopted = Date.now() - restartedAt;
           // When each line first showed, for the failure's message.
@@ -114,7 +116,7 @@ describe("hive outbox: kill -9 while it types", () => {
           }, RESTART_DELIVERS_MS + 30_000, 20).catch(() => undefined);
           const list = (await next.ok("agent_list", {})).agents as { name: string; status: string; status_detail?: string }[];
           const report = JSON.stringify({ connected, adopted, seenAt: [...seenAt], agents: list.map((a) => [a.name, a.status, a.status_detail ?? (a as { detail?: string }).detail]) });
-          assert.ok(all !== undefined && all < RESTART_DELIVERS_MS, `all ${plan.length} run ${all ?? "never"} ms after the restart (bound ${RESTART_DELIVERS_MS}): ${report}`);
+          assert.ok(all !== undefined && all < deliveredBy, `all ${plan.length} run ${all ?? "never"} ms after the restart, the new server answering at ${connected} (bound ${RESTART_DELIVERS_MS} after that): ${report}`);
           // No agent held at "took a typed message" by the dead process's status: each one's next
           // message goes as soon as the new process has adopted its pane.
           for (const name of names) {
