@@ -20,10 +20,11 @@ const FAKE = resolve("test/fixtures/fake-agent.mjs");
  * within this: measured 4.6 s at load 21 (the adoption 1.8 s, then ~0.35 s a message), 7 s at
  * load 20 with a build alongside; in the trial they never did (still queued at 90 s). */
 const RESTART_DELIVERS_MS = 10_000;
-/** After the new process adopted the panes, each agent's next message runs within this
- * (measured ~0.1 s at load 21; the dead process's "took a typed message" held it to 5 s after that
- * status was written, 1.6–4 s past the adoption). */
-const ADOPTED_NEXT_MS = 1000;
+/** After the new process adopted the panes, each agent's next message runs within this: ~0.1 s
+ * measured at load 21, ~1 s for a message the dead process had typed and not submitted (it is
+ * retaken at the outbox's next sweep, SWEEP_MS 1 s). The dead process's "took a typed message"
+ * held it to 5 s after that status was written, 1.6–4.5 s past the adoption. */
+const ADOPTED_NEXT_MS = 2000;
 
 describe("hive outbox: kill -9 while it types", () => {
   let h: Harness;
@@ -94,7 +95,10 @@ describe("hive outbox: kill -9 while it types", () => {
         // before a fourth; it is checked, not assumed.
         const seen = await until(`the shells to run ${killAt} messages`, () => (received().length >= killAt ? received().length : undefined), 30_000, 2);
         process.kill(base.pid, "SIGKILL");
-        assert.equal(seen, killAt, `killed after exactly ${killAt} were run`);
+        // At 3 each agent has run its first (they start together, the next comes ~0.2 s on): exactly
+        // 3. Mid-queue the three run side by side, and two may write within one poll.
+        if (killAt === 3) assert.equal(seen, killAt, `killed after exactly ${killAt} were run`);
+        else assert.ok(seen >= killAt && seen < killAt + names.length, `killed after ${seen} were run (${killAt} meant)`);
         await base.close();
 
         const before = Object.fromEntries(names.map((n) => [n, linesOf(out[n]!).length]));
