@@ -34,14 +34,17 @@ export class TypedTurns {
   /** The agent's typed working is over: its shell is back at its prompt after running the typed line. */
   ended(session: TerminalSession, agent: Pick<AgentRecord, "statusSource" | "updatedAt">): boolean {
     if (agent.statusSource !== "typed" || !session.integrated || session.phase !== "prompt") return false;
-    const since = this.typedAt.get(session.id);
-    // Typed here: a command that started since then has ended.
-    if (since !== undefined) return session.commands.some((c) => c.startedAt >= since && c.endedAt !== null);
     // Typed by a process before this one adopted the pane (one killed while it typed a queue):
     // that status was written once the shell had taken the line (delivery waits for it), so a
     // shell at its prompt now has run it. Without this, the adopter held the agent at "took a
-    // typed message" for the rest of the hold, and its queue with it.
+    // typed message" for the rest of the hold, and its queue with it. Asked first: this
+    // process may have begun typing here since (a retaken message the dead one had entered,
+    // found taken, or one not taken) without a command to show for it, and that says nothing
+    // about the dead process's status.
     const adopted = this.adoptedAt.get(session.id);
-    return adopted !== undefined && agent.updatedAt + ADOPTED_VIEW_LAG_MS <= adopted;
+    if (adopted !== undefined && agent.updatedAt + ADOPTED_VIEW_LAG_MS <= adopted) return true;
+    // Typed here: a command that started since then has ended.
+    const since = this.typedAt.get(session.id);
+    return since !== undefined && session.commands.some((c) => c.startedAt >= since && c.endedAt !== null);
   }
 }
