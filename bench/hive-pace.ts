@@ -48,4 +48,54 @@ export async function benchHivePace(emit: Emit): Promise<void> {
     await s.stop();
     h.destroy();
   }
+  await benchRestart(emit);
+}
+
+const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : []);
+
+/**
+ * Issue 30 §6's trial: 20 messages queued to three shell agents (10, 5, 5), the server killed -9
+ * once the shells ran 3 of them, a fresh server on the same home: how long until the shells ran
+ * the other 17 (the trial: 8 never did).
+ */
+async function benchRestart(emit: Emit): Promise<void> {
+  const RESTARTS = Math.min(RUNS, 5);
+  const totals: number[] = [];
+  const starts: number[] = [];
+  for (let run = 0; run < RESTARTS; run++) {
+    const h = benchHome();
+    const names = ["ra", "rb", "rc"];
+    const out = Object.fromEntries(names.map((n) => [n, join(h.home, `${n}.out`)]));
+    const received = () => names.reduce((n, a) => n + lines(out[a]!).length, 0);
+    const first = await startServer(h);
+    for (const name of names) await first.call("agent_spawn", { name, command: "bash", profile: "shell" });
+    await first.call("hive_wait", { targets: names, for: "idle", mode: "all", timeout_s: 20 });
+    await first.call("hive_message", { agents: Object.fromEntries(names.map((n) => [n, "sleep 2"])) });
+    const plan = [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 0, 0, 0, 0];
+    for (let i = 0; i < plan.length; i++) {
+      const agent = names[plan[i]!]!;
+      await first.call("hive_message", { agents: { [agent]: `echo m${i + 1} >> '${out[agent]}'` } });
+    }
+    while (received() < 3) await sleep(2);
+    process.kill(first.transport.pid!, "SIGKILL");
+    await first.client.close().catch(() => {});
+    const restarted = Date.now();
+    const next = await startServer(h);
+    starts.push(Date.now() - restarted);
+    try {
+      await next.call("agent_list", {});
+      const deadline = Date.now() + 120_000;
+      while (received() < plan.length) {
+        if (Date.now() > deadline) throw new Error(`after the restart only ${received()} of ${plan.length} ran in 120 s`);
+        await sleep(10);
+      }
+      totals.push(Date.now() - restarted);
+    } finally {
+      await next.stop();
+    }
+  }
+  emit({
+    bench: "kill -9 once 3 of 20 queued messages (to three shell agents) ran, then a fresh server: until the shells ran all 20", unit: "ms", median: round(median(totals)), max: round(Math.max(...totals)), server_start_ms: round(median(starts)), runs: totals.length, target: "within seconds (the trial: 8 never ran)",
+    method: "wall time from starting the new server process (MCP stdio) to the shells' own output of the last message; 10 / 5 / 5 messages queued behind a 2 s command", loadavg: loadavg(),
+  });
 }

@@ -108,12 +108,12 @@ export class Outbox {
   }
 
   /**
-   * Claims the oldest message for a session when `ready()` (checked inside the same write
+   * Claims the oldest message for a session when `ready(head)` (checked inside the same write
    * transaction: the agent is idle and nothing else is being typed to it). One caller wins.
    * A claim of a process that died is retaken with the turn it had begun (typing rows of its
    * agents), so nothing waits CLAIM_STALE_MS for a process that is gone.
    */
-  claim(sessionId: string, claimer: string, ready: () => boolean, now = Date.now()): QueuedMessage | undefined {
+  claim(sessionId: string, claimer: string, ready: (head: QueuedMessage) => boolean, now = Date.now()): QueuedMessage | undefined {
     return this.store.write(() => {
       const head = this.store.db.prepare("SELECT * FROM outbox WHERE session_id = ? ORDER BY id LIMIT 1").get(sessionId) as Row | undefined;
       if (!head) return undefined;
@@ -123,9 +123,10 @@ export class Outbox {
         const stmt = this.store.db.prepare("DELETE FROM turns WHERE agent = ? AND typing = 1");
         for (const agent of JSON.parse(head.agents) as string[]) stmt.run(agent);
       }
-      if (!ready()) return undefined;
+      const message: QueuedMessage = { ...toMessage(head), claimedBy: claimer, ...(orphan ? { orphan: { entered: head.claimed_by!.endsWith(ENTERED) } } : {}) };
+      if (!ready(message)) return undefined;
       this.store.db.prepare("UPDATE outbox SET claimed_by = ?, claimed_at = ? WHERE id = ?").run(claimer, now, head.id);
-      return { ...toMessage(head), claimedBy: claimer, ...(orphan ? { orphan: { entered: head.claimed_by!.endsWith(ENTERED) } } : {}) };
+      return message;
     });
   }
 

@@ -71,6 +71,14 @@ function inputShows(session: TerminalSession, tail: string): boolean {
   return compact(line).includes(t) || (compact(above + line).includes(t) && !compact(above).includes(t));
 }
 
+/**
+ * A text typed before (by a process that died before the program took it) still waits where
+ * input goes, long enough to be ours and not a coincidence: pressing Enter is all it needs.
+ */
+export function pendingOnInputLine(session: TerminalSession, text: string): boolean {
+  return compact(text).length >= RESUME_MIN_CHARS && inputShows(session, tailOf(text));
+}
+
 /** A tail this long may be matched loosely (see echoShows): a short one would match by chance. */
 const LOOSE_MIN_CHARS = 10;
 

@@ -11,8 +11,17 @@ import { Harness } from "./harness.js";
 import { type HiveEvent, logHas, logLines } from "./fake-agent-log.js";
 
 const FAKE = resolve("test/fixtures/fake-agent.mjs");
-/** src/hive/precedence.ts */
-const SELF_HOLD_MS = 5000;
+// Bounds, for a loaded 2-core machine (load 5–20 from other work) with honest margins:
+/** hive_message then hive_wait idle for `echo`: the README's 1.5 s grace plus 0.5 s for load
+ * (measured ~0.3 s; the typed hold made it 5.05 s). */
+const QUICK_IDLE_MS = 2000;
+/** 20 queued to one shell: turn 3 ran 20 in 3.3 s (165 ms each), the typed hold made it one per
+ * 5 s (100 s); measured 8.5 s at load 20 with a build alongside (~420 ms each). 15 s is 750 ms a
+ * message: 1.8× that, and a seventh of one hold per message. */
+const PACED = 20;
+const PACED_MS = 15_000;
+/** No one message waits near a hold for the one before it. */
+const PACED_GAP_MS = 1500;
 
 describe("hive pace", () => {
   let h: Harness;
@@ -58,72 +67,43 @@ describe("hive pace", () => {
     });
   }
 
-  test("kill -9 after Enter was pressed for a queued message, before the program acted on it: typed once, not again", async () => {
-    const first = await sibling();
-    const log = join(h.home, "lagged.log");
-    // Enter is acted on 1.5 s after it arrives: the window between termhive pressing it and the program taking the text.
-    const r = await first.ok("agent_spawn", { name: "lagged", command: `${process.execPath} ${FAKE} ${log} 300`, profile: "claude", env: { FAKE_AGENT_ENTER_LAG_MS: "1500" } });
-    assert.equal(r.ready, "ready");
-    await logHas(log, "ready");
-    assert.equal((await first.ok("hive_wait", { targets: "lagged", for: "idle", timeout_s: 20 })).matched, true);
-    const texts = ["lagged message one", "lagged message two", "lagged message three"];
-    for (const text of texts) await first.ok("hive_message", { agents: { lagged: text } });
-    await logHas(log, `done: ${texts[0]}`, 30_000);
-    // The second message shows on the input line; Enter follows within a few hundred ms, and the
-    // program acts on it 1.5 s later: the kill lands after the Enter (or, on a slow machine,
-    // before it: then the text is on the line unsubmitted, and must be submitted, not retyped).
-    await until("the second message on the input line", async () => (/> lagged message two/.test(String((await first.ok("terminal_read", { session: "lagged", mode: "screen" })).output)) ? true : undefined), 30_000, 20);
-    await new Promise((done) => setTimeout(done, 700));
-    process.kill(first.pid, "SIGKILL");
-    await first.close();
-    // The next process comes once the program took the text (no longer on its input line): it
-    // must know from the queue that Enter was pressed, and not type the text again. (Killed
-    // before the Enter, the program never takes it: then the text waits on the line, to be submitted.)
-    await logHas(log, `accepted: ${texts[1]}`, 4000).catch(() => undefined);
-
-    const next = await sibling();
-    try {
-      await next.ok("agent_list", {});
-      await logHas(log, `done: ${texts[2]}`, 60_000);
-      const accepted = logLines(log).filter((l) => l.startsWith("accepted: ") || l.startsWith("ignored: "));
-      assert.deepEqual(accepted, texts.map((t) => `accepted: ${t}`), "each message once");
-    } finally {
-      await next.close();
-    }
-  });
-
-  test("a quick command to a shell agent: idle when its prompt is back, not after the typed message's hold", async () => {
+  test(`a quick command to a shell agent: idle within ${QUICK_IDLE_MS} ms, not after the typed message's hold`, async () => {
     await h.ok("agent_spawn", { name: "quick", command: "bash", profile: "shell" });
     assert.equal((await h.ok("hive_wait", { targets: "quick", for: "idle", timeout_s: 20 })).matched, true);
     const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor as number;
     const mark = join(h.home, "quick.mark");
+    const started = Date.now();
     await h.ok("hive_message", { agents: { quick: `echo quick > '${mark}'` } });
     const w = await h.ok("hive_wait", { targets: "quick", for: "idle", timeout_s: 20 });
+    const wall = Date.now() - started;
     assert.equal(w.matched, true, JSON.stringify(w));
+    assert.equal(readFileSync(mark, "utf8"), "quick\n", "the shell ran it");
     const events = (await h.ok("hive_events", { since: cursor, targets: "quick", kinds: ["status"], limit: 100 })).events as HiveEvent[];
     const typed = events.find((e) => e.data.source === "typed");
     const idle = events.find((e) => typed && e.id > typed.id && e.data.status === "idle");
     assert.ok(typed && idle, JSON.stringify(events.map((e) => e.data)));
-    assert.ok(idle.at - typed.at < SELF_HOLD_MS, `idle came ${idle.at - typed.at} ms after the message was taken: the hold was waited out`);
-    assert.ok(w.elapsed_ms < SELF_HOLD_MS, `hive_wait took ${w.elapsed_ms} ms`);
+    assert.ok(idle.at - typed.at < QUICK_IDLE_MS, `idle came ${idle.at - typed.at} ms after the message was taken`);
+    assert.ok(wall < QUICK_IDLE_MS, `hive_message then hive_wait took ${wall} ms (hive_wait itself ${w.elapsed_ms} ms)`);
   });
 
-  test("queued messages to a shell agent go out as it takes them, not one per hold", async () => {
+  test(`${PACED} messages queued to a shell agent go out as it takes them: all run within ${PACED_MS / 1000} s of the first`, async () => {
     await h.ok("agent_spawn", { name: "paced", command: "bash", profile: "shell" });
     assert.equal((await h.ok("hive_wait", { targets: "paced", for: "idle", timeout_s: 20 })).matched, true);
-    const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor as number;
     const out = join(h.home, "paced.out");
-    await h.ok("hive_message", { agents: { paced: "sleep 1" } });
-    for (let i = 1; i <= 5; i++) assert.equal((await h.ok("hive_message", { agents: { paced: `echo line-${i} >> '${out}'` } })).queued, 1);
-    // What the shell ran, not what termhive says: every line, in order.
-    await until("the shell's fifth line", () => (existsSync(out) && readFileSync(out, "utf8").includes("line-5") ? true : undefined), 60_000);
-    assert.equal(readFileSync(out, "utf8"), "line-1\nline-2\nline-3\nline-4\nline-5\n");
-    const events = (await h.ok("hive_events", { since: cursor, targets: "paced", kinds: ["message"], limit: 100 })).events as HiveEvent[];
-    const delivered = events.filter((e) => e.data.state === "delivered" && String(e.data.preview).startsWith("echo line-"));
-    assert.equal(delivered.length, 5, JSON.stringify(events.map((e) => e.data)));
-    for (let i = 1; i < delivered.length; i++) {
-      const gap = delivered[i]!.at - delivered[i - 1]!.at;
-      assert.ok(gap < SELF_HOLD_MS, `message ${i + 1} went out ${gap} ms after message ${i}: one per hold`);
-    }
+    // The shell stamps each line with its own clock: the pace is what the shell saw.
+    await h.ok("hive_message", { agents: { paced: `sleep 1; echo go $EPOCHREALTIME >> '${out}'` } });
+    for (let i = 1; i <= PACED; i++) assert.equal((await h.ok("hive_message", { agents: { paced: `echo line-${i} $EPOCHREALTIME >> '${out}'` } })).queued, 1);
+    await until(`the shell's line ${PACED}`, () => (linesOf(out).length > PACED ? true : undefined), 120_000);
+    const lines = linesOf(out);
+    assert.deepEqual(lines.map((l) => l.split(" ")[0]), ["go", ...Array.from({ length: PACED }, (_, i) => `line-${i + 1}`)], "each once, in order");
+    const at = lines.map((l) => Number(l.split(" ")[1]) * 1000);
+    const gaps = at.slice(1).map((t, i) => Math.round(t - at[i]!));
+    const total = Math.round(at[PACED]! - at[0]!);
+    assert.ok(total < PACED_MS, `${PACED} queued messages took ${total} ms after the one before them ended (bound ${PACED_MS}); gaps ${gaps.join(", ")}`);
+    assert.ok(Math.max(...gaps) < PACED_GAP_MS, `one message waited ${Math.max(...gaps)} ms for the one before (bound ${PACED_GAP_MS}); gaps ${gaps.join(", ")}`);
   });
 });
+
+function linesOf(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : [];
+}

@@ -9,7 +9,8 @@ import { mayTypeNow, type AgentRecord, type Hive, type QueuedMessage } from "../
 import type { Disposable, Event } from "../../terminal/events.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
-import type { DeliveryOptions, DeliveryResult } from "../../terminal/delivery.js";
+import { pendingOnInputLine, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
+import { literalText } from "../../terminal/literal-text.js";
 import { recordQueued } from "./message-events.js";
 import { screenFacts, type ScreenFacts } from "./screen-facts.js";
 
@@ -99,8 +100,16 @@ export class OutboxDispatcher {
       // Most idle moments have nothing queued: no screen to judge then (the claim checks again).
       if (!this.hive.outbox.hasFor(sessionId)) return;
       const screens = this.screensOf(session);
-      message = this.hive.outbox.claim(sessionId, this.claimer, () => {
+      message = this.hive.outbox.claim(sessionId, this.claimer, (head) => {
         const agents = this.hive.agents.bySession(sessionId).filter((a) => a.status !== "exited");
+        // Retaken from a process that died after typing it and before the program took it: its
+        // text on the input line is what makes the agent look busy (a shell's line no longer
+        // ends in its prompt), and it was idle when that process claimed it. It needs its Enter
+        // only; waiting for idle would leave it, and the queue behind it, there for good.
+        if (head.orphan && head.submit && pendingOnInputLine(session, literalText(head.text).text)) {
+          this.hive.turns.begin(agents.map((a) => a.name));
+          return true;
+        }
         const facts = agents.map((a) => {
           // An agent bound or rebound since (another profile): judged here, the rare way.
           const screen = screens.get(screenKey(a)) ?? screenFacts(this.hive, session, a);

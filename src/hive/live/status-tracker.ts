@@ -13,6 +13,7 @@ import type { Hive, AgentRecord, AgentProfile } from "../index.js";
 import { DIALOG_SETTLE_MS, HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, questionExcerpt, screenMayReplace, unknownQuestion } from "../index.js";
 import type { PaneBorders } from "./pane-borders.js";
 import { screenStillMs } from "./screen-still.js";
+import { TypedTurns } from "./typed-turns.js";
 import { hooksOffBy } from "./hook-launch.js";
 import { DisposableStore } from "../../terminal/events.js";
 import type { TerminalSession } from "../../terminal/session.js";
@@ -70,8 +71,8 @@ export class StatusTracker {
   private readonly views = new Map<string, readonly AgentRecord[]>();
   private viewsAt = { ours: -1, others: -1 };
   private othersVersion = -1;
-  /** Per session, when this process last began typing a message into it (see promptCycled). */
-  private readonly typedAt = new Map<string, number>();
+  /** When a typed message's turn is over by its shell's own marks. */
+  private readonly typedTurns = new TypedTurns();
 
   constructor(
     private readonly hive: Hive,
@@ -82,17 +83,7 @@ export class StatusTracker {
 
   /** A message is being typed into the session from `at` on (its shell's prompt cycle after that ends the turn). */
   typingInto(session: TerminalSession, at: number): void {
-    this.typedAt.set(session.id, at);
-  }
-
-  /**
-   * The shell marks its prompts (OSC 133) and is back at one after a command that started
-   * since the last message was typed: the turn that message started is over.
-   */
-  private promptCycled(session: TerminalSession): boolean {
-    const since = this.typedAt.get(session.id);
-    if (since === undefined || !session.integrated || session.phase !== "prompt") return false;
-    return session.commands.some((c) => c.startedAt >= since && c.endedAt !== null);
+    this.typedTurns.typingInto(session.id, at);
   }
 
   /**
@@ -136,9 +127,10 @@ export class StatusTracker {
       wiring.dispose();
       if (this.tracked.get(session.id) === entry) this.tracked.delete(session.id);
       this.views.delete(session.id);
-      this.typedAt.delete(session.id);
+      this.typedTurns.forget(session.id);
     };
     this.tracked.set(session.id, entry);
+    if (options.adopted) this.typedTurns.adopted(session.id, Date.now());
     if (!session.alive) this.exited(entry, session.exitStatus, session.goneReason ?? undefined);
     else this.schedule(entry);
   }
@@ -353,7 +345,7 @@ export class StatusTracker {
       // the dialog leaving the screen means it was answered (precedence.ts).
       if (detected.status === "waiting_for_input" && detected.by === "rule") this.dialogShownAt.set(agent.name, Date.now());
       const dialogSeen = (this.dialogShownAt.get(agent.name) ?? 0) >= agent.updatedAt - HOOK_FRESH_MS;
-      const turnEnded = agent.statusSource === "typed" && this.promptCycled(session);
+      const turnEnded = this.typedTurns.ended(session, agent);
       if (!screenMayReplace(agent, detected, { dialogSeen, turnEnded })) {
         this.recheckWhenHoldEnds(entry, agent);
         continue;

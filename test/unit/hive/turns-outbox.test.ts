@@ -113,3 +113,22 @@ test("a claim of a process that died is retaken at once, with the turn it had be
     done();
   }
 });
+
+test("ready() is asked with the head it would claim: a retaken one says so (its text may sit on the input line, needing only Enter)", () => {
+  const { hive, home, done } = openHive();
+  const other = Hive.open({ home, profiles: new ProfileRegistry() });
+  const dead = spawnSync("true").pid!;
+  try {
+    hive.agents.register({ name: "a", sessionId: "s1" });
+    const m1 = hive.outbox.add({ sessionId: "s1", agents: ["a"], text: "echo one >> out", level: "agent", source: "agent:a", submit: true });
+    const asked: { id: number; orphan: boolean }[] = [];
+    hive.outbox.claim("s1", `${process.pid}:first`, (head) => (asked.push({ id: head.id, orphan: head.orphan !== undefined }), false));
+    hive.outbox.claim("s1", `${dead}:abcd`, () => true);
+    const retaken = other.outbox.claim("s1", `${process.pid}:live`, (head) => (asked.push({ id: head.id, orphan: head.orphan !== undefined }), head.orphan !== undefined));
+    assert.deepEqual(asked, [{ id: m1.id, orphan: false }, { id: m1.id, orphan: true }]);
+    assert.equal(retaken?.id, m1.id, "claimed on what ready() saw of it");
+  } finally {
+    other.close();
+    done();
+  }
+});
