@@ -14,7 +14,7 @@ const readInput = {
   from_line: z.number().int().min(1).optional().describe("1-based."),
   to_line: z.number().int().min(1).optional().describe("Inclusive."),
   raw: z.boolean().optional().describe("Keep escape codes."),
-  filter: z.string().max(2000).optional().describe("Regex: keep only matching lines (with context), matched as shown (also with raw)."),
+  filter: z.string().max(2000).optional().describe("Regex: keep only matching lines (with context)."),
   context: z.number().int().min(0).max(50).optional().describe("Lines around filter matches (default 0)."),
   max_tokens: z.number().int().min(50).max(200_000).optional().describe("Token budget (default 2000)."),
   reduce: z.boolean().optional().describe("Summarise by command (default false)."),

@@ -5,7 +5,7 @@ import { RUNS, defineVerb } from "./verb.js";
 
 const runInput = {
   session: session.optional().describe(
-    "Session id or name. Without it: a throwaway shell (your folder, or cwd), closed when done, kept if still running.",
+    "Session id or name. Without it: a throwaway shell in your folder (or cwd), closed when done.",
   ),
   command: z.string().min(1).max(1_000_000).describe("Command line to run (multi-line allowed)."),
   cwd: z.string().max(4096).optional().describe("Folder for the throwaway shell."),
@@ -33,7 +33,7 @@ export default defineVerb({
   name: "terminal_run",
   title: "Run a command and wait for it",
   description:
-    "Run a command in a session and wait until it finishes; also inside REPLs (python, node, psql) and ssh. Returns output (cleaned, folded when long), exit code and reason: osc133, incomplete (unclosed quote: nothing ran), exit, until, nested-prompt (REPL prompt back), waiting_for_input (it asks a question: answer with terminal_send), fullscreen (vim/less: go on with terminal_send), idle, timeout (still running: terminal_wait).",
+    "Run a command in a session and wait until it finishes; also inside REPLs (python, node, psql) and ssh. Returns output (cleaned, folded when long), exit code and reason: osc133, incomplete (nothing ran), exit, until, nested-prompt (REPL prompt back), waiting_for_input (a question) and fullscreen (vim/less): go on with terminal_send; idle, timeout (still running: terminal_wait).",
   input: runInput,
   family: "terminal",
   annotations: RUNS,
