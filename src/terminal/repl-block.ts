@@ -12,10 +12,24 @@ import { watchSession } from "./watch.js";
 /** How long a REPL may take to draw its own prompt again after Ctrl-C. */
 const CANCEL_PROMPT_WAIT_MS = 2_000;
 
+/** How long the REPL may take to draw its continuation prompt after the echo of the last line. */
+const CONTINUATION_PROMPT_WAIT_MS = 1_000;
+
 /** Types the empty line that ends the block, when the continuation prompt shown takes one; true when it did. */
 export async function closeBlock(session: TerminalSession): Promise<boolean> {
-  await session.screen.settled();
-  if (!blankLineEndsBlock(session.screen.cursorLinePrefix())) return false;
+  // The run saw the continuation prompt in the output; the screen can still be a step behind it
+  // (the last line's echo drawn, its fresh `... ` not yet): under load a single look read the
+  // echo and left the block open.
+  const shown = await watchSession(
+    session,
+    async () => {
+      if (!session.alive) return false;
+      await session.screen.settled();
+      return blankLineEndsBlock(session.screen.cursorLinePrefix()) ? true : undefined;
+    },
+    { timeoutMs: CONTINUATION_PROMPT_WAIT_MS },
+  ).catch(() => false);
+  if (shown !== true) return false;
   await typeText(session, "", true);
   return true;
 }
