@@ -54,6 +54,7 @@ export class Harness {
     mkdirSync(userHome);
     writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
     writeFileSync(join(userHome, ".zshrc"), "export TERMHIVE_E2E_RC=1\n");
+    quietFish(userHome);
     const work = join(home, "work folder");
     mkdirSync(work);
     const harness = new Harness(home, { HOME: userHome, ...env });
@@ -95,6 +96,7 @@ export class Harness {
     mkdirSync(userHome);
     writeFileSync(join(userHome, ".bashrc"), "export TERMHIVE_E2E_RC=1\n");
     writeFileSync(join(userHome, ".zshrc"), "export TERMHIVE_E2E_RC=1\n");
+    quietFish(userHome);
     const harness = new Harness(home, { HOME: userHome, ...env });
     await harness.connect();
     return harness;
@@ -157,4 +159,13 @@ export class Harness {
     await endTmuxServer(join(this.home, "tmux.sock"));
     removeTempFolder(this.home);
   }
+}
+
+/**
+ * An interactive fish whose HOME has no generated completions starts fish_update_completions in
+ * the background, which goes on writing into that HOME after the test has ended its tmux
+ * server: the folder's removal then fails (ENOTEMPTY). The folder made empty beforehand stops it.
+ */
+function quietFish(userHome: string): void {
+  mkdirSync(join(userHome, ".local", "share", "fish", "generated_completions"), { recursive: true });
 }
