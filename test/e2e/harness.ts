@@ -64,6 +64,15 @@ export class Harness {
     return harness;
   }
 
+  /** A second server process, connected, on this harness's home, env, bareness and cwd. */
+  async sibling(): Promise<Harness> {
+    const other = new Harness(this.home, this.env);
+    other.bare = this.bare;
+    other.cwd = this.cwd;
+    await other.connect();
+    return other;
+  }
+
   /** The environment the server process gets. */
   serverEnv(): Record<string, string> {
     if (this.bare) {
@@ -77,10 +86,7 @@ export class Harness {
    * and many short-lived clients call), on this harness's home, env and cwd.
    */
   async callOnce(name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
-    const once = new Harness(this.home, this.env);
-    once.bare = this.bare;
-    once.cwd = this.cwd;
-    await once.connect();
+    const once = await this.sibling();
     try {
       return await once.call(name, args);
     } finally {

@@ -30,13 +30,7 @@ describe("hive pace", () => {
   });
   after(async () => h.destroy());
 
-  const sibling = async (): Promise<Harness> => {
-    const other = new Harness(h.home, h.env);
-    other.bare = true;
-    other.cwd = h.cwd;
-    await other.connect();
-    return other;
-  };
+  const sibling = (): Promise<Harness> => h.sibling();
 
   // Two moments: just as the program took a message (its delivery not recorded yet), and just
   // as a turn ended (the next message being claimed and typed).

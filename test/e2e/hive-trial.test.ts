@@ -33,13 +33,7 @@ describe("hive outbox: kill -9 while it types", () => {
   });
   after(async () => h.destroy());
 
-  const sibling = async (): Promise<Harness> => {
-    const other = new Harness(h.home, h.env);
-    other.bare = true;
-    other.cwd = h.cwd;
-    await other.connect();
-    return other;
-  };
+  const sibling = (): Promise<Harness> => h.sibling();
 
   test("kill -9 after Enter was pressed for a queued message, before the program acted on it: typed once, not again", async () => {
     const first = await sibling();
@@ -103,10 +97,7 @@ describe("hive outbox: kill -9 while it types", () => {
 
         const before = Object.fromEntries(names.map((n) => [n, linesOf(out[n]!).length]));
         const restartedAt = Date.now();
-        const next = new Harness(base.home, base.env);
-        next.bare = true;
-        next.cwd = base.cwd;
-        await next.connect();
+        const next = await base.sibling();
         try {
           const connected = Date.now() - restartedAt;
           const deliveredBy = connected + RESTART_DELIVERS_MS;

@@ -43,10 +43,7 @@ describe("output printed at the prompt", () => {
   // The pty backend's sessions belong to the process that opened them.
   test("a second server process following the session matches the job's line too", { skip: E2E_BACKEND === "pty" }, async () => {
     await h.ok("terminal_open", { name: "bg-shared", command: "bash" });
-    const other = new Harness(h.home, h.env);
-    other.bare = true;
-    other.cwd = h.cwd;
-    await other.connect();
+    const other = await h.sibling();
     try {
       await other.ok("terminal_read", { session: "bg-shared" });
       const waiting = other.call("terminal_wait", { session: "bg-shared", pattern: "BG-OK-\\d", timeout_s: 20 });

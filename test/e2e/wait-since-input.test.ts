@@ -7,13 +7,7 @@ import assert from "node:assert/strict";
 import { E2E_BACKEND, Harness } from "./harness.js";
 import { until } from "../until.js";
 
-async function second(h: Harness): Promise<Harness> {
-  const other = new Harness(h.home, h.env);
-  other.bare = true;
-  other.cwd = h.cwd;
-  await other.connect();
-  return other;
-}
+const second = (h: Harness): Promise<Harness> => h.sibling();
 
 describe("terminal_wait looks past the last input", () => {
   let h: Harness;
