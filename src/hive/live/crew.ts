@@ -24,6 +24,7 @@ import { WatchScanner } from "./watch-scanner.js";
 import { startNotifier } from "./notify-start.js";
 import type { SandboxOption } from "../../sandbox/policy.js";
 import { RelayFollower } from "./relay-follower.js";
+import { takenReportFor } from "./taken-report.js";
 import { notifyConfigured } from "../notify/config.js";
 
 /** How often a process that sends notifications looks for agents' panes to follow (see followHive). */
@@ -223,7 +224,8 @@ export class Crew {
     // A shell agent at its prompt runs the message as a command line: its pager prints, as for terminal_run.
     if (submit && session.integrated && session.phase === "prompt") await markLine(this.backend, this.deps.home, session, "run");
     this.tracker.typingInto(session, Date.now());
-    const result = await deliverText(session, literal, submit, options);
+    const taken = submit && !options.taken ? takenReportFor(this.hive, session.id, literal) : undefined;
+    const result = await deliverText(session, literal, submit, taken ? { ...options, taken } : options);
     // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
     // An emptied line is recorded without waiting (tmux keeps this process's commands in order).
     const noted = this.deps.policy.noteTyped(session, literal, result.attempts > 0);

@@ -153,7 +153,7 @@ export class OutboxDispatcher {
       if (result?.delivered) {
         this.tried.delete(message.id);
         this.hive.outbox.done(message.id);
-        recordQueued(this.hive.events, message, "delivered", undefined, result.attempts);
+        recordQueued(this.hive.events, message, "delivered", undefined, result.attempts, result.confirmedBy);
       } else {
         // Not seen where input goes (no Enter pressed), or not taken after two Enters: back in
         // the queue for the agent's next idle moment.
