@@ -1,12 +1,12 @@
 // The program's own word that it took a typed text (terminal/delivery.ts `taken`): the
 // UserPromptSubmit hook of the pane's agents (Claude Code, Codex) reports each prompt into the
-// hive store (hive/prompt-reports.ts). Agents whose profile has no such hook, whose hooks are
-// switched off by a flag, or that run on another host (their hooks are not configured) have
-// none: the screen decides for them.
+// hive store (hive/prompt-reports.ts). Agents whose profile has no such hook, whose command is
+// not the profile's program or switches its hooks off by a flag, or that run on another host
+// (their hooks are not configured: hook-launch.ts) have none: the screen decides for them.
 import type { Hive } from "../index.js";
 import type { TakenReport } from "../../terminal/delivery.js";
 import { traced } from "../../util/traced.js";
-import { hooksOffBy } from "./hook-launch.js";
+import { hooksConfigured } from "./hook-launch.js";
 
 export function takenReportFor(hive: Hive, sessionId: string, text: string): TakenReport | undefined {
   try {
@@ -14,7 +14,7 @@ export function takenReportFor(hive: Hive, sessionId: string, text: string): Tak
       const profile = hive.profiles.find(agent.profile);
       if (!profile?.hooks?.events.some((e) => e.event === "UserPromptSubmit")) return [];
       const launch = hive.launches.find(agent.name);
-      if (!launch || launch.host !== null || hooksOffBy(launch.command ?? undefined, profile)) return [];
+      if (!launch || launch.host !== null || !hooksConfigured(launch.command ?? undefined, profile)) return [];
       return [agent.name];
     });
     if (reporting.length === 0) return undefined;
