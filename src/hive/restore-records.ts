@@ -34,7 +34,7 @@ export interface LaunchRecord {
   sandbox: unknown;
   conversationId: string | null;
   conversationBy: ConversationSource | null;
-  /** When a hook of this launch first reported; 0: its notify reported first (its hooks are off); null: neither yet. */
+  /** When a hook of this launch first reported; 0: its hooks are off (its notify reported first, or a text it took went unreported); null: neither yet. */
   hooksRanAt: number | null;
   createdAt: number;
   updatedAt: number;
@@ -171,7 +171,10 @@ export class LaunchRecords {
     return this.store.write(() => this.store.db.prepare("UPDATE agent_launches SET hooks_ran_at = ? WHERE agent = ? AND (hooks_ran_at IS NULL OR hooks_ran_at = 0)").run(Date.now(), agent).changes > 0);
   }
 
-  /** Codex's notify reported before any hook of the launch: its hooks are off (hooks_ran_at 0). */
+  /**
+   * Its hooks are off (hooks_ran_at 0) until one reports: Codex's notify reported before any
+   * hook of the launch, or a text the program took was reported by none (taken-report.ts).
+   */
   noteHooksOff(agent: string): void {
     this.store.write(() => this.store.db.prepare("UPDATE agent_launches SET hooks_ran_at = 0 WHERE agent = ? AND hooks_ran_at IS NULL").run(agent));
   }

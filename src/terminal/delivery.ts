@@ -34,6 +34,12 @@ export interface DeliveryResult {
   delivered: boolean;
   /** Who said the text was taken: the program's own hook, or the screen (the text left the input line). */
   confirmedBy?: "hook" | "screen";
+  /**
+   * When the program was first seen taking the text (the screen or its report), where this
+   * call pressed the Enter that did it: its turn started then, however long the report took
+   * to confirm it (a wait of seconds must not move the turn's start past its end).
+   */
+  takenAt?: number;
   /** Enter presses it took (0 when not submitting, or when the text never showed). */
   attempts: number;
   method: TypingMethod;
@@ -137,6 +143,12 @@ export interface TakenReport {
   hooksRun(): boolean | "unknown";
   /** What reported: named in the result's note. */
   label: string;
+  /**
+   * No hook of the launch has reported, and none reported this text within HOOK_UNKNOWN_MS
+   * though the screen says it was taken: the hooks count as off from now until one reports,
+   * so the next texts are judged on screen at once instead of each waiting HOOK_UNKNOWN_MS.
+   */
+  silent?(): void;
 }
 
 /**
@@ -187,12 +199,13 @@ async function submitShown(session: TerminalSession, tail: string, method: Typin
     // The last Enter gets the echo's patience: a busy program may take it late, and "not
     // delivered" for a text it then takes invites the caller to send it twice.
     const patience = attempts === 2 ? ECHO_MAX_MS : ACCEPT_MAX_MS;
-    if (shellAtPrompt && (await shellTookLine(session, promptBefore, patience))) return { delivered: true, attempts, method };
+    if (shellAtPrompt && (await shellTookLine(session, promptBefore, patience))) return { delivered: true, attempts, method, takenAt: Date.now() };
     const took = await tookLine(session, mark, tail, patience, taken ? () => taken.reported(mark) : undefined);
     if (!session.alive) return { delivered: false, attempts, method, note: "the program exited" };
-    if (took && taken) return await confirmed(taken, mark, attempts, method);
+    const takenAt = Date.now();
+    if (took && taken) return await confirmed(taken, mark, takenAt, attempts, method);
     // Taken: the text showed where input goes, and after Enter it left the input line.
-    if (took) return { delivered: true, confirmedBy: "screen", attempts, method };
+    if (took) return { delivered: true, confirmedBy: "screen", attempts, method, takenAt };
   }
   return {
     delivered: false,
@@ -223,16 +236,17 @@ async function tookLine(session: TerminalSession, mark: number, tail: string, ma
  * (the text went elsewhere: a dialog, a redraw that dropped it); where that is not known yet,
  * the screen's word stands after HOOK_UNKNOWN_MS.
  */
-async function confirmed(taken: TakenReport, mark: number, attempts: number, method: TypingMethod): Promise<DeliveryResult> {
+async function confirmed(taken: TakenReport, mark: number, takenAt: number, attempts: number, method: TypingMethod): Promise<DeliveryResult> {
   const known = taken.hooksRun();
   const deadline = mark + (known === true ? HOOK_REPORT_MAX_MS : HOOK_UNKNOWN_MS);
   for (;;) {
-    if (taken.reported(mark)) return { delivered: true, confirmedBy: "hook", attempts, method };
+    if (taken.reported(mark)) return { delivered: true, confirmedBy: "hook", attempts, method, takenAt };
     if (known === false || Date.now() >= deadline) break;
     await new Promise((r) => setTimeout(r, REPORT_POLL_MS));
   }
   if (known === true) {
     return { delivered: false, attempts, method, note: `the text left the input line, but ${taken.label} did not report it within ${HOOK_REPORT_MAX_MS / 1000} s: the program did not take it` };
   }
-  return { delivered: true, confirmedBy: "screen", attempts, method, note: `judged on screen: ${taken.label} ${known === false ? "does not run (hooks off)" : `did not report it within ${HOOK_UNKNOWN_MS / 1000} s, and no hook of this agent has reported yet`}` };
+  if (known === "unknown") taken.silent?.();
+  return { delivered: true, confirmedBy: "screen", attempts, method, takenAt, note: `judged on screen: ${taken.label} ${known === false ? "does not run (hooks off)" : `did not report it within ${HOOK_UNKNOWN_MS / 1000} s, and no hook of this agent has reported yet`}` };
 }

@@ -28,6 +28,13 @@ export function takenReportFor(hive: Hive, sessionId: string, text: string): Tak
           return false;
         }
       },
+      silent: () => {
+        try {
+          for (const name of reporting) hive.launches.noteHooksOff(name);
+        } catch (error) {
+          traced("noting that an agent's hooks do not report")(error); // a locked store: the next text waits once more
+        }
+      },
       hooksRun: () => {
         const ran = reporting.map((name) => hive.launches.find(name)?.hooksRanAt ?? null);
         if (ran.some((at) => at !== null && at > 0)) return true;
