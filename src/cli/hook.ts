@@ -10,7 +10,7 @@
 // (hive/permission-asks.ts) and, when hive_answer decides it in time, prints Claude Code's own
 // decision JSON; when nobody does, it prints nothing and the program shows its dialog.
 import type { Command } from "commander";
-import { CONVERSATION_ID, Hive, HiveError, clipDetail, hookIsStale, hookOutcome, hookWaitingLeftToScreen, isCodexMainThread, parseHookPayload, summarizeToolInput } from "../hive/index.js";
+import { CONVERSATION_ID, Hive, HiveError, applyHookReport, clipDetail, hookChannelOf, hookOutcome, isCodexMainThread, parseHookPayload, promptDigest as promptDigestOf, summarizeToolInput } from "../hive/index.js";
 import { loadConfig } from "../config.js";
 import { RELAY_ENV, writeRelayRequest } from "../sandbox/relay.js";
 
@@ -76,10 +76,13 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
   if (!name) throw new HiveError("unknown", "no agent for this hook: pass --agent <name> (or run it in an agent's pane)");
   // When the program ran this hook: the process's start, not now (starting it takes a while).
   const firedAt = Date.now() - Math.round(process.uptime() * 1000);
+  const channel = hookChannelOf(payload);
+  // The text the program took, for a delivery waiting on its word (hive/prompt-reports.ts).
+  const promptDigest = event === "UserPromptSubmit" && typeof payload.prompt === "string" ? { promptDigest: promptDigestOf(payload.prompt) } : {};
   const relay = process.env[RELAY_ENV];
   if (relay) {
     // Inside a sandbox the store is out of reach: the server following this pane applies it (sandbox/relay.ts).
-    writeRelayRequest(relay, { kind: "hook", event, status: outcome.status, detail: outcome.detail ?? null, endsTurn: outcome.endsTurn === true, firedAt });
+    writeRelayRequest(relay, { kind: "hook", event, status: outcome.status, detail: outcome.detail ?? null, endsTurn: outcome.endsTurn === true, firedAt, ...(channel ? { channel } : {}), ...promptDigest });
     return;
   }
   const hive = Hive.open({ home: loadConfig().home });
@@ -87,13 +90,9 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
     // The program's own conversation id, for agent_restore (hive/restore-records.ts).
     const conversation = conversationIdOf(payload);
     if (conversation !== undefined) hive.launches.noteConversation(name, conversation);
-    // An end reported for a turn older than the message termhive typed since: not this turn's end.
-    if (outcome.status === "idle" && hookIsStale(hive.turns.get(name), firedAt)) return;
     const waitS = options.wait === undefined ? 0 : Number(options.wait);
     if (event === "PermissionRequest" && Number.isInteger(waitS) && waitS > 0) return await holdPermission(hive, name, payload, waitS);
-    if (hookWaitingLeftToScreen(hive.profiles.find(hive.agents.get(name).profile), outcome.status)) return;
-    hive.agents.setStatus(name, outcome.status, { detail: outcome.detail, source: "hook" });
-    if (outcome.endsTurn) hive.turns.cancel([name]);
+    applyHookReport(hive, name, { event, status: outcome.status, detail: outcome.detail ?? null, endsTurn: outcome.endsTurn === true, firedAt, channel, ...promptDigest });
   } finally {
     hive.close();
   }

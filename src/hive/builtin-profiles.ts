@@ -74,10 +74,10 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
   codex: {
     description: "OpenAI Codex CLI",
     command: "codex",
-    // `codex --help` 0.169.0 (--yolo is its hidden alias): no approvals, no sandbox of its own.
+    // `codex --help` 0.169.0 and 0.171.0 (--yolo is its hidden alias): no approvals, no sandbox of its own.
     dangerousFlags: ["--dangerously-bypass-approvals-and-sandbox", "--yolo", "--sandbox danger-full-access", "-s danger-full-access"],
     // Checked against these versions, offline, by test/e2e/real-codex.test.ts (docs/agents.md).
-    checkedVersions: ["0.169.0"],
+    checkedVersions: ["0.169.0", "0.171.0"],
     ready: String.raw`OpenAI Codex|\? for shortcuts|context left|^\s*›(?:\s|$)`,
     quietIdleMs: 1500,
     quietStatus: "idle",
@@ -86,6 +86,9 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
       { status: "waiting_for_input", pattern: String.raw`Would you like to (?:run the following command|make the following edits)`, lines: 30, detail: "approval prompt" },
       { status: "waiting_for_input", pattern: String.raw`Press enter to confirm or esc to cancel`, lines: 30, detail: "approval prompt" },
       { status: "waiting_for_input", pattern: String.raw`^[\s›>]*1\.\s+Yes, proceed`, lines: 30, detail: "approval prompt" },
+      // At start-up when a hook of the user's is new or changed ("1 hook is new or changed.
+      // › 1. Review hooks  2. Trust all and continue  3. Continue without trusting"): a person decides.
+      { status: "waiting_for_input", pattern: String.raw`^[\s│]*Hooks need review`, lines: 30, detail: "Hooks need review" },
       // Start-up menus (model migration "Meet …  › 1. Try new model", trust) and any other
       // menu: the cursor on a numbered option, or a menu's footer.
       { status: "waiting_for_input", pattern: String.raw`Do you trust the (?:files|contents)`, lines: 30, detail: "trust prompt" },
@@ -99,15 +102,22 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
       // Status line while a turn runs: "• Working (12s • esc to interrupt)".
       { status: "working", pattern: String.raw`esc to interrupt`, flags: "i", lines: 12 },
       { status: "error", pattern: String.raw`stream error|unexpected status \d{3}|error sending request`, flags: "i", lines: 12 },
+      // "■ Conversation interrupted - use /feedback …" after Esc, above the composer: the turn
+      // ended, and Codex runs no Stop hook for it, so this replaces the hook's "working".
+      { status: "idle", pattern: String.raw`^[\s│]*■ Conversation interrupted`, lines: 5, detail: "interrupted", overridesHooks: true },
       // The composer prompt "›" (older builds: "▌" or ">").
       { status: "idle", pattern: String.raw`^\s*[›▌>](?:\s|$)`, lines: 10, minQuietMs: 300, detail: "input prompt" },
     ],
-    // Codex runs its `notify` program after each turn: turn complete → idle (its main thread
-    // only: hooks.ts). It reports no turn start: that is seen from what termhive typed and
-    // from the screen (precedence.ts).
-    hooks: { via: "codex-notify", events: [{ event: "agent-turn-complete", status: "idle" }] },
-    // Codex picks its thread id itself: its main thread's notify carries it (`termhive hook`
-    // records it after the first turn); agent_restore resumes it.
+    // Codex's own hooks, trusted for this session on its command line (codex-hooks.ts): a
+    // prompt taken (UserPromptSubmit, ~50 ms after Enter, with the exact text) → working; the
+    // turn's end (Stop) → idle. Codex waits for each hook, so only these two run: SessionStart
+    // fires just before the first UserPromptSubmit (it says nothing more), a PermissionRequest
+    // hook would hold the approval dialog back (that is read on screen), and the title side
+    // thread fires none. Where its hooks are off, its notify reports turn ends (hooks.ts).
+    hooks: { via: "codex-hooks", events: [{ event: "UserPromptSubmit", status: "working" }, { event: "Stop", status: "idle" }] },
+    // Codex picks its thread id itself: every hook payload carries it as session_id (from the
+    // first turn on; notify's thread-id where hooks are off), and `termhive hook` records it;
+    // agent_restore resumes it.
     resume: { command: "{command} resume {id}" },
   },
   aider: {

@@ -1,4 +1,5 @@
-// Which Codex thread is the agent's own conversation. Codex (0.169) runs its notify program
+// Which Codex thread is the agent's own conversation, for its notify (read where Codex's hooks
+// are off: its hooks fire for the main thread only). Codex (0.169) runs its notify program
 // for every thread that ends a turn, and each new task starts a side thread that generates its
 // title: that notify comes ~1 s before the real turn ends. Only a conversation is recorded in
 // Codex's session files ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl; the

@@ -15,9 +15,14 @@
 //   and appends `--settings <file>` to the command; Claude Code merges it with the user's own
 //   settings. Each hook runs `termhive hook <event> --status <s> --agent <name>` with the
 //   hook's JSON payload on stdin.
-// via "codex-notify" (OpenAI Codex CLI): appends `-c notify=[…]`; Codex runs that program
-//   after each turn with its JSON payload ({"type": "agent-turn-complete", …}) as the last
-//   argument. Codex calls one notify program, so this style takes exactly one event.
+// via "codex-hooks" (OpenAI Codex CLI 0.169+): appends `-c hooks.<Event>=[…]` and the hooks'
+//   trust records (`-c hooks.state={…}`, codex-hooks.ts); each hook runs the same `termhive
+//   hook …` with the JSON payload on stdin. Codex's `notify` is appended too (a turn's end →
+//   idle) for a Codex whose hooks are off (`[features] hooks = false`, managed hooks only): it
+//   is read only while none of the agent's hooks has reported (`termhive hook`).
+// via "codex-notify" (OpenAI Codex CLI, notify only): appends `-c notify=[…]`; Codex runs that
+//   program after each turn with its JSON payload ({"type": "agent-turn-complete", …}) as the
+//   last argument. Codex calls one notify program, so this style takes exactly one event.
 //
 // `termhive hook` must never stand in the agent's way: it exits 0 when it has nothing to do
 // and never exits 2 (a Claude Code hook exiting 2 blocks the prompt or the stop).
@@ -25,8 +30,9 @@ import { z } from "zod";
 import { joinWords } from "../util/words.js";
 import { AGENT_STATUSES, clipDetail, type AgentStatus } from "./agents.js";
 import { HiveError } from "./errors.js";
+import { CODEX_EVENTS_WITHOUT_MATCHER, CODEX_HOOK_EVENTS, codexHookArgs } from "./codex-hooks.js";
 
-export const HOOK_STYLES = ["claude-settings", "codex-notify"] as const;
+export const HOOK_STYLES = ["claude-settings", "codex-hooks", "codex-notify"] as const;
 export type HookStyle = (typeof HOOK_STYLES)[number];
 
 const HOOK_STATUSES = AGENT_STATUSES.filter((s) => s !== "starting") as [AgentStatus, ...AgentStatus[]];
@@ -62,6 +68,14 @@ export const HooksSchema = z
     if (h.via === "codex-notify" && h.events[0]?.matcher !== undefined) {
       ctx.addIssue({ code: "custom", message: "via codex-notify has no matchers" });
     }
+    for (const e of h.via === "codex-hooks" ? h.events : []) {
+      if (!(CODEX_HOOK_EVENTS as readonly string[]).includes(e.event)) {
+        ctx.addIssue({ code: "custom", message: `via codex-hooks: ${e.event} is not a Codex hook event (${CODEX_HOOK_EVENTS.join(", ")})` });
+      }
+      if (e.matcher !== undefined && CODEX_EVENTS_WITHOUT_MATCHER.includes(e.event)) {
+        ctx.addIssue({ code: "custom", message: `via codex-hooks: Codex ignores a matcher on ${e.event}` });
+      }
+    }
   });
 
 export type ProfileHooks = z.infer<typeof HooksSchema>;
@@ -73,8 +87,11 @@ export interface HookLaunch {
   files: { path: string; content: string }[];
 }
 
-/** Claude Code hooks time out after this (seconds): a stuck termhive must not stall a turn for a minute. */
-const CLAUDE_HOOK_TIMEOUT_S = 10;
+/** Hooks time out after this (seconds): a stuck termhive must not stall a turn for a minute (both programs wait for them). */
+const HOOK_TIMEOUT_S = 10;
+
+/** What Codex's notify reports, and the status it means: the turn's end. */
+export const CODEX_NOTIFY_EVENT = { event: "agent-turn-complete", status: "idle" } as const;
 
 /**
  * The arguments and files that make the program run `termhive hook …` at its hook moments.
@@ -84,18 +101,20 @@ const CLAUDE_HOOK_TIMEOUT_S = 10;
 export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; agent: string; settingsFile: string }): HookLaunch {
   const command = (event: string, status: string, waitS?: number) =>
     joinWords([options.termhive, "hook", event, "--status", status, "--agent", options.agent, ...(waitS ? ["--wait", String(waitS)] : [])]);
-  if (hooks.via === "codex-notify") {
-    const e = hooks.events[0]!;
-    const argv = [options.termhive, "hook", e.event, "--status", e.status, "--agent", options.agent];
+  const notify = (e: { event: string; status: string }) =>
     // A TOML array of basic strings; JSON's string escapes are valid TOML.
-    return { args: ["-c", `notify=${JSON.stringify(argv)}`], files: [] };
+    ["-c", `notify=${JSON.stringify([options.termhive, "hook", e.event, "--status", e.status, "--agent", options.agent])}`];
+  if (hooks.via === "codex-notify") return { args: notify(hooks.events[0]!), files: [] };
+  if (hooks.via === "codex-hooks") {
+    const args = codexHookArgs(hooks.events.map((e) => ({ event: e.event, matcher: e.matcher, command: command(e.event, e.status), timeoutS: HOOK_TIMEOUT_S })));
+    return { args: [...args, ...notify(CODEX_NOTIFY_EVENT)], files: [] };
   }
   const byEvent: Record<string, { matcher?: string; hooks: { type: "command"; command: string; timeout: number }[] }[]> = {};
   for (const e of hooks.events) {
     (byEvent[e.event] ??= []).push({
       ...(e.matcher !== undefined ? { matcher: e.matcher } : {}),
       // A hook that waits for the hive's answer gets its wait plus the usual margin.
-      hooks: [{ type: "command", command: command(e.event, e.status, e.wait_s), timeout: CLAUDE_HOOK_TIMEOUT_S + (e.wait_s ?? 0) }],
+      hooks: [{ type: "command", command: command(e.event, e.status, e.wait_s), timeout: HOOK_TIMEOUT_S + (e.wait_s ?? 0) }],
     });
   }
   return {

@@ -13,6 +13,7 @@ import { Turns } from "./turns.js";
 import { Outbox } from "./outbox.js";
 import { PermissionAsks } from "./permission-asks.js";
 import { LaunchRecords } from "./restore-records.js";
+import { PromptReports } from "./prompt-reports.js";
 import { ProfileRegistry, loadProfiles } from "./profiles.js";
 import { detectStatus, type DetectedStatus, type ScreenState } from "./detect.js";
 import { resolveTargets, type SessionDescriptor, type TargetResolution, type TargetSpec } from "./targets.js";
@@ -40,6 +41,8 @@ export class Hive {
   readonly permissionAsks: PermissionAsks;
   /** How each agent was started, for agent_restore (restore-records.ts). */
   readonly launches: LaunchRecords;
+  /** The prompts agent programs' hooks said they took (prompt-reports.ts). */
+  readonly prompts: PromptReports;
 
   private constructor(store: HiveStore, options: HiveOptions) {
     this.store = store;
@@ -53,6 +56,7 @@ export class Hive {
     this.outbox = new Outbox(store);
     this.permissionAsks = new PermissionAsks(store);
     this.launches = new LaunchRecords(store);
+    this.prompts = new PromptReports(store);
     this.profiles = options.profiles ?? loadProfiles();
   }
 
@@ -136,6 +140,9 @@ export * from "./detect.js";
 export * from "./status.js";
 export * from "./hooks.js";
 export * from "./codex-threads.js";
+export * from "./codex-hooks.js";
+export * from "./hook-report.js";
+export * from "./prompt-reports.js";
 export * from "./versions.js";
 export * from "./precedence.js";
 export * from "./unknown-question.js";

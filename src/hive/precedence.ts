@@ -15,7 +15,7 @@
 //    fires while its start-up dialog is up; a Stop can come just before a question);
 //  - a rule-matched error replaces it once it is no longer fresh (a person must look);
 //  - a rule-matched working replaces a hook's idle once that is no longer fresh: a hook that
-//    has not fired yet (Codex reports only turn ends) never hides a turn the screen shows;
+//    has not fired yet (Codex's notify, where its hooks are off, reports only turn ends) never hides a turn the screen shows;
 //  - a hook's waiting_for_input is replaced by the rule-matched screen: no hook reports that a
 //    permission dialog was answered. At once when the screen showed the dialog (from shortly
 //    before the hook on) and no longer does (`dialogSeen`), else after HOOK_FRESH_MS;

@@ -20,7 +20,7 @@
 //                      "detail": "…",       // status detail (default: the matching line)
 //                      "overridesHooks": false } ],  // a state the hooks never report: it
 //                                        //   replaces a hook's status (precedence.ts)
-//         "hooks": { "via": "claude-settings" | "codex-notify",   // optional: status from the
+//         "hooks": { "via": "claude-settings" | "codex-hooks" | "codex-notify",   // optional: status from the
 //                    "events": [ { "event": "Stop", "matcher": "…", "status": "idle" } ] }
 //                                        //   program's own hooks (hooks.ts); inherited by `extends`
 //         "checkedVersions": ["2.1.332"], // optional: program versions the rules were checked

@@ -34,11 +34,13 @@ export interface LaunchRecord {
   sandbox: unknown;
   conversationId: string | null;
   conversationBy: ConversationSource | null;
+  /** When a hook of this launch first reported; 0: its hooks are off (its notify reported first, or a text it took went unreported); null: neither yet. */
+  hooksRanAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
 
-export type LaunchInput = Omit<LaunchRecord, "createdAt" | "updatedAt" | "conversationId" | "conversationBy"> & {
+export type LaunchInput = Omit<LaunchRecord, "createdAt" | "updatedAt" | "conversationId" | "conversationBy" | "hooksRanAt"> & {
   conversationId?: string | null;
   conversationBy?: ConversationSource | null;
 };
@@ -59,6 +61,7 @@ interface Row {
   sandbox: string | null;
   conversation_id: string | null;
   conversation_by: ConversationSource | null;
+  hooks_ran_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -89,6 +92,7 @@ const toRecord = (r: Row): LaunchRecord => ({
   sandbox: parseJson(r.sandbox, null),
   conversationId: r.conversation_id,
   conversationBy: r.conversation_by,
+  hooksRanAt: r.hooks_ran_at ?? null,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -105,6 +109,9 @@ export function checkConversationId(id: unknown): string {
   }
   return id;
 }
+
+/** The values record() binds (a new launch's hooks have not run: hooks_ran_at starts NULL). */
+const columnsOf = ({ hooksRanAt: _hooksRanAt, ...rest }: LaunchRecord) => rest;
 
 export class LaunchRecords {
   constructor(private readonly store: HiveStore) {}
@@ -125,6 +132,7 @@ export class LaunchRecords {
         envNames: [...new Set(input.envNames)].sort(),
         conversationId: input.conversationId ?? null,
         conversationBy: input.conversationId != null ? (input.conversationBy ?? "chosen") : null,
+        hooksRanAt: null,
         createdAt: old?.createdAt ?? now,
         updatedAt: now,
       };
@@ -135,7 +143,7 @@ export class LaunchRecords {
            VALUES (@agent, @profile, @command, @cwd, @envNames, @team, @host, @rows, @cols, @window, @paneIndex, @layout,
              @sandbox, @conversationId, @conversationBy, @createdAt, @updatedAt)`,
         )
-        .run({ ...record, envNames: JSON.stringify(record.envNames), sandbox: record.sandbox == null ? null : JSON.stringify(record.sandbox) });
+        .run({ ...columnsOf(record), envNames: JSON.stringify(record.envNames), sandbox: record.sandbox == null ? null : JSON.stringify(record.sandbox) });
       return record;
     });
   }
@@ -153,6 +161,22 @@ export class LaunchRecords {
         .run(id, Date.now(), agent, id);
       return r.changes > 0;
     });
+  }
+
+  /**
+   * A hook of the agent's launch reported: its program runs hooks (kept once per launch).
+   * Returns whether this was the first.
+   */
+  noteHooksRan(agent: string): boolean {
+    return this.store.write(() => this.store.db.prepare("UPDATE agent_launches SET hooks_ran_at = ? WHERE agent = ? AND (hooks_ran_at IS NULL OR hooks_ran_at = 0)").run(Date.now(), agent).changes > 0);
+  }
+
+  /**
+   * Its hooks are off (hooks_ran_at 0) until one reports: Codex's notify reported before any
+   * hook of the launch, or a text the program took was reported by none (taken-report.ts).
+   */
+  noteHooksOff(agent: string): void {
+    this.store.write(() => this.store.db.prepare("UPDATE agent_launches SET hooks_ran_at = 0 WHERE agent = ? AND hooks_ran_at IS NULL").run(agent));
   }
 
   remove(agent: string): void {

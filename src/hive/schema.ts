@@ -140,6 +140,17 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX permission_asks_agent ON permission_asks(agent, id);
   `,
+  // v6: when the launch's own hooks first reported (restore-records.ts noteHooksRan): a Codex
+  // whose hooks run is not read by its notify. A new launch (INSERT OR REPLACE) starts at NULL.
+  `
+  ALTER TABLE agent_launches ADD COLUMN hooks_ran_at INTEGER;
+  `,
+  // v7: the prompts an agent program's UserPromptSubmit hook reported taking, as digests, kept
+  // minutes (prompt-reports.ts): a typed message is delivered once its text is among them.
+  `
+  CREATE TABLE hook_prompts (id INTEGER PRIMARY KEY AUTOINCREMENT, agent TEXT NOT NULL, digest TEXT NOT NULL, at INTEGER NOT NULL);
+  CREATE INDEX hook_prompts_agent ON hook_prompts(agent, digest, at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -37,7 +37,7 @@ const LEFTOVER_MS = 60_000;
 export type RelayRequest =
   | { kind: "msg"; to: string; text: string }
   | { kind: "status"; args: string[] }
-  | { kind: "hook"; event: string; status: string; detail: string | null; endsTurn: boolean; firedAt: number };
+  | { kind: "hook"; event: string; status: string; detail: string | null; endsTurn: boolean; firedAt: number; channel?: "hooks" | "notify"; promptDigest?: string };
 
 export function relayDir(home: string, sessionId: string): string {
   return join(home, "relay", sessionId);
@@ -97,7 +97,9 @@ function parseRequest(text: string): RelayRequest | null {
     if (r.kind === "msg" && typeof r.to === "string" && typeof r.text === "string") return { kind: "msg", to: r.to, text: r.text };
     if (r.kind === "status" && Array.isArray(r.args) && r.args.every((a) => typeof a === "string")) return { kind: "status", args: r.args as string[] };
     if (r.kind === "hook" && typeof r.event === "string" && typeof r.status === "string" && typeof r.firedAt === "number") {
-      return { kind: "hook", event: r.event, status: r.status, detail: typeof r.detail === "string" ? r.detail : null, endsTurn: r.endsTurn === true, firedAt: r.firedAt };
+      const channel = r.channel === "hooks" || r.channel === "notify" ? { channel: r.channel as "hooks" | "notify" } : {};
+      const prompt = typeof r.promptDigest === "string" && /^[0-9a-f]{64}$/.test(r.promptDigest) ? { promptDigest: r.promptDigest } : {};
+      return { kind: "hook", event: r.event, status: r.status, detail: typeof r.detail === "string" ? r.detail : null, endsTurn: r.endsTurn === true, firedAt: r.firedAt, ...channel, ...prompt };
     }
   } catch {
     // not JSON: dropped below

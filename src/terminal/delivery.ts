@@ -8,7 +8,10 @@
 // after the Enter and the text is no longer on the cursor line — and press Enter once more if
 // not. Text that never showed gets no Enter at all: there the Enter would pick a dialog's
 // option, and the text was not taken, so the caller may type it again later. `delivered` says
-// what was verified, never what was hoped. The typing itself is terminal_send's (typing.ts).
+// what was verified, never what was hoped. A program whose hooks report each prompt it takes
+// (Claude Code's and Codex's UserPromptSubmit: `taken`) has the last word: its text is
+// delivered once that report names it; the screen is the fallback where no hook reports.
+// The typing itself is terminal_send's (typing.ts).
 import type { TerminalSession } from "./session.js";
 import { PASTE_SETTLE_QUIET_MS, pressEnter, settleOutput, shellTookLine, writeText, type TypingMethod } from "./typing.js";
 import { watchSession } from "./watch.js";
@@ -29,6 +32,14 @@ const RESUME_MIN_CHARS = 12;
 
 export interface DeliveryResult {
   delivered: boolean;
+  /** Who said the text was taken: the program's own hook, or the screen (the text left the input line). */
+  confirmedBy?: "hook" | "screen";
+  /**
+   * When the program was first seen taking the text (the screen or its report), where this
+   * call pressed the Enter that did it: its turn started then, however long the report took
+   * to confirm it (a wait of seconds must not move the turn's start past its end).
+   */
+  takenAt?: number;
   /** Enter presses it took (0 when not submitting, or when the text never showed). */
   attempts: number;
   method: TypingMethod;
@@ -117,14 +128,45 @@ export interface DeliveryOptions {
   entered?: boolean;
   /** Called just before the first Enter (the caller records that the text may now be taken). */
   onEnter?: () => void;
+  /** The program's own report that it took the text, where it makes one. */
+  taken?: TakenReport;
 }
+
+/** The program's word on a text submitted at `since` (its UserPromptSubmit hook, through the hive store). */
+export interface TakenReport {
+  /** The program reported taking the text at `since` or later. */
+  reported(since: number): boolean;
+  /**
+   * Its hooks are known to run (one reported in this launch): a text it does not report is not
+   * taken. When unknown, the screen decides once the report is not in within HOOK_UNKNOWN_MS.
+   */
+  hooksRun(): boolean | "unknown";
+  /** What reported: named in the result's note. */
+  label: string;
+  /**
+   * No hook of the launch has reported, and none reported this text within HOOK_UNKNOWN_MS
+   * though the screen says it was taken: the hooks count as off from now until one reports,
+   * so the next texts are judged on screen at once instead of each waiting HOOK_UNKNOWN_MS.
+   */
+  silent?(): void;
+}
+
+/**
+ * How long a program whose hooks run gets to report a text after Enter: the hook's own timeout
+ * (10 s; the program waits for it, and a hook process took up to 3.4 s to start at load 13).
+ */
+export const HOOK_REPORT_MAX_MS = 10_000;
+/** When no hook of the launch has reported yet (hooks may be off): a hook's usual start, then the screen decides. */
+export const HOOK_UNKNOWN_MS = 4000;
+/** The report is written by the hook's process into the store: looked for this often (no event crosses processes here). */
+const REPORT_POLL_MS = 50;
 
 export async function deliverText(session: TerminalSession, text: string, submit: boolean, options: DeliveryOptions = {}): Promise<DeliveryResult> {
   const shellAtPrompt = session.integrated && session.phase === "prompt";
   const tail = tailOf(text);
   const before: TypingMethod = session.screen.bracketedPaste ? "paste" : "typed";
   if ((options.retry || options.entered) && submit && compact(text).length >= RESUME_MIN_CHARS && inputShows(session, tail)) {
-    return await submitShown(session, tail, before, false, options.onEnter);
+    return await submitShown(session, tail, before, false, options.onEnter, options.taken);
   }
   if (options.entered && submit) return { delivered: true, attempts: 0, method: before, note: "Enter was pressed for it before, and it no longer shows where input goes: the program took it" };
   const { method, outputBefore } = await writeText(session, text, "always");
@@ -142,11 +184,11 @@ export async function deliverText(session: TerminalSession, text: string, submit
     };
   }
   if (!submit) return { delivered: true, attempts: 0, method };
-  return await submitShown(session, tail, method, shellAtPrompt, options.onEnter);
+  return await submitShown(session, tail, method, shellAtPrompt, options.onEnter, options.taken);
 }
 
 /** Presses Enter for a text that shows where input goes, and verifies the program took it. */
-async function submitShown(session: TerminalSession, tail: string, method: TypingMethod, shellAtPrompt: boolean, onEnter?: () => void): Promise<DeliveryResult> {
+async function submitShown(session: TerminalSession, tail: string, method: TypingMethod, shellAtPrompt: boolean, onEnter?: () => void, taken?: TakenReport): Promise<DeliveryResult> {
   let attempts = 0;
   onEnter?.();
   for (; attempts < 2; ) {
@@ -157,11 +199,13 @@ async function submitShown(session: TerminalSession, tail: string, method: Typin
     // The last Enter gets the echo's patience: a busy program may take it late, and "not
     // delivered" for a text it then takes invites the caller to send it twice.
     const patience = attempts === 2 ? ECHO_MAX_MS : ACCEPT_MAX_MS;
-    if (shellAtPrompt && (await shellTookLine(session, promptBefore, patience))) return { delivered: true, attempts, method };
-    const took = await tookLine(session, mark, tail, patience);
+    if (shellAtPrompt && (await shellTookLine(session, promptBefore, patience))) return { delivered: true, attempts, method, takenAt: Date.now() };
+    const took = await tookLine(session, mark, tail, patience, taken ? () => taken.reported(mark) : undefined);
     if (!session.alive) return { delivered: false, attempts, method, note: "the program exited" };
+    const takenAt = Date.now();
+    if (took && taken) return await confirmed(taken, mark, takenAt, attempts, method);
     // Taken: the text showed where input goes, and after Enter it left the input line.
-    if (took) return { delivered: true, attempts, method };
+    if (took) return { delivered: true, confirmedBy: "screen", attempts, method, takenAt };
   }
   return {
     delivered: false,
@@ -176,12 +220,33 @@ async function submitShown(session: TerminalSession, tail: string, method: Typin
  * the cursor line. Judged on each screen change, not after a quiet window: a program that
  * starts a spinner at once is never quiet, and that is the sign it took the line.
  */
-async function tookLine(session: TerminalSession, mark: number, tail: string, maxMs: number): Promise<boolean> {
+async function tookLine(session: TerminalSession, mark: number, tail: string, maxMs: number, reported?: () => boolean): Promise<boolean> {
   const r = await watchSession(
     session,
-    () => (session.lastOutputAt >= mark && !inputShows(session, tail) ? true : undefined),
+    () => ((session.lastOutputAt >= mark && !inputShows(session, tail)) || reported?.() ? true : undefined),
     { timeoutMs: maxMs },
   ).catch(() => "timeout" as const);
   if (r === true) await session.screen.settled();
   return r === true;
+}
+
+/**
+ * The screen says the program took the text (or its report came already): delivered once the
+ * program's own report names it. Where its hooks are known to run, no report means not taken
+ * (the text went elsewhere: a dialog, a redraw that dropped it); where that is not known yet,
+ * the screen's word stands after HOOK_UNKNOWN_MS.
+ */
+async function confirmed(taken: TakenReport, mark: number, takenAt: number, attempts: number, method: TypingMethod): Promise<DeliveryResult> {
+  const known = taken.hooksRun();
+  const deadline = mark + (known === true ? HOOK_REPORT_MAX_MS : HOOK_UNKNOWN_MS);
+  for (;;) {
+    if (taken.reported(mark)) return { delivered: true, confirmedBy: "hook", attempts, method, takenAt };
+    if (known === false || Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, REPORT_POLL_MS));
+  }
+  if (known === true) {
+    return { delivered: false, attempts, method, note: `the text left the input line, but ${taken.label} did not report it within ${HOOK_REPORT_MAX_MS / 1000} s: the program did not take it` };
+  }
+  if (known === "unknown") taken.silent?.();
+  return { delivered: true, confirmedBy: "screen", attempts, method, takenAt, note: `judged on screen: ${taken.label} ${known === false ? "does not run (hooks off)" : `did not report it within ${HOOK_UNKNOWN_MS / 1000} s, and no hook of this agent has reported yet`}` };
 }

@@ -160,6 +160,40 @@ describe("hive hooks: status from the agent's own hooks", () => {
     assert.match(idle.detail ?? "", /from the screen: --bare keeps its hooks off/, JSON.stringify(idle));
   });
 
+  // Claude Code with "disableAllHooks": true in the user's settings takes --settings and runs
+  // none of them: no report will ever say a text was taken. One message finds that out (the
+  // report waited for HOOK_UNKNOWN_MS, then the screen); the next are judged on screen at once.
+  // The turn starts where the program took the text, not where the wait for its report ended:
+  // a 600 ms turn over by then is not held working by the typed message afterwards.
+  test("hooks configured but silent: one message waits for a report, the next are judged on screen at once; no typed working after a turn already over", async () => {
+    const log = join(h.home, "silent.log");
+    const spawned = await h.ok("agent_spawn", { name: "silent", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "600", FAKE_AGENT_HOOKS: "off" } });
+    assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
+    await logHas(log, "ready");
+    assert.ok(logLines(log).some((l) => l.startsWith("settings: ")), "the hooks were configured");
+    assert.equal((await h.ok("hive_wait", { targets: "silent", for: "idle", timeout_s: 10 })).matched, true);
+    const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
+    const first = await h.ok("hive_message", { agents: { silent: "first quiet task" } });
+    assert.equal(first.deliveries[0].delivered, true, JSON.stringify(first));
+    assert.equal(first.deliveries[0].confirmedBy, "screen", JSON.stringify(first));
+    assert.match(first.deliveries[0].note, /did not report it within 4 s, and no hook of this agent has reported yet/);
+    assert.ok(logLines(log).includes("done: first quiet task"), "the turn ended while the report was waited for");
+    const w = await h.ok("hive_wait", { targets: "silent", for: "idle", timeout_s: 10 });
+    assert.equal(w.matched, true, JSON.stringify(w));
+    const typed = (await statusEvents(cursor, "silent")).filter((e) => e.data.source === "typed");
+    assert.deepEqual(typed.map((e) => e.data), [], "a turn over before its delivery was confirmed was called working");
+
+    const started = Date.now();
+    const second = await h.ok("hive_message", { agents: { silent: "second quiet task" } });
+    const tookMs = Date.now() - started;
+    assert.equal(second.deliveries[0].delivered, true, JSON.stringify(second));
+    assert.equal(second.deliveries[0].confirmedBy, "screen", JSON.stringify(second));
+    assert.match(second.deliveries[0].note, /does not run \(hooks off\)/, JSON.stringify(second));
+    assert.ok(tookMs < 4000, `the second message waited ${tookMs} ms for a report none of its hooks makes`);
+    await logHas(log, "done: second quiet task");
+    assert.deepEqual(logLines(log).filter((l) => l.startsWith("accepted: ")), ["accepted: first quiet task", "accepted: second quiet task"]);
+  });
+
   test("§6 SessionEnd → exited from the hook, before the pane's end is noticed", async () => {
     const log = join(h.home, "leaver.log");
     await h.ok("agent_spawn", { name: "leaver", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "500" } });

@@ -195,6 +195,10 @@ describe("hive", () => {
     const m = await h.ok("hive_message", { agents: { bot: "hello there" } });
     assert.equal(m.deliveries[0].delivered, true, JSON.stringify(m));
     assert.equal(m.deliveries[0].attempts, 2, "the first Enter is swallowed by the TUI and retried");
+    // Started under the claude profile, a program that is not `claude` gets no hooks: nothing
+    // will report the text, and its screen says at once that it was taken.
+    assert.equal(m.deliveries[0].confirmedBy, "screen", JSON.stringify(m));
+    assert.equal(m.deliveries[0].note, undefined, JSON.stringify(m));
     assert.equal((await h.ok("terminal_wait", { session: "bot", pattern: "done: hello there", timeout_s: 5 })).matched, true);
     assert.equal((await h.ok("hive_wait", { targets: "bot", for: "idle", timeout_s: 5 })).matched, true);
     const ev = await h.ok("hive_events", { since: cursor, targets: "bot", kinds: ["status"] });

@@ -141,6 +141,8 @@ export function realClaudeSuite(started: StartedBy): void {
       const sent = await h.ok("hive_message", { agents: { cc: "echo after restart\nsecond line" } });
       assert.equal(sent.delivered, 1, JSON.stringify(sent));
       assert.equal(sent.deliveries[0].method, "paste");
+      // Delivered on Claude Code's own word: its UserPromptSubmit hook reported this text.
+      assert.equal(sent.deliveries[0].confirmedBy, "hook", JSON.stringify(sent));
       await waitForRequest(() => api.requests, (r) => !r.side && r.userText.includes("echo after restart"), "the text after the restart");
       const got = api.turnsWith("echo after restart");
       assert.equal(got.length, 1);

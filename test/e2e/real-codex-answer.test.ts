@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { agentIs, codexEnv, missingAgent, realField, screenOf, until } from "./real-agents.js";
+import { agentIs, sendFirst, codexEnv, missingAgent, realField, screenOf, until } from "./real-agents.js";
 
 const missing = missingAgent("codex");
 
@@ -23,7 +23,8 @@ describe("hive_answer with the real Codex CLI", { skip: missing ?? false }, () =
     assert.equal((await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env })).ready, "ready");
     await agentIs(h, "cx", "idle");
     const made = join(project, "made-by-codex-answer");
-    assert.equal((await h.ok("hive_message", { agents: { cx: `please run: touch ${made}` } })).delivered, 1);
+    // Typed at once, or queued while Codex 0.171 still animates its start-up screen and typed when it is still.
+    await sendFirst(h, "cx", `please run: touch ${made}`);
     const q = await until("cx's approval question", async () => {
       const a = (await h.ok("agent_list", {})).agents.find((x: { name: string }) => x.name === "cx");
       const question = a?.question as Question | null | undefined;

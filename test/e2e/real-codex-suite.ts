@@ -23,7 +23,7 @@ export function realCodexSuite(started: StartedBy): void {
       setUp: ({ h }) => ({ env: codexEnv(join(h.home, "codex-home"), api, "gpt-5.1-codex") }),
     });
 
-    test("spawn → idle; a message reaches Codex once, is seen working, and idle comes from its main thread's notify, never before the turn's real end", async () => {
+    test("spawn → idle; a message reaches Codex once, is seen working, and idle comes from its Stop hook, never before the turn's real end", async () => {
       const { h, project, env } = field;
       const spawned = await h.ok("agent_spawn", { name: "cx", profile: "codex", cwd: project, env });
       assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
@@ -38,22 +38,22 @@ export function realCodexSuite(started: StartedBy): void {
       assert.ok(turn[0]!.answeredAt, "the turn's answer was streamed");
       // Codex's title thread notifies ~3 s earlier here; the wait must not take that for the end.
       assert.ok(waited >= turn[0]!.answeredAt!, `hive_wait returned ${turn[0]!.answeredAt! - waited} ms before the turn ended`);
-      // The main thread's notify reports the end (the screen may say idle first: the hook's
-      // process takes a moment to start); bench hive-real measures how long after the end.
-      const hookIdle = await until("the idle from Codex's notify", async () =>
+      // The Stop hook reports the end (the screen may say idle first: the hook's process takes
+      // a moment to start); bench hive-real measures how long after the end.
+      const hookIdle = await until("the idle from Codex's Stop hook", async () =>
         (await statusEvents(h, "cx", since)).find((e) => e.data.status === "idle" && e.data.source === "hook"));
-      assert.ok(hookIdle.at >= turn[0]!.answeredAt!, `the notify's idle came ${turn[0]!.answeredAt! - hookIdle.at} ms before the turn ended`);
+      assert.ok(hookIdle.at >= turn[0]!.answeredAt!, `the hook's idle came ${turn[0]!.answeredAt! - hookIdle.at} ms before the turn ended`);
       const statuses = await statusEvents(h, "cx", since);
       const seq = statuses.map((e) => `${e.data.status}:${e.data.source}`);
       assert.ok(statuses.some((e) => e.data.status === "working" && e.at < turn[0]!.answeredAt!), seq.join(" "));
-      // No idle between the message and the real end (the title thread's notify is not the turn's end).
+      // No idle between the message and the real end (the title thread's end is not the turn's).
       const early = statuses.filter((e) => e.data.status === "idle" && e.at > turn[0]!.at && e.at < turn[0]!.answeredAt!);
       assert.deepEqual(early.map((e) => e.data), []);
     });
 
     test("a message sent mid-turn is queued, not steered into the running turn, and reaches Codex once after it", async () => {
       const { h } = field;
-      // Right after the last turn's notify: the hook's idle must not hide this turn.
+      // Right after the last turn's Stop hook: the hook's idle must not hide this turn.
       await h.ok("hive_wait", { targets: "cx", for: "idle", timeout_s: 30 });
       const since = await cursor(h);
       assert.equal(await sentOnce(h, "cx", { agents: { cx: "bravo task sleep 4" } }), 1);
@@ -99,6 +99,8 @@ export function realCodexSuite(started: StartedBy): void {
       const sent = await h.ok("hive_message", { agents: { cx: "echo after restart\nsecond line" } });
       assert.equal(sent.delivered, 1, JSON.stringify(sent));
       assert.equal(sent.deliveries[0].method, "paste", "the new process typed keystrokes: Codex may take the Enter as a newline");
+      // Delivered on Codex's own word: its UserPromptSubmit hook reported this text.
+      assert.equal(sent.deliveries[0].confirmedBy, "hook", JSON.stringify(sent));
       await waitForRequest(() => api.requests, (r) => !r.side && r.userText.includes("echo after restart"), "the text after the restart");
       const got = api.turnsWith("echo after restart");
       assert.equal(got.length, 1);

@@ -74,8 +74,8 @@ export async function deliverCascade(crew: Crew, input: CascadeInput) {
     } catch (e) {
       error = (e as Error).message;
     }
-    crew.turnAfterTyping(d.agents, result?.delivered ?? false);
-    return { ...base, delivered: result?.delivered ?? false, ...(result ? { attempts: result.attempts, method: result.method } : {}), ...(result?.note ? { note: result.note } : {}), ...(error ? { error } : {}) };
+    crew.turnAfterTyping(d.agents, result?.delivered ?? false, result?.takenAt);
+    return { ...base, delivered: result?.delivered ?? false, ...(result ? { attempts: result.attempts, method: result.method, ...(result.confirmedBy ? { confirmedBy: result.confirmedBy } : {}) } : {}), ...(result?.note ? { note: result.note } : {}), ...(error ? { error } : {}) };
   }));
   const bySession = new Map(deliveries.map((d) => [d.session, d]));
   recordCascade(hive.events, plan.assignments, bySession);

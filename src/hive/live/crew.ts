@@ -5,7 +5,7 @@
 // (cascade-delivery.ts), layout building (layout-builder.ts) and spawning (spawn.ts) are
 // built on it. It imports terminal/ and hive/, never service/ or a door.
 import { basename } from "node:path";
-import { mayTypeNow, isBusyStatus, type AgentProfile, type AgentRecord, type Hive, type ResolvedTarget, type TargetSpec } from "../index.js";
+import { mayTypeNow, isBusyStatus, TURN_GRACE_MS, type AgentProfile, type AgentRecord, type Hive, type ResolvedTarget, type TargetSpec } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
 import { deliverText, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
 import { markLine } from "../../terminal/line-marks.js";
@@ -24,6 +24,7 @@ import { WatchScanner } from "./watch-scanner.js";
 import { startNotifier } from "./notify-start.js";
 import type { SandboxOption } from "../../sandbox/policy.js";
 import { RelayFollower } from "./relay-follower.js";
+import { takenReportFor } from "./taken-report.js";
 import { notifyConfigured } from "../notify/config.js";
 
 /** How often a process that sends notifications looks for agents' panes to follow (see followHive). */
@@ -78,7 +79,7 @@ export class Crew {
     if (!this.opened) {
       const hive = this.deps.openHive();
       const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
-      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered) => this.turnAfterTyping(agents, delivered));
+      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered, takenAt) => this.turnAfterTyping(agents, delivered, takenAt));
       const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
       const relay = new RelayFollower(hive, this.deps.home, this.deps.policy.audit);
       // Followed as it opens: a sandboxed pane with no agent has no bind that would start it.
@@ -199,13 +200,19 @@ export class Crew {
     });
   }
 
-  /** After typing: the turn starts (delivered) or there is none (not taken). */
-  turnAfterTyping(agents: readonly string[], delivered: boolean): void {
+  /**
+   * After typing: the turn starts (delivered) or there is none (not taken). `takenAt`: when the
+   * program was seen taking the text (DeliveryResult.takenAt); its turn started then.
+   */
+  turnAfterTyping(agents: readonly string[], delivered: boolean, takenAt = Date.now()): void {
     try {
       if (delivered) {
-        this.hive.turns.submitted(agents, (n) => isBusyStatus(this.hive.agents.find(n)?.status ?? ""));
+        this.hive.turns.submitted(agents, (n) => isBusyStatus(this.hive.agents.find(n)?.status ?? ""), takenAt);
         // The program took the text: its turn starts now, whatever a hook said before (Codex
         // reports only turn ends), held a few seconds against a screen that has not caught up.
+        // Not when the take was seen TURN_GRACE_MS ago or more (its hook's report waited for):
+        // the screen has caught up by then, and an idle there is the turn already over.
+        if (Date.now() - takenAt >= TURN_GRACE_MS) return;
         for (const name of agents) {
           const a = this.hive.agents.find(name);
           const s = a && this.registry.byId(a.sessionId);
@@ -223,7 +230,8 @@ export class Crew {
     // A shell agent at its prompt runs the message as a command line: its pager prints, as for terminal_run.
     if (submit && session.integrated && session.phase === "prompt") await markLine(this.backend, this.deps.home, session, "run");
     this.tracker.typingInto(session, Date.now());
-    const result = await deliverText(session, literal, submit, options);
+    const taken = submit && !options.taken ? takenReportFor(this.hive, session.id, literal) : undefined;
+    const result = await deliverText(session, literal, submit, taken ? { ...options, taken } : options);
     // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
     // An emptied line is recorded without waiting (tmux keeps this process's commands in order).
     const noted = this.deps.policy.noteTyped(session, literal, result.attempts > 0);

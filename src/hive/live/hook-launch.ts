@@ -25,14 +25,24 @@ export function hooksOffBy(command: string | undefined, profile: AgentProfile): 
 }
 
 /**
- * `command` with the profile's hook arguments appended, when the profile declares hooks and
- * the command runs the profile's own program (a `bash` started under the claude profile must
- * not get `--settings`). Writes the settings file the arguments name.
+ * Whether an agent started with `command` (as given, before hook arguments) runs the profile's
+ * hooks: the profile declares hooks, the command runs the profile's own program (a `bash` or
+ * `node fake.mjs` started under the claude profile gets no `--settings`) and no flag keeps them
+ * off. The one rule for configuring the hooks and for counting on their reports
+ * (taken-report.ts): a launch without them reports nothing, and waiting for its word only
+ * delays every message.
+ */
+export function hooksConfigured(command: string | undefined, profile: AgentProfile): boolean {
+  if (!profile.hooks || !command?.trim() || !profile.command.trim()) return false;
+  return program(command) === program(profile.command) && hooksOffBy(command, profile) === null;
+}
+
+/**
+ * `command` with the profile's hook arguments appended where hooksConfigured says so. Writes
+ * the settings file the arguments name.
  */
 export function commandWithHooks(command: string | undefined, profile: AgentProfile, agent: string, home: string): string | undefined {
-  if (!profile.hooks || !command?.trim() || !profile.command.trim()) return command;
-  if (program(command) !== program(profile.command)) return command;
-  if (hooksOffBy(command, profile)) return command;
+  if (!profile.hooks || !hooksConfigured(command, profile)) return command;
   const shim = ensureShim(home);
   const launch = hookLaunch(profile.hooks, {
     termhive: shim ? join(shim, "termhive") : "termhive",

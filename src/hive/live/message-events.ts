@@ -65,7 +65,7 @@ export function recordCascade(
 }
 
 /** One `message` event per agent a queued text reaches: what became of it (typed later, expired, cancelled). */
-export function recordQueued(events: EventLog, m: QueuedMessage, state: MessageState, note?: string, attempts?: number): void {
+export function recordQueued(events: EventLog, m: QueuedMessage, state: MessageState, note?: string, attempts?: number, confirmedBy?: "hook" | "screen"): void {
   for (const agent of m.agents) {
     try {
       events.append({
@@ -74,7 +74,7 @@ export function recordQueued(events: EventLog, m: QueuedMessage, state: MessageS
         sessionId: m.sessionId,
         data: {
           via: "cascade", level: m.level as CascadeLevel, source: m.source, state, preview: m.text.slice(0, PREVIEW_CHARS), queued: m.id,
-          waited_ms: Date.now() - m.createdAt, ...(attempts !== undefined ? { attempts } : {}), ...(note ? { note } : {}),
+          waited_ms: Date.now() - m.createdAt, ...(attempts !== undefined ? { attempts } : {}), ...(confirmedBy ? { confirmed_by: confirmedBy } : {}), ...(note ? { note } : {}),
         },
       });
     } catch {

@@ -40,7 +40,7 @@ export class OutboxDispatcher {
     private readonly registry: SessionRegistry,
     onAgentChanged: Event<AgentRecord>,
     private readonly type: TypeMessage,
-    private readonly afterTyping: (agents: readonly string[], delivered: boolean) => void,
+    private readonly afterTyping: (agents: readonly string[], delivered: boolean, takenAt?: number) => void,
   ) {
     this.subscription = onAgentChanged((agent) => {
       if (agent.status === "idle") void this.drain(agent.sessionId);
@@ -149,11 +149,11 @@ export class OutboxDispatcher {
       }
       // Taken before this process came (Enter pressed by one that died): its turn is not this one's to start.
       const takenBefore = message.orphan?.entered === true && result?.attempts === 0;
-      this.afterTyping(message.agents, (result?.delivered ?? false) && !takenBefore);
+      this.afterTyping(message.agents, (result?.delivered ?? false) && !takenBefore, result?.takenAt);
       if (result?.delivered) {
         this.tried.delete(message.id);
         this.hive.outbox.done(message.id);
-        recordQueued(this.hive.events, message, "delivered", undefined, result.attempts);
+        recordQueued(this.hive.events, message, "delivered", undefined, result.attempts, result.confirmedBy);
       } else {
         // Not seen where input goes (no Enter pressed), or not taken after two Enters: back in
         // the queue for the agent's next idle moment.

@@ -5,7 +5,7 @@
 // that folder and the pace of its events: nothing it does may stop this process, so every
 // error here is caught and audited, and drains are paced.
 import { watch, type FSWatcher } from "node:fs";
-import { hookIsStale, hookWaitingLeftToScreen, parseStatusArgs, type Hive } from "../index.js";
+import { applyHookReport, parseStatusArgs, type Hive } from "../index.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { makeRelayDir, relayDir, removeRelayDir, takeRelayRequests, type RelayRequest } from "../../sandbox/relay.js";
 import type { AuditLog } from "../../audit.js";
@@ -149,11 +149,7 @@ export class RelayFollower {
     }
     // The request comes from inside the sandbox: checked again here.
     if (!(AGENT_STATUSES as readonly string[]).includes(r.status) || r.status === "starting") return null;
-    // A hook's end reported for a turn older than the message typed since: not this turn's end.
-    if (r.status === "idle" && hookIsStale(this.hive.turns.get(agent), r.firedAt)) return null;
-    if (hookWaitingLeftToScreen(this.hive.profiles.find(this.hive.agents.get(agent).profile), r.status)) return null;
-    this.hive.agents.setStatus(agent, r.status as AgentStatus, { detail: r.detail, source: "hook" });
-    if (r.endsTurn) this.hive.turns.cancel([agent]);
+    applyHookReport(this.hive, agent, { ...r, status: r.status as AgentStatus });
     return null;
   }
 }

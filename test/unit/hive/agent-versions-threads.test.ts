@@ -47,12 +47,13 @@ test("versions: parsed from --version output, compared numerically, judged again
   assert.equal(compareVersions("2.1", "2.1.0"), 0);
   const profiles = new ProfileRegistry();
   assert.deepEqual(profiles.get("claude").checkedVersions, ["2.1.332"]);
-  assert.deepEqual(profiles.get("codex").checkedVersions, ["0.169.0"]);
+  assert.deepEqual(profiles.get("codex").checkedVersions, ["0.169.0", "0.171.0"]);
   assert.equal(judgeVersion(profiles.get("claude"), "2.1.332").known, true);
   assert.equal(judgeVersion(profiles.get("claude"), "2.1.200").known, true);
-  const newer = judgeVersion(profiles.get("codex"), "0.170.0");
+  assert.equal(judgeVersion(profiles.get("codex"), "0.170.0").known, true);
+  const newer = judgeVersion(profiles.get("codex"), "0.172.0");
   assert.equal(newer.known, false);
-  assert.match(newer.note, /newer than the codex profile knows \(checked against 0\.169\.0\)/);
+  assert.match(newer.note, /newer than the codex profile knows \(checked against 0\.169\.0, 0\.171\.0\)/);
   assert.equal(judgeVersion(profiles.get("aider"), "1.0").known, false);
   // A custom profile names its own, inherits the parent's otherwise; a bad version is refused.
   const custom = new ProfileRegistry(parseProfilesConfig({ profiles: { mine: { extends: "claude" }, pinned: { extends: "codex", checkedVersions: ["0.170.1"] } } }));

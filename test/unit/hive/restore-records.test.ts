@@ -66,7 +66,7 @@ test("a v3 hive.db (notifications, no launch records) is migrated to v4 and keep
   hive.agents.register({ name: "old", sessionId: "th-9", profile: "shell" });
   hive.close();
   const raw = new Database(join(home, "hive.db"));
-  raw.exec("DROP TABLE agent_launches; DROP TABLE permission_asks;"); // and what later versions added
+  raw.exec("DROP TABLE agent_launches; DROP TABLE permission_asks; DROP TABLE hook_prompts;"); // and what later versions added
   raw.pragma("user_version = 3");
   raw.close();
   const again = Hive.open({ home, profiles: new ProfileRegistry() });

@@ -74,7 +74,7 @@ test("a v1 hive.db opens and is migrated to the turns and outbox schema", () => 
   const { hive, home, done } = openHive();
   hive.close();
   const raw = new Database(join(home, "hive.db"));
-  raw.exec("DROP TABLE turns; DROP TABLE outbox; DROP TABLE notifications; DROP TABLE agent_launches; DROP TABLE permission_asks;"); // and what later versions added
+  raw.exec("DROP TABLE turns; DROP TABLE outbox; DROP TABLE notifications; DROP TABLE agent_launches; DROP TABLE permission_asks; DROP TABLE hook_prompts;"); // and what later versions added
   raw.pragma("user_version = 1");
   raw.close();
   const again = Hive.open({ home, profiles: new ProfileRegistry() });

@@ -1,0 +1,50 @@
+// What one report of an agent program's hook does to the hive, whichever way it arrives:
+// `termhive hook` in the agent's pane (cli/hook.ts) or, from inside a sandbox, the relay a
+// server follows (live/relay-follower.ts).
+import type { AgentStatus } from "./agents.js";
+import type { Hive } from "./index.js";
+import { hookWaitingLeftToScreen } from "./precedence.js";
+import { hookIsStale } from "./turns.js";
+
+/** Which of the program's channels reported: its hooks (the payload names the hook event) or Codex's notify. */
+export type HookChannel = "hooks" | "notify";
+
+/** The channel a payload came through; undefined when it says neither (a hand-run `termhive hook`). */
+export function hookChannelOf(payload: Record<string, unknown>): HookChannel | undefined {
+  if (typeof payload.hook_event_name === "string") return "hooks";
+  if (typeof payload.type === "string") return "notify";
+  return undefined;
+}
+
+export interface HookReport {
+  event: string;
+  status: AgentStatus;
+  detail: string | null;
+  /** The turn is over whatever follows (a failed turn's error). */
+  endsTurn: boolean;
+  /** When the program ran the hook: the hook process's start. */
+  firedAt: number;
+  channel?: HookChannel;
+  /** UserPromptSubmit: the digest of the prompt the program took (prompt-reports.ts). */
+  promptDigest?: string;
+}
+
+/**
+ * Applies `r` to agent `name`'s status; returns why it did not, or null. A Codex whose hooks
+ * reported in this launch is not read by its notify: notify is the fallback for a Codex whose
+ * hooks are off, and the hooks say more (the turn's start; no title thread's end).
+ */
+export function applyHookReport(hive: Hive, name: string, r: HookReport): string | null {
+  if (r.promptDigest !== undefined) hive.prompts.record(name, r.promptDigest);
+  if (r.channel === "hooks") hive.launches.noteHooksRan(name);
+  else if (r.channel === "notify") {
+    if ((hive.launches.find(name)?.hooksRanAt ?? 0) > 0) return "its hooks report this agent's turns: notify is not read";
+    hive.launches.noteHooksOff(name);
+  }
+  // An end reported for a turn older than the message termhive typed since: not this turn's end.
+  if (r.status === "idle" && hookIsStale(hive.turns.get(name), r.firedAt)) return "a turn's end from before the message typed since";
+  if (hookWaitingLeftToScreen(hive.profiles.find(hive.agents.get(name).profile), r.status)) return "waiting is read on screen";
+  hive.agents.setStatus(name, r.status, { detail: r.detail, source: "hook" });
+  if (r.endsTurn) hive.turns.cancel([name]);
+  return null;
+}
