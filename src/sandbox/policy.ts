@@ -36,12 +36,14 @@ export const MAX_LOOPBACK_PORTS = 32;
 /** A word that is no preset is named back with the ones there are (zod's own text says only "Invalid input"). */
 const unknownPreset = (input: unknown) =>
   typeof input === "string" ? `unknown sandbox preset ${JSON.stringify(input.slice(0, 64))}: the presets are ${SANDBOX_PRESETS.join(", ")} (or a policy {write, read?, network, env?})` : undefined;
+/** A port list's own checks say which field and what it takes (the union's error sees only the union). */
+const badPorts = () => `sandbox.loopback_ports is invalid: it takes ${POLICY_FIELDS.loopback_ports}`;
 const policyFields = z
   .object({
     write: z.array(path),
     read: z.union([z.literal("all"), z.array(path)]).optional(),
     network: z.enum(NETWORK_MODES),
-    loopback_ports: z.array(z.number().int().min(1).max(65535)).max(MAX_LOOPBACK_PORTS).optional(),
+    loopback_ports: z.array(z.number({ error: badPorts }).int({ error: badPorts }).min(1, { error: badPorts }).max(65535, { error: badPorts }), { error: badPorts }).max(MAX_LOOPBACK_PORTS, { error: badPorts }).optional(),
     env: z.literal("clean").optional(),
     unix_sockets: z.literal("allow").optional(),
   })

@@ -31,6 +31,7 @@ function remotePolicy(option: SandboxRequest, cwd: string, home: string, host: s
   if (option === "readonly") return { preset: "readonly", write: [], read: "all", network: "on" };
   const absolute = (p: string) => (p === "~" || p.startsWith("~/") ? posix.join(home, p.slice(1)) : isAbsolute(p) ? posix.resolve(p) : posix.resolve(cwd, p));
   const write = option.write.map(absolute);
+  if (option.loopback_ports !== undefined && option.network !== "outside") throw new ToolError(`sandbox.loopback_ports is only for network "outside"; nothing was opened`);
   // pasta on a remote host is not done: its presets keep the host's network (docs/limits.md).
   if (option.network === "outside") throw new ToolError(`sandbox network "outside" is not available on a remote host yet (host ${JSON.stringify(host)}): name "off", or "on" for the host's network with its loopback services; nothing was opened`);
   const read = option.read === undefined || option.read === "all" ? "all" : option.read.map(absolute);

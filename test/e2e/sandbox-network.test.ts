@@ -20,6 +20,8 @@ const skip = !bwrap ? "bubblewrap (bwrap) is not installed (apt-get install bubb
 const canNetns = process.getuid?.() === 0 && spawnSync("ip", ["-V"]).status === 0;
 const NS = `thnet${process.pid}`;
 const PEER = "10.213.77.2";
+/** The host's default gateway: pasta could map it to the host's loopback (--no-map-gw turns that off). */
+const GATEWAY = spawnSync("ip", ["-4", "route", "show", "default"], { encoding: "utf8" }).stdout?.match(/via (\d+\.\d+\.\d+\.\d+)/)?.[1];
 
 /** A TCP service that answers one word and counts who came. */
 async function service(host: string, word: string): Promise<{ server: Server; port: number; hits: () => number }> {
@@ -88,13 +90,13 @@ describe("a preset sandbox's network: other hosts yes, this host's loopback serv
   const reach = (host: string, port: number) => `{ timeout 5 bash -c 'exec 3<>/dev/tcp/${host}/${port} && head -n1 <&3' 2>/dev/null || echo refused-${host}-${port}; }`;
 
   for (const preset of ["readonly", "worktree"] as const) {
-    test(`${preset}: 127.0.0.1, localhost, ::1 and 127.0.0.2 reach no loopback service; the policy says network outside`, async () => {
+    test(`${preset}: 127.0.0.1, localhost, ::1, 127.0.0.2 and the gateway reach no loopback service; the policy says network outside`, async () => {
       const before = secret.hits();
       const opened = await h.ok("terminal_open", { name: `net-${preset}`, command: "bash", cwd: project, sandbox: preset });
       assert.match(String(opened.sandbox), new RegExp(`^${preset}: .*; network outside$`));
-      const out = await run(`net-${preset}`, `${reach("127.0.0.1", secret.port)}; ${reach("localhost", secret.port)}; ${reach("::1", secret.port)}; ${reach("127.0.0.2", secret.port)}`);
+      const out = await run(`net-${preset}`, `${reach("127.0.0.1", secret.port)}; ${reach("localhost", secret.port)}; ${reach("::1", secret.port)}; ${reach("127.0.0.2", secret.port)}${GATEWAY ? `; ${reach(GATEWAY, secret.port)}` : ""}`);
       assert.doesNotMatch(out, /secret-service/, out);
-      for (const host of ["127.0.0.1", "localhost", "::1", "127.0.0.2"]) assert.match(out, new RegExp(`^refused-${host.replace(/\./g, "\\.")}-${secret.port}$`, "m"), out);
+      for (const host of ["127.0.0.1", "localhost", "::1", "127.0.0.2", ...(GATEWAY ? [GATEWAY] : [])]) assert.match(out, new RegExp(`^refused-${host.replace(/\./g, "\\.")}-${secret.port}$`, "m"), out);
       assert.equal(secret.hits(), before, "the host's loopback service saw a connection");
       await h.ok("terminal_close", { session: `net-${preset}` });
     });
@@ -118,8 +120,8 @@ describe("a preset sandbox's network: other hosts yes, this host's loopback serv
 
   test("loopback_ports: bad values and other modes are refused, naming the field; nothing opens", async () => {
     for (const [policy, text] of [
-      [{ write: [], network: "outside", loopback_ports: [0] }, /loopback_ports/],
-      [{ write: [], network: "outside", loopback_ports: ["5432"] }, /loopback_ports/],
+      [{ write: [], network: "outside", loopback_ports: [0] }, /sandbox\.loopback_ports is invalid: it takes a list/],
+      [{ write: [], network: "outside", loopback_ports: ["5432"] }, /sandbox\.loopback_ports is invalid: it takes a list/],
       [{ write: [], network: "on", loopback_ports: [5432] }, /sandbox\.loopback_ports is only for network "outside"/],
       [{ write: [], network: "off", loopback_ports: [5432] }, /sandbox\.loopback_ports is only for network "outside"/],
     ] as const) {

@@ -22,7 +22,7 @@ function option(args: string[], name: string, arity: number): string[][] {
 
 describe("sandbox policy", () => {
   test("worktree writes cwd and the program's own existing config dirs; readonly writes nothing", () => {
-    assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "claude --verbose" }), { preset: "worktree", write: [work, join(home, ".claude")], read: "all", network: "on" });
+    assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "claude --verbose" }), { preset: "worktree", write: [work, join(home, ".claude")], read: "all", network: "outside" });
     assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "bash" }).write, [work]);
     assert.deepEqual(resolvePolicy("readonly", { cwd: work, home, program: "bash" }).write, []);
   });
@@ -57,8 +57,10 @@ describe("sandbox policy", () => {
       assert.equal(r.success, false);
       return r.error!.issues.map((issue) => issue.message).join(" | ");
     };
-    assert.match(problem({ write: ["/var/tmp/x"] }), /^sandbox\.network is missing: it takes one of on, off, loopback \(required\); a policy is \{write, read\?, network, env\?, unix_sockets\?\}$/);
-    assert.match(problem({ write: ["/w"], network: "none" }), /^sandbox\.network is invalid: it takes one of on, off, loopback/);
+    assert.match(problem({ write: ["/var/tmp/x"] }), /^sandbox\.network is missing: it takes one of outside, on, off, loopback \(required\); a policy is \{write, read\?, network, loopback_ports\?, env\?, unix_sockets\?\}$/);
+    assert.match(problem({ write: ["/w"], network: "none" }), /^sandbox\.network is invalid: it takes one of outside, on, off, loopback/);
+    assert.match(problem({ write: ["/w"], network: "outside", loopback_ports: [70000] }), /^sandbox\.loopback_ports is invalid: it takes a list of at most 32 TCP port numbers/);
+    assert.match(problem({ write: ["/w"], network: "outside", loopback_ports: Array.from({ length: 33 }, (_, i) => i + 1) }), /^sandbox\.loopback_ports is invalid/);
     assert.match(problem({ write: "/w", network: "on" }), /^sandbox\.write is invalid: it takes a list of paths the program may write/);
     assert.match(problem({ network: "on" }), /^sandbox\.write is missing/);
     assert.match(problem({ write: ["/w"], network: "on", read: "some" }), /^sandbox\.read is invalid: it takes "all" or a list of paths/);
