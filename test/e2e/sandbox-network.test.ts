@@ -163,4 +163,17 @@ describe("a preset sandbox's network: other hosts yes, this host's loopback serv
     while (pastasOf(ns).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(pastasOf(ns), [], "pasta outlived the pane");
   });
+
+  test("agent_restore brings back the granted network and its loopback ports (the tmux server gone)", async () => {
+    await h.ok("terminal_open", { name: "net-r", command: "bash", cwd: project, sandbox: { write: [], network: "outside", loopback_ports: [allowed.port] } });
+    await h.ok("agent_register", { name: "net-r", session: "net-r" });
+    assert.equal(h.tmux("kill-server").status, 0);
+    const r = await h.ok("agent_restore", { name: "net-r" });
+    assert.equal(r.restored[0].ok, true, JSON.stringify(r));
+    const listed = (await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "net-r");
+    assert.match(String(listed.sandbox), new RegExp(`network outside \\(loopback ${allowed.port}\\)$`));
+    const out = await run("net-r", `${reach("127.0.0.1", allowed.port)}; ${reach("127.0.0.1", secret.port)}`);
+    assert.match(out, /^allowed-service$/m);
+    assert.match(out, new RegExp(`refused-127\\.0\\.0\\.1-${secret.port}`));
+  });
 });

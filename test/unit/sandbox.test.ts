@@ -1,10 +1,11 @@
 // The sandbox policy (presets, checks) and its bubblewrap command line.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync, chmodSync } from "node:fs";
+import { mkdirSync, writeFileSync, chmodSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { bwrapArgs, findBwrap } from "../../src/sandbox/bwrap.js";
 import { seccompFilter } from "../../src/sandbox/seccomp.js";
+import { findPasta } from "../../src/sandbox/network.js";
 import { describePolicy, parseStoredPolicy, resolvePolicy, sandboxOption } from "../../src/sandbox/policy.js";
 import { tempFolder } from "../temp-folder.js";
 
@@ -201,5 +202,30 @@ describe("sandbox launch: termhive homes and install folders", { skip: findBwrap
     }
     // ~/.local/lib (pip --user) made too, and put back read-only.
     assert.ok(option(argv, "--ro-bind", 2).some(([p]) => p === join(user, ".local", "lib")), argv.join(" "));
+  });
+
+  test("without pasta a preset (network outside) is refused naming the package; the environment's loopback API port is in the policy", async () => {
+    const { sandboxLaunch } = await import("../../src/sandbox/launch.js");
+    const user = join(dir, "net-user");
+    mkdirSync(join(user, "proj"), { recursive: true });
+    const own = join(dir, "net-own");
+    mkdirSync(join(own, "shell"), { recursive: true });
+    const pane = { argv: ["bash"], home: user, cwd: join(user, "proj"), program: "bash", termhiveHome: own, sessionId: "n1", shell: false, env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:8123/v1", OPENAI_BASE_URL: "https://api.example.com/v1" } };
+    // A PATH with bwrap and no pasta.
+    const bin = join(dir, "net-bin");
+    mkdirSync(bin);
+    symlinkSync(findBwrap()!, join(bin, "bwrap"));
+    const saved = process.env.PATH;
+    process.env.PATH = bin;
+    try {
+      assert.throws(() => sandboxLaunch("readonly", pane), /needs pasta, which is not installed here: install it: apt-get install passt .*; nothing was opened/);
+      assert.equal(sandboxLaunch({ write: [], network: "on" }, pane).policy.network, "on");
+    } finally {
+      process.env.PATH = saved;
+    }
+    if (!findPasta()) return;
+    const { policy, argv } = sandboxLaunch("readonly", pane);
+    assert.deepEqual(policy, { preset: "readonly", write: [], read: "all", network: "outside", loopback_ports: [8123] });
+    assert.ok(argv.includes("8123") && argv.includes("--sync-fd"), argv.join(" "));
   });
 });
