@@ -10,6 +10,7 @@ import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";
 import { tokenPath } from "../auth/token.js";
 import { connectEngine } from "./connect.js";
 import { findBwrap } from "../sandbox/bwrap.js";
+import { findPasta } from "../sandbox/network.js";
 import { print } from "./output.js";
 import { judgeVersion, loadProfiles, parseVersion } from "../hive/index.js";
 import { traced } from "../util/traced.js";
@@ -77,8 +78,11 @@ function sandboxCheck(): Check {
   if (!bwrap) return { check: "sandbox", ok: false, required: false, detail: "bubblewrap (bwrap) is not installed: terminal_open's sandbox option is refused", fix: "sudo apt-get install -y bubblewrap" };
   // A real try: bwrap is there but user namespaces may be off (a container, a sysctl).
   const works = spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--unshare-net", "--die-with-parent", "--", "true"], { timeout: 5000 }).status === 0;
+  // The presets' "outside" network needs pasta (sandbox/network.ts); without it they are refused.
+  const pasta = findPasta();
+  if (works && !pasta) return { check: "sandbox", ok: false, required: false, detail: `${bwrap} works, but pasta is not installed: the sandbox presets (network "outside") are refused; only explicit network "on"/"off" policies open`, fix: "sudo apt-get install -y passt" };
   return works
-    ? { check: "sandbox", ok: true, required: false, detail: `${probe(bwrap, ["--version"]) ?? "bwrap"} (${bwrap}): terminal_open's sandbox option is available` }
+    ? { check: "sandbox", ok: true, required: false, detail: `${probe(bwrap, ["--version"]) ?? "bwrap"} (${bwrap}), pasta (${pasta}): terminal_open's sandbox option is available, presets with network "outside"` }
     : { check: "sandbox", ok: false, required: false, detail: `${bwrap} is installed but cannot create a sandbox here (user namespaces disabled?)`, fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1) or run where they are allowed" };
 }
 

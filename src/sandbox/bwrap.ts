@@ -4,6 +4,7 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { SandboxPolicy } from "./policy.js";
 import type { Shield } from "./protect.js";
+import { outsideBwrapArgs } from "./network.js";
 
 /** What termhive itself needs inside the sandbox for this pane. */
 export interface SandboxContext {
@@ -77,7 +78,9 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
     for (const file of [`status.${ctx.sessionId}`, `secret.${ctx.sessionId}`, `run.${ctx.sessionId}`]) args.push("--bind", join(home, "shell", file), join(home, "shell", file));
   }
   if (ctx.relayDir) args.push("--bind", ctx.relayDir, ctx.relayDir);
-  if (policy.network !== "on") args.push("--unshare-net");
+  // "outside": its own namespace, given the internet by pasta before the program starts (network.ts).
+  if (policy.network === "outside") args.push(...outsideBwrapArgs());
+  else if (policy.network !== "on") args.push("--unshare-net");
   // A root server's panes would keep root's capabilities (mount, umount, ptrace…) and undo all of the above.
   args.push("--cap-drop", "ALL", "--die-with-parent");
   if (ctx.seccompFd !== undefined) args.push("--seccomp", String(ctx.seccompFd));

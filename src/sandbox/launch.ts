@@ -10,6 +10,7 @@ import { makeRelayDir } from "./relay.js";
 import { SandboxPolicyError, resolvePolicy, type SandboxPolicy, type SandboxRequest } from "./policy.js";
 import { pruneCopies, serveTokens, shieldFor } from "./protect.js";
 import { SECCOMP_FD, seccompFilterFile } from "./seccomp.js";
+import { PASTA_MISSING, apiLoopbackPorts, findPasta, outsideLaunchScript } from "./network.js";
 
 /** Variables a clean sandbox environment keeps from the caller's (termhive's own are added after). */
 const CLEAN_KEEP = /^(HOME|PATH|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|COLORTERM)$/;
@@ -23,18 +24,20 @@ export interface SandboxedLaunch {
 
 export function sandboxLaunch(
   option: SandboxRequest,
-  pane: { argv: string[]; home: string; cwd: string; program: string; termhiveHome: string; sessionId: string; shell: boolean; stateHome?: string },
+  pane: { argv: string[]; home: string; cwd: string; program: string; termhiveHome: string; sessionId: string; shell: boolean; stateHome?: string; env?: Record<string, string | undefined> },
 ): SandboxedLaunch {
   if (process.platform !== "linux") throw new ToolError(`sandbox needs Linux and bubblewrap; ${process.platform} is not supported yet (macOS sandbox-exec is not done); nothing was opened`, "unsupported");
   const bwrap = findBwrap();
   if (!bwrap) throw new ToolError(`${BWRAP_MISSING}; nothing was opened`, "unavailable");
   let policy: SandboxPolicy;
   try {
-    policy = resolvePolicy(option, { cwd: pane.cwd, home: pane.home, program: pane.program });
+    policy = resolvePolicy(option, { cwd: pane.cwd, home: pane.home, program: pane.program, apiPorts: apiLoopbackPorts(pane.env ?? {}) });
   } catch (error) {
     if (error instanceof SandboxPolicyError) throw new ToolError(error.message);
     throw error;
   }
+  const pasta = policy.network === "outside" ? findPasta() : null;
+  if (policy.network === "outside" && !pasta) throw new ToolError(`${PASTA_MISSING}; nothing was opened`, "unavailable");
   if (pane.shell) {
     // bwrap binds existing files only: the secret-line and run-line marks exist (empty) from the start.
     for (const mark of ["secret", "run"]) closeSync(openSync(join(pane.termhiveHome, "shell", `${mark}.${pane.sessionId}`), "a", 0o600));
@@ -57,8 +60,11 @@ export function sandboxLaunch(
     ...(filter ? { seccompFd: SECCOMP_FD } : {}),
   });
   const box = [bwrap, ...args, "--", ...pane.argv];
-  // bwrap takes its filter on a file descriptor: opened by a shell that then becomes bwrap.
-  const argv = filter ? ["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`, filter, ...box] : box;
+  // bwrap takes its filter on a file descriptor: opened by a shell that then becomes bwrap. With
+  // the "outside" network that shell starts the network helper first (network.ts).
+  const argv = pasta
+    ? ["/bin/sh", "-c", outsideLaunchScript(), "sh", filter ?? "", pasta, policy.loopback_ports?.join(",") || "none", join(pane.termhiveHome, "net", pane.sessionId), ...box]
+    : filter ? ["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`, filter, ...box] : box;
   return { argv, policy, relayDir };
 }
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 
-export const NETWORK_MODES = ["on", "off", "loopback"] as const;
+export const NETWORK_MODES = ["outside", "on", "off", "loopback"] as const;
 export type NetworkMode = (typeof NETWORK_MODES)[number];
 export const SANDBOX_PRESETS = ["worktree", "readonly"] as const;
 
@@ -14,8 +14,14 @@ export interface SandboxPolicy {
   write: string[];
   /** "all": the whole filesystem is readable; a list: only those paths, plus the system's programs and libraries. */
   read: "all" | string[];
-  /** "on": the host's network. "off"/"loopback": a network namespace of its own (see README "Sandbox"). */
+  /**
+   * "outside": a network namespace of its own with the internet and other hosts, but no loopback
+   * service of this host except `loopback_ports` (sandbox/network.ts; the presets'). "on": the
+   * host's network, its loopback services included. "off"/"loopback": no network but its own loopback.
+   */
   network: NetworkMode;
+  /** With "outside": the host's loopback TCP ports the program may reach (127.0.0.1:P inside goes to 127.0.0.1:P outside). */
+  loopback_ports?: number[];
   /** "clean": the pane starts with only the basic variables (HOME, PATH, USER, LANG…), not the caller's others. */
   env?: "clean";
   /** "allow": the program may open unix sockets (chromium's own, a nested tmux): any socket file it can see is then reachable. */
@@ -25,14 +31,19 @@ export interface SandboxPolicy {
 }
 
 const path = z.string();
+/** More ports than this is a wish for the host's whole loopback: network "on" says that. */
+export const MAX_LOOPBACK_PORTS = 32;
 /** A word that is no preset is named back with the ones there are (zod's own text says only "Invalid input"). */
 const unknownPreset = (input: unknown) =>
   typeof input === "string" ? `unknown sandbox preset ${JSON.stringify(input.slice(0, 64))}: the presets are ${SANDBOX_PRESETS.join(", ")} (or a policy {write, read?, network, env?})` : undefined;
+/** A port list's own checks say which field and what it takes (the union's error sees only the union). */
+const badPorts = () => `sandbox.loopback_ports is invalid: it takes ${POLICY_FIELDS.loopback_ports}`;
 const policyFields = z
   .object({
     write: z.array(path),
     read: z.union([z.literal("all"), z.array(path)]).optional(),
     network: z.enum(NETWORK_MODES),
+    loopback_ports: z.array(z.number({ error: badPorts }).int({ error: badPorts }).min(1, { error: badPorts }).max(65535, { error: badPorts }), { error: badPorts }).max(MAX_LOOPBACK_PORTS, { error: badPorts }).optional(),
     env: z.literal("clean").optional(),
     unix_sockets: z.literal("allow").optional(),
   })
@@ -43,6 +54,7 @@ const POLICY_FIELDS: Record<string, string> = {
   write: 'a list of paths the program may write (required; [] for none; relative ones are taken from cwd), e.g. ["/path/to/project"]',
   read: '"all" or a list of paths (optional; default "all")',
   network: `one of ${NETWORK_MODES.join(", ")} (required)`,
+  loopback_ports: `a list of at most ${MAX_LOOPBACK_PORTS} TCP port numbers (1-65535) of this host's loopback the program may reach, with network "outside" (optional), e.g. [5432]`,
   env: '"clean" (optional)',
   unix_sockets: '"allow" (optional)',
 };
@@ -55,7 +67,7 @@ function policyProblem(input: unknown): string | undefined {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
   const issue = policyFields.safeParse(input).error?.issues[0];
   if (!issue) return undefined;
-  const fields = "a policy is {write, read?, network, env?, unix_sockets?}";
+  const fields = "a policy is {write, read?, network, loopback_ports?, env?, unix_sockets?}";
   if (issue.code === "unrecognized_keys") return `unknown sandbox field ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}: ${fields} (or a preset: ${SANDBOX_PRESETS.join(", ")})`;
   const field = String(issue.path[0] ?? "");
   const takes = POLICY_FIELDS[field];
@@ -91,7 +103,7 @@ export function programDirs(program: string, home: string): string[] {
 }
 
 /** The option as a full policy for a pane opened in `cwd` running `program`; paths checked now, so a typo opens nothing. */
-export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: string; program: string }): SandboxPolicy {
+export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: string; program: string; apiPorts?: number[] }): SandboxPolicy {
   if (typeof option === "object" && "granted" in option) {
     // Never widened by where the pane is now: the same paths, which must still exist.
     for (const p of option.granted.write) if (!existsSync(p)) throw new SandboxPolicyError(`sandbox write path ${JSON.stringify(p)} granted before does not exist any more; nothing was opened`);
@@ -100,9 +112,12 @@ export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: 
   }
   if (option === "worktree") {
     refuseHome([ctx.cwd], ctx.home, "the worktree preset makes the pane's folder writable");
-    return { preset: "worktree", write: [ctx.cwd, ...programDirs(ctx.program, ctx.home)], read: "all", network: "on" };
+    return { preset: "worktree", write: [ctx.cwd, ...programDirs(ctx.program, ctx.home)], read: "all", ...presetNetwork(ctx.apiPorts) };
   }
-  if (option === "readonly") return { preset: "readonly", write: [], read: "all", network: "on" };
+  if (option === "readonly") return { preset: "readonly", write: [], read: "all", ...presetNetwork(ctx.apiPorts) };
+  if (option.loopback_ports !== undefined && option.network !== "outside") {
+    throw new SandboxPolicyError(`sandbox.loopback_ports is only for network "outside" (with "${option.network}" ${option.network === "on" ? "every loopback port is reachable" : "none is"}); nothing was opened`);
+  }
   const absolute = (p: string) => (p === "~" || p.startsWith("~/") ? join(ctx.home, p.slice(1)) : isAbsolute(p) ? resolve(p) : resolve(ctx.cwd, p));
   const write = option.write.map(absolute);
   refuseHome(write, ctx.home, "a write path");
@@ -116,7 +131,16 @@ export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: 
       throw new SandboxPolicyError(`the session's cwd ${JSON.stringify(ctx.cwd)} is not in the sandbox's read or write paths; nothing was opened`);
     }
   }
-  return { write, read, network: option.network, ...(option.env ? { env: option.env } : {}), ...(option.unix_sockets ? { unix_sockets: option.unix_sockets } : {}) };
+  const ports = option.loopback_ports?.length ? { loopback_ports: [...new Set(option.loopback_ports)].sort((a, b) => a - b) } : {};
+  return { write, read, network: option.network, ...ports, ...(option.env ? { env: option.env } : {}), ...(option.unix_sockets ? { unix_sockets: option.unix_sockets } : {}) };
+}
+
+/**
+ * A preset's network: "outside", with the loopback ports of the APIs the pane's environment names
+ * for its agent (network.ts apiLoopbackPorts): the caller's own configuration says so.
+ */
+function presetNetwork(apiPorts: number[] | undefined): Pick<SandboxPolicy, "network" | "loopback_ports"> {
+  return { network: "outside", ...(apiPorts?.length ? { loopback_ports: apiPorts.slice(0, MAX_LOOPBACK_PORTS) } : {}) };
 }
 
 /**
@@ -148,7 +172,7 @@ function realOr(path: string): string {
 export function describePolicy(p: SandboxPolicy): string {
   const write = p.write.length ? `write ${p.write.join(", ")}` : "read-only";
   const read = p.read === "all" ? "" : `; read ${p.read.join(", ")}`;
-  return `${p.preset ? `${p.preset}: ` : ""}${write}${read}; network ${p.network}${p.env ? "; env clean" : ""}${p.unix_sockets ? "; unix sockets allowed" : ""}`;
+  return `${p.preset ? `${p.preset}: ` : ""}${write}${read}; network ${p.network}${p.loopback_ports?.length ? ` (loopback ${p.loopback_ports.join(", ")})` : ""}${p.env ? "; env clean" : ""}${p.unix_sockets ? "; unix sockets allowed" : ""}`;
 }
 
 /** The policy kept in pane metadata, or undefined for a pane without one (or an unreadable value). */
@@ -156,7 +180,8 @@ export function parseStoredPolicy(value: string | undefined): SandboxPolicy | un
   if (!value) return undefined;
   try {
     const p = JSON.parse(value) as SandboxPolicy;
-    return Array.isArray(p.write) && (p.read === "all" || Array.isArray(p.read)) && NETWORK_MODES.includes(p.network) ? p : undefined;
+    const ports = p.loopback_ports === undefined || (Array.isArray(p.loopback_ports) && p.loopback_ports.every((n) => Number.isInteger(n) && n >= 1 && n <= 65535));
+    return Array.isArray(p.write) && (p.read === "all" || Array.isArray(p.read)) && NETWORK_MODES.includes(p.network) && ports ? p : undefined;
   } catch {
     return undefined;
   }

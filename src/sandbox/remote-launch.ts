@@ -22,12 +22,18 @@ export interface SandboxHost {
 
 const holds = (dir: string, path: string) => path === dir || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
 
-function remotePolicy(option: SandboxRequest, cwd: string, home: string): SandboxPolicy {
-  if (typeof option === "object" && "granted" in option) return option.granted;
+function remotePolicy(option: SandboxRequest, cwd: string, home: string, host: string): SandboxPolicy {
+  if (typeof option === "object" && "granted" in option) {
+    if (option.granted.network === "outside") throw new ToolError(`sandbox network "outside" (granted before) is not available on a remote host yet (host ${JSON.stringify(host)}); nothing was opened`);
+    return option.granted;
+  }
   if (option === "worktree") return { preset: "worktree", write: [cwd], read: "all", network: "on" };
   if (option === "readonly") return { preset: "readonly", write: [], read: "all", network: "on" };
   const absolute = (p: string) => (p === "~" || p.startsWith("~/") ? posix.join(home, p.slice(1)) : isAbsolute(p) ? posix.resolve(p) : posix.resolve(cwd, p));
   const write = option.write.map(absolute);
+  if (option.loopback_ports !== undefined && option.network !== "outside") throw new ToolError(`sandbox.loopback_ports is only for network "outside"; nothing was opened`);
+  // pasta on a remote host is not done: its presets keep the host's network (docs/limits.md).
+  if (option.network === "outside") throw new ToolError(`sandbox network "outside" is not available on a remote host yet (host ${JSON.stringify(host)}): name "off", or "on" for the host's network with its loopback services; nothing was opened`);
   const read = option.read === undefined || option.read === "all" ? "all" : option.read.map(absolute);
   if (read !== "all" && ![...read, ...write].some((p) => holds(p, cwd))) {
     throw new ToolError(`the session's cwd ${JSON.stringify(cwd)} is not in the sandbox's read or write paths; nothing was opened`);
@@ -94,7 +100,7 @@ export function remoteSandboxLaunch(option: SandboxRequest, pane: { argv: string
   if (!host.bwrap) {
     throw new ToolError(`host ${host.host} has no bubblewrap (bwrap on the PATH of its ssh commands), which sandbox needs: install it there (apt-get install bubblewrap); nothing was opened`, "unavailable");
   }
-  const policy = remotePolicy(option, pane.cwd, host.home);
+  const policy = remotePolicy(option, pane.cwd, host.home, host.host);
   if (option === "worktree" && holds(pane.cwd, host.home)) {
     throw new ToolError(`sandbox: the worktree preset makes the pane's folder writable (${JSON.stringify(pane.cwd)}), which would hold the home folder of ${host.host}'s user (${host.home}); open the pane in a project folder, or name the folders it may write; nothing was opened`);
   }

@@ -19,7 +19,7 @@ import { publishRuns } from "./run-state.js";
 import { statusFilePath } from "./status-file.js";
 import { adoptRecordedRun, shellStatusWritten } from "./adopt-run.js";
 import { prepareHost } from "./host-prepare.js";
-import { cleanCallerEnv, sandboxLaunch } from "../sandbox/launch.js";
+import { cleanCallerEnv, sandboxLaunch, type SandboxedLaunch } from "../sandbox/launch.js";
 import { RELAY_ENV } from "../sandbox/relay.js";
 import { remoteSandboxLaunch } from "../sandbox/remote-launch.js";
 import type { SandboxOption, SandboxPolicy } from "../sandbox/policy.js";
@@ -337,14 +337,22 @@ export class SessionRegistry {
     if (shellKind !== "other" && !host) closeSync(openSync(statusFilePath(this.config.home, id), "a", 0o600));
     const callerEnv = host ? {} : paneEnvironment(process.env, this.config.paneEnv);
     const asked = options.grantedSandbox ? { granted: options.grantedSandbox } : options.sandbox;
-    const sandbox =
+    // A refused policy releases the name it claimed (it stayed "being opened by another termhive process").
+    let sandbox: SandboxedLaunch | undefined;
+    try {
+      sandbox =
       asked === undefined
         ? undefined
         : host
           ? remoteSandboxLaunch(asked, { argv: launch.argv, cwd, sessionId: id, shell: shellKind !== "other" }, host)
           : sandboxLaunch(asked, {
               argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other", stateHome: callerEnv.XDG_STATE_HOME,
+              env: { ...callerEnv, ...options.env },
             });
+    } catch (error) {
+      await release();
+      throw error;
+    }
     // A local pane's environment is this process's (the caller's, util/pane-env.ts), never the
     // tmux server's; a remote pane starts from its host's.
     const env: Record<string, string> = {

@@ -49,10 +49,10 @@ describe("gRPC sandbox", { skip }, () => {
 
   test("AgentSpawn with a preset and a layout pane with a policy; AgentList shows the policy", async () => {
     const spawned = await c.agentSpawn({ name: "gagent", command: "bash", cwd: work, sandbox: "readonly" });
-    assert.equal(spawned.agent.sandbox, "readonly: read-only; network on");
+    assert.equal(spawned.agent.sandbox, "readonly: read-only; network outside");
     await c.hiveLayout({ layout: "single", panes: [{ name: "glay", agent: "glay", command: "bash", cwd: work, sandbox: { write: [work], read: [work], network: "on" } }] });
     const agents = new Map((await c.agentList({})).agents.map((a) => [a.name, a.sandbox]));
-    assert.equal(agents.get("gagent"), "readonly: read-only; network on");
+    assert.equal(agents.get("gagent"), "readonly: read-only; network outside");
     assert.equal(agents.get("glay"), `write ${work}; read ${work}; network on`);
     const r = await c.run({ session: "glay", command: "touch here" });
     assert.ok(existsSync(join(work, "here")), r.output);

@@ -177,7 +177,7 @@ describe("agent_restore keeps a pane's sandbox", { skip: bwrap ? false : "bubble
     const r = await h.ok("agent_restore", { name: "boxed" });
     assert.equal(r.restored[0].ok, true, JSON.stringify(r));
     const listed = (await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "boxed");
-    assert.match(String(listed.sandbox), /^worktree: write .*project; network on$/);
+    assert.match(String(listed.sandbox), /^worktree: write .*project; network outside$/);
     // Judged by the shell inside: its folder is writable, HOME is not.
     const inside = await h.ok("terminal_run", { session: "boxed", command: "touch kept.txt && pwd", timeout_s: 30 });
     assert.equal(inside.exit_code, 0, inside.output);
@@ -197,7 +197,7 @@ describe("agent_restore keeps a pane's sandbox", { skip: bwrap ? false : "bubble
     const r = await h.ok("agent_restore", { name: "wander" });
     assert.equal(r.restored[0].ok, true, JSON.stringify(r));
     const listed = (await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "wander");
-    assert.match(String(listed.sandbox), /^worktree: write .*project; network on$/);
+    assert.match(String(listed.sandbox), /^worktree: write .*project; network outside$/);
     const home = await h.ok("terminal_run", { session: "wander", command: 'echo leaked > "$HOME/wandered.txt"', timeout_s: 30 });
     assert.notEqual(home.exit_code, 0, home.output);
     assert.equal(existsSync(join(userHome, "wandered.txt")), false);

@@ -54,8 +54,8 @@ describe("sandboxed agents (bubblewrap)", { skip }, () => {
 
   test("agent_spawn sandbox: the agent writes its cwd, not $HOME; agent_list shows the policy; the open's audit line carries it", async () => {
     const spawned = await h.ok("agent_spawn", { name: "boxa", command: "bash", cwd: project, sandbox: "worktree" });
-    assert.match(String(spawned.agent.sandbox), /^worktree: write .*project; network on$/);
-    assert.match(String((await agent("boxa")).sandbox), /^worktree: write .*project; network on$/);
+    assert.match(String(spawned.agent.sandbox), /^worktree: write .*project; network outside$/);
+    assert.match(String((await agent("boxa")).sandbox), /^worktree: write .*project; network outside$/);
     const inside = await run("boxa", "echo kept > from-agent.txt");
     assert.equal(inside.exit_code, 0, inside.output);
     assert.ok(existsSync(join(project, "from-agent.txt")));
@@ -67,7 +67,7 @@ describe("sandboxed agents (bubblewrap)", { skip }, () => {
     const open = audit.find((e) => e.event === "open" && e.name === "boxa");
     assert.ok(open, "no open line for boxa");
     assert.deepEqual(open.sandbox.write, [project]);
-    assert.equal(open.sandbox.network, "on");
+    assert.equal(open.sandbox.network, "outside");
   });
 
   test("the in-pane termhive works from inside: msg reaches another agent's mailbox as this agent (no --from), status sets its status", async () => {
@@ -138,7 +138,7 @@ describe("sandboxed agents (bubblewrap)", { skip }, () => {
     const confirmed = await h.ok("agent_spawn", { name: "risky-ok", profile: "risky", command: "bash --norc", cwd: project, confirm: true });
     assert.equal(confirmed.agent.sandbox, undefined);
     const boxed = await h.ok("agent_spawn", { name: "risky-boxed", profile: "risky", command: "bash --norc", cwd: project, sandbox: "readonly" });
-    assert.match(String(boxed.agent.sandbox), /^readonly: read-only; network on$/);
+    assert.match(String(boxed.agent.sandbox), /^readonly: read-only; network outside$/);
     const r = await run("risky-boxed", "touch inside-readonly");
     assert.notEqual(r.exit_code, 0);
     assert.equal(existsSync(join(project, "inside-readonly")), false);
@@ -189,7 +189,7 @@ describe("sandboxed agents (bubblewrap)", { skip }, () => {
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: userHome, TERMHIVE_HOME: h.home };
     const ok = spawnSync(process.execPath, [CLI, "open", "--name", "cli-box", "--cwd", project, "--sandbox", "readonly", "bash"], { encoding: "utf8", env, cwd: root, timeout: 60_000 });
     assert.equal(ok.status, 0, ok.stderr);
-    assert.match(ok.stdout, /opened cli-box .*sandbox readonly: read-only; network on/);
+    assert.match(ok.stdout, /opened cli-box .*sandbox readonly: read-only; network outside/);
     const bad = spawnSync(process.execPath, [CLI, "open", "--sandbox", "loose", "bash"], { encoding: "utf8", env, cwd: root, timeout: 60_000 });
     assert.equal(bad.status, 2, bad.stdout + bad.stderr);
     assert.match(bad.stderr, /a sandbox preset: worktree or readonly/);

@@ -57,7 +57,7 @@ describe("sandboxed panes (bubblewrap)", { skip }, () => {
 
   test("worktree: the shell writes its cwd, not $HOME nor the folder next door; commands still report exit codes", async () => {
     const { session, sandbox } = await h.ok("terminal_open", { name: "box", command: "bash", cwd: project, sandbox: "worktree" });
-    assert.match(String(sandbox), /worktree: write .*project; network on/);
+    assert.match(String(sandbox), /worktree: write .*project; network outside/);
     const inside = await run(session, "echo kept > inside.txt && cat inside.txt");
     assert.equal(inside.exit_code, 0, inside.output);
     assert.match(inside.output, /kept/);
@@ -112,7 +112,7 @@ describe("sandboxed panes (bubblewrap)", { skip }, () => {
     const listed = await h.callOnce("terminal_list");
     assert.equal(listed.isError, false, listed.text);
     const byName = new Map((listed.data.sessions as { name: string; sandbox?: string }[]).map((s) => [s.name, s.sandbox]));
-    assert.match(String(byName.get("box")), /^worktree: write .*project; network on$/);
+    assert.match(String(byName.get("box")), /^worktree: write .*project; network outside$/);
     assert.match(String(byName.get("box-net")), /write .*project; network off$/);
     assert.equal(byName.get("plain"), undefined);
     assert.match(listed.text, /box .*sandbox worktree/);

@@ -1,10 +1,11 @@
 // The sandbox policy (presets, checks) and its bubblewrap command line.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync, chmodSync } from "node:fs";
+import { mkdirSync, writeFileSync, chmodSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { bwrapArgs, findBwrap } from "../../src/sandbox/bwrap.js";
 import { seccompFilter } from "../../src/sandbox/seccomp.js";
+import { findPasta } from "../../src/sandbox/network.js";
 import { describePolicy, parseStoredPolicy, resolvePolicy, sandboxOption } from "../../src/sandbox/policy.js";
 import { tempFolder } from "../temp-folder.js";
 
@@ -22,7 +23,7 @@ function option(args: string[], name: string, arity: number): string[][] {
 
 describe("sandbox policy", () => {
   test("worktree writes cwd and the program's own existing config dirs; readonly writes nothing", () => {
-    assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "claude --verbose" }), { preset: "worktree", write: [work, join(home, ".claude")], read: "all", network: "on" });
+    assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "claude --verbose" }), { preset: "worktree", write: [work, join(home, ".claude")], read: "all", network: "outside" });
     assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "bash" }).write, [work]);
     assert.deepEqual(resolvePolicy("readonly", { cwd: work, home, program: "bash" }).write, []);
   });
@@ -57,8 +58,10 @@ describe("sandbox policy", () => {
       assert.equal(r.success, false);
       return r.error!.issues.map((issue) => issue.message).join(" | ");
     };
-    assert.match(problem({ write: ["/var/tmp/x"] }), /^sandbox\.network is missing: it takes one of on, off, loopback \(required\); a policy is \{write, read\?, network, env\?, unix_sockets\?\}$/);
-    assert.match(problem({ write: ["/w"], network: "none" }), /^sandbox\.network is invalid: it takes one of on, off, loopback/);
+    assert.match(problem({ write: ["/var/tmp/x"] }), /^sandbox\.network is missing: it takes one of outside, on, off, loopback \(required\); a policy is \{write, read\?, network, loopback_ports\?, env\?, unix_sockets\?\}$/);
+    assert.match(problem({ write: ["/w"], network: "none" }), /^sandbox\.network is invalid: it takes one of outside, on, off, loopback/);
+    assert.match(problem({ write: ["/w"], network: "outside", loopback_ports: [70000] }), /^sandbox\.loopback_ports is invalid: it takes a list of at most 32 TCP port numbers/);
+    assert.match(problem({ write: ["/w"], network: "outside", loopback_ports: Array.from({ length: 33 }, (_, i) => i + 1) }), /^sandbox\.loopback_ports is invalid/);
     assert.match(problem({ write: "/w", network: "on" }), /^sandbox\.write is invalid: it takes a list of paths the program may write/);
     assert.match(problem({ network: "on" }), /^sandbox\.write is missing/);
     assert.match(problem({ write: ["/w"], network: "on", read: "some" }), /^sandbox\.read is invalid: it takes "all" or a list of paths/);
@@ -199,5 +202,30 @@ describe("sandbox launch: termhive homes and install folders", { skip: findBwrap
     }
     // ~/.local/lib (pip --user) made too, and put back read-only.
     assert.ok(option(argv, "--ro-bind", 2).some(([p]) => p === join(user, ".local", "lib")), argv.join(" "));
+  });
+
+  test("without pasta a preset (network outside) is refused naming the package; the environment's loopback API port is in the policy", async () => {
+    const { sandboxLaunch } = await import("../../src/sandbox/launch.js");
+    const user = join(dir, "net-user");
+    mkdirSync(join(user, "proj"), { recursive: true });
+    const own = join(dir, "net-own");
+    mkdirSync(join(own, "shell"), { recursive: true });
+    const pane = { argv: ["bash"], home: user, cwd: join(user, "proj"), program: "bash", termhiveHome: own, sessionId: "n1", shell: false, env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:8123/v1", OPENAI_BASE_URL: "https://api.example.com/v1" } };
+    // A PATH with bwrap and no pasta.
+    const bin = join(dir, "net-bin");
+    mkdirSync(bin);
+    symlinkSync(findBwrap()!, join(bin, "bwrap"));
+    const saved = process.env.PATH;
+    process.env.PATH = bin;
+    try {
+      assert.throws(() => sandboxLaunch("readonly", pane), /needs pasta, which is not installed here: install it: apt-get install passt .*; nothing was opened/);
+      assert.equal(sandboxLaunch({ write: [], network: "on" }, pane).policy.network, "on");
+    } finally {
+      process.env.PATH = saved;
+    }
+    if (!findPasta()) return;
+    const { policy, argv } = sandboxLaunch("readonly", pane);
+    assert.deepEqual(policy, { preset: "readonly", write: [], read: "all", network: "outside", loopback_ports: [8123] });
+    assert.ok(argv.includes("8123") && argv.includes("--sync-fd"), argv.join(" "));
   });
 });
