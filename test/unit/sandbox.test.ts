@@ -193,7 +193,7 @@ describe("sandbox launch: termhive homes and install folders", { skip: findBwrap
     const own = join(dir, "launch-own");
     mkdirSync(join(own, "shell"), { recursive: true });
     const pane = { argv: ["bash"], home: user, cwd: join(user, "proj"), program: "bash", termhiveHome: own, sessionId: "l1", shell: false, stateHome: join(user, "xdg") };
-    const { argv } = sandboxLaunch({ write: [join(user, "xdg"), join(user, ".local")], network: "on" }, pane);
+    const { argv } = await sandboxLaunch({ write: [join(user, "xdg"), join(user, ".local")], network: "on" }, pane);
     for (const made of [join(user, "xdg", "termhive"), join(user, ".local", "state", "termhive")]) {
       assert.ok(option(argv, "--tmpfs", 1).some(([p]) => p === made), `${made} not covered: ${argv.join(" ")}`);
     }
