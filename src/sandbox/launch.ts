@@ -22,10 +22,10 @@ export interface SandboxedLaunch {
   relayDir?: string;
 }
 
-export function sandboxLaunch(
+export async function sandboxLaunch(
   option: SandboxRequest,
   pane: { argv: string[]; home: string; cwd: string; program: string; termhiveHome: string; sessionId: string; shell: boolean; stateHome?: string; env?: Record<string, string | undefined> },
-): SandboxedLaunch {
+): Promise<SandboxedLaunch> {
   if (process.platform !== "linux") throw new ToolError(`sandbox needs Linux and bubblewrap; ${process.platform} is not supported yet (macOS sandbox-exec is not done); nothing was opened`, "unsupported");
   const bwrap = findBwrap();
   if (!bwrap) throw new ToolError(`${BWRAP_MISSING}; nothing was opened`, "unavailable");
@@ -52,7 +52,7 @@ export function sandboxLaunch(
   const relayDir = makeRelayDir(pane.termhiveHome, pane.sessionId);
   pruneCopies(pane.termhiveHome);
   const named = typeof option === "object" && !("granted" in option) ? policy.write : [];
-  const shield = shieldFor(policy, { home: pane.home, cwd: pane.cwd, termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, tokens: serveTokens(homes), named });
+  const shield = await shieldFor(policy, { home: pane.home, cwd: pane.cwd, termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, tokens: await serveTokens(homes), named });
   const filter = seccompFilterFile(pane.termhiveHome, { unixSockets: policy.unix_sockets === "allow" });
   const otherHomes = homes.filter((h) => h !== pane.termhiveHome);
   const args = bwrapArgs(policy, {

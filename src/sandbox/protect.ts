@@ -5,9 +5,10 @@
 // copy. Only paths that exist at launch can be covered (bwrap mounts on existing paths; making
 // one would leave a file behind in the user's folder): docs/limits.md says so. Two folders of
 // code are the exception (MADE_WHEN_HELD): an empty folder changes nothing for the user.
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { relayDir } from "./relay.js";
+import { copyMasked, lookFor, readSmall } from "./bounded-file.js";
 import type { SandboxPolicy } from "./policy.js";
 
 /** Under the user's HOME: read at login, by git, ssh, npm, agents and the session manager. */
@@ -111,15 +112,10 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function readTokens(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-}
+/** What the pane sees in place of a token in a file it reads. */
+const TOKEN_MASK = "termhive-token-hidden-in-sandbox";
 
-export function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Shield {
+export async function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Promise<Shield> {
   const write = policy.write;
   const named = new Set(ctx.named);
   for (const p of MADE_WHEN_HELD.map((m) => join(ctx.home, m))) {
@@ -132,45 +128,56 @@ export function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Shield {
 
   const copies: Shield["copies"] = [];
   const copyDir = join(ctx.termhiveHome, "sandbox", ctx.sessionId);
-  const copy = (target: string, text: string, writable: boolean) => {
+  const nextSource = (target: string) => {
     mkdirSync(copyDir, { recursive: true, mode: 0o700 });
-    const source = join(copyDir, `${copies.length}-${target.split("/").pop()}`);
-    writeFileSync(source, mask(text, ctx.tokens), { mode: 0o600 });
+    return join(copyDir, `${copies.length}-${target.split("/").pop()}`);
+  };
+  /** An empty file in the pane in place of one too large to read (REGISTRATION_MAX_BYTES). */
+  const placeholder = (target: string, writable: boolean) => {
+    const source = nextSource(target);
+    writeFileSync(source, "", { mode: 0o600 });
     copies.push({ source, target, writable });
+  };
+  const copy = async (target: string, writable: boolean): Promise<boolean> => {
+    const source = nextSource(target);
+    const done = await copyMasked(target, source, ctx.tokens, TOKEN_MASK);
+    if (done === "copied") copies.push({ source, target, writable });
+    else if (done === "oversize") placeholder(target, writable);
+    return done !== "missing";
   };
   // Claude Code rewrites ~/.claude.json as it runs (and keeps its MCP servers there): where the
   // pane may write it, it writes a copy of its own; where it may not, it reads a masked copy.
   const claudeJson = join(ctx.home, ".claude.json");
-  const text = readTokens(claudeJson);
-  if (text !== null && !named.has(claudeJson) && write.some((w) => inside(claudeJson, w))) copy(claudeJson, text, true);
+  if (!named.has(claudeJson) && write.some((w) => inside(claudeJson, w))) await copy(claudeJson, true);
   // Files an MCP client reads its servers from, wherever the pane reads them: the cwd's folders up to /.
   const readable = [claudeJson, join(ctx.home, ".mcp.json"), join(ctx.home, ".codex/config.toml")];
   for (let dir = ctx.cwd; ; dir = dirname(dir)) {
     readable.push(join(dir, ".mcp.json"));
     if (dir === dirname(dir)) break;
   }
+  // No token to hide (no serve token here): nothing to read.
+  if (ctx.tokens.length === 0) return { readOnly, copies };
   for (const file of new Set(readable)) {
     if (copies.some((c) => c.target === file)) continue;
-    const content = readTokens(file);
-    if (content === null || !ctx.tokens.some((t) => content.includes(t))) continue;
-    copy(file, content, false);
+    const look = await lookFor(file, ctx.tokens);
+    if (look === "missing" || look === "clean") continue;
+    // One too large to look through may hold a token as well: the pane gets an empty one.
+    if (look === "oversize") placeholder(file, false);
+    else if (!(await copy(file, false))) continue;
     const at = readOnly.indexOf(file);
     if (at >= 0) readOnly.splice(at, 1);
   }
   return { readOnly, copies };
 }
 
-function mask(text: string, tokens: string[]): string {
-  let out = text;
-  for (const t of tokens) out = out.split(t).join("termhive-token-hidden-in-sandbox");
-  return out;
-}
+const TOKEN_FILE_MAX_BYTES = 1024;
 
 /** termhive's serve tokens this pane must not see: its own home's, and the user's default home's. */
-export function serveTokens(homes: string[]): string[] {
+export async function serveTokens(homes: string[]): Promise<string[]> {
   const found = new Set<string>();
   for (const home of homes) {
-    const t = readTokens(join(home, "token"))?.trim();
+    // A token is 43 characters (auth/token.ts); a file much longer is not one.
+    const t = (await readSmall(join(home, "token"), TOKEN_FILE_MAX_BYTES))?.trim();
     if (t && t.length >= 16) found.add(t);
   }
   return [...found];

@@ -19,6 +19,7 @@ import { readSession, type ReadResult } from "../terminal/read.js";
 import { SessionRegistry, ownProgramInForeground } from "../terminal/registry.js";
 import { deadError, runCommand, throwIfEnding, waitShellStarted, type RunResult } from "../terminal/run.js";
 import { acquireRunLock } from "../terminal/run-lock.js";
+import { RunTyping, withinRunTimeout } from "../terminal/run-deadline.js";
 import { settleRunWrites } from "../terminal/run-state.js";
 import { describePolicy } from "../sandbox/policy.js";
 import { traced } from "../util/traced.js";
@@ -135,12 +136,30 @@ export class TermhiveService {
     if (input.cwd !== undefined) {
       throw new ToolError(`cwd is for a run without session (it opens a throwaway session there); in session ${input.session}, put a cd in the command. Nothing was run.`);
     }
+    const startedAt = Date.now();
     const session = await this.session(input.session);
+    const timeoutMs = (input.timeout_s ?? 30) * 1000;
+    // timeout_s bounds the whole call: a host whose link froze answers no step before the keys.
+    const typing = new RunTyping();
+    const result = await withinRunTimeout(this.runIn(session, input, ctx, startedAt, timeoutMs, typing), typing, startedAt, timeoutMs, session.meta.host);
+    // A run's output counts as read by this client.
+    session.readCursors.set(ctx.clientId, session.transcript.end);
+    this.audit.write({
+      event: "complete",
+      session: session.id,
+      name: session.name,
+      reason: result.reason,
+      exit_code: result.exit_code,
+      duration_ms: result.duration_ms,
+    });
+    return result;
+  }
+
+  private async runIn(session: TerminalSession, input: RunInput, ctx: CallContext, startedAt: number, timeoutMs: number, typing: RunTyping): Promise<RunResult> {
     // The command is typed as literal text, after whatever termhive typed on the line without Enter.
     const command = literalText(input.command).text;
     await this.policy.judgeLine(session, await this.policy.pending(session), command, input.confirm);
     const until = input.until === undefined ? undefined : this.regex(input.until, "until");
-    const timeoutMs = (input.timeout_s ?? 30) * 1000;
     const release = await acquireRunLock(this.backend, session, session.redact(command), timeoutMs);
     this.audit.write({ event: "run", session: session.id, name: session.name, command: session.redact(command) });
     // Not waited for: tmux runs this process's commands in order, so the record is cleared
@@ -158,19 +177,11 @@ export class TermhiveService {
         onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(command, 60)} (${Math.round(ms / 1000)} s)`)),
         // A line termhive submits in a shell: its pager prints instead of waiting.
         beforeTyping: () => markRun(this.backend, this.config.home, session),
+        startedAt,
+        typing,
       },
       this.config,
     ).finally(release);
-    // A run's output counts as read by this client.
-    session.readCursors.set(ctx.clientId, session.transcript.end);
-    this.audit.write({
-      event: "complete",
-      session: session.id,
-      name: session.name,
-      reason: result.reason,
-      exit_code: result.exit_code,
-      duration_ms: result.duration_ms,
-    });
     return result;
   }
 

@@ -345,7 +345,7 @@ export class SessionRegistry {
         ? undefined
         : host
           ? remoteSandboxLaunch(asked, { argv: launch.argv, cwd, sessionId: id, shell: shellKind !== "other" }, host)
-          : sandboxLaunch(asked, {
+          : await sandboxLaunch(asked, {
               argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other", stateHome: callerEnv.XDG_STATE_HOME,
               env: { ...callerEnv, ...options.env },
             });

@@ -166,6 +166,27 @@ function watchForStall(session: TerminalSession, backend: Backend, endedByStatus
   session.onClosed(stop);
 }
 
+/**
+ * Calls `read` at the first prompt after a command's end (and at the first one if `known` is
+ * false), not at the prompts after it until the next end. The shell rewrites its status line
+ * only at a command's end, so a later prompt mark is the same prompt drawn again: readline
+ * redraws the whole prompt, marks included, as it takes a pasted line, just before that line's
+ * start (C). Handled late (this process behind the pane under load), that redraw was read after
+ * the quick command had already ended in the shell: its own end (or the file emptied by the
+ * rewrite) became the line "before" it, and a process adopting the pane after a kill -9 took
+ * the ended command as running (record and status line agreeing). `read` returning false (no
+ * line yet: a fresh shell, the file mid-rewrite) keeps the next prompt a fresh one.
+ */
+function freshPrompts(session: TerminalSession, known: boolean, read: () => boolean): void {
+  let fresh = !known;
+  session.onCommandFinished(() => {
+    fresh = true;
+  });
+  session.onPrompt(() => {
+    if (fresh) fresh = !read();
+  });
+}
+
 /** Mirrors a live session's command starts and ends into the pane's shared state. */
 export function publishRuns(session: TerminalSession, backend: Backend, home: string): void {
   const remote = remoteStatusReader(session, backend);
@@ -181,9 +202,12 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   // The status line as it stood at the prompt, before the command was typed. Read at the
   // command's start instead, it may already be this command's own end (a quick command whose
   // start this process handles late), and the next process would think it runs for ever.
+  // Read once per prompt cycle, at the first prompt after an end (see freshPrompts): a redraw
+  // of the same prompt comes with the next command's start.
   let statusAtPrompt = readStatusLine(home, session.id);
-  session.onPrompt(() => {
+  freshPrompts(session, statusAtPrompt !== "", () => {
     statusAtPrompt = readStatusLine(home, session.id);
+    return statusAtPrompt !== "";
   });
   // tmux dropped output while this process lagged: the running command's D may be among it.
   // The shell's status line tells whether it ended meanwhile. Checked again shortly after, for
@@ -239,8 +263,9 @@ function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatu
   // Only a shell at its prompt has written the file (reading a missing one makes tmux print
   // an error line of its own); a fresh one reads it at its first prompt.
   let statusAtPrompt = session.phase === "prompt" ? readStatus() : Promise.resolve("");
-  session.onPrompt(() => {
+  freshPrompts(session, session.phase === "prompt", () => {
     statusAtPrompt = readStatus();
+    return true;
   });
   // As publishRuns: a command whose D was in output tmux dropped ends from the status line,
   // read here on the host.

@@ -15,6 +15,7 @@ import { renderSlice } from "./render.js";
 import { cancelInputLine, inputLineHasText } from "./prompt-line.js";
 import { cancelReplInput, closeBlock, replIncompleteHint } from "./repl-block.js";
 import { questionHint } from "./question-wait.js";
+import type { RunTyping } from "./run-deadline.js";
 
 export type { CompletionReason } from "./completion.js";
 
@@ -28,6 +29,10 @@ export interface RunRequest {
   onProgress?: (elapsedMs: number) => void;
   /** Called just before the command is typed (the shell's pager mark: src/shell/run-line.ts); what it returns, once the run returns. */
   beforeTyping?: () => Promise<(() => Promise<void>) | void>;
+  /** When the call began (timeout_s counts from there, typing included); now when not given. */
+  startedAt?: number;
+  /** Where the typing stands, for the whole call's deadline (run-deadline.ts). */
+  typing?: RunTyping;
 }
 
 export interface RunResult {
@@ -79,8 +84,10 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   await throwIfEnding(session);
   const mode = await chooseMode(session, config);
   // Text left on the shell's input line (a person's, an unfinished line) would be glued onto the command.
-  if (mode === "shell" && (await inputLineHasText(session))) await cancelInputLine(session);
-  const started = Date.now();
+  const leftOnLine = mode === "shell" && (await inputLineHasText(session));
+  request.typing?.startTyping();
+  if (leftOnLine) await cancelInputLine(session);
+  const started = request.startedAt ?? Date.now();
   const startOffset = session.transcript.end;
   if (mode === "shell") session.expectCommand(request.command);
   const unmark = await request.beforeTyping?.();
@@ -93,6 +100,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
 
 async function typeAndAwait(session: TerminalSession, request: RunRequest, config: TermhiveConfig, mode: Awaited<ReturnType<typeof chooseMode>>, started: number, startOffset: number): Promise<RunResult> {
   await typeText(session, request.command, true);
+  if (request.typing) request.typing.stage = "typed";
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.
   const outer = mode === "nested" ? session.running : undefined;

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
@@ -98,6 +98,32 @@ describe("sandboxed panes on a remote host", { skip }, () => {
     // The pane's own work goes on.
     const work = await run("echo work > ~/proj2/work.txt && cat ~/proj2/work.txt");
     assert.equal(work.exit_code, 0, work.output);
+  });
+
+  test("what the host's ~/.local/bin links run stays read-only under a write path, and the folders on the way to it are pinned (not renamed away and made again)", async () => {
+    // A tool pipx put in ~/.local/bin: a link into a folder of its own under ~/.local/share.
+    const tool = join(host.remoteHome, ".local", "share", "rtool");
+    mkdirSync(join(tool, "venv", "bin"), { recursive: true });
+    mkdirSync(join(host.remoteHome, ".local", "bin"), { recursive: true });
+    writeFileSync(join(tool, "venv", "bin", "run"), "#!/bin/sh\necho tool\n", { mode: 0o755 });
+    symlinkSync(join(tool, "venv", "bin", "run"), join(host.remoteHome, ".local", "bin", "rtool"));
+    const project = join(host.remoteHome, "proj4");
+    mkdirSync(project);
+    const { session } = await h.ok("terminal_open", { name: "far-links", host: host.alias, cwd: project, sandbox: { write: [project, "~/.local"], network: "on" } });
+    const run = (command: string) => h.ok("terminal_run", { session, command, timeout_s: 30 });
+    const linked = await run(`echo 'touch ~/pwned' >> ~/.local/share/rtool/venv/bin/run`);
+    assert.notEqual(linked.exit_code, 0, linked.output);
+    assert.match(linked.output, /Read-only file system/, linked.output);
+    // Renamed away and made again, each folder between the write path and the target would put a writable copy where the link points.
+    for (const dir of ["~/.local/share", "~/.local/share/rtool", "~/.local/share/rtool/venv", "~/.local/share/rtool/venv/bin"]) {
+      const moved = await run(`mv ${dir} ${dir}-old && mkdir -p ${dir} && echo moved`);
+      assert.doesNotMatch(moved.output, /moved/, `${dir} was renamed: ${moved.output}`);
+    }
+    assert.equal(readFileSync(join(tool, "venv", "bin", "run"), "utf8"), "#!/bin/sh\necho tool\n");
+    assert.equal(existsSync(join(host.remoteHome, "pwned")), false);
+    // The rest of ~/.local/share is the pane's to write.
+    const data = await run("echo kept > ~/.local/share/rtool/data && cat ~/.local/share/rtool/data");
+    assert.equal(data.exit_code, 0, data.output);
   });
 
   test("the shell's files a sandboxed pane writes on the host are kept within a status line on its disk", async () => {

@@ -196,7 +196,7 @@ describe("sandbox launch: termhive homes and install folders", { skip: findBwrap
     const own = join(dir, "launch-own");
     mkdirSync(join(own, "shell"), { recursive: true });
     const pane = { argv: ["bash"], home: user, cwd: join(user, "proj"), program: "bash", termhiveHome: own, sessionId: "l1", shell: false, stateHome: join(user, "xdg") };
-    const { argv } = sandboxLaunch({ write: [join(user, "xdg"), join(user, ".local")], network: "on" }, pane);
+    const { argv } = await sandboxLaunch({ write: [join(user, "xdg"), join(user, ".local")], network: "on" }, pane);
     for (const made of [join(user, "xdg", "termhive"), join(user, ".local", "state", "termhive")]) {
       assert.ok(option(argv, "--tmpfs", 1).some(([p]) => p === made), `${made} not covered: ${argv.join(" ")}`);
     }
@@ -218,13 +218,13 @@ describe("sandbox launch: termhive homes and install folders", { skip: findBwrap
     const saved = process.env.PATH;
     process.env.PATH = bin;
     try {
-      assert.throws(() => sandboxLaunch("readonly", pane), /needs pasta, which is not installed here: install it: apt-get install passt .*; nothing was opened/);
-      assert.equal(sandboxLaunch({ write: [], network: "on" }, pane).policy.network, "on");
+      await assert.rejects(sandboxLaunch("readonly", pane), /needs pasta, which is not installed here: install it: apt-get install passt .*; nothing was opened/);
+      assert.equal((await sandboxLaunch({ write: [], network: "on" }, pane)).policy.network, "on");
     } finally {
       process.env.PATH = saved;
     }
     if (!findPasta()) return;
-    const { policy, argv } = sandboxLaunch("readonly", pane);
+    const { policy, argv } = await sandboxLaunch("readonly", pane);
     assert.deepEqual(policy, { preset: "readonly", write: [], read: "all", network: "outside", loopback_ports: [8123] });
     assert.ok(argv.includes("8123") && argv.includes("--sync-fd"), argv.join(" "));
   });
