@@ -43,6 +43,10 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
       { status: "waiting_for_input", pattern: String.raw`Allow this read outside the working directories\?[\s\S]*?\b1\.\s+Yes`, lines: 30, detail: "read-outside prompt" },
       // First start in a new folder.
       { status: "waiting_for_input", pattern: String.raw`Do you trust the files in this folder\?`, lines: 30, detail: "trust prompt" },
+      // 2.1.332 asks it without a question: "Accessing workspace: … Quick safety check: Is this
+      // a project you created or one you trust? …  ❯ No, exit  Yes, I trust this folder" (the
+      // cursor on "No, exit": Enter leaves).
+      { status: "waiting_for_input", pattern: String.raw`Quick safety check: Is this a project you created or one you trust\?[\s\S]*?Yes, I trust this folder`, lines: 30, detail: "trust prompt" },
       // Start-up dialogs of 2.1.3xx: manual mode kept in settings; an API key in the environment.
       { status: "waiting_for_input", pattern: String.raw`Make auto mode your default permission mode\?`, lines: 30, detail: "start-up choice" },
       { status: "waiting_for_input", pattern: String.raw`Do you want to use this API key\?`, lines: 30, detail: "API key prompt" },

@@ -339,6 +339,29 @@ test("claude 2.1.332: the read-outside dialog is waiting_for_input with its ques
   assert.equal(detect("claude", "● Allow this read outside the working directories? I would say yes.\n\n────\n❯ \n────").status, "idle");
 });
 
+test("claude 2.1.332: the start-up trust dialog (no question mark, the cursor on \"No, exit\") is a trust prompt", () => {
+  const screen = `
+────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
+ Accessing workspace:
+
+ /tmp/dlg/proj3
+
+ Quick safety check: Is this a project you created or one you trust? (Like your own code, a well-known open source
+ project, or work from your team). If not, take a moment to review what's in this folder first.
+
+ Claude Code'll be able to read, edit, and execute files here.
+
+ Security guide
+
+ ❯ No, exit
+   Yes, I trust this folder
+
+ Enter to confirm · Esc to cancel`;
+  const seen = detect("claude", screen);
+  assert.equal(seen.status, "waiting_for_input");
+  assert.equal(seen.detail, "trust prompt: Quick safety check: Is this a project you created or one you trust? No, exit / Yes, I trust this folder");
+});
+
 test("a question that scrolled above a newer input box was answered: the box is idle", () => {
   const claude = `
  Do you want to proceed?
