@@ -35,8 +35,18 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
       // in its answer is not a dialog.
       { status: "waiting_for_input", pattern: String.raw`Do you want to (?:proceed|make this edit|create|allow|overwrite|run)[\s\S]*?\b1\.\s+Yes`, lines: 30, detail: "permission prompt" },
       { status: "waiting_for_input", pattern: String.raw`No, and tell Claude what to do differently`, lines: 30, detail: "permission prompt" },
+      // 2.1.332, auto mode (the default): a Read of a file outside the working directories
+      // (shown until the user picks a "keep"/"block" choice): "Allow this read outside the
+      // working directories?" "❯ 1. Yes, and keep allowing any reads outside the working
+      // directories  2. No, and block reads …  3. No, and ask again next time  4. Yes, but ask
+      // again next time". In manual mode the same Read asks "Do you want to proceed?" (above).
+      { status: "waiting_for_input", pattern: String.raw`Allow this read outside the working directories\?[\s\S]*?\b1\.\s+Yes`, lines: 30, detail: "read-outside prompt" },
       // First start in a new folder.
       { status: "waiting_for_input", pattern: String.raw`Do you trust the files in this folder\?`, lines: 30, detail: "trust prompt" },
+      // 2.1.332 asks it without a question: "Accessing workspace: … Quick safety check: Is this
+      // a project you created or one you trust? …  ❯ No, exit  Yes, I trust this folder" (the
+      // cursor on "No, exit": Enter leaves).
+      { status: "waiting_for_input", pattern: String.raw`Quick safety check: Is this a project you created or one you trust\?[\s\S]*?Yes, I trust this folder`, lines: 30, detail: "trust prompt" },
       // Start-up dialogs of 2.1.3xx: manual mode kept in settings; an API key in the environment.
       { status: "waiting_for_input", pattern: String.raw`Make auto mode your default permission mode\?`, lines: 30, detail: "start-up choice" },
       { status: "waiting_for_input", pattern: String.raw`Do you want to use this API key\?`, lines: 30, detail: "API key prompt" },

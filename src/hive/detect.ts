@@ -125,15 +125,21 @@ function describeDialog(lines: readonly string[], menu: Menu | null, label: stri
   if (!menu) return { detail: label, question: "" };
   const clean = (l: string) => l.replace(/^[\s│]+|[\s│]+$/g, "");
   let question = "";
+  let asked = "";
   for (let i = menu.at - 1; i >= Math.max(0, menu.at - 8); i--) {
     const l = clean(lines[i]!);
     if (l === "" || /^[─╌━═-]+$/.test(l)) continue;
     if (/\?$/.test(l)) {
       question = l;
+      asked = "";
       break;
     }
     if (question === "") question = l;
+    // A question inside a paragraph (Claude Code 2.1.332's trust dialog: "Quick safety check:
+    // Is this a project you created or one you trust? (Like …"): its sentence, if no line ends in one.
+    asked ||= /(?:^|[.!:]\s)([^.!?]*\?)(?=\s|$)/.exec(l)?.[0].replace(/^[.!]\s/, "").trim() ?? "";
   }
+  if (asked) question = asked;
   const out = `${label}: ${question ? `${question} ` : ""}${menu.choices.map(clean).join(" / ")}`;
   return { detail: out.length > MAX_DIALOG_DETAIL ? out.slice(0, MAX_DIALOG_DETAIL - 1) + "…" : out, question };
 }

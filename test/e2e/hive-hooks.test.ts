@@ -194,6 +194,24 @@ describe("hive hooks: status from the agent's own hooks", () => {
     assert.deepEqual(logLines(log).filter((l) => l.startsWith("accepted: ")), ["accepted: first quiet task", "accepted: second quiet task"]);
   });
 
+  test("an agent started with --safe-mode, or with CLAUDE_CODE_SIMPLE=1 in its env: agent_spawn warns, its status says it comes from the screen", async () => {
+    for (const [name, extra, env, off] of [
+      ["safe", " --safe-mode", {}, "--safe-mode"],
+      ["simple", "", { CLAUDE_CODE_SIMPLE: "1" }, "CLAUDE_CODE_SIMPLE=1"],
+    ] as const) {
+      const log = join(h.home, `${name}.log`);
+      const spawned = await h.ok("agent_spawn", { name, profile: "fakeclaude", command: `${process.execPath} ${FAKE_AGENT}${extra}`, env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "1000", ...env } });
+      assert.match(spawned.warning ?? "", new RegExp(`${off} runs none of its hooks: ${name}'s status comes from its screen only`), JSON.stringify(spawned));
+      await logHas(log, "ready");
+      assert.ok(!logLines(log).some((l) => l.startsWith("settings:")), `hook settings were passed: ${logLines(log).join(" | ")}`);
+      await h.ok("hive_message", { agents: { [name]: "a task" } });
+      await logHas(log, "done: a task");
+      const idle = await agentIs(name, "idle", "profile");
+      // The store keeps env names, not values: a variable given is named alone.
+      assert.match(idle.detail ?? "", new RegExp(`from the screen: ${off.replace(/=1$/, "")}(?:=1)? keeps its hooks off`), JSON.stringify(idle));
+    }
+  });
+
   test("§6 SessionEnd → exited from the hook, before the pane's end is noticed", async () => {
     const log = join(h.home, "leaver.log");
     await h.ok("agent_spawn", { name: "leaver", profile: "fakeclaude", env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "500" } });

@@ -13,15 +13,30 @@ const program = (command: string) => basename(command.trim().split(/\s+/)[0] ?? 
 
 /** Flags that switch a program's user hooks off: Claude Code 2.1.332's `--bare` and `--safe-mode` (`claude --help`). */
 const HOOKS_OFF_FLAGS: Readonly<Record<string, readonly string[]>> = { "claude-settings": ["--bare", "--safe-mode"] };
+/**
+ * The variables those flags set, which switch the hooks off by themselves (checked with
+ * 2.1.332: a `UserPromptSubmit` hook given with --settings does not run under either).
+ */
+const HOOKS_OFF_ENV: Readonly<Record<string, readonly string[]>> = { "claude-settings": ["CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE"] };
+
+/** A variable's value that switches a mode on (Claude Code's own reading of "1" / "true"). */
+const on = (value: string | undefined) => value !== undefined && !/^(?:|0|false|no|off)$/i.test(value.trim());
 
 /**
- * The flag in `command` that keeps the profile's hooks from running, or null. Such an agent's
- * status comes from its screen alone: its hooks are not configured, and agent_spawn says so.
+ * What keeps the profile's hooks from running — a flag in `command` ("--bare") or a variable
+ * of the agent's environment ("CLAUDE_CODE_SIMPLE=1") — or null. Such an agent's status comes
+ * from its screen alone: its hooks are not configured, and agent_spawn says so. `env` maps
+ * the variables given to the agent (a record of names alone counts a name as set).
  */
-export function hooksOffBy(command: string | undefined, profile: AgentProfile): string | null {
+export function hooksOffBy(command: string | undefined, profile: AgentProfile, env: Readonly<Record<string, string | undefined>> | readonly string[] = {}): string | null {
   if (!profile.hooks || !command?.trim() || program(command) !== program(profile.command || " ")) return null;
   const words = command.trim().split(/\s+/);
-  return HOOKS_OFF_FLAGS[profile.hooks.via]?.find((flag) => words.includes(flag)) ?? null;
+  const flag = HOOKS_OFF_FLAGS[profile.hooks.via]?.find((f) => words.includes(f));
+  if (flag) return flag;
+  const given = (name: string) => (Array.isArray(env) ? env.includes(name) : on((env as Record<string, string | undefined>)[name]));
+  const name = HOOKS_OFF_ENV[profile.hooks.via]?.find(given);
+  if (!name) return null;
+  return Array.isArray(env) ? name : `${name}=${(env as Record<string, string>)[name]}`;
 }
 
 /**
@@ -32,17 +47,17 @@ export function hooksOffBy(command: string | undefined, profile: AgentProfile): 
  * (taken-report.ts): a launch without them reports nothing, and waiting for its word only
  * delays every message.
  */
-export function hooksConfigured(command: string | undefined, profile: AgentProfile): boolean {
+export function hooksConfigured(command: string | undefined, profile: AgentProfile, env: Readonly<Record<string, string | undefined>> | readonly string[] = {}): boolean {
   if (!profile.hooks || !command?.trim() || !profile.command.trim()) return false;
-  return program(command) === program(profile.command) && hooksOffBy(command, profile) === null;
+  return program(command) === program(profile.command) && hooksOffBy(command, profile, env) === null;
 }
 
 /**
  * `command` with the profile's hook arguments appended where hooksConfigured says so. Writes
  * the settings file the arguments name.
  */
-export function commandWithHooks(command: string | undefined, profile: AgentProfile, agent: string, home: string): string | undefined {
-  if (!profile.hooks || !hooksConfigured(command, profile)) return command;
+export function commandWithHooks(command: string | undefined, profile: AgentProfile, agent: string, home: string, env: Readonly<Record<string, string | undefined>> = {}): string | undefined {
+  if (!profile.hooks || !hooksConfigured(command, profile, env)) return command;
   const shim = ensureShim(home);
   const launch = hookLaunch(profile.hooks, {
     termhive: shim ? join(shim, "termhive") : "termhive",
@@ -59,7 +74,7 @@ export function commandWithHooks(command: string | undefined, profile: AgentProf
  * it), and the profile's hooks — on this machine only: their settings are files here, so an
  * agent on another host runs its program plain.
  */
-export function agentLaunch(command: string | undefined, profile: AgentProfile, agent: string, home: string, remote: boolean): { command: string | undefined; conversationId: string | null; hooksOff: string | null } {
+export function agentLaunch(command: string | undefined, profile: AgentProfile, agent: string, home: string, remote: boolean, env: Readonly<Record<string, string | undefined>> = {}): { command: string | undefined; conversationId: string | null; hooksOff: string | null } {
   const started = startConversation(command, profile);
-  return { command: remote ? started.command : commandWithHooks(started.command, profile, agent, home), conversationId: started.id, hooksOff: hooksOffBy(command, profile) };
+  return { command: remote ? started.command : commandWithHooks(started.command, profile, agent, home, env), conversationId: started.id, hooksOff: hooksOffBy(command, profile, env) };
 }

@@ -42,7 +42,7 @@ export async function spawnAgent(crew: Crew, input: SpawnInput) {
   // Before anything exists: a refusal leaves no worktree, settings file or pane behind.
   const refusal = dangerRefusal(input.name, plain, profile.dangerousFlags, sandbox, input.confirm);
   if (refusal) throw new ToolError(refusal, "refused");
-  const { command, conversationId, hooksOff } = agentLaunch(plain, profile, input.name, crew.deps.home, Boolean(input.host));
+  const { command, conversationId, hooksOff } = agentLaunch(plain, profile, input.name, crew.deps.home, Boolean(input.host), input.env ?? {});
   await crew.deps.ensureRoomFor(1);
   const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
   const session = await registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120, ...(sandbox !== undefined ? { sandbox } : {}) });

@@ -375,7 +375,8 @@ export class StatusTracker {
     // No record yet (agent_spawn writes it once the program is ready) or no store: asked again next time.
     const launch = (() => { try { return this.hive.launches.find(agent.name); } catch { return undefined; } })();
     if (!launch) return null;
-    const off = hooksOffBy(launch.command ?? undefined, profile);
+    // Env values are not kept (restore-records.ts): a hooks-off variable given at all counts.
+    const off = hooksOffBy(launch.command ?? undefined, profile, launch.envNames);
     this.hooksOff.set(agent.name, off);
     return off;
   }

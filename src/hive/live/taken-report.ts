@@ -14,7 +14,7 @@ export function takenReportFor(hive: Hive, sessionId: string, text: string): Tak
       const profile = hive.profiles.find(agent.profile);
       if (!profile?.hooks?.events.some((e) => e.event === "UserPromptSubmit")) return [];
       const launch = hive.launches.find(agent.name);
-      if (!launch || launch.host !== null || !hooksConfigured(launch.command ?? undefined, profile)) return [];
+      if (!launch || launch.host !== null || !hooksConfigured(launch.command ?? undefined, profile, launch.envNames)) return [];
       return [agent.name];
     });
     if (reporting.length === 0) return undefined;

@@ -6,6 +6,9 @@
 //   "... run: <command> ..." the model asks to run <command> with its shell tool (an approval
 //                            dialog where the agent asks first); after the tool's result, a
 //                            text answer "ran <command>"
+//   "... read: <path> ..."   the model asks to read the file <path> with its file-reading tool
+//                            (Claude Code's Read; Codex has none: `cat <path>` with its shell
+//                            tool); after the tool's result, "read <path>"
 // anything else             an immediate answer "ok: <first words>".
 // Requests that are not the agent's main conversation (Codex's title thread, Claude Code's
 // title / quota / classifier side requests) get a short answer at once and are recorded too,
@@ -15,7 +18,7 @@ export interface ScriptedTurn {
   /** Milliseconds before the answer starts. */
   delayMs: number;
   /** The answer's text, or a tool call. */
-  reply: { kind: "text"; text: string } | { kind: "tool"; command: string };
+  reply: { kind: "text"; text: string } | { kind: "tool"; command: string } | { kind: "read"; path: string };
 }
 
 /** One request as the stand-in saw it. */
@@ -28,6 +31,8 @@ export interface RecordedRequest {
   toolResult: boolean;
   /** A side request (title, quota, classifier), not a turn of the agent's conversation. */
   side: boolean;
+  /** The text of the tool results the request carries (what the program's tool gave back), "" without. */
+  toolResultText?: string;
   /** When the answer finished streaming. */
   answeredAt?: number;
   body: unknown;
@@ -37,12 +42,15 @@ export interface RecordedRequest {
 export function scriptFor(userText: string, toolResult: boolean): ScriptedTurn {
   if (toolResult) {
     const ran = /run:\s*(.+?)\s*$/m.exec(userText)?.[1];
-    return { delayMs: 0, reply: { kind: "text", text: ran ? `ran ${ran}` : "done" } };
+    const read = /read:\s*(\S+)/.exec(userText)?.[1];
+    return { delayMs: 0, reply: { kind: "text", text: ran ? `ran ${ran}` : read ? `read ${read}` : "done" } };
   }
   const sleep = /\bsleep (\d+(?:\.\d+)?)\b/.exec(userText);
   const delayMs = sleep ? Math.round(Number(sleep[1]) * 1000) : 0;
   const run = /\brun:\s*(.+?)\s*$/m.exec(userText);
   if (run) return { delayMs, reply: { kind: "tool", command: run[1]! } };
+  const read = /\bread:\s*(\S+)/.exec(userText);
+  if (read) return { delayMs, reply: { kind: "read", path: read[1]! } };
   return { delayMs, reply: { kind: "text", text: `ok: ${userText.trim().split(/\s+/).slice(0, 6).join(" ")}` } };
 }
 

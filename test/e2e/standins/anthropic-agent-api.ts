@@ -1,7 +1,7 @@
 // A loopback stand-in of Anthropic's Messages API (POST /v1/messages, streamed as server-sent
 // events), enough for the real Claude Code to run turns offline: text answers, a turn that
-// takes N seconds, and a Bash tool call (which Claude Code asks permission for in manual
-// mode). Every request is recorded: tests judge what Claude Code actually sent. Scripting:
+// takes N seconds, a Bash tool call (which Claude Code asks permission for in manual mode), and
+// a Read tool call (which it asks about for a file outside the working directories). Every request is recorded: tests judge what Claude Code actually sent. Scripting:
 // agent-script.ts. (model-reads' messages-api.ts serves Claude Code as an MCP client; this one
 // drives it as an agent under the hive.)
 import type { ServerResponse } from "node:http";
@@ -9,14 +9,17 @@ import { scriptFor, sleep, type RecordedRequest } from "./agent-script.js";
 import { AgentApiStandIn } from "./agent-api-stand-in.js";
 import type { ReadRequest } from "./loopback-server.js";
 
-type Block = { type?: string; text?: string };
+type Block = { type?: string; text?: string; content?: string | Block[] };
 type Message = { role?: string; content?: string | Block[] };
 
-/** The newest user text, and whether the newest user message carries a tool result. */
-function lastTurn(messages: Message[]): { userText: string; toolResult: boolean } {
+/** A tool_result block's content as the text the model reads. */
+const resultText = (b: Block): string => (typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => c.text ?? "").join("\n"));
+
+/** The newest user text, and whether (and what) the newest user message carries a tool result. */
+function lastTurn(messages: Message[]): { userText: string; toolResult: boolean; toolResultText: string } {
   const last = [...messages].reverse().find((m) => m.role === "user");
-  if (!last) return { userText: "", toolResult: false };
-  if (typeof last.content === "string") return { userText: last.content, toolResult: false };
+  if (!last) return { userText: "", toolResult: false, toolResultText: "" };
+  if (typeof last.content === "string") return { userText: last.content, toolResult: false, toolResultText: "" };
   const blocks = last.content ?? [];
   const toolResult = blocks.some((b) => b.type === "tool_result");
   // Claude Code adds <system-reminder> blocks; the typed text is the last plain text block.
@@ -24,7 +27,8 @@ function lastTurn(messages: Message[]): { userText: string; toolResult: boolean 
   // After a tool result the conversation's first typed text is what the tool was asked for.
   const firstUser = messages.find((m) => m.role === "user");
   const firstText = typeof firstUser?.content === "string" ? firstUser.content : (firstUser?.content ?? []).filter((b) => b.type === "text" && !b.text?.startsWith("<system-reminder>")).map((b) => b.text).join("\n");
-  return { userText: toolResult ? firstText : (texts.at(-1) ?? ""), toolResult };
+  const toolResultText = blocks.filter((b) => b.type === "tool_result").map(resultText).join("\n");
+  return { userText: toolResult ? firstText : (texts.at(-1) ?? ""), toolResult, toolResultText };
 }
 
 export class MessagesAgentStandIn extends AgentApiStandIn {
@@ -38,10 +42,10 @@ export class MessagesAgentStandIn extends AgentApiStandIn {
       return;
     }
     const body = JSON.parse(raw) as { messages?: Message[]; tools?: { name?: string }[]; stream?: boolean; model?: string };
-    const { userText, toolResult } = lastTurn(body.messages ?? []);
+    const { userText, toolResult, toolResultText } = lastTurn(body.messages ?? []);
     // The agent's turns offer its tools; title, quota and classifier requests do not.
     const side = !Array.isArray(body.tools) || body.tools.length === 0;
-    const record: RecordedRequest = { at: Date.now(), path, userText, toolResult, side, body };
+    const record: RecordedRequest = { at: Date.now(), path, userText, toolResult, toolResultText, side, body };
     this.requests.push(record);
     // "... fail 400 ..." answers the turn with that API error (Claude Code's StopFailure).
     const fail = side ? null : /\bfail (4\d\d)\b/.exec(userText);
@@ -55,10 +59,13 @@ export class MessagesAgentStandIn extends AgentApiStandIn {
     const id = `msg_${++this.seq}`;
     const model = body.model ?? "claude-sonnet-4-5";
     const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-    const block = turn.reply.kind === "text"
-      ? { type: "text", text: turn.reply.text }
-      : { type: "tool_use", id: `toolu_${this.seq}`, name: "Bash", input: { command: turn.reply.command, description: "Run what the test asked for" } };
-    const stopReason = turn.reply.kind === "tool" ? "tool_use" : "end_turn";
+    const reply = turn.reply;
+    const block = reply.kind === "text"
+      ? { type: "text", text: reply.text }
+      : reply.kind === "read"
+        ? { type: "tool_use", id: `toolu_${this.seq}`, name: "Read", input: { file_path: reply.path } }
+        : { type: "tool_use", id: `toolu_${this.seq}`, name: "Bash", input: { command: reply.command, description: "Run what the test asked for" } };
+    const stopReason = reply.kind === "text" ? "end_turn" : "tool_use";
     if (body.stream === false) {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id, type: "message", role: "assistant", model, content: [block], stop_reason: stopReason, stop_sequence: null, usage }));
       record.answeredAt = Date.now();

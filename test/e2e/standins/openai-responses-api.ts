@@ -17,18 +17,22 @@ function textOf(content: unknown): string {
 }
 
 /** The newest user text, and whether a tool result came after it. */
-function lastTurn(input: Item[]): { userText: string; toolResult: boolean; firstUser: string } {
+function lastTurn(input: Item[]): { userText: string; toolResult: boolean; toolResultText: string; firstUser: string } {
   let toolResult = false;
+  const outputs: string[] = [];
   const users = input.filter((i) => (i.type === "message" || i.type === undefined) && i.role === "user").map((i) => textOf(i.content));
   for (let i = input.length - 1; i >= 0; i--) {
     const item = input[i]!;
-    if (item.type === "function_call_output" || item.type === "custom_tool_call_output") toolResult = true;
+    if (item.type === "function_call_output" || item.type === "custom_tool_call_output") {
+      toolResult = true;
+      outputs.unshift(typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? ""));
+    }
     if ((item.type === "message" || item.type === undefined) && item.role === "user") {
       // Codex sends its environment context and AGENTS.md as user messages too; the typed text is the newest.
-      return { userText: textOf(item.content), toolResult, firstUser: users[0] ?? "" };
+      return { userText: textOf(item.content), toolResult, toolResultText: outputs.join("\n"), firstUser: users[0] ?? "" };
     }
   }
-  return { userText: "", toolResult, firstUser: users[0] ?? "" };
+  return { userText: "", toolResult, toolResultText: outputs.join("\n"), firstUser: users[0] ?? "" };
 }
 
 export class ResponsesStandIn extends AgentApiStandIn {
@@ -47,12 +51,12 @@ export class ResponsesStandIn extends AgentApiStandIn {
     }
     const body = JSON.parse(raw) as { input?: Item[]; tools?: { type?: string; name?: string }[]; instructions?: string };
     const input = Array.isArray(body.input) ? body.input : [];
-    const { userText, toolResult } = lastTurn(input);
+    const { userText, toolResult, toolResultText } = lastTurn(input);
     // Codex's title side thread (0.169) asks for a title of the user's prompt. (Tools are no
     // sign: the main thread of some models is sent without them.)
     const side = /^Generate a concise, single-line task title/.test(userText);
     if (!side && Array.isArray(body.tools)) this.lastTools = body.tools;
-    const record: RecordedRequest = { at: Date.now(), path, userText, toolResult, side, body };
+    const record: RecordedRequest = { at: Date.now(), path, userText, toolResult, toolResultText, side, body };
     this.requests.push(record);
     const turn = side ? { delayMs: 0, reply: { kind: "text" as const, text: "Stand-in title" } } : scriptFor(userText, toolResult);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
@@ -67,7 +71,8 @@ export class ResponsesStandIn extends AgentApiStandIn {
       send("response.output_text.delta", { output_index: 0, content_index: 0, item_id: msgId, delta: turn.reply.text });
       item = { type: "message", id: msgId, role: "assistant", status: "completed", content: [{ type: "output_text", text: turn.reply.text, annotations: [] }] };
     } else {
-      item = this.toolCall(turn.reply.command);
+      // Codex has no file-reading tool of its own: a read is `cat` with its shell tool.
+      item = this.toolCall(turn.reply.kind === "read" ? `cat ${turn.reply.path}` : turn.reply.command);
       send("response.output_item.added", { output_index: 0, item });
     }
     send("response.output_item.done", { output_index: 0, item });

@@ -304,6 +304,64 @@ test("claude 2.1.332: the start-up auto-mode question and the API key question a
   assert.match(detect("claude", permission).detail, /^permission prompt: Do you want to proceed\? 1\. Yes \/ .* \/ 4\. No$/);
 });
 
+// Issue 32 §1: 2.1.332's read-outside dialog (auto mode, the default), as drawn at 120 columns
+// when the model's Read names a file outside the working directories (tmux capture-pane).
+test("claude 2.1.332: the read-outside dialog is waiting_for_input with its question and its four choices", () => {
+  const screen = `
+❯ please read: /tmp/dlg/outside/note.txt
+
+● Reading 1 file… (ctrl+o to expand)
+  ⎿  /tmp/dlg/outside/note.txt
+
+────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
+ Read outside the working directories
+╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+ Read(/tmp/dlg/outside/note.txt)
+╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+ Auto mode and the sandbox read outside the working directories without asking. Yes or No answers for this read; the
+ rest is for later reads. Block: the file tools refuse reads outside the working directories in every project. The
+ sandbox doesn't enforce it on this machine (off, filesystem rules relaxed, managed read-path lock on, or working
+ directory name has glob characters). Auto mode asks before each shell command it can't check. To undo, remove
+ permissions.blockReadsOutsideWorkingDirectories from your user settings; file tools follow next session, sandboxed
+ commands at once.
+
+ Allow this read outside the working directories?
+ ❯ 1. Yes, and keep allowing any reads outside the working directories
+   2. No, and block reads outside the working directories from now on
+   3. No, and ask again next time
+   4. Yes, but ask again next time
+
+ Esc to cancel · Tab to amend`;
+  const seen = detect("claude", screen);
+  assert.equal(seen.status, "waiting_for_input");
+  assert.match(seen.detail, /^read-outside prompt: Allow this read outside the working directories\? 1\. Yes, and keep allowing any reads outside the working directories \/ 2\. No, and block/);
+  // The question's words alone are not the dialog: a model may write them in its answer.
+  assert.equal(detect("claude", "● Allow this read outside the working directories? I would say yes.\n\n────\n❯ \n────").status, "idle");
+});
+
+test("claude 2.1.332: the start-up trust dialog (no question mark, the cursor on \"No, exit\") is a trust prompt", () => {
+  const screen = `
+────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
+ Accessing workspace:
+
+ /tmp/dlg/proj3
+
+ Quick safety check: Is this a project you created or one you trust? (Like your own code, a well-known open source
+ project, or work from your team). If not, take a moment to review what's in this folder first.
+
+ Claude Code'll be able to read, edit, and execute files here.
+
+ Security guide
+
+ ❯ No, exit
+   Yes, I trust this folder
+
+ Enter to confirm · Esc to cancel`;
+  const seen = detect("claude", screen);
+  assert.equal(seen.status, "waiting_for_input");
+  assert.equal(seen.detail, "trust prompt: Quick safety check: Is this a project you created or one you trust? No, exit / Yes, I trust this folder");
+});
+
 test("a question that scrolled above a newer input box was answered: the box is idle", () => {
   const claude = `
  Do you want to proceed?
