@@ -10,7 +10,7 @@
 // option, and the text was not taken, so the caller may type it again later. `delivered` says
 // what was verified, never what was hoped. The typing itself is terminal_send's (typing.ts).
 import type { TerminalSession } from "./session.js";
-import { PASTE_SETTLE_QUIET_MS, pressEnter, settleOutput, shellTookLine, writeText, type TypingMethod } from "./typing.js";
+import { PASTE_SETTLE_QUIET_MS, expectTypedCommand, pressEnter, settleOutput, shellTookLine, writeText, type TypingMethod } from "./typing.js";
 import { watchSession } from "./watch.js";
 
 /**
@@ -127,6 +127,7 @@ export async function deliverText(session: TerminalSession, text: string, submit
     return await submitShown(session, tail, before, false, options.onEnter);
   }
   if (options.entered && submit) return { delivered: true, attempts: 0, method: before, note: "Enter was pressed for it before, and it no longer shows where input goes: the program took it" };
+  expectTypedCommand(session, text, shellAtPrompt && submit);
   const { method, outputBefore } = await writeText(session, text, "always");
   // Echoed: the text shows where input goes. An integrated shell at its prompt is judged by
   // the shell itself after Enter (its line editor may redraw the line in its own way).
