@@ -5,7 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -128,5 +128,30 @@ describe("dashboard: Needs you", { skip }, () => {
     assert.equal(result.now.question, null, JSON.stringify(result));
     const events = (await ok("hive_events", { since: 0, kinds: ["status"], targets: "nd", limit: 1000 })).events as { data: { question?: string } }[];
     assert.ok(events.some((e) => e.data.question === question.digest), "hive_events carries the digest");
+  });
+
+  test("a shell's [y/N] question gets y and n buttons; the answer's outcome follows the agent's status; Runs names the program", async () => {
+    await ok("agent_spawn", { name: "shy", command: "bash", profile: "shell" });
+    await ok("hive_wait", { targets: "shy", for: "idle", timeout_s: 20 });
+    await ok("hive_message", { agents: { shy: "read -p 'Ship it? [y/N] ' a; sleep 1; echo shipped-$a" } });
+    await ok("hive_wait", { targets: "shy", for: "waiting_for_input", timeout_s: 20 });
+    const entry = page.locator('#needs .needs[data-agent="shy"]');
+    await until("shy's entry", async () => (await entry.count()) === 1);
+    assert.deepEqual(await entry.locator("button.choice").allTextContents(), ["y", "n"]);
+    await entry.locator("button.choice", { hasText: "y" }).click();
+    const results = page.locator("#needs-results");
+    await until("the page says it was answered", async () => /shy: answered/.test((await results.textContent()) ?? ""));
+    await ok("hive_wait", { targets: "shy", for: "idle", timeout_s: 20 });
+    assert.ok((await ok("terminal_read", { session: "shy", mode: "screen" })).output.includes("shipped-y"));
+    await until("the outcome to say the agent is idle now", async () => /shy: answered.*; now idle/.test((await results.textContent()) ?? ""));
+
+    // The fake Claude agent runs under the claude profile (its hooks' settings file appended to
+    // its command line): the program is named, not the settings file's name.
+    const node = basename(process.execPath);
+    const listed = (await ok("terminal_list")).sessions.find((x: { name: string }) => x.name === "nd");
+    assert.equal(listed.running, node, JSON.stringify(listed));
+    const runs = page.locator('#sessions tr[data-name="nd"] td').nth(1);
+    await until("nd's Runs cell", async () => (await runs.textContent())?.startsWith(node));
+    assert.ok(!((await runs.textContent()) ?? "").includes(".json"));
   });
 });
