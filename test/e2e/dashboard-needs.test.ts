@@ -4,8 +4,8 @@
 // choice the fake's own log says it took.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -131,6 +131,7 @@ describe("dashboard: Needs you", { skip }, () => {
   });
 
   test("a shell's [y/N] question gets y and n buttons; the answer's outcome follows the agent's status; Runs names the program", async () => {
+    writeFileSync(join(s.home, "cc.claude.json"), "{}\n");
     await ok("agent_spawn", { name: "shy", command: "bash", profile: "shell" });
     await ok("hive_wait", { targets: "shy", for: "idle", timeout_s: 20 });
     await ok("hive_message", { agents: { shy: "read -p 'Ship it? [y/N] ' a; sleep 1; echo shipped-$a" } });
@@ -145,13 +146,13 @@ describe("dashboard: Needs you", { skip }, () => {
     assert.ok((await ok("terminal_read", { session: "shy", mode: "screen" })).output.includes("shipped-y"));
     await until("the outcome to say the agent is idle now", async () => /shy: answered.*; now idle/.test((await results.textContent()) ?? ""));
 
-    // The fake Claude agent runs under the claude profile (its hooks' settings file appended to
-    // its command line): the program is named, not the settings file's name.
-    const node = basename(process.execPath);
-    const listed = (await ok("terminal_list")).sessions.find((x: { name: string }) => x.name === "nd");
-    assert.equal(listed.running, node, JSON.stringify(listed));
-    const runs = page.locator('#sessions tr[data-name="nd"] td').nth(1);
-    await until("nd's Runs cell", async () => (await runs.textContent())?.startsWith(node));
-    assert.ok(!((await runs.textContent()) ?? "").includes(".json"));
+    // A pane started with a command line whose last argument is a file (as Claude Code's, with
+    // its hooks' `--settings …/cc.claude.json`): the program is named, not that file.
+    await ok("terminal_open", { name: "tailer", command: `tail -f ${join(s.home, "cc.claude.json")}` });
+    const listed = await until("tailer listed as running", async () => (await ok("terminal_list")).sessions.find((x: { name: string; running: string | null }) => x.name === "tailer" && x.running !== null));
+    assert.equal(listed.running, "tail", JSON.stringify(listed));
+    const runs = page.locator('#sessions tr[data-name="tailer"] td').nth(1);
+    await until("tailer's Runs cell", async () => (await runs.textContent())?.startsWith("tail"));
+    assert.ok(!((await runs.textContent()) ?? "").includes(".json"), (await runs.textContent()) ?? "");
   });
 });
