@@ -3,6 +3,7 @@
 // so it takes at most twice the cap on disk.
 import { appendFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { redactCredentialsDeep } from "./safety/redact.js";
 
 export type AuditEvent = Record<string, unknown> & { event: string };
 
@@ -19,7 +20,9 @@ export class AuditLog {
   }
 
   write(entry: AuditEvent): void {
-    const line = JSON.stringify({ ts: new Date().toISOString(), pid: process.pid, ...entry }) + "\n";
+    // Credential shapes are masked in every entry (typed input, commands, answers), as the
+    // README promises; secrets given by value are masked by the callers, who know them.
+    const line = JSON.stringify({ ts: new Date().toISOString(), pid: process.pid, ...redactCredentialsDeep(entry) }) + "\n";
     try {
       this.rotateIfFull(Buffer.byteLength(line));
       // One write per line with O_APPEND: lines from several termhive processes never interleave.

@@ -9,13 +9,25 @@ import type { Live } from "./live.js";
 type Reply = Extract<ServerMessage, { t: "reply" }>;
 type Asking = AgentView & { question: NonNullable<AgentView["question"]> };
 
+/**
+ * The choices a question offers: its menu's, or for a question that names its answers in its
+ * own words (a shell's "[y/N]", "(yes/no)") those answers.
+ */
+function choicesOf(q: Asking["question"]): string[] {
+  if (q.choices.length > 0) return q.choices;
+  const m = /[[(]\s*(y(?:es)?)\s*\/\s*(n(?:o)?)\s*[\])]/i.exec(q.text);
+  return m ? [m[1]!.toLowerCase(), m[2]!.toLowerCase()] : [];
+}
+
 /** What a choice button sends: the number of a numbered choice, else its label. */
 const answerFor = (choice: string) => /^(\d{1,2})\.\s/.exec(choice)?.[1] ?? choice;
 
-function outcome(reply: Reply): HTMLElement {
-  if (!reply.ok) return el("p", { class: "refused" }, reply.error ?? "failed");
+function outcome(reply: Reply): { node: HTMLElement; answered?: string } {
+  if (!reply.ok) return { node: el("p", { class: "refused" }, reply.error ?? "failed") };
   const r = reply.result as { gone: boolean; choice: string | null; now: { status: string } };
-  return el("p", { class: r.gone ? "delivered" : "refused" }, r.gone ? `answered${r.choice ? ` (${r.choice})` : ""}; now ${r.now.status}` : "typed, but the question is still on screen: look at the pane");
+  if (!r.gone) return { node: el("p", { class: "refused" }, "typed, but the question is still on screen: look at the pane") };
+  const answered = `answered${r.choice ? ` (${r.choice})` : ""}`;
+  return { node: el("p", { class: "delivered" }, `${answered}; now ${r.now.status}`), answered };
 }
 
 export class NeedsYou {
@@ -30,6 +42,7 @@ export class NeedsYou {
   }
 
   render(agents: AgentView[]): void {
+    this.follow(agents);
     const asking = agents.filter((a): a is Asking => a.status === "waiting_for_input" && a.question !== null);
     const key = asking.map((a) => `${a.name}\u0000${a.question.digest}`).join("\u0001");
     if (key === this.shown) return;
@@ -42,7 +55,7 @@ export class NeedsYou {
   private entry(a: Asking): HTMLElement {
     const q = a.question;
     const send = (answer: string) => void this.answer(a.name, answer, q.digest);
-    const buttons = q.choices.map((c) => {
+    const buttons = choicesOf(q).map((c) => {
       const b = el("button", { type: "button", class: "choice", "data-answer": answerFor(c) }, c);
       b.addEventListener("click", () => send(answerFor(c)));
       return b;
@@ -68,7 +81,19 @@ export class NeedsYou {
     const status = el("div", { "data-agent": agent }, `${agent}: answering…`);
     this.results.replaceChildren(status);
     const reply = await this.live.request({ t: "answer", agent, answer, question });
-    status.replaceChildren(el("b", {}, `${agent}: `), outcome(reply));
+    const o = outcome(reply);
+    status.replaceChildren(el("b", {}, `${agent}: `), o.node);
+    if (o.answered) this.answered = { agent, text: o.answered, node: o.node };
+  }
+
+  /** The last answer's outcome says the agent's status as it is now, not as it was at the answer. */
+  private answered: { agent: string; text: string; node: HTMLElement } | null = null;
+
+  private follow(agents: AgentView[]): void {
+    const a = this.answered;
+    if (!a || !a.node.isConnected) return;
+    const now = agents.find((x) => x.name === a.agent);
+    a.node.textContent = `${a.text}; now ${now ? now.status : "gone"}`;
   }
 
   private markLinked(): void {

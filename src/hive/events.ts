@@ -11,6 +11,7 @@
 // fell behind the oldest kept row is told how many events it missed.
 import type { HiveStore } from "./store.js";
 import { HiveError } from "./errors.js";
+import { redactCredentialsDeep } from "../safety/redact.js";
 
 export const EVENT_KINDS = ["status", "watch", "message", "lifecycle"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -89,7 +90,9 @@ export class EventLog {
     if (!EVENT_KINDS.includes(event.kind)) {
       throw new HiveError("invalid", `unknown event kind '${String(event.kind)}'; valid kinds: ${EVENT_KINDS.join(", ")}`);
     }
-    const data = event.data ?? {};
+    // Masked here, where every event is made, so hive_events, the dashboard's feed, the
+    // notices and every other reader get the line the way results show it (issue 30 §5).
+    const data = redactCredentialsDeep(event.data ?? {});
     return this.store.write(() => {
       const db = this.store.db;
       const info = db

@@ -4,11 +4,16 @@
 // resume instead of a fresh start; it is chosen up front (`--session-id`, profile `resume.newId`)
 // or learnt from the program's hooks (`termhive hook`: hive/hooks.ts).
 //
-// Env values are never stored, only the names: a key given at spawn must come back from the
+// Env values are not stored, only the names: a key given at spawn must come back from the
 // restoring caller (agent_restore `env`, or the environment of the process that restores).
+// The exception is where the program keeps its state (HOME, XDG_*_HOME, CLAUDE_CONFIG_DIR,
+// CODEX_HOME, …: KEPT_ENV): a path, not a secret, and the one value a restorer's own cannot
+// stand in for (the conversation to resume lives under it). Those values are kept, unless
+// they look like a credential.
 import type { HiveStore } from "./store.js";
 import { traced } from "../util/traced.js";
 import { HiveError } from "./errors.js";
+import { redactCredentials } from "../safety/redact.js";
 
 /** Who told termhive the conversation id: termhive chose it up front, or the program's hook reported it. */
 export type ConversationSource = "chosen" | "hook";
@@ -20,6 +25,8 @@ export interface LaunchRecord {
   command: string | null;
   cwd: string | null;
   envNames: string[];
+  /** Values kept of the names in KEPT_ENV (where the program keeps its state); never secrets. */
+  envKept: Record<string, string>;
   /** The team it was started in; a restore puts it in the team its agent row has by then. */
   team: string | null;
   host: string | null;
@@ -40,7 +47,40 @@ export interface LaunchRecord {
   updatedAt: number;
 }
 
-export type LaunchInput = Omit<LaunchRecord, "createdAt" | "updatedAt" | "conversationId" | "conversationBy" | "hooksRanAt"> & {
+/**
+ * Env names whose values say where a program keeps its state (its config, its conversations):
+ * paths, not secrets. A restore that took the restoring process's own HOME instead would start
+ * the program in another home, where the conversation it resumes does not exist.
+ */
+export const KEPT_ENV = /^(HOME|USERPROFILE|ZDOTDIR|TMPDIR|XDG_[A-Z]+_(HOME|DIR|DIRS)|CLAUDE_CONFIG_DIR|CODEX_HOME|[A-Z][A-Z0-9_]*_(HOME|CONFIG_DIR))$/;
+const MAX_KEPT_CHARS = 4096;
+
+/** The values of `env` that are kept (KEPT_ENV, short, and not credential-shaped). */
+export function keptEnv(env: Record<string, string> | undefined): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env ?? {})) {
+    if (KEPT_ENV.test(name) && value !== "" && value.length <= MAX_KEPT_CHARS && redactCredentials(value) === value) kept[name] = value;
+  }
+  return kept;
+}
+
+// The kept values ride in env_names as one object after the names: no new column (a schema
+// version an older termhive on the same home would refuse), and an older reader, which keeps
+// only the strings, sees the names as before.
+function keptOf(names: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!Array.isArray(names)) return out;
+  for (const item of names) {
+    if (item === null || typeof item !== "object" || !("kept" in item)) continue;
+    const kept = (item as { kept: unknown }).kept;
+    if (kept === null || typeof kept !== "object") continue;
+    for (const [k, v] of Object.entries(kept)) if (typeof v === "string" && KEPT_ENV.test(k)) out[k] = v;
+  }
+  return out;
+}
+
+export type LaunchInput = Omit<LaunchRecord, "createdAt" | "updatedAt" | "conversationId" | "conversationBy" | "hooksRanAt" | "envKept"> & {
+  envKept?: Record<string, string>;
   conversationId?: string | null;
   conversationBy?: ConversationSource | null;
 };
@@ -82,6 +122,7 @@ const toRecord = (r: Row): LaunchRecord => ({
   command: r.command,
   cwd: r.cwd,
   envNames: (parseJson(r.env_names, []) as unknown[]).filter((n): n is string => typeof n === "string"),
+  envKept: keptOf(parseJson(r.env_names, [])),
   team: r.team,
   host: r.host,
   rows: r.rows,
@@ -130,6 +171,7 @@ export class LaunchRecords {
       const record: LaunchRecord = {
         ...input,
         envNames: [...new Set(input.envNames)].sort(),
+        envKept: Object.fromEntries(Object.entries(input.envKept ?? {}).filter(([k]) => input.envNames.includes(k))),
         conversationId: input.conversationId ?? null,
         conversationBy: input.conversationId != null ? (input.conversationBy ?? "chosen") : null,
         hooksRanAt: null,
@@ -143,7 +185,7 @@ export class LaunchRecords {
            VALUES (@agent, @profile, @command, @cwd, @envNames, @team, @host, @rows, @cols, @window, @paneIndex, @layout,
              @sandbox, @conversationId, @conversationBy, @createdAt, @updatedAt)`,
         )
-        .run({ ...columnsOf(record), envNames: JSON.stringify(record.envNames), sandbox: record.sandbox == null ? null : JSON.stringify(record.sandbox) });
+        .run({ ...columnsOf(record), envKept: undefined, envNames: JSON.stringify(Object.keys(record.envKept).length > 0 ? [...record.envNames, { kept: record.envKept }] : record.envNames), sandbox: record.sandbox == null ? null : JSON.stringify(record.sandbox) });
       return record;
     });
   }

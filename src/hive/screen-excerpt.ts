@@ -20,3 +20,18 @@ export function questionExcerpt(screenLines: readonly string[]): string {
   const text = redactCredentials(kept.join("\n"));
   return text.length > MAX_CHARS ? `…${text.slice(text.length - MAX_CHARS + 1)}` : text;
 }
+
+/**
+ * What a notice says of a question: a question without choices (a shell's "Deploy to prod?
+ * [y/N]", aider's "(Y)es/(N)o") is its own words, not the screen above it (earlier commands
+ * and their output are noise on a phone, and may hold what should not leave the machine); a
+ * dialog with choices is its lines (the permission's tool and command, the choices).
+ */
+export function questionPrompt(question: { text: string; choices: readonly unknown[] }, screenLines: readonly string[]): string {
+  const words = question.text.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\s+/g, " ").trim();
+  if (question.choices.length === 0 && words !== "") {
+    const text = redactCredentials(words);
+    return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
+  }
+  return questionExcerpt(screenLines);
+}

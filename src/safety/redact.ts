@@ -104,3 +104,19 @@ export function redactCredentials(text: string): string {
   }
   return out;
 }
+
+/**
+ * Masks credential shapes in every string inside a JSON-like value (event data, audit
+ * entries), leaving keys, numbers and structure alone, so a record built from a screen
+ * line carries the masked line wherever it is read.
+ */
+export function redactCredentialsDeep<T>(value: T): T {
+  if (typeof value === "string") return redactCredentials(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactCredentialsDeep(v)) as T;
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactCredentialsDeep(v);
+    return out as T;
+  }
+  return value;
+}

@@ -13,7 +13,7 @@
 // delivered once that report names it; the screen is the fallback where no hook reports.
 // The typing itself is terminal_send's (typing.ts).
 import type { TerminalSession } from "./session.js";
-import { PASTE_SETTLE_QUIET_MS, pressEnter, settleOutput, shellTookLine, writeText, type TypingMethod } from "./typing.js";
+import { PASTE_SETTLE_QUIET_MS, expectTypedCommand, pressEnter, settleOutput, shellTookLine, writeText, type TypingMethod } from "./typing.js";
 import { watchSession } from "./watch.js";
 
 /**
@@ -169,6 +169,7 @@ export async function deliverText(session: TerminalSession, text: string, submit
     return await submitShown(session, tail, before, false, options.onEnter, options.taken);
   }
   if (options.entered && submit) return { delivered: true, attempts: 0, method: before, note: "Enter was pressed for it before, and it no longer shows where input goes: the program took it" };
+  expectTypedCommand(session, text, shellAtPrompt && submit);
   const { method, outputBefore } = await writeText(session, text, "always");
   // Echoed: the text shows where input goes. An integrated shell at its prompt is judged by
   // the shell itself after Enter (its line editor may redraw the line in its own way).

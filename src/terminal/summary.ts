@@ -36,11 +36,21 @@ export function sessionSummary(s: TerminalSession, backend: string): SessionSumm
     ...(s.alive ? {} : { exit_code: s.exitStatus }),
     foreground: s.pane.foreground,
     cwd: s.cwd ?? (s.pane.cwd || null),
-    running: running ? running.command : s.integrated || !s.alive ? null : (snap && matchNestedPrompt(s.screen.cursorLinePrefix()) ? null : basename(s.meta.command)),
+    running: running ? running.command : s.integrated || !s.alive ? null : (snap && matchNestedPrompt(s.screen.cursorLinePrefix()) ? null : programOf(s.meta.command)),
     last_exit_code: s.lastExitCode,
     idle_s: Math.round((Date.now() - s.lastOutputAt) / 100) / 10,
     tui: snap?.alternate ?? false,
     pane: s.paneId,
     ...(s.meta.sandbox ? { sandbox: describePolicy(s.meta.sandbox) } : {}),
   };
+}
+
+/**
+ * The program a command line runs, by name: its first word's base name ("claude" for
+ * `/usr/bin/claude --settings /home/…/cc.claude.json`; the whole line's base name was the last
+ * argument's file).
+ */
+export function programOf(command: string): string {
+  const first = command.trim().split(/\s+/)[0] ?? "";
+  return basename(first.replace(/^["']|["']$/g, ""));
 }

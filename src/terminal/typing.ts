@@ -121,6 +121,7 @@ const SHELL_ACCEPT_WAIT_MS = 1000;
 export async function typeIntoSession(session: TerminalSession, typed: string, pressEnterKey: boolean): Promise<number> {
   const { text, enter } = submission(typed, pressEnterKey);
   const toShell = session.integrated && session.phase === "prompt" && enter;
+  expectTypedCommand(session, text, toShell);
   const promptBefore = session.lastPromptEnd;
   const sent = await typeText(session, text, enter);
   if (toShell) await shellTookLine(session, promptBefore, SHELL_ACCEPT_WAIT_MS);
@@ -158,4 +159,15 @@ export async function shellTookLine(session: TerminalSession, promptBefore: numb
     timeoutMs: maxMs,
   }).catch(() => "timeout" as const);
   return r === true;
+}
+
+/**
+ * A line termhive submits to an integrated shell at its prompt is the command that runs: named
+ * from the text itself, not from the shell's echo, whose redraws (a paste highlighted then
+ * drawn again, a line wrapped across rows) read back garbled ("…'Shiecho …"). A person's
+ * typing is still named from the echo (or the shell's own announcement, which wins).
+ */
+export function expectTypedCommand(session: TerminalSession, text: string, toShell: boolean): void {
+  const line = literalText(text).text.trim();
+  if (toShell && line !== "" && !line.includes("\n")) session.expectCommand(line);
 }

@@ -4,7 +4,7 @@
 // choice the fake's own log says it took.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -128,5 +128,31 @@ describe("dashboard: Needs you", { skip }, () => {
     assert.equal(result.now.question, null, JSON.stringify(result));
     const events = (await ok("hive_events", { since: 0, kinds: ["status"], targets: "nd", limit: 1000 })).events as { data: { question?: string } }[];
     assert.ok(events.some((e) => e.data.question === question.digest), "hive_events carries the digest");
+  });
+
+  test("a shell's [y/N] question gets y and n buttons; the answer's outcome follows the agent's status; Runs names the program", async () => {
+    writeFileSync(join(s.home, "cc.claude.json"), "{}\n");
+    await ok("agent_spawn", { name: "shy", command: "bash", profile: "shell" });
+    await ok("hive_wait", { targets: "shy", for: "idle", timeout_s: 20 });
+    await ok("hive_message", { agents: { shy: "read -p 'Ship it? [y/N] ' a; sleep 1; echo shipped-$a" } });
+    await ok("hive_wait", { targets: "shy", for: "waiting_for_input", timeout_s: 20 });
+    const entry = page.locator('#needs .needs[data-agent="shy"]');
+    await until("shy's entry", async () => (await entry.count()) === 1);
+    assert.deepEqual(await entry.locator("button.choice").allTextContents(), ["y", "n"]);
+    await entry.locator("button.choice", { hasText: "y" }).click();
+    const results = page.locator("#needs-results");
+    await until("the page says it was answered", async () => /shy: answered/.test((await results.textContent()) ?? ""));
+    await ok("hive_wait", { targets: "shy", for: "idle", timeout_s: 20 });
+    assert.ok((await ok("terminal_read", { session: "shy", mode: "screen" })).output.includes("shipped-y"));
+    await until("the outcome to say the agent is idle now", async () => /shy: answered.*; now idle/.test((await results.textContent()) ?? ""));
+
+    // A pane started with a command line whose last argument is a file (as Claude Code's, with
+    // its hooks' `--settings …/cc.claude.json`): the program is named, not that file.
+    await ok("terminal_open", { name: "tailer", command: `tail -f ${join(s.home, "cc.claude.json")}` });
+    const listed = await until("tailer listed as running", async () => (await ok("terminal_list")).sessions.find((x: { name: string; running: string | null }) => x.name === "tailer" && x.running !== null));
+    assert.equal(listed.running, "tail", JSON.stringify(listed));
+    const runs = page.locator('#sessions tr[data-name="tailer"] td').nth(1);
+    await until("tailer's Runs cell", async () => (await runs.textContent())?.startsWith("tail"));
+    assert.ok(!((await runs.textContent()) ?? "").includes(".json"), (await runs.textContent()) ?? "");
   });
 });

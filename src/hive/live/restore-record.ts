@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { basename } from "node:path";
 import type { AgentProfile, ConversationSource } from "../index.js";
+import { keptEnv } from "../restore-records.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { traced } from "../../util/traced.js";
 import type { Crew } from "./crew.js";
@@ -42,7 +43,7 @@ export interface LaunchFacts {
   paneIndex?: number;
 }
 
-/** Records how `session` was started as agent `facts.agent` (env names only). Never fails the start it follows. */
+/** Records how `session` was started as agent `facts.agent` (env names, and the values of KEPT_ENV names). Never fails the start it follows. */
 export function recordLaunch(crew: Crew, session: TerminalSession, facts: LaunchFacts): void {
   try {
     crew.hive.launches.record({
@@ -51,6 +52,7 @@ export function recordLaunch(crew: Crew, session: TerminalSession, facts: Launch
       command: facts.command?.trim() ? facts.command : null,
       cwd: facts.cwd ?? (session.pane.cwd || null),
       envNames: Object.keys(facts.env ?? {}),
+      envKept: keptEnv(facts.env),
       team: facts.team ?? null,
       host: facts.host ?? null,
       rows: session.pane.rows,

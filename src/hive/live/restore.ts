@@ -15,6 +15,7 @@ import { READY_TIMEOUT_MS, syncSizes } from "./layout-builder.js";
 import { waitReady } from "./ready.js";
 import { exitsWithin } from "../../terminal/watch.js";
 import { recordLaunch, runsProfileProgram, startConversation } from "./restore-record.js";
+import { keptEnv } from "../restore-records.js";
 
 /** How long a resumed program must stay up after it looks ready for its resume to count. */
 const RESUME_SETTLE_MS = 3_000;
@@ -72,7 +73,9 @@ function plan(crew: Crew, name: string, launch: LaunchRecord, input: RestoreInpu
   const env: Record<string, string> = {};
   const envMissing: string[] = [];
   for (const key of launch.envNames) {
-    const value = input.env?.[key] ?? process.env[key];
+    // A kept value (HOME and the like: where the program keeps its conversations) comes back
+    // as it was given, not as the restoring process has it; a secret comes from the caller.
+    const value = input.env?.[key] ?? launch.envKept[key] ?? process.env[key];
     if (value === undefined) envMissing.push(key);
     else env[key] = value;
   }
@@ -172,7 +175,7 @@ export async function restoreAgents(crew: Crew, input: RestoreInput): Promise<{ 
       const agent = crew.bind(s, { name: p.name, team: p.launch.team, keepTeam: true, profile: p.profile.name, replace: true, ready: ready === "ready" });
       recordLaunch(crew, s, {
         agent: agent.name, profile: p.profile.name, command: p.launch.command ?? undefined, cwd: p.launch.cwd ?? undefined,
-        env: Object.fromEntries(p.launch.envNames.map((k) => [k, ""])), team: agent.team, host: p.launch.host ?? undefined,
+        env: { ...Object.fromEntries(p.launch.envNames.map((k) => [k, ""])), ...keptEnv(p.env) }, team: agent.team, host: p.launch.host ?? undefined,
         conversationId: p.conversation, conversationBy: p.resumed ? p.launch.conversationBy : null, layout: p.launch.layout ?? undefined, paneIndex: p.launch.paneIndex ?? undefined,
       });
       results.set(p.name, {

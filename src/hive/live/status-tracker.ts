@@ -10,7 +10,7 @@
 // in-process through `announce` (the crew's onAgentChanged) so hive_wait wakes at once.
 import { watch, type FSWatcher } from "node:fs";
 import type { Hive, AgentRecord, AgentProfile } from "../index.js";
-import { DIALOG_SETTLE_MS, HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, questionExcerpt, screenMayReplace, unknownQuestion } from "../index.js";
+import { DIALOG_SETTLE_MS, HOOK_FRESH_MS, SELF_HOLD_MS, isReady, parseStatusOsc, questionPrompt, screenMayReplace, unknownQuestion } from "../index.js";
 import type { PaneBorders } from "./pane-borders.js";
 import { screenStillMs } from "./screen-still.js";
 import { TypedTurns } from "./typed-turns.js";
@@ -356,7 +356,7 @@ export class StatusTracker {
       this.record(() => {
         // Written only if the row is still the one judged: another process's write (a hook's
         // status) may have come since this view was read, and outranks the screen.
-        const r = this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile", judged: agent, ...(question ? { question, prompt: questionExcerpt(session.screen.snapshot().lines) } : {}) });
+        const r = this.hive.agents.setStatus(agent.name, detected.status as Exclude<typeof detected.status, "exited">, { detail: detected.detail, source: "profile", judged: agent, ...(question ? { question, prompt: questionPrompt(detected.question!, session.screen.snapshot().lines) } : {}) });
         if (r.stale) stale = true;
         return r;
       }, session);

@@ -41,6 +41,10 @@ export interface HiveWaitResult {
   targets: HiveWaitTarget[];
 }
 
+function endedHow(s: TerminalSession): string {
+  return s.exitSignal !== null ? `its program was killed by signal ${s.exitSignal}` : `its program exited (exit status ${s.exitStatus ?? "unknown"})`;
+}
+
 export async function hiveWait(
   deps: { hive: Hive; registry: SessionRegistry; onAgentChanged: Event<AgentRecord>; held?: (agent: AgentRecord) => boolean },
   resolved: ResolvedTarget[],
@@ -100,16 +104,28 @@ export async function hiveWait(
    * server died, the pane was closed) for a condition only a live pane can meet. "exited" is met
    * by a gone pane, so it never fails here. Waiting out the timeout would only hide the cause.
    */
-  const impossible = (): string | undefined => {
+  const impossible = (afterCheck: boolean): string | undefined => {
     if (options.for === "exited") return undefined;
-    const gone = resolved
-      .map((t) => ({ t, s: sessions.get(t.sessionId) }))
+    const ended = (t: ResolvedTarget, s: TerminalSession | undefined): string | null => {
       // An unknown session can still show agent status written by another process; only a
       // pattern needs the pane itself.
-      .filter(({ s }) => (s === undefined ? options.for === "pattern" : s.goneReason !== null));
+      if (s === undefined) {
+        if (options.for === "pattern") return "no such session";
+      } else if (s.goneReason !== null) return s.goneReason;
+      // A pane whose program exited (the pane kept for reading) takes no more turns: no status
+      // will change and nothing more is printed. Judged after a check, so a pattern already in
+      // its last output still matches. An agent recorded "exited" by any process counts too
+      // (the exit seen across processes, issue 31 trial).
+      if (!afterCheck) return null;
+      if (s !== undefined && !s.alive) return endedHow(s);
+      const agents = t.agents.map((n) => deps.hive.agents.find(n)).filter((a): a is AgentRecord => a !== undefined);
+      if (agents.length > 0 && agents.every((a) => a.status === "exited")) return `its program exited${agents[0]!.statusDetail ? ` (${agents[0]!.statusDetail})` : ""}`;
+      return null;
+    };
+    const gone = resolved.map((t) => ({ t, why: ended(t, sessions.get(t.sessionId)) })).filter((g) => g.why !== null);
     const hopeless = options.mode === "all" ? gone.length > 0 : gone.length === resolved.length && gone.length > 0;
     if (!hopeless) return undefined;
-    const why = gone.map(({ t, s }) => `${t.sessionName}: ${s?.goneReason ?? "no such session"}`).join("; ");
+    const why = gone.map(({ t, why }) => `${t.sessionName}: ${why}`).join("; ");
     return `hive_wait for ${options.for} cannot be met any more — ${why}`;
   };
 
@@ -137,13 +153,15 @@ export async function hiveWait(
         again = true;
         return;
       }
-      const cannot = impossible();
+      const cannot = impossible(false);
       if (cannot) return fail(new Error(cannot));
       checking = true;
       evaluate()
         .then(
           (r) => {
-            if (r) finish(r, true);
+            if (r) return finish(r, true);
+            const ended = impossible(true);
+            if (ended) fail(new Error(ended));
           },
           (error: Error) => {
             // A pattern too costly even for the worker's time answers with that error (as
