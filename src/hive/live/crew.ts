@@ -183,6 +183,11 @@ export class Crew {
     return r.agent;
   }
 
+  /** Judges a followed session's status from its screen now (after it caught up). */
+  judgeNow(session: TerminalSession): Promise<void> {
+    return this.tracker.evaluateNow(session);
+  }
+
   /** The busy rule's verdict for a new message to a session's agents (see hive/busy-rule.ts). */
   mayTypeMessage(sessionId: string, agents: readonly AgentRecord[]): boolean {
     // A shell that says (OSC 133) it is at its prompt reads the line now, whatever the screen guess says.
