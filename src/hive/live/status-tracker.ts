@@ -332,7 +332,8 @@ export class StatusTracker {
       // A shell that marks its prompts (OSC 133) says itself that it is at its prompt: idle at
       // once, not after the prompt rule's quiet (a fresh shell drawing its first prompt read as
       // "working (output is changing)" for ~200 ms, and was listed and announced so).
-      if (detected.by === "quiet" && atMarkedPrompt(session)) detected = { status: "idle", detail: "shell prompt", by: "rule" };
+      // Only over a screen reading or a fresh agent: a status set by a call, the agent or its hooks keeps its precedence.
+      if (detected.by === "quiet" && (agent.statusSource === "profile" || agent.status === "starting") && atMarkedPrompt(session)) detected = { status: "idle", detail: "shell prompt", by: "rule" };
       // A working the program gives no evidence of, on a still screen: a question no rule knows.
       const unknown = unknownQuestion(profile, agent, detected, { lines: screenLines, stillMs: seeded ? Infinity : stillMs });
       if (unknown.kind === "keep") continue;
