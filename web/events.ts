@@ -5,18 +5,38 @@ import { byId, el } from "./dom.js";
 
 export const MAX_EVENTS = 500;
 
-function summary(e: EventView): string {
+/** Text from an event's data as a line shows it: no control characters (a line is cleaned like output already; this is the page's own guard). */
+function text(v: unknown): string {
+  const s = typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v);
+  return s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "").replace(/\s+/g, " ").trim();
+}
+
+function cut(s: string, max = 200): string {
+  return s.length > max ? s.slice(0, max - 1) + "…" : s;
+}
+
+/** One readable line per event: what happened, not the event's JSON. */
+export function summary(e: EventView): string {
   const d = e.data;
-  const text = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
   switch (e.kind) {
     case "status":
       return `${text(d.status)}${d.detail ? ` — ${text(d.detail)}` : ""}`;
     case "message":
       return `${text(d.state)} (${text(d.level)}${d.via ? `, ${text(d.via)}` : ""})${d.text ? `: ${text(d.text)}` : ""}${d.note ? ` — ${text(d.note)}` : ""}`;
-    default: {
-      const all = JSON.stringify(d);
-      return all.length > 200 ? all.slice(0, 200) + "…" : all;
+    case "watch": {
+      const watcher = d.label ? `${text(d.label)} (/${text(d.pattern)}/)` : `/${text(d.pattern)}/`;
+      if (d.disabled) return `watcher ${watcher} is off: ${cut(text(d.reason))}`;
+      return `${watcher} matched${e.session ? ` in ${e.session}` : ""}: ${cut(text(d.line), 300)}`;
     }
+    case "lifecycle": {
+      const what = text(d.event).replace(/_/g, " ");
+      const rest = Object.entries(d)
+        .filter(([key, value]) => key !== "event" && value !== null && value !== undefined && value !== "")
+        .map(([key, value]) => `${key.replace(/_/g, " ")} ${text(value)}`);
+      return cut(rest.length ? `${what} (${rest.join(", ")})` : what);
+    }
+    default:
+      return cut(Object.entries(d).map(([key, value]) => `${key}: ${text(value)}`).join(", "));
   }
 }
 
@@ -52,7 +72,7 @@ export class EventsFeed {
     const time = new Date(e.at).toLocaleTimeString();
     return el(
       "li",
-      { class: `event event-${e.kind}`, "data-kind": e.kind, "data-agent": e.agent ?? "" },
+      { class: `event event-${e.kind}`, "data-kind": e.kind, "data-agent": e.agent ?? "", "data-session": e.session ?? "" },
       el("time", {}, time),
       " ",
       el("span", { class: "kind" }, e.kind),

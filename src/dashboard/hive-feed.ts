@@ -102,13 +102,14 @@ export class HiveFeed {
     }
     if (this.cursor === undefined) this.cursor = Math.max(0, hive.hive.events.latestCursor() - EVENT_RING);
     const teamOf = new Map((this.snapshot?.agents ?? []).map((a) => [a.name, a.team]));
+    const nameOf = new Map((this.snapshot?.sessions ?? []).map((v) => [v.session, v.name]));
     // Nothing new since the last read (most ticks): no query.
     for (let page = 0; page < 10 && hive.hive.events.latestCursor() !== this.cursor; page++) {
       const r = await hive.events({ since: this.cursor, limit: 500 });
       this.cursor = r.cursor;
       if (r.events.length > 0) {
         changed = true;
-        this.ring.push(...r.events.map((e) => ({ id: e.id, at: e.at, kind: e.kind, agent: e.agent, team: e.agent ? (teamOf.get(e.agent) ?? null) : null, data: e.data })));
+        this.ring.push(...r.events.map((e) => ({ id: e.id, at: e.at, kind: e.kind, agent: e.agent, team: e.agent ? (teamOf.get(e.agent) ?? null) : null, session: e.sessionId ? (nameOf.get(e.sessionId) ?? e.sessionId) : null, data: e.data })));
         if (this.ring.length > EVENT_RING) this.ring = this.ring.slice(-EVENT_RING);
       }
       if (!r.more) break;

@@ -73,6 +73,8 @@ export interface EventView {
   kind: string;
   agent: string | null;
   team: string | null;
+  /** The name of the session it happened in (a watcher's hit), when it has one. */
+  session: string | null;
   data: Record<string, unknown>;
 }
 

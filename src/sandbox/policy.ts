@@ -107,11 +107,16 @@ export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: 
   if (typeof option === "object" && "granted" in option) {
     // Never widened by where the pane is now: the same paths, which must still exist.
     for (const p of option.granted.write) if (!existsSync(p)) throw new SandboxPolicyError(`sandbox write path ${JSON.stringify(p)} granted before does not exist any more; nothing was opened`);
-    refuseHome(option.granted.write, ctx.home, "a write path granted before");
+    refuseHome(option.granted.write, ctx.home, (path, holds) => `the write path ${path} granted to this pane before ${holds}`, "open it with a new sandbox instead");
     return option.granted;
   }
   if (option === "worktree") {
-    refuseHome([ctx.cwd], ctx.home, "the worktree preset makes the pane's folder writable");
+    refuseHome(
+      [ctx.cwd],
+      ctx.home,
+      (path, holds) => `the "worktree" sandbox would let the pane write its folder ${path}, which ${holds}`,
+      "open the pane in a project folder (cwd; without one it opens in the folder termhive was started in), or name the folders it may write (sandbox {\"write\": […]})",
+    );
     return { preset: "worktree", write: [ctx.cwd, ...programDirs(ctx.program, ctx.home)], read: "all", ...presetNetwork(ctx.apiPorts) };
   }
   if (option === "readonly") return { preset: "readonly", write: [], read: "all", ...presetNetwork(ctx.apiPorts) };
@@ -120,7 +125,7 @@ export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: 
   }
   const absolute = (p: string) => (p === "~" || p.startsWith("~/") ? join(ctx.home, p.slice(1)) : isAbsolute(p) ? resolve(p) : resolve(ctx.cwd, p));
   const write = option.write.map(absolute);
-  refuseHome(write, ctx.home, "a write path");
+  refuseHome(write, ctx.home, (path, holds) => `the write path ${path} ${holds}`, "name folders inside it instead (a project folder, \"~/.claude\")");
   for (const p of write) {
     if (!existsSync(p)) throw new SandboxPolicyError(`sandbox write path ${JSON.stringify(p)} does not exist (create it first); nothing was opened`);
   }
@@ -147,17 +152,22 @@ function presetNetwork(apiPorts: number[] | undefined): Pick<SandboxPolicy, "net
  * A write path that holds the user's home folder is refused: under it lie files that run code
  * outside the sandbox later (shell rc files, tool and agent settings, language site folders, the
  * config of the tmux a person starts), more than any list can name, and the default termhive home.
+ * The refusal is one sentence: which path, why it cannot be given, what to do instead.
  */
-function refuseHome(write: string[], home: string, what: string): void {
+function refuseHome(write: string[], home: string, what: (path: string, holds: string) => string, instead: string): void {
   const realHome = realOr(home);
   const holder = write.find((w) => {
     const dir = realOr(w);
     return realHome === dir || realHome.startsWith(dir.endsWith("/") ? dir : dir + "/");
   });
   if (holder === undefined) return;
-  throw new SandboxPolicyError(
-    `sandbox: ${what} (${JSON.stringify(holder)}) would hold your home folder (${home}), where files that run code outside the sandbox live (shell rc files, tool and agent settings, site folders); open the pane in a project folder, or name the folders it may write; nothing was opened`,
-  );
+  throw new SandboxPolicyError(`sandbox refused, nothing was opened: ${homeRefusal(holder, realOr(holder) === realHome, home, what, instead)}`);
+}
+
+/** The refusal's words, shared with remote panes (remote-launch.ts): the path, why, what to do. */
+export function homeRefusal(holder: string, isHome: boolean, home: string, what: (path: string, holds: string) => string, instead: string, whose = "your"): string {
+  const holds = isHome ? `is ${whose} home folder` : `holds ${whose} home folder ${home}`;
+  return `${what(holder, holds)}, and files there run code outside the sandbox (shell rc files, tool and agent settings, site folders); ${instead}.`;
 }
 
 function realOr(path: string): string {

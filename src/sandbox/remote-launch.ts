@@ -7,7 +7,7 @@ import { ToolError } from "../util/tool-error.js";
 import { bwrapArgs } from "./bwrap.js";
 import { SECCOMP_FD, seccompFilter } from "./seccomp.js";
 import type { SandboxedLaunch } from "./launch.js";
-import type { SandboxPolicy, SandboxRequest } from "./policy.js";
+import { homeRefusal, type SandboxPolicy, type SandboxRequest } from "./policy.js";
 import { GIT_DIR_PATHS, HOME_PATHS, MADE_WHEN_HELD, PROJECT_PATHS } from "./protect.js";
 
 /** What the host's set-up reported (backends/backend.ts HostFacts). */
@@ -48,7 +48,8 @@ function remotePolicy(option: SandboxRequest, cwd: string, home: string, host: s
 function refuseRemote(write: string[], host: SandboxHost): void {
   const holder = write.find((w) => holds(w, host.home));
   if (holder !== undefined) {
-    throw new ToolError(`sandbox: a write path (${JSON.stringify(holder)}) would hold the home folder of ${host.host}'s user (${host.home}), where files that run code outside the sandbox live (shell rc files, tool and agent settings, site folders); open the pane in a project folder, or name the folders it may write; nothing was opened`);
+    const home = `${host.host}'s user's`;
+    throw new ToolError(`sandbox refused, nothing was opened: ${homeRefusal(holder, holder.replace(/\/+$/, "") === host.home.replace(/\/+$/, ""), host.home, (path, holdsHome) => `the write path ${path} ${holdsHome}`, "name folders inside it instead (a project folder)", home)}`);
   }
   const inside = write.find((w) => holds(host.stateDir, w));
   if (inside !== undefined) throw new ToolError(`sandbox write path ${JSON.stringify(inside)} is inside termhive's own folder on ${host.host} (${host.stateDir}), which no sandbox may write; nothing was opened`);
@@ -102,7 +103,11 @@ export function remoteSandboxLaunch(option: SandboxRequest, pane: { argv: string
   }
   const policy = remotePolicy(option, pane.cwd, host.home, host.host);
   if (option === "worktree" && holds(pane.cwd, host.home)) {
-    throw new ToolError(`sandbox: the worktree preset makes the pane's folder writable (${JSON.stringify(pane.cwd)}), which would hold the home folder of ${host.host}'s user (${host.home}); open the pane in a project folder, or name the folders it may write; nothing was opened`);
+    const home = `${host.host}'s user's`;
+    const isHome = pane.cwd.replace(/\/+$/, "") === host.home.replace(/\/+$/, "");
+    throw new ToolError(
+      `sandbox refused, nothing was opened: ${homeRefusal(pane.cwd, isHome, host.home, (path, holdsHome) => `the "worktree" sandbox would let the pane write its folder ${path}, which ${holdsHome}`, "open the pane in a project folder (cwd; without one it opens in that home), or name the folders it may write (sandbox {\"write\": […]})", home)}`,
+    );
   }
   refuseRemote(policy.write, host);
   // The host's shell integration scripts live under its termhive folder, which the sandbox hides.

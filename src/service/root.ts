@@ -41,6 +41,7 @@ export function composeRoot(config: TermhiveConfig, options: RootOptions = {}): 
     notifyUrls: config.notifyUrls,
     agentSandbox: config.agentSandbox,
   });
+  crew.followRelays();
   const iterm2 = startIterm2Status(terminal, crew.onAgentChanged);
   const hive = new HiveService(terminal, crew, [iterm2]);
   const stopRecordingNotices = reportRecordingNotices(terminal, crew);

@@ -18,13 +18,15 @@ export function ownProgramInForeground(pane: { foreground: string }, meta: { com
  * relative one is taken from there too. Checked before any pane exists, so a typo leaves
  * nothing behind — not a pane whose shell exits 126 at once.
  */
-export function resolveCwd(cwd: string | undefined): string {
-  const folder = resolve(process.cwd(), cwd ?? ".");
+export function resolveCwd(cwd: string | undefined, home = process.env.HOME): string {
+  // "~" is the home folder, as in a shell (it was taken as a folder named "~" in the cwd).
+  const expanded = home && cwd !== undefined && (cwd === "~" || cwd.startsWith("~/")) ? home + cwd.slice(1) : cwd;
+  const folder = resolve(process.cwd(), expanded ?? ".");
   let stat;
   try {
     stat = statSync(folder);
   } catch {
-    throw new ToolError(`cwd ${JSON.stringify(cwd ?? folder)} does not exist${cwd !== undefined && !isAbsolute(cwd) ? ` (resolved against ${process.cwd()} to ${folder})` : ""}; nothing was opened`);
+    throw new ToolError(`cwd ${JSON.stringify(cwd ?? folder)} does not exist${expanded !== undefined && !isAbsolute(expanded) ? ` (resolved against ${process.cwd()} to ${folder})` : ""}; nothing was opened`);
   }
   if (!stat.isDirectory()) throw new ToolError(`cwd ${JSON.stringify(cwd ?? folder)} is not a folder; nothing was opened`);
   return folder;

@@ -2,6 +2,7 @@
 // as output arrives): the shell's phase and marks, the pane, how the program ended, and the
 // commands seen. Read-only from outside; the session writes the protected fields.
 import type { PaneInfo } from "../backends/backend.js";
+import { basename } from "node:path";
 import { SessionEmitters } from "./session-emitters.js";
 import type { CommandRecord, SessionExit, SessionMeta, ShellPhase } from "./session-types.js";
 
@@ -43,7 +44,16 @@ export abstract class SessionState extends SessionEmitters {
   ) {
     super();
     this.paneInfo = pane;
-    this.foregroundProgram = pane.foreground;
+    this.foregroundProgram = this.programOf(pane);
+  }
+
+  /**
+   * A dead pane's "current command" is no program of its own: tmux names the process it was
+   * launched through (`sh`). What ran there is the session's program.
+   */
+  private programOf(pane: PaneInfo): string {
+    if (!pane.dead) return pane.foreground;
+    return basename(this.meta.command.trim().split(/\s+/)[0] ?? "") || pane.foreground;
   }
 
   /** Where the integrated shell is (see ShellPhase). */
@@ -127,7 +137,7 @@ export abstract class SessionState extends SessionEmitters {
   /** What the backend now says about the pane (after a refresh, split or re-layout). */
   updatePane(pane: PaneInfo): void {
     this.paneInfo = pane;
-    this.foregroundProgram = pane.foreground;
+    this.foregroundProgram = this.programOf(pane);
   }
 
   /** Values typed as secrets: masked in everything this session returns or records. */

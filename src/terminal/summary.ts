@@ -12,6 +12,9 @@ export interface SessionSummary {
   host?: string;
   alive: boolean;
   exit_code?: number | null;
+  /** The signal that killed its program (a session whose program was killed: exit_code is null). */
+  exit_signal?: number | null;
+  /** The program in the pane's foreground; once it exited, the last one seen running. */
   foreground: string;
   cwd: string | null;
   running: string | null;
@@ -33,8 +36,8 @@ export function sessionSummary(s: TerminalSession, backend: string): SessionSumm
     backend,
     ...(s.meta.host ? { host: s.meta.host } : {}),
     alive: s.alive,
-    ...(s.alive ? {} : { exit_code: s.exitStatus }),
-    foreground: s.pane.foreground,
+    ...(s.alive ? {} : { exit_code: s.exitStatus, exit_signal: s.exitSignal }),
+    foreground: s.foreground,
     cwd: s.cwd ?? (s.pane.cwd || null),
     running: running ? running.command : s.integrated || !s.alive ? null : (snap && matchNestedPrompt(s.screen.cursorLinePrefix()) ? null : programOf(s.meta.command)),
     last_exit_code: s.lastExitCode,

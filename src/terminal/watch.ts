@@ -7,8 +7,11 @@ import type { TerminalSession } from "./session.js";
 /**
  * After these quiet times, a wait for completion or exit asks the backend whether the pane
  * died; at the last one a dead pane counts as exited even if tmux has no status for it yet.
+ * The first is short: tmux 3.3 at times marks a pane dead and fires its pane-died hook only
+ * when it next reaps a child (seen ~1 run in 4 under load), so a killed or `exec`'d shell's
+ * end is asked for, not waited for (one display-message per quiet stretch).
  */
-export const LIVENESS_QUIET_MS = [1000, 3000] as const;
+export const LIVENESS_QUIET_MS = [100, 1000, 3000] as const;
 
 /** The liveness check a waiter runs when its quiet timers fire; returns once per window. */
 export function livenessProbe(session: TerminalSession): () => Promise<void> {
@@ -33,10 +36,20 @@ export function livenessProbe(session: TerminalSession): () => Promise<void> {
  * even before tmux has its status. Resolves whether the program is gone.
  */
 export async function exitsWithin(session: TerminalSession, timeoutMs: number, final = false): Promise<boolean> {
-  await watchSession(session, () => (session.alive ? undefined : true), { timeoutMs }).catch(() => undefined);
+  const deadline = Date.now() + timeoutMs;
+  // Asked at growing steps, not once at the end: tmux may not tell of an exit it has seen
+  // until it reaps another child (see LIVENESS_QUIET_MS), and the ask makes it reap.
+  for (let step = EXIT_ASK_FIRST_MS; session.alive && Date.now() < deadline; step = Math.min(step * 2, EXIT_ASK_MAX_MS)) {
+    await watchSession(session, () => (session.alive ? undefined : true), { timeoutMs: Math.min(step, deadline - Date.now()) }).catch(() => undefined);
+    if (session.alive && Date.now() < deadline) await session.verifyAlive(false);
+  }
   if (session.alive) await session.verifyAlive(final);
   return !session.alive;
 }
+
+/** exitsWithin's first ask, and the longest step between asks. */
+const EXIT_ASK_FIRST_MS = 50;
+const EXIT_ASK_MAX_MS = 1000;
 
 export class SessionGoneError extends Error {
   override name = "SessionGoneError";

@@ -1,4 +1,11 @@
+import type { SessionSummary } from "../terminal/summary.js";
 import { READS, defineVerb } from "./verb.js";
+
+/** An ended session says what ran and how it ended, not the launcher tmux names after it. */
+function ended(s: SessionSummary): string {
+  const how = s.exit_signal != null ? `killed by signal ${s.exit_signal}` : s.exit_code != null ? `exited with status ${s.exit_code}` : "exited (status unknown)";
+  return `ended · ${s.foreground} ${how}`;
+}
 
 export default defineVerb({
   name: "terminal_list",
@@ -11,11 +18,11 @@ export default defineVerb({
   text: (r) =>
     r.sessions.length
       ? r.sessions
-          .map((s) => `${s.name} (${s.session})${s.host ? ` on ${s.host}` : ""} ${s.alive ? "alive" : `exited ${s.exit_code}`} · ${s.foreground}${s.running ? ` · running: ${s.running}` : ""}${s.last_exit_code !== null ? ` · last exit ${s.last_exit_code}` : ""} · idle ${s.idle_s}s${s.tui ? " · full-screen" : ""}${s.sandbox ? ` · sandbox ${s.sandbox}` : ""}${s.cwd ? ` · ${s.cwd}` : ""}`)
+          .map((s) => `${s.name} (${s.session})${s.host ? ` on ${s.host}` : ""} ${s.alive ? `alive · ${s.foreground}` : ended(s)}${s.running ? ` · running: ${s.running}` : ""}${s.last_exit_code !== null ? ` · last exit ${s.last_exit_code}` : ""} · idle ${s.idle_s}s${s.tui ? " · full-screen" : ""}${s.sandbox ? ` · sandbox ${s.sandbox}` : ""}${s.cwd ? ` · ${s.cwd}` : ""}`)
           .join("\n")
       : "no sessions; open one with terminal_open",
   grpc: "List",
-  nullable: { "sessions[].cwd": true, "sessions[].running": true, "sessions[].last_exit_code": true, "sessions[].exit_code": (s) => !s.alive },
+  nullable: { "sessions[].cwd": true, "sessions[].running": true, "sessions[].last_exit_code": true, "sessions[].exit_code": (s) => !s.alive, "sessions[].exit_signal": (s) => !s.alive },
   cli: {
     command: "ls",
     description: "list sessions",
@@ -23,7 +30,7 @@ export default defineVerb({
     // Tab-separated: one session a line for cut and awk.
     text: (r) =>
       r.sessions.length
-        ? r.sessions.map((s) => `${s.name}\t${s.session}\t${s.alive ? "alive" : `exited ${s.exit_code}`}\t${s.running ? `running: ${s.running}` : s.foreground}\t${s.cwd ?? ""}`).join("\n")
+        ? r.sessions.map((s) => `${s.name}\t${s.session}\t${s.alive ? "alive" : s.exit_signal != null ? `killed ${s.exit_signal}` : `exited ${s.exit_code ?? "?"}`}\t${s.running ? `running: ${s.running}` : s.foreground}\t${s.cwd ?? ""}`).join("\n")
         : "no sessions",
   },
 });

@@ -182,6 +182,23 @@ describe("web dashboard", { skip }, () => {
     await page.locator("#filter-agent").selectOption("");
   });
 
+  test("a watcher's hit reads as a line in the feed (pattern, session, the line as printed), not as its JSON", async () => {
+    await ok("hive_watch", { targets: "plain", pattern: "WATCH-[0-9]+-HIT", label: "hits" });
+    // The typed line holds $((40+2)), not the number: only the printed line matches.
+    await ok("terminal_run", { session: "plain", command: "printf 'WATCH-%s-HIT\\tand more\\n' $((40+2))" });
+    const row = page.locator('#events li[data-kind="watch"][data-session="plain"]');
+    await until("the watch event in the feed", async () => (await row.count()) > 0);
+    const text = (await row.first().textContent()) ?? "";
+    assert.match(text, /watch — hits \(\/WATCH-\[0-9\]\+-HIT\/\) matched in plain: WATCH-42-HIT and more$/, text);
+    assert.doesNotMatch(text, /[{}"]|\\[bt]/, text);
+    // Lifecycle events read as words too (the watcher's removal).
+    const { watchers } = await ok("hive_watch", {});
+    await ok("hive_watch", { remove: watchers.find((w: { label: string }) => w.label === "hits").id });
+    const removed = page.locator('#events li[data-kind="lifecycle"]', { hasText: "watcher removed" });
+    await until("the removal in the feed", async () => (await removed.count()) > 0);
+    assert.doesNotMatch((await removed.first().textContent()) ?? "", /[{}"]/);
+  });
+
   test("the safety gate's refusal is shown and nothing reaches the agent", async () => {
     await page.locator("#message-to").selectOption("agent:fa");
     await page.getByLabel("Message", { exact: true }).fill("rm -rf /");

@@ -123,6 +123,30 @@ describe("what a sandbox writes that the server reads (bubblewrap)", { skip }, (
     assert.equal(audit().filter((e) => e.event === "relay-error" && /not a function|undefined/.test(e.error)).length, 0);
   });
 
+  test("relay folder: a 600 MB file a readonly pane writes there is cleared by a server that only has the pane open (no hive call)", async () => {
+    // A server of its own home that makes terminal calls only: before, nothing followed the
+    // relay folder until some hive call opened the hive, and the file stayed on disk.
+    const plain = new Harness(join(root, "termhive-plain"), { HOME: userHome });
+    plain.bare = true;
+    plain.cwd = root;
+    await plain.connect();
+    try {
+      const { session } = await plain.ok("terminal_open", { name: "bigfile", command: "bash", cwd: project, sandbox: "readonly" });
+      const relay = join(plain.home, "relay", session);
+      const wrote = await plain.ok("terminal_run", { session: "bigfile", command: `head -c 600000000 /dev/zero > "$TERMHIVE_RELAY/big.json"; echo wrote-$((1+1))`, timeout_s: 120 });
+      assert.match(wrote.output, /wrote-2/);
+      const left = await until("the relay folder cleared", () => {
+        const names = readdirSync(relay);
+        return names.length === 0 ? names : undefined;
+      }, 20_000);
+      assert.deepEqual(left, []);
+      const audited = readFileSync(join(plain.home, "audit.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+      assert.ok(audited.some((e) => e.event === "relay-refused" && /big\.json/.test(JSON.stringify(e))), "the removed file was not audited");
+    } finally {
+      await plain.destroy();
+    }
+  });
+
   test("status file: a readonly pane fills its shell's status file (200 MB) and prints its own OSC 133 marks; the server reads a line at most, empties the file on disk and keeps answering", async () => {
     await h.ok("terminal_open", { name: "filler", command: "bash", cwd: project, sandbox: "readonly" });
     const id = ((await h.ok("terminal_list")).sessions as { name: string; session: string }[]).find((s) => s.name === "filler")!.session;

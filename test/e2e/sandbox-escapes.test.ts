@@ -84,10 +84,16 @@ describe("no way out of a sandboxed pane", { skip }, () => {
   }
 
   test("no write path exposes termhive's home: one that holds the home folder is refused (cwd ~ with worktree, write:[~], agent_spawn worktree from ~); one above termhive's home keeps it covered and pinned", async () => {
-    const refused = /would hold your home folder .*nothing was opened/;
+    const refused = /^sandbox refused, nothing was opened: .* (is|holds) your home folder.*, and files there run code outside the sandbox .*; (open the pane in a project folder|name folders inside it)/;
     const a = await h.call("terminal_open", { name: "home-wt", command: "bash", cwd: userHome, sandbox: "worktree" });
     assert.equal(a.isError, true, a.text);
     assert.match(a.text, refused);
+    // "~" is the home folder, as in a shell; the refusal is one sentence: the path, why, what to do.
+    const tilde = await h.call("terminal_open", { name: "home-tilde", command: "bash", cwd: "~", sandbox: "worktree" });
+    assert.equal(
+      tilde.text,
+      `sandbox refused, nothing was opened: the "worktree" sandbox would let the pane write its folder ${userHome}, which is your home folder, and files there run code outside the sandbox (shell rc files, tool and agent settings, site folders); open the pane in a project folder (cwd; without one it opens in the folder termhive was started in), or name the folders it may write (sandbox {"write": […]}).`,
+    );
     const b = await h.call("terminal_open", { name: "home-w", command: "bash", cwd: project, sandbox: { write: ["~"], network: "on" } });
     assert.match(b.text, refused);
     const c = await h.call("agent_spawn", { name: "spawned", command: "bash", sandbox: "worktree" });

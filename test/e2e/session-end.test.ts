@@ -40,3 +40,41 @@ describe("session end in a run's result", () => {
     });
   }
 });
+
+// As a client with a bare environment meets it: the end is told about as fast as the shell
+// ends (tmux may not fire its pane-died hook until it next reaps a child: termhive asks), and
+// terminal_list names the program that ran and how it ended, not the launcher tmux names.
+describe("session end: at once, and listed by what ran", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.startField();
+  });
+  after(async () => h.destroy());
+
+  const cases = [
+    ...["exit 3", "exit 3", "exit 3", "echo bye; exit 3"].map((command) => ({ command, code: 3, signal: null as number | null })),
+    { command: "exec sh -c 'exit 5'", code: 5, signal: null },
+    { command: "kill -9 $$", code: null, signal: 9 },
+  ];
+  let n = 0;
+  for (const c of cases) {
+    test(`bash: ${c.command} ends the run at once`, async () => {
+      const name = `fast-${n++}`;
+      await h.ok("terminal_open", { name, command: "bash" });
+      await h.ok("terminal_run", { session: name, command: "echo ready" });
+      const r = await h.call("terminal_run", { session: name, command: c.command, timeout_s: 20 });
+      assert.equal(r.isError, false, r.text);
+      assert.deepEqual(r.data.session_ended, { exit_status: c.code, signal: c.signal }, JSON.stringify(r.data));
+      // Before: `exit 3` waited 5 s about one run in four, exec and kill 1 s each; the shell ends in ~50 ms.
+      assert.ok(r.data.duration_ms < 900, `the end took ${r.data.duration_ms} ms to be told: ${r.text}`);
+      const listed = await h.call("terminal_list");
+      const row = listed.data.sessions.find((s: { name: string }) => s.name === name);
+      assert.equal(row.alive, false);
+      assert.equal(row.foreground, "bash", JSON.stringify(row));
+      assert.equal(row.exit_code, c.code);
+      assert.equal(row.exit_signal, c.signal);
+      const how = c.signal !== null ? `killed by signal ${c.signal}` : `exited with status ${c.code}`;
+      assert.match(listed.text, new RegExp(`^${name} \\(th-[0-9a-f]+\\) ended · bash ${how}`, "m"), listed.text);
+    });
+  }
+});

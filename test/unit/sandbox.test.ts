@@ -35,7 +35,7 @@ describe("sandbox policy", () => {
   });
 
   test("a write path that holds the home folder is refused, whatever its spelling: the worktree preset in ~, ~, an ancestor, one granted before", () => {
-    const refused = /would hold your home folder .*nothing was opened/;
+    const refused = /sandbox refused, nothing was opened: .* (is|holds) your home folder.*, and files there run code outside the sandbox .*; (open the pane in a project folder|name folders inside it|open it with a new sandbox)/;
     assert.throws(() => resolvePolicy("worktree", { cwd: home, home, program: "bash" }), refused);
     assert.throws(() => resolvePolicy({ write: ["~"], network: "on" }, { cwd: work, home, program: "bash" }), refused);
     assert.throws(() => resolvePolicy({ write: [dir], network: "on" }, { cwd: work, home, program: "bash" }), refused);

@@ -152,6 +152,28 @@ export class Crew {
     this.following.unref();
   }
 
+  /**
+   * Every process that has a sandboxed pane open follows its relay folder (sandbox/relay.ts),
+   * not only one that runs the hive: that folder is the one place of this disk such a pane can
+   * write, and its bounds (request size, count, bytes) are kept by whoever follows it. Before,
+   * a process making only terminal calls left a 600 MB file there until a hive call came.
+   */
+  followRelays(): void {
+    if (this.relayWatch) return;
+    const follow = (s: TerminalSession): void => {
+      if (!s.meta.sandbox || s.meta.host || !s.alive) return;
+      try {
+        this.parts.relay.follow(s);
+      } catch (error) {
+        traced("following a sandboxed pane's relay folder")(error); // the hive store cannot be opened: its next call says why
+      }
+    };
+    this.relayWatch = this.registry.onOpened(({ session }) => follow(session));
+    for (const s of this.registry.all()) follow(s);
+  }
+
+  private relayWatch: { dispose(): void } | null = null;
+
   descriptors() {
     return this.registry.all().map((s) => ({ id: s.id, name: s.name, alive: s.alive }));
   }
@@ -182,6 +204,11 @@ export class Crew {
     this.parts.relay.follow(session);
     void this.tracker.title(session);
     return r.agent;
+  }
+
+  /** Judges a followed session's status from its screen now (after it caught up). */
+  judgeNow(session: TerminalSession): Promise<void> {
+    return this.tracker.evaluateNow(session);
   }
 
   /** The busy rule's verdict for a new message to a session's agents (see hive/busy-rule.ts). */
@@ -245,6 +272,8 @@ export class Crew {
   close(): void {
     if (this.following) clearInterval(this.following);
     this.following = null;
+    this.relayWatch?.dispose();
+    this.relayWatch = null;
     if (!this.opened) return;
     this.opened.tracker.stop();
     this.opened.scanner.stop();

@@ -49,6 +49,8 @@ export async function spawnAgent(crew: Crew, input: SpawnInput) {
   const started = Date.now();
   const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
   const agent = crew.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
+  // What the pane shows now is its status (a shell at its prompt is idle), not "starting".
+  if (ready === "ready") await crew.judgeNow(session);
   recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: plain, cwd, env: input.env, team: input.team, host: input.host, conversationId });
   const warning = hooksOff ? `${profile.name} started with ${hooksOff} runs none of its hooks: ${agent.name}'s status comes from its screen only (no exact turn starts, ends or permission requests)` : null;
   return { agent: hive.agents.find(agent.name) ?? agent, ready, ready_ms: Date.now() - started, cwd, session, warning };

@@ -329,6 +329,11 @@ export class StatusTracker {
       if (!entry.ready && isReady(profile, { screenLines, quietMs })) entry.ready = true;
       let detected = this.hive.detect(agent, { screenLines, quietMs, ready: entry.ready });
       if (detected.status === "exited") continue;
+      // A shell that marks its prompts (OSC 133) says itself that it is at its prompt: idle at
+      // once, not after the prompt rule's quiet (a fresh shell drawing its first prompt read as
+      // "working (output is changing)" for ~200 ms, and was listed and announced so).
+      // Only over a screen reading or a fresh agent: a status set by a call, the agent or its hooks keeps its precedence.
+      if (detected.by === "quiet" && (agent.statusSource === "profile" || agent.status === "starting") && atMarkedPrompt(session)) detected = { status: "idle", detail: "shell prompt", by: "rule" };
       // A working the program gives no evidence of, on a still screen: a question no rule knows.
       const unknown = unknownQuestion(profile, agent, detected, { lines: screenLines, stillMs: seeded ? Infinity : stillMs });
       if (unknown.kind === "keep") continue;
@@ -437,4 +442,9 @@ function heldFor(agent: AgentRecord): number {
   if (agent.statusSource === "hook") return HOOK_FRESH_MS;
   if (agent.statusSource === "self" || agent.statusSource === "typed") return SELF_HOLD_MS;
   return 0;
+}
+
+/** The pane's shell reported its prompt (OSC 133) and runs nothing: it waits for a command line. */
+function atMarkedPrompt(session: TerminalSession): boolean {
+  return session.integrated && session.phase === "prompt" && session.running === undefined;
 }
