@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { ServiceRoot } from "../service/root.js";
 import { DeferredRoot, RootGate } from "./deferred-root.js";
+import { STDIO_ENVELOPE_BYTES, StdioLineLimit } from "./stdio-lines.js";
 import { callerPane } from "../util/caller-pane.js";
 import { registerTools } from "./tools.js";
 import { registerResources } from "./resources.js";
@@ -51,7 +52,12 @@ export async function serveStdio(config: TermhiveConfig, root: DeferredRoot): Pr
   const server = createMcpServer(root.view(), "stdio", config);
   let failed: (error: unknown) => void = () => undefined;
   const failure = new Promise<never>((_, reject) => (failed = reject));
-  const transport = new RootGate(new StdioServerTransport(), root, (error) => failed(error));
+  // termhive keeps the line limit (stdio-lines.ts); the SDK's own buffer is set past it so an
+  // over-long request is answered and dropped instead of closing the transport.
+  const limit = config.maxInputBytes + STDIO_ENVELOPE_BYTES;
+  const stdin = process.stdin.pipe(new StdioLineLimit(limit, (line) => process.stdout.write(line), (line) => process.stderr.write(line + "\n")));
+  const stdio = new StdioServerTransport(stdin, process.stdout, { maxBufferSize: limit + STDIO_ENVELOPE_BYTES });
+  const transport = new RootGate(stdio, root, (error) => failed(error));
   // Set before connect: the SDK chains a handler it finds, but one set later replaces its own
   // (and with it the server's close handling, e.g. resource subscription clean-up).
   const closed = new Promise<void>((resolve) => {

@@ -171,7 +171,9 @@ function reduceLines(table: LineTable, command: string | undefined, target: Fetc
   // "name size", pytest's counts without their rule): appending it raw would say it twice.
   // A marker hiding just that line does not count.
   const rewritesLast = (line: Line): boolean => line.from === last.from && line.to === last.to && line.text.trim() !== "" && !line.text.includes("terminal_read {");
-  if (!reduced.some((line) => rewritesLast(line) || (line.to >= last.from && line.text.includes(last.text)))) reduced.push(last);
+  // A block's summary (a git log commit's line) spanning the last line says it, its subject kept.
+  const summarisesLast = (line: Line): boolean => reducer.summarisesBlocks === true && line.from <= last.from && line.to >= last.to && line.text.trim() !== "" && !line.text.includes("terminal_read {");
+  if (!reduced.some((line) => rewritesLast(line) || summarisesLast(line) || (line.to >= last.from && line.text.includes(last.text)))) reduced.push(last);
   const first = lines[0]!.from;
   const end = last.to;
   const condensed = Math.max(0, lines.length - reduced.length);

@@ -48,6 +48,13 @@ export async function sandboxLaunch(
   const exposed = policy.write.find((w) => homes.some((h) => inside(real(w), h)));
   const held = exposed && homes.find((h) => inside(real(exposed), h));
   if (exposed) throw new ToolError(`sandbox write path ${JSON.stringify(exposed)} is inside termhive's own folder (${held}), which no sandbox may write; nothing was opened`);
+  // A symlink is bound at its own path, and the cover over the termhive home it leads to is then
+  // bound through it, which bwrap cannot do ("Can't bind mount"): the pane died after the open.
+  const linked = policy.write.find((w) => real(w) !== resolve(w) && homes.some((h) => inside(h, real(w))));
+  if (linked) {
+    const home = homes.find((h) => inside(h, real(linked)));
+    throw new ToolError(`sandbox write path ${JSON.stringify(linked)} is a symlink to ${JSON.stringify(real(linked))}, which holds termhive's own folder (${home}); name a folder that does not hold it; nothing was opened`);
+  }
   const support = [shellAssetDir(), dirname(process.execPath), packageRoot()];
   const relayDir = makeRelayDir(pane.termhiveHome, pane.sessionId);
   pruneCopies(pane.termhiveHome);

@@ -14,7 +14,7 @@
 //   timeout       none of these within the caller's time
 // terminal_wait's "completion" is the same question asked later: completedSince.
 import { matchContinuationPrompt, matchNestedPrompt } from "./prompts.js";
-import { QUESTION_QUIET_MS, questionAtCursor } from "./question-wait.js";
+import { QUESTION_QUIET_MS, questionAtCursor, replQuestionAtCursor } from "./question-wait.js";
 import type { CommandRecord, TerminalSession } from "./session.js";
 import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 import { stripAnsi } from "../util/ansi.js";
@@ -134,6 +134,13 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
       const question = questionAtCursor(session.screen.cursorLinePrefix());
       if (question && Date.now() - session.lastOutputAt >= QUESTION_QUIET_MS) return { reason: "waiting_for_input", record, prompt: question };
     }
+    // A program typed into a REPL asks for a line (python's input()) and waits for it.
+    if (mode === "nested" && producedOutput && quietFor >= QUESTION_QUIET_MS && echoedLines(session, startOffset) >= Math.max(1, request.typedLines ?? 1)) {
+      await session.screen.settled();
+      const line = session.screen.cursorLinePrefix();
+      const question = matchNestedPrompt(line) ? undefined : replQuestionAtCursor(line);
+      if (question && Date.now() - session.lastOutputAt >= QUESTION_QUIET_MS) return { reason: "waiting_for_input", record, prompt: question };
+    }
     // A REPL's prompt (or a program now waiting for input, when a shell command started one).
     if (producedOutput && quietFor >= timing.promptQuietMs && (mode === "nested" || record)) {
       await session.screen.settled();
@@ -142,7 +149,7 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
       // text copied). In a REPL a "... " prompt before then is the block still being read.
       // A REPL that redraws its input in place (no line break per line) still ends, once quiet longer.
       const needed = mode === "nested" && quietFor < PARTIAL_ECHO_QUIET_MS ? Math.max(1, request.typedLines ?? 1) : 1;
-      const echoed = session.transcript.lineCount - session.transcript.lineAt(startOffset) >= needed;
+      const echoed = echoedLines(session, startOffset) >= needed;
       if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(timing.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
         // Its continuation prompt after the last line: the REPL still waits for the rest, nothing ran.
         const waiting = mode === "nested" ? matchContinuationPrompt(session.screen.cursorLinePrefix()) : undefined;
@@ -215,20 +222,41 @@ export async function onAlternateScreen(session: TerminalSession): Promise<boole
  * (its status), or — no shell integration — output has been quiet idleMs (no code).
  * Returns a check to run on every session event: undefined until then.
  */
-export function completedSince(session: TerminalSession, from: number, idleMs: number): () => { exitCode: number | null | undefined } | undefined {
+export function completedSince(session: TerminalSession, from: number, timing: { idleMs: number; promptQuietMs: number }): () => Promise<{ exitCode: number | null | undefined } | undefined> {
+  const { idleMs } = timing;
   const commandsBefore = session.commands.filter((r) => r.outputEnd === null || r.outputEnd >= from);
   // A session this process adopted while a command ran (another process, e.g. an earlier CLI
   // call, started it) is "running" with no record of the command: its completion is the shell
   // coming back to its prompt (the exit code went by before this process knew the command).
   const unknownRunning = session.integrated && session.phase === "running" && !session.running;
-  return () => {
+  return async () => {
     const done = session.commands.find((r) => r.outputEnd !== null && r.outputEnd >= from && (commandsBefore.includes(r) || r.outputStart >= from));
     if (done && !session.running) return { exitCode: done.exitCode };
     if (unknownRunning && !session.running && phaseOf(session) === "prompt") return { exitCode: null };
     if (!session.alive) return { exitCode: session.exitStatus };
     if (!session.integrated && Date.now() - session.lastOutputAt >= idleMs) return { exitCode: undefined };
+    // A REPL started from the shell (its command still runs): what was typed into it completed
+    // once the REPL's prompt is back, as terminal_run judges it (awaitCompletion, "nested").
+    if (session.running && (await replPromptBack(session, from, timing.promptQuietMs))) return { exitCode: null };
     return undefined;
   };
+}
+
+/** Line breaks the transcript holds past `offset` (each typed line a REPL read echoes one). */
+function echoedLines(session: TerminalSession, offset: number): number {
+  return session.transcript.lineCount - session.transcript.lineAt(offset);
+}
+
+/**
+ * The REPL printed a line since `from` and now shows its own prompt (not its continuation
+ * prompt) at the cursor, quiet for promptQuietMs: it has read and run what it was given.
+ */
+async function replPromptBack(session: TerminalSession, from: number, promptQuietMs: number): Promise<boolean> {
+  if (session.transcript.end <= from || echoedLines(session, from) < 1) return false;
+  if (Date.now() - session.lastOutputAt < promptQuietMs) return false;
+  await session.screen.settled();
+  const line = session.screen.cursorLinePrefix();
+  return matchNestedPrompt(line) !== undefined && matchContinuationPrompt(line) === undefined && Date.now() - session.lastOutputAt >= promptQuietMs;
 }
 
 /** Read afresh (the phase moves between checks; a narrowed copy from before would be stale). */

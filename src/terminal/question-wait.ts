@@ -20,6 +20,20 @@ export function questionAtCursor(cursorLine: string): string | undefined {
   return text.length > MAX_QUESTION_CHARS ? `…${text.slice(-(MAX_QUESTION_CHARS - 1))}` : text;
 }
 
+/**
+ * A program typed into a REPL that asks for input (python's `input('name? ')`, a script's
+ * "Enter a value: "): the shell's rule, or any line at the cursor that ends in "?" or ":".
+ * Only asked of a REPL's cursor line that is not the REPL's own prompt, once every typed line
+ * was echoed and the screen is still: there the program reads a line, as a REPL's prompt does.
+ */
+export function replQuestionAtCursor(cursorLine: string): string | undefined {
+  const shell = questionAtCursor(cursorLine);
+  if (shell) return shell;
+  if (!/\S.*[?:]\s*$/.test(cursorLine)) return undefined;
+  const text = cursorLine.trim();
+  return text.length > MAX_QUESTION_CHARS ? `…${text.slice(-(MAX_QUESTION_CHARS - 1))}` : text;
+}
+
 export function questionHint(session: TerminalSession, question: string): string {
   const ref = JSON.stringify(session.name);
   const secret = /pass(?:word|phrase)/i.test(question) ? `, or {"session":${ref},"secret":"…"} for a password (masked in every output)` : "";

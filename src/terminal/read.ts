@@ -66,8 +66,10 @@ export async function readSession(session: TerminalSession, request: ReadRequest
           : rendered.dropped_chars > 0
           ? `${rendered.dropped_chars} characters of output were dropped from memory before this read (TERMHIVE_TRANSCRIPT_MAX_CHARS); the recording at ${session.recorder.path} has them`
           : from === end
-            ? "no new output since the last read"
-            : undefined;
+            ? `no new output since the last read${request.filter ? `; ${searchAllHint(session, request.filter)}` : ""}`
+            : request.filter && rendered.text.startsWith("no line matches")
+              ? `the filter searched only the output since the last read; ${searchAllHint(session, request.filter)}`
+              : undefined;
       return { ...base, output: rendered.text, tokens: rendered.tokens, raw_tokens: rendered.raw_tokens, folded_lines: rendered.folded_lines, note };
     }
     case "all": {
@@ -96,6 +98,12 @@ export async function readSession(session: TerminalSession, request: ReadRequest
       return { ...base, output: text, from_line: Math.max(from, slice.firstLine), to_line: to, tokens: rendered.tokens, raw_tokens: rendered.raw_tokens, folded_lines: rendered.folded_lines, note };
     }
   }
+}
+
+/** Default reads look only at unread output: a filter that found nothing there says how to search it all. */
+function searchAllHint(session: TerminalSession, filter: NonNullable<ReadRequest["filter"]>): string {
+  const pattern = "source" in filter && typeof filter.source === "string" ? filter.source : String(filter);
+  return `to search everything the session holds: terminal_read {"session":${JSON.stringify(session.name)},"mode":"all","filter":${JSON.stringify(pattern)}}`;
 }
 
 /** A filter that could search only the lines still in memory says which those were. */

@@ -54,7 +54,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   // (a fresh process per call sends in one and waits in the next; an older matching line there
   // can then be the match, which the result's looked_since says).
   const from = Math.max(since === "input" ? look!.from : (cursor ?? session.transcript.start), session.transcript.start);
-  const completed = completedSince(session, from, request.idleMs);
+  const completed = completedSince(session, from, { idleMs: request.idleMs, promptQuietMs: config.promptQuietMs });
   let match: string | undefined;
   let exitCode: number | null | undefined;
 
@@ -76,7 +76,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
         }
         case "completion": {
           // A command finished since this client last read (or the one running now finishes).
-          const done = completed();
+          const done = await completed();
           if (!done) return undefined;
           exitCode = done.exitCode;
           return true;
@@ -93,7 +93,8 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
     },
     {
       timeoutMs: request.timeoutMs,
-      quietMs: [...(request.for === "idle" || !session.integrated ? [request.idleMs] : []), ...LIVENESS_QUIET_MS],
+      // promptQuietMs: a REPL's prompt that came back is judged once it has been still that long.
+      quietMs: [...(request.for === "idle" || !session.integrated ? [request.idleMs] : []), ...(request.for === "completion" ? [config.promptQuietMs] : []), ...LIVENESS_QUIET_MS],
       onProgress: request.onProgress,
     },
   ).catch((error: Error) => {

@@ -26,6 +26,8 @@ export function classify(error: unknown): Failure {
   if (error instanceof Error && error.name === "TmuxGoneError") return { code: "unavailable", message };
   // A user regex that ran past its time bound (util/regex-worker.ts): the pattern is the cause.
   if (error instanceof Error && error.name === "RegexTimeoutError") return { code: "invalid", message };
+  // A command, cwd or env the caller gave that no program can be started with (backends/launch.ts).
+  if (error instanceof Error && error.name === "InvalidLaunchError") return { code: "invalid", message };
   if (error instanceof ZodError) return { code: "invalid", message: error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") };
   return { code: "internal", message: `internal error: ${message}` };
 }

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Harness, CLI } from "./harness.js";
 import { removeAtExit, removeTempFolder, tempFolder } from "../temp-folder.js";
@@ -270,9 +270,10 @@ describe("hive", () => {
       git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "init");
       const r = await h.ok("agent_spawn", { name: "wt", worktree: { repo, branch: "feature-x" }, team: "red" });
       assert.equal(r.ready, "ready");
-      // termhive made the worktree's folder in TMPDIR for the agent: it goes when this file is done (the agent stays in it till then).
+      // termhive made the worktree's folder beside the repository: it goes when this file is done (the agent stays in it till then).
       removeAtExit(dirname(r.worktree.path));
-      assert.notEqual(r.worktree.path, repo);
+      // Beside the repository, named after it (not in TMPDIR, which a reboot may clear).
+      assert.equal(r.worktree.path, join(`${realpathSync(repo)}.termhive-worktrees`, "wt"));
       const branch = await h.ok("terminal_run", { session: "wt", command: "git branch --show-current && cat README && pwd" });
       assert.match(branch.output, /^feature-x\nhi\n/);
       assert.match(branch.output, new RegExp(r.worktree.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));

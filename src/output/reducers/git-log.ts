@@ -16,6 +16,7 @@ const STAT_TOTAL = /^\s*(\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (
  */
 export const gitLog: Reducer = {
   name: "git-log",
+  summarisesBlocks: true,
   command: new RegExp(String.raw`${GIT_PREFIX}log\b(?!.*${GIT_LOG_CHANGE_OPTIONS})`),
   shape: (lines) => COMMIT.test(lines[0]?.text ?? "") && someHead(lines, /^(?:Author|Date):\s/, 5) && !someHead(lines, CHANGE, lines.length),
   reduce(lines) {

@@ -15,6 +15,12 @@ export interface Reducer {
    * read. It is shown at most the first and last SHAPE_EDGE_LINES lines of a long output.
    */
   shape?: (lines: readonly Line[]) => boolean;
+  /**
+   * Each line it writes stands for the whole block of source lines it spans (git log: one line
+   * per commit, its subject kept): a line spanning the last source line says it, so that line
+   * is not appended raw after it.
+   */
+  summarisesBlocks?: true;
   /** `target` builds fetch markers for anything cut inside the reduced view. */
   reduce(lines: readonly Line[], target: FetchTarget): Line[];
 }

@@ -20,16 +20,16 @@ test("locateEndedOutput: no echo in the history (cut short, hidden): no output, 
   assert.equal(outputEnd, outputStart);
 });
 
-test("an adopted session whose last command ended: a wait for completion from the start answers at once with its exit code", () => {
+test("an adopted session whose last command ended: a wait for completion from the start answers at once with its exit code", async () => {
   const { session } = fakeSession("bash");
   session.seed(history, "prompt", { cursorRow: 3, cursorCol: 13, alternateScreen: false }, true);
   session.adoptRun({ command: "make test", startedAt: 1, endedAt: 2, exitCode: 2 });
   assert.equal(session.running, undefined);
   assert.equal(session.lastExitCode, 2);
-  const done = completedSince(session, session.transcript.start, 60_000)();
+  const done = await completedSince(session, session.transcript.start, { idleMs: 60_000, promptQuietMs: 5 })();
   assert.deepEqual(done, { exitCode: 2 });
   // A client that has read past it waits for the next command.
-  assert.equal(completedSince(session, session.transcript.end, 60_000)(), undefined);
+  assert.equal(await completedSince(session, session.transcript.end, { idleMs: 60_000, promptQuietMs: 5 })(), undefined);
 });
 
 test("the next run in an adopted session is not taken for the adopted, ended one (even at an empty prompt line)", async () => {
@@ -44,10 +44,10 @@ test("the next run in an adopted session is not taken for the adopted, ended one
   assert.equal(c.exitCode, 1);
 });
 
-test("an ended run is not recorded when the shell is not at its prompt (a later command runs, its start unrecorded)", () => {
+test("an ended run is not recorded when the shell is not at its prompt (a later command runs, its start unrecorded)", async () => {
   const { session } = fakeSession("bash");
   session.seed(history, "running", { cursorRow: 3, cursorCol: 13, alternateScreen: false }, true);
   session.adoptRun({ command: "make test", startedAt: 1, endedAt: 2, exitCode: 2 });
   assert.equal(session.lastExitCode, 2);
-  assert.equal(completedSince(session, session.transcript.start, 60_000)(), undefined);
+  assert.equal(await completedSince(session, session.transcript.start, { idleMs: 60_000, promptQuietMs: 5 })(), undefined);
 });

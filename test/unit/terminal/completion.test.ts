@@ -194,20 +194,20 @@ test("a session closed while waiting rejects the wait", async () => {
   await assert.rejects(done, /is gone: its pane was closed/);
 });
 
-test("completedSince: a command running when the reader last read, finishing now, gives its code", () => {
+test("completedSince: a command running when the reader last read, finishing now, gives its code", async () => {
   const { session, print } = atPrompt();
   print("make\r\n" + osc.output + "…\r\n");
-  const check = completedSince(session, session.transcript.end, 1000);
-  assert.equal(check(), undefined);
+  const check = completedSince(session, session.transcript.end, { idleMs: 1000, promptQuietMs: 5 });
+  assert.equal(await check(), undefined);
   print(osc.end(3) + osc.prompt);
-  assert.deepEqual(check(), { exitCode: 3 });
+  assert.deepEqual(await check(), { exitCode: 3 });
 });
 
-test("completedSince: a command that ended before the reader's position is not a new completion", () => {
+test("completedSince: a command that ended before the reader's position is not a new completion", async () => {
   const { session, print } = atPrompt();
   print("ls\r\n" + osc.output + "a b\r\n" + osc.end(0) + osc.prompt);
-  const check = completedSince(session, session.transcript.end, 60_000);
-  assert.equal(check(), undefined);
+  const check = completedSince(session, session.transcript.end, { idleMs: 60_000, promptQuietMs: 5 });
+  assert.equal(await check(), undefined);
   print("false\r\n" + osc.output + osc.end(1) + osc.prompt);
-  assert.deepEqual(check(), { exitCode: 1 });
+  assert.deepEqual(await check(), { exitCode: 1 });
 });
