@@ -19,9 +19,9 @@ import { publishRuns } from "./run-state.js";
 import { statusFilePath } from "./status-file.js";
 import { adoptRecordedRun, shellStatusWritten } from "./adopt-run.js";
 import { prepareHost } from "./host-prepare.js";
-import { cleanCallerEnv, sandboxLaunch, type SandboxedLaunch } from "../sandbox/launch.js";
+import { cleanCallerEnv, type SandboxedLaunch } from "../sandbox/launch.js";
+import { paneSandbox } from "./pane-sandbox.js";
 import { RELAY_ENV } from "../sandbox/relay.js";
-import { remoteSandboxLaunch } from "../sandbox/remote-launch.js";
 import type { SandboxOption, SandboxPolicy } from "../sandbox/policy.js";
 import { claimName, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
@@ -340,15 +340,7 @@ export class SessionRegistry {
     // A refused policy releases the name it claimed (it stayed "being opened by another termhive process").
     let sandbox: SandboxedLaunch | undefined;
     try {
-      sandbox =
-      asked === undefined
-        ? undefined
-        : host
-          ? remoteSandboxLaunch(asked, { argv: launch.argv, cwd, sessionId: id, shell: shellKind !== "other" }, host)
-          : await sandboxLaunch(asked, {
-              argv: launch.argv, cwd, program, home: callerEnv.HOME ?? process.env.HOME ?? "/", termhiveHome: this.config.home, sessionId: id, shell: shellKind !== "other", stateHome: callerEnv.XDG_STATE_HOME,
-              env: { ...callerEnv, ...options.env },
-            });
+      sandbox = await paneSandbox({ asked, host, argv: launch.argv, cwd, program, sessionId: id, shell: shellKind !== "other", termhiveHome: this.config.home, callerEnv, ...(options.env ? { env: options.env } : {}) });
     } catch (error) {
       await release();
       throw error;
