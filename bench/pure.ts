@@ -3,7 +3,7 @@
 // linearly, see test/unit/scaling.ts). Medians of RUNS after a warm-up.
 import { cleanLines, renderOutput } from "../src/output/index.js";
 import { pytest } from "../src/output/reducers/pytest.js";
-import { redactCredentials, redactSecrets } from "../src/safety/redact.js";
+import { redactCredentials, redactSecrets } from "../src/redact.js";
 import { RUNS, loadavg, median, round, type Emit } from "./common.js";
 
 const MB = 1024 * 1024;

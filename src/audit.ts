@@ -3,7 +3,7 @@
 // so it takes at most twice the cap on disk.
 import { appendFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { redactCredentialsDeep } from "./safety/redact.js";
+import { redactCredentialsDeep } from "./redact.js";
 
 export type AuditEvent = Record<string, unknown> & { event: string };
 

@@ -11,7 +11,7 @@
 // fell behind the oldest kept row is told how many events it missed.
 import type { HiveStore } from "./store.js";
 import { HiveError } from "./errors.js";
-import { redactCredentialsDeep } from "../safety/redact.js";
+import { redactCredentialsDeep } from "../redact.js";
 
 export const EVENT_KINDS = ["status", "watch", "message", "lifecycle"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -13,7 +13,7 @@
 import type { HiveStore } from "./store.js";
 import { traced } from "../util/traced.js";
 import { HiveError } from "./errors.js";
-import { redactCredentials } from "../safety/redact.js";
+import { redactCredentials } from "../redact.js";
 
 /** Who told termhive the conversation id: termhive chose it up front, or the program's hook reported it. */
 export type ConversationSource = "chosen" | "hook";

@@ -2,7 +2,7 @@
 // shell's "Deploy now? [y/N]" with the output above it), for a notice read on a phone: the
 // bottom non-blank rows, box edges dropped, credentials masked (the excerpt is kept in the
 // event log and leaves the machine), cut to a few hundred characters.
-import { redactCredentials } from "../safety/redact.js";
+import { redactCredentials } from "../redact.js";
 
 const MAX_LINES = 12;
 const MAX_LINE_CHARS = 200;

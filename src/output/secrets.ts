@@ -1,5 +1,5 @@
-// Caller-declared secrets are masked by the one implementation in src/safety/redact.ts.
-import { redactSecrets } from "../safety/redact.js";
+// Caller-declared secrets are masked by the one implementation in src/redact.ts.
+import { redactSecrets } from "../redact.js";
 
 export function maskSecrets(text: string, secrets: readonly string[] | undefined): string {
   return secrets?.length ? redactSecrets(text, secrets) : text;

@@ -107,8 +107,7 @@ export class TermhiveService {
     await this.registry.ensureStarted();
     await this.registry.refresh();
     const sessions = this.registry.all();
-    const max = this.config.maxSessions;
-    if (sessions.length + count <= max) return;
+    if (sessions.length + count <= this.config.maxSessions) return;
     // Idle: exited, or nothing running and the shell itself in the foreground (the pane's
     // foreground process, fresh from the refresh, also tells a process that adopted the session
     // mid-command that something runs).
@@ -120,7 +119,7 @@ export class TermhiveService {
     const more = idle.length > named.length ? ` and ${idle.length - named.length} more` : "";
     const asked = count === 1 ? "" : `, ${count} were asked for`;
     throw new ToolError(
-      `${sessions.length} sessions are open${asked}, the limit is ${max} (TERMHIVE_MAX_SESSIONS); nothing was opened. ` +
+      `${sessions.length} sessions are open${asked}, the limit is ${this.config.maxSessions} (TERMHIVE_MAX_SESSIONS); nothing was opened. ` +
         (named.length ? `Idle sessions you could close with terminal_close: ${named.join(", ")}${more}.` : "None is idle: close one with terminal_close (force: true kills what it runs)."),
       "unavailable",
     );
@@ -144,14 +143,7 @@ export class TermhiveService {
     const result = await withinRunTimeout(this.runIn(session, input, ctx, startedAt, timeoutMs, typing), typing, startedAt, timeoutMs, session.meta.host);
     // A run's output counts as read by this client.
     session.readCursors.set(ctx.clientId, session.transcript.end);
-    this.audit.write({
-      event: "complete",
-      session: session.id,
-      name: session.name,
-      reason: result.reason,
-      exit_code: result.exit_code,
-      duration_ms: result.duration_ms,
-    });
+    this.audit.write({ event: "complete", session: session.id, name: session.name, reason: result.reason, exit_code: result.exit_code, duration_ms: result.duration_ms });
     return result;
   }
 
@@ -320,14 +312,10 @@ export class TermhiveService {
     return sessionSummary(s, this.backend.kind);
   }
 
-
   async close(input: CloseInput): Promise<{ closed: boolean; session: string; name: string; exit_code?: number | null }> {
     const session = await this.session(input.session);
     if (session.alive && session.running && !input.force) {
-      throw new ToolError(
-        `session ${session.name} is running \`${session.running.command}\`; pass force: true to kill it, or interrupt it first with terminal_send keys ["C-c"]`,
-        "busy",
-      );
+      throw new ToolError(`session ${session.name} is running \`${session.running.command}\`; pass force: true to kill it, or interrupt it first with terminal_send keys ["C-c"]`, "busy");
     }
     const exitCode = session.alive ? undefined : session.exitStatus;
     await this.registry.close(session);

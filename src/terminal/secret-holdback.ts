@@ -1,7 +1,7 @@
 // Masks secrets in a stream of text chunks although one may arrive split across two chunks:
 // the end of each chunk that could still be the start of a secret is held back and joined
 // to the next chunk (or written on its own once output pauses).
-import { redactSecrets } from "../safety/redact.js";
+import { redactSecrets } from "../redact.js";
 
 export class SecretHoldback {
   private held = "";

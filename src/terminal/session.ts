@@ -3,7 +3,7 @@
 // tells what happened through typed events (the registry forwards them for every session).
 import { StringDecoder } from "node:string_decoder";
 import type { Backend, PaneInfo } from "../backends/backend.js";
-import { redactSecrets } from "../safety/redact.js";
+import { redactSecrets } from "../redact.js";
 import { SessionState } from "./session-state.js";
 import { firstLineOf, locateEndedOutput, saidExitLength } from "./command-text.js";
 import { OscScanner, type OscEvent } from "./osc.js";

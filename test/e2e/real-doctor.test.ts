@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI } from "./harness.js";
 import { agentPath, missingAgent } from "./real-agents.js";
@@ -11,6 +11,11 @@ import { tempFolder } from "../temp-folder.js";
 import { endTmuxServer } from "../tmux-server.js";
 
 const missing = missingAgent("claude") ?? missingAgent("codex");
+// The versions scripts/agents pins (and the profiles were checked against).
+const pinned: Record<string, string> = JSON.parse(readFileSync(new URL("../../scripts/agents/package.json", import.meta.url), "utf8")).dependencies;
+const CLAUDE = pinned["@anthropic-ai/claude-code"]!;
+const CODEX = pinned["@openai/codex"]!;
+const re = (v: string) => v.replace(/\./g, "\\.");
 
 async function doctor(env: Record<string, string>): Promise<{ check: string; ok: boolean; detail: string }[]> {
   const home = tempFolder("termhive-doctor-");
@@ -25,14 +30,14 @@ test("doctor names the installed claude and codex versions, and warns about one 
   const claude = checks.find((c) => c.check === "claude")!;
   const codex = checks.find((c) => c.check === "codex")!;
   assert.deepEqual([claude.ok, codex.ok], [true, true], JSON.stringify(checks));
-  assert.match(claude.detail, /^2\.1\.332; the claude profile was checked against 2\.1\.332/);
-  assert.match(codex.detail, /^0\.169\.0; the codex profile was checked against 0\.169\.0/);
+  assert.match(claude.detail, new RegExp(`^${re(CLAUDE)}; the claude profile was checked against (?:[0-9.]+, )*${re(CLAUDE)}\\b`));
+  assert.match(codex.detail, new RegExp(`^${re(CODEX)}; the codex profile was checked against (?:[0-9.]+, )*${re(CODEX)}\\b`));
   // A profile that knows only an older Codex: the installed one is newer.
   const profiles = join(tempFolder("termhive-profiles-"), "p.json");
   writeFileSync(profiles, JSON.stringify({ profiles: { codex: { extends: "codex", checkedVersions: ["0.100.0"] } } }));
   const warned = (await doctor({ TERMHIVE_PROFILES: profiles })).find((c) => c.check === "codex")!;
   assert.equal(warned.ok, false);
-  assert.match(warned.detail, /0\.169\.0: newer than the codex profile knows \(checked against 0\.100\.0\)/);
+  assert.match(warned.detail, new RegExp(`${re(CODEX)}: newer than the codex profile knows \\(checked against 0\\.100\\.0\\)`));
 });
 
 if (missing) test(`doctor's agent versions skipped: ${missing}`, { skip: missing }, () => {});

@@ -5,31 +5,15 @@
 // runner's 90 s per file on a loaded machine.)
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
+import { connectionTree, signalAll } from "../fixtures/sshd/freeze.js";
 
 const skip = sshdAvailable() ? false : "sshd (openssh-server) is not installed: apt-get install -y openssh-server";
 
-/** The pids of a process's tree, the tmux server's subtree (its panes) left out. */
-function connectionTree(pid: number): number[] {
-  const comm = spawnSync("ps", ["-o", "comm=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim();
-  if (comm.startsWith("tmux: server")) return [];
-  const out = spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).stdout;
-  return [pid, ...out.split("\n").map((l) => Number(l.trim())).filter((n) => n > 0).flatMap(connectionTree)];
-}
 
-const signal = (pids: number[], sig: NodeJS.Signals) => {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, sig);
-    } catch {
-      // gone already
-    }
-  }
-};
 
 describe("a command that ends while its host's link is frozen", { skip }, () => {
   let host: LoopbackHost;
@@ -46,7 +30,7 @@ describe("a command that ends while its host's link is frozen", { skip }, () => 
     h = await Harness.start({ TERMHIVE_SSH: `${host.sshCommand} -o ServerAliveInterval=1 -o ServerAliveCountMax=3` });
   });
   after(async () => {
-    signal(frozen, "SIGCONT");
+    signalAll(frozen, "SIGCONT");
     await h?.destroy();
     await host?.stop();
   });
@@ -60,7 +44,7 @@ describe("a command that ends while its host's link is frozen", { skip }, () => 
     // run on, and the command ends while the link is frozen.
     frozen = host.connectionPids().flatMap(connectionTree);
     assert.ok(frozen.length > 0);
-    signal(frozen, "SIGSTOP");
+    signalAll(frozen, "SIGSTOP");
 
     // ssh gives the link up, the next listing connects again and adopts the pane: it shows the end.
     const deadline = Date.now() + 60_000;
@@ -72,7 +56,7 @@ describe("a command that ends while its host's link is frozen", { skip }, () => 
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     assert.equal(listed?.last_exit_code, 7, JSON.stringify(listed));
-    signal(frozen, "SIGCONT");
+    signalAll(frozen, "SIGCONT");
 
     const waitStarted = Date.now();
     const wait = await h.ok("terminal_wait", { session: "far", for: "completion", timeout_s: 20 });

@@ -6,40 +6,26 @@
 // every process serving termhive's connection on a loopback sshd.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { Harness } from "./harness.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
+import { descendants, signalAll } from "../fixtures/sshd/freeze.js";
 
 const skip = sshdAvailable() ? false : "sshd (openssh-server) is not installed: apt-get install -y openssh-server";
 const TIMEOUT_S = 3;
 /** The answer comes at timeout_s; slack for a loaded machine (the old wait was ~30 s). */
 const ANSWER_MS = TIMEOUT_S * 1000 + 4000;
 
-function descendants(pid: number): number[] {
-  const out = spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).stdout;
-  const children = out.split("\n").map((l) => Number(l.trim())).filter((n) => n > 0);
-  return children.flatMap((c) => [c, ...descendants(c)]);
-}
 
 describe("terminal_run's timeout_s with the host's link frozen", { skip }, () => {
   let host: LoopbackHost;
   let h: Harness;
   let frozen: number[] = [];
-  const signal = (pids: number[], sig: NodeJS.Signals) => {
-    for (const pid of pids) {
-      try {
-        process.kill(pid, sig);
-      } catch {
-        // gone already
-      }
-    }
-  };
   before(async () => {
     host = await startLoopbackHost();
     h = await Harness.start({ TERMHIVE_SSH: host.sshCommand });
   });
   after(async () => {
-    signal(frozen, "SIGCONT");
+    signalAll(frozen, "SIGCONT");
     await h?.destroy();
     await host?.stop();
   });
@@ -49,7 +35,7 @@ describe("terminal_run's timeout_s with the host's link frozen", { skip }, () =>
     assert.equal((await h.ok("terminal_run", { session: "far", command: "echo up" })).output, "up");
     frozen = host.connectionPids().flatMap((pid) => [pid, ...descendants(pid)]);
     assert.ok(frozen.length > 0);
-    signal(frozen, "SIGSTOP");
+    signalAll(frozen, "SIGSTOP");
     const started = Date.now();
     const r = await h.call("terminal_run", { session: "far", command: "echo frozen-run", timeout_s: TIMEOUT_S });
     const ms = Date.now() - started;

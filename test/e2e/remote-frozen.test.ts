@@ -4,38 +4,23 @@
 // The freeze is real: SIGSTOP of every process serving termhive's connection on a loopback sshd.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { Harness } from "./harness.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
+import { descendants, signalAll } from "../fixtures/sshd/freeze.js";
 
 const skip = sshdAvailable() ? false : "sshd (openssh-server) is not installed: apt-get install -y openssh-server";
 
-/** Every process below `pid` (the connection's sshd processes, the remote shell and tmux). */
-function descendants(pid: number): number[] {
-  const out = spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).stdout;
-  const children = out.split("\n").map((l) => Number(l.trim())).filter((n) => n > 0);
-  return children.flatMap((c) => [c, ...descendants(c)]);
-}
 
 describe("a frozen remote host", { skip }, () => {
   let host: LoopbackHost;
   let h: Harness;
   let frozen: number[] = [];
-  const signal = (pids: number[], sig: NodeJS.Signals) => {
-    for (const pid of pids) {
-      try {
-        process.kill(pid, sig);
-      } catch {
-        // gone already
-      }
-    }
-  };
   before(async () => {
     host = await startLoopbackHost();
     h = await Harness.start({ TERMHIVE_SSH: host.sshCommand });
   });
   after(async () => {
-    signal(frozen, "SIGCONT");
+    signalAll(frozen, "SIGCONT");
     await h?.destroy();
     await host?.stop();
   });
@@ -46,7 +31,7 @@ describe("a frozen remote host", { skip }, () => {
     assert.equal((await h.ok("terminal_run", { session: "far", command: "echo up" })).output, "up");
     frozen = host.connectionPids().flatMap((pid) => [pid, ...descendants(pid)]);
     assert.ok(frozen.length > 0);
-    signal(frozen, "SIGSTOP");
+    signalAll(frozen, "SIGSTOP");
 
     // A run on the frozen host, and meanwhile a list in the same process.
     const runStarted = Date.now();

@@ -2,9 +2,9 @@
 // A notice is derived from one row of the event log (hive/events.ts), so its id is the event's
 // id: the key every process claims it by (claim.ts).
 // Every notice leaves the machine (ntfy.sh is public): its words are masked as results are
-// (credential shapes, safety/redact.ts) and cut to a length a phone shows.
+// (credential shapes, src/redact.ts) and cut to a length a phone shows.
 import type { HiveEvent } from "../events.js";
-import { redactCredentials } from "../../safety/redact.js";
+import { redactCredentials } from "../../redact.js";
 import { inQuietHours, type NoticeKind, type NotifyEndpoint } from "./config.js";
 
 /** Longest notice message: enough for a dialog's lines, short of what a phone cuts anyway. */

@@ -128,7 +128,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["hive/live/"],
   ["hive/", "terminal/"],
   ["backends/", "iterm2/", "output/", "safety/", "shell/", "sandbox/"],
-  ["util/", "auth/", "config.ts", "audit.ts", "version.ts"],
+  ["util/", "auth/", "config.ts", "audit.ts", "version.ts", "redact.ts"],
 ];
 
 const rankOf = (node: string): number => LAYERS.findIndex((layer) => layer.includes(node));

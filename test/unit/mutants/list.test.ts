@@ -18,7 +18,7 @@ test("every mutant's search text is in its file exactly once", () => {
 
 test("a search text found twice or not at all, a missing test file, a bad name pattern or a file outside the repository fails the check, naming the entry", () => {
   const list = join(tempFolder("termhive-mutant-list-"), "list.json");
-  const entry = { file: "src/safety/redact.ts", replace: "", tests: ["test/unit/safety/redact.test.ts"], breaks: "nothing" };
+  const entry = { file: "src/redact.ts", replace: "", tests: ["test/unit/safety/redact.test.ts"], breaks: "nothing" };
   writeFileSync(
     list,
     JSON.stringify({
@@ -33,7 +33,7 @@ test("a search text found twice or not at all, a missing test file, a bad name p
   );
   const r = check(`--list=${list}`);
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /\(twice\): the search text is found [2-9]\d* times in src\/safety\/redact\.ts, not once/);
+  assert.match(r.stderr, /\(twice\): the search text is found [2-9]\d* times in src\/redact\.ts, not once/);
   assert.match(r.stderr, /\(moved\): the search text is found 0 times/);
   assert.match(r.stderr, /\(no-test\): no test file test\/unit\/gone\.test\.ts/);
   assert.match(r.stderr, /\(bad-only\): "only" must be a regular expression/);

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { SecretHoldback } from "../../../src/terminal/secret-holdback.js";
-import { redactSecrets } from "../../../src/safety/redact.js";
+import { redactSecrets } from "../../../src/redact.js";
 
 function recordChunks(chunks: string[], secrets: string[]): string {
   let out = "";
