@@ -139,14 +139,9 @@ export class TerminalSession extends SessionState {
 
   private bracketedPasteSeen = false;
   /** The program asked for bracketed paste at least once (`ESC[?2004h`; shells ask at each prompt). */
-  get asksForBracketedPaste(): boolean {
-    return this.bracketedPasteSeen;
-  }
+  get asksForBracketedPaste(): boolean { return this.bracketedPasteSeen; }
 
-  /**
-   * Puts the screen model in bracketed-paste mode without output from the program: an adopted
-   * shell at its prompt whose pane is known to use it (the mode is not in a capture).
-   */
+  /** The screen model in bracketed-paste mode without the program's output: an adopted shell at its prompt known to use it (a capture lacks the mode). */
   assumeBracketedPaste(): void {
     this.bracketedPasteSeen = true;
     void this.screen.write("\x1b[?2004h");
@@ -229,7 +224,13 @@ export class TerminalSession extends SessionState {
         // A line given up (a blank line, a syntax error, C-c): its echo is its first line;
         // what follows, up to this prompt, is the shell's answer. Nothing typed on it: a
         // redraw after what a job printed (zsh's job notices), all output.
-        if (this.echo.reading) this.inputEnds(this.typedOnLine ? this.firstLineEnd(start) : this.printedUpTo(start));
+        // A typed line drawn again without a line break (readline's redisplay on a resize) is still typed: its keys stay echo.
+        if (this.echo.reading) {
+          const typed = this.typedOnLine;
+          const end = typed ? this.firstLineEnd(start) : this.printedUpTo(start);
+          this.inputEnds(end);
+          if (typed && end === start) this.typedOnLine = true;
+        }
         // A command that ended without D (the shell was interrupted hard) is over all the same.
         const running = this.running;
         if (running) this.finishCommand(running, start, null, "prompt");
@@ -403,9 +404,7 @@ export class TerminalSession extends SessionState {
     if (info?.dead && (statusKnown || final)) this.markExited(info.exitStatus, info.exitSignal);
   }
 
-  redact(text: string): string {
-    return redactSecrets(text, this.secrets);
-  }
+  redact(text: string): string { return redactSecrets(text, this.secrets); }
 
   async write(data: Buffer): Promise<void> {
     this.answerMayWait = false;
