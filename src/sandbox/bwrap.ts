@@ -1,7 +1,7 @@
 // A sandbox policy as a bubblewrap command line (Linux). The pane's launch becomes
 // `bwrap <these arguments> -- program args…`; bwrap keeps the environment it is given.
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
+import { findOnPath } from "../util/find-program.js";
 import type { SandboxPolicy } from "./policy.js";
 import type { Shield } from "./protect.js";
 import { outsideBwrapArgs } from "./network.js";
@@ -104,17 +104,7 @@ function foldersBetween(write: string[], covered: string[]): string[] {
 
 /** The bwrap on PATH, or null. */
 export function findBwrap(pathVar: string = process.env.PATH ?? ""): string | null {
-  for (const dir of pathVar.split(delimiter)) {
-    if (!dir) continue;
-    const file = join(dir, "bwrap");
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return null;
+  return findOnPath("bwrap", pathVar);
 }
 
 export const BWRAP_MISSING = "sandboxing needs bubblewrap (bwrap), which is not installed here: install it: apt-get install bubblewrap";

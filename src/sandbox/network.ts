@@ -10,8 +10,7 @@
 // the program (--block-fd) until the watcher has pasta attached to the sandbox's namespace
 // (found by --info-fd), and keeps a pipe open (--sync-fd) for exactly as long as the sandbox
 // runs; its end is the watcher's sign to stop pasta.
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { findOnPath } from "../util/find-program.js";
 import { SECCOMP_FD } from "./seccomp.js";
 
 /** bwrap's descriptors in the launch (the seccomp filter is 9, seccomp.ts). */
@@ -22,17 +21,7 @@ export const PASTA_MISSING =
 
 /** The pasta on PATH, or null. */
 export function findPasta(pathVar: string = process.env.PATH ?? ""): string | null {
-  for (const dir of pathVar.split(delimiter)) {
-    if (!dir) continue;
-    const file = join(dir, "pasta");
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return null;
+  return findOnPath("pasta", pathVar);
 }
 
 /** Variables that name the API an agent talks to (Claude Code's, the OpenAI SDK's, …). */

@@ -13,8 +13,6 @@ import { connectionTree, signalAll } from "../fixtures/sshd/freeze.js";
 
 const skip = sshdAvailable() ? false : "sshd (openssh-server) is not installed: apt-get install -y openssh-server";
 
-
-
 describe("a command that ends while its host's link is frozen", { skip }, () => {
   let host: LoopbackHost;
   let h: Harness;

@@ -15,7 +15,6 @@ const TIMEOUT_S = 3;
 /** The answer comes at timeout_s; slack for a loaded machine (the old wait was ~30 s). */
 const ANSWER_MS = TIMEOUT_S * 1000 + 4000;
 
-
 describe("terminal_run's timeout_s with the host's link frozen", { skip }, () => {
   let host: LoopbackHost;
   let h: Harness;

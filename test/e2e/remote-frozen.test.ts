@@ -10,7 +10,6 @@ import { descendants, signalAll } from "../fixtures/sshd/freeze.js";
 
 const skip = sshdAvailable() ? false : "sshd (openssh-server) is not installed: apt-get install -y openssh-server";
 
-
 describe("a frozen remote host", { skip }, () => {
   let host: LoopbackHost;
   let h: Harness;

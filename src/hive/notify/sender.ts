@@ -5,8 +5,7 @@
 // notice's retries do not hold a fresh one back. Only the first few KB of an answer are read:
 // a receiver's answer body is never needed, and one could be endless.
 import { execFile } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { findOnPath } from "../../util/find-program.js";
 import type { NotifyEndpoint } from "./config.js";
 import type { Notice } from "./notice.js";
 import { ntfyRequest, webhookRequest } from "./payload.js";
@@ -77,17 +76,7 @@ async function readSome(response: Response, limit: number): Promise<void> {
   }
 }
 
-function onPath(program: string): boolean {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    try {
-      accessSync(join(dir, program), constants.X_OK);
-      return true;
-    } catch {
-      // not here
-    }
-  }
-  return false;
-}
+const onPath = (program: string): boolean => findOnPath(program) !== null;
 
 /** notify-send (Linux desktops) or osascript (macOS), when the machine has one. */
 export function desktopCommand(notice: Notice, platform: NodeJS.Platform = process.platform): [string, string[]] | null {
