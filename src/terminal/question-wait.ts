@@ -15,7 +15,11 @@ const MAX_QUESTION_CHARS = 120;
 
 /** The question on the cursor's line, when the line ends with one; else undefined. */
 export function questionAtCursor(cursorLine: string): string | undefined {
-  if (!QUESTION_AT_CURSOR.test(cursorLine)) return undefined;
+  return QUESTION_AT_CURSOR.test(cursorLine) ? asQuestion(cursorLine) : undefined;
+}
+
+/** The cursor's line as a question's text: trimmed, its end kept when it is long (the question ends the line). */
+function asQuestion(cursorLine: string): string {
   const text = cursorLine.trim();
   return text.length > MAX_QUESTION_CHARS ? `…${text.slice(-(MAX_QUESTION_CHARS - 1))}` : text;
 }
@@ -27,11 +31,7 @@ export function questionAtCursor(cursorLine: string): string | undefined {
  * was echoed and the screen is still: there the program reads a line, as a REPL's prompt does.
  */
 export function replQuestionAtCursor(cursorLine: string): string | undefined {
-  const shell = questionAtCursor(cursorLine);
-  if (shell) return shell;
-  if (!/\S.*[?:]\s*$/.test(cursorLine)) return undefined;
-  const text = cursorLine.trim();
-  return text.length > MAX_QUESTION_CHARS ? `…${text.slice(-(MAX_QUESTION_CHARS - 1))}` : text;
+  return QUESTION_AT_CURSOR.test(cursorLine) || /\S.*[?:]\s*$/.test(cursorLine) ? asQuestion(cursorLine) : undefined;
 }
 
 export function questionHint(session: TerminalSession, question: string): string {
