@@ -2,8 +2,8 @@
 // TERMHIVE_HOME). No server, tmux, backend or gRPC: an agent's hooks run these commands every
 // turn, with or without a termhive server. Servers follow the store, so what is written here
 // is seen by every server on the same home.
-import { agentView } from "../hive/agent-view.js";
-import { Hive, HiveError, parseStatusArgs } from "../hive/index.js";
+import { Hive, HiveError } from "../hive/index.js";
+import { mailInStore, readInbox, recordOwnStatus, type MailInput } from "../hive/ops/store-only.js";
 import type { StoreHive } from "../verbs/verb.js";
 
 export class PaneHive implements StoreHive {
@@ -23,23 +23,21 @@ export class PaneHive implements StoreHive {
     return env.TERMHIVE_SESSION ? (this.hive.agents.bySession(env.TERMHIVE_SESSION)[0]?.name ?? null) : null;
   }
 
-  async mail(input: { to: string; text: string; from?: string; type_into_pane?: boolean }) {
+  async mail(input: MailInput) {
     // Typing needs the pane, which only the server following it holds: refused before anything is left.
     if (input.type_into_pane) {
       throw new HiveError("invalid", "typing a message into a pane needs the termhive server that follows it: use the hive_mail tool with type_into_pane, or termhive send <agent> <text>");
     }
-    return { message: this.hive.mailbox.send(input.from ?? "orchestrator", input.to, input.text) };
+    return mailInStore(this.hive, input);
   }
 
   async inbox(input: { agent: string; all?: boolean; peek?: boolean; limit?: number }) {
-    const messages = this.hive.mailbox.read(input.agent, { unreadOnly: !input.all, markRead: !input.peek, limit: input.limit });
-    return { agent: input.agent, messages, unread_left: this.hive.mailbox.unreadCount(input.agent) };
+    return readInbox(this.hive, input);
   }
 
   async setStatus(input: { agent: string; status: string; detail?: string }) {
-    const report = parseStatusArgs([input.status, ...(input.detail ? [input.detail] : [])]);
     // This process follows no pane: the agent shows as a server shows one it does not hold.
-    return { agent: agentView(this.hive.applySelfStatus(input.agent, report).agent) };
+    return recordOwnStatus(() => this.hive, input);
   }
 
   close(): void {

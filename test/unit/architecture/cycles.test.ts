@@ -4,7 +4,8 @@
 // on any import from a folder to one above it in the declared order (LAYERS); and on any
 // file-level import circle (type-only imports excepted: the compiler erases them).
 // Files directly in src/ (config.ts, audit.ts, index.ts…) each count as their own node: they
-// are entry points or leaves, not one folder. src/hive/live/ is its own node, above hive/.
+// are entry points or leaves, not one folder. src/hive/live/ is its own node, above hive/, and
+// src/hive/ops/ (the verbs' operations over the crew) its own, above hive/live/.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
@@ -24,7 +25,7 @@ function sourceFiles(dir: string): string[] {
 /** The top-level folder of src/ a file belongs to, or the file itself when it sits in src/. */
 function nodeOf(path: string): string {
   const parts = relative(SRC, path).split(sep);
-  if (parts[0] === "hive" && parts[1] === "live") return "hive/live/";
+  if (parts[0] === "hive" && (parts[1] === "live" || parts[1] === "ops")) return `hive/${parts[1]}/`;
   return parts.length > 1 ? `${parts[0]}/` : parts[0]!.replace(/\.js$/, ".ts");
 }
 
@@ -118,13 +119,14 @@ test("no folder of src/ imports, directly or through others, a folder that impor
 
 /**
  * The layers, top first: a node may import nodes of its own rank or below, never above.
- * doors > verbs > service > hive/live > hive, terminal > backends, output, safety, shell > util.
+ * doors > verbs > service > hive/ops > hive/live > hive, terminal > backends, output, safety, shell > util.
  * Ranks of equal standing share a line; the folder cycle test above keeps those acyclic.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ["cli.ts", "index.ts", "cli/", "serve/", "mcp/", "grpc/", "dashboard/"],
   ["verbs/"],
   ["service/"],
+  ["hive/ops/"],
   ["hive/live/"],
   ["hive/", "terminal/"],
   ["backends/", "iterm2/", "output/", "safety/", "shell/", "sandbox/"],

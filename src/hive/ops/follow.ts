@@ -1,0 +1,51 @@
+// Following agents from a call: hive_events (the event log from a cursor), hive_wait (until
+// targets reach a status or show a pattern) and hive_watch (persisted pattern watchers).
+import type { SafeRegex } from "../../util/regex.js";
+import { ToolError } from "../../util/tool-error.js";
+import type { AgentRecord, EventKind, TargetSpec } from "../index.js";
+import type { Crew } from "../live/crew.js";
+import { withProgress } from "../live/progress.js";
+import { hiveWait, type HiveWaitResult, type WaitFor } from "../live/wait.js";
+import type { TerminalCall, TerminalPort } from "./terminal-port.js";
+
+export async function eventsSince(crew: Pick<Crew, "sync" | "hive" | "descriptors">, input: { since?: number; targets?: TargetSpec; kinds?: EventKind[]; limit?: number }) {
+  await crew.sync();
+  const r = crew.hive.eventsSince(input.since ?? 0, { targets: input.targets, sessions: crew.descriptors(), kinds: input.kinds, limit: input.limit });
+  return { events: r.events, cursor: r.cursor, more: r.more, missed: r.missed };
+}
+
+export interface HiveWaitInput {
+  targets: TargetSpec;
+  for: WaitFor;
+  pattern?: string;
+  mode?: "any" | "all";
+  timeout_s?: number;
+}
+
+export async function waitForTargets(crew: Pick<Crew, "resolve" | "hive" | "registry" | "onAgentChanged">, terminal: Pick<TerminalPort, "regex">, input: HiveWaitInput, ctx?: TerminalCall): Promise<HiveWaitResult> {
+  let pattern: SafeRegex | undefined;
+  if (input.for === "pattern") {
+    if (!input.pattern) throw new ToolError('for: "pattern" needs a pattern');
+    pattern = terminal.regex(input.pattern, "pattern");
+  }
+  const { targets } = await crew.resolve(input.targets);
+  // An idle status does not end a message's work until the turn it started is over, and a
+  // queued message is work still to come (see hive/turns.ts, hive/outbox.ts).
+  const held = (a: AgentRecord) => crew.hive.turns.holdsIdle(a.name) || crew.hive.outbox.hasFor(a.sessionId);
+  return withProgress(ctx, `waiting for ${input.for} (${input.mode ?? "any"} of ${targets.length})`, hiveWait({ hive: crew.hive, registry: crew.registry, onAgentChanged: crew.onAgentChanged, held }, targets, {
+    for: input.for, pattern, mode: input.mode ?? "any", timeoutMs: (input.timeout_s ?? 30) * 1000,
+  }));
+}
+
+export async function watch(crew: Pick<Crew, "sync" | "hive" | "descriptors" | "scanner">, input: { targets?: TargetSpec; pattern?: string; flags?: string; label?: string; remove?: number }) {
+  await crew.sync();
+  let added, removed;
+  if (input.remove !== undefined) removed = crew.hive.watchers.remove(input.remove);
+  if (input.pattern !== undefined) {
+    if (input.targets === undefined) throw new ToolError("a watcher needs targets (e.g. \"all\", \"team:backend\")");
+    crew.hive.resolveTargets(input.targets, crew.descriptors()); // unknown names → error now, not silence later
+    added = crew.hive.watchers.add({ target: input.targets, pattern: input.pattern, flags: input.flags, label: input.label });
+  } else if (input.targets !== undefined) throw new ToolError("give a pattern to watch for");
+  crew.scanner.invalidate();
+  return { ...(added ? { added } : {}), ...(removed ? { removed } : {}), watchers: crew.hive.watchers.list() };
+}
