@@ -111,7 +111,7 @@ export class HiveService {
 
   agentView(a: AgentRecord) {
     const s = this.registry.byId(a.sessionId);
-    return agentView(a, s && { alive: s.alive, paneId: s.paneId, sandbox: s.meta.sandbox });
+    return agentView(a, s && { alive: s.alive, paneId: s.paneId, sandbox: s.meta.sandbox, host: s.meta.host });
   }
 
   async listAgents(input: { team?: string; recursive?: boolean }) {
