@@ -36,6 +36,7 @@ function agentRow(a: AgentView, now: number, actions: OverviewActions): HTMLElem
     "li",
     { class: "agent", "data-agent": a.name, tabindex: "0", title: `session ${a.session_name ?? a.session}` },
     el("span", { class: "agent-name" }, a.name),
+    a.host ? el("span", { class: "host" }, ` on ${a.host}`) : "",
     " ",
     statusBadge(a.status),
     " ",

@@ -134,6 +134,7 @@ export class HiveFeed {
       agents: agents.map((a): AgentView => ({
         name: a.name, session: a.session, session_name: a.session_name, team: a.team, profile: a.profile, status: a.status,
         detail: a.detail, source: a.source, updated_at: a.updated_at, alive: a.alive, question: a.question,
+        ...(a.host ? { host: a.host } : {}),
       })),
       teams: hive.listTeams().teams.map((t) => ({ name: t.name, parent: t.parent, description: t.description, members: t.members, children: t.children })),
       queue: (await hive.queue({})).queued,

@@ -36,6 +36,8 @@ export interface AgentView {
   source: string | null;
   updated_at: number;
   alive: boolean;
+  /** The ssh host its pane runs on; absent: the machine termhive runs on. */
+  host?: string;
   /** The question a waiting agent's screen shows (hive_answer's digest), or null. */
   question: QuestionView | null;
 }

@@ -8,6 +8,8 @@ export interface PaneSeen {
   alive: boolean;
   paneId: string;
   sandbox?: SandboxPolicy;
+  /** The ssh host the pane runs on; absent: this machine. */
+  host?: string;
 }
 
 export function agentView(a: AgentRecord, pane?: PaneSeen) {
@@ -15,6 +17,7 @@ export function agentView(a: AgentRecord, pane?: PaneSeen) {
     name: a.name, session: a.sessionId, session_name: a.sessionName, team: a.team, profile: a.profile,
     status: a.status, detail: a.statusDetail, source: a.statusSource, exit_code: a.exitCode,
     alive: pane !== undefined && pane.alive, pane: pane?.paneId ?? null, updated_at: a.updatedAt,
+    ...(pane?.host ? { host: pane.host } : {}),
     ...(pane?.sandbox ? { sandbox: describePolicy(pane.sandbox) } : {}),
   };
 }

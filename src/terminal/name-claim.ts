@@ -18,6 +18,12 @@ interface Claim {
   at: number;
   host: string;
   pid: number;
+  /**
+   * Set once the session's pane exists: from then on the claim lasts as long as the pane, so a
+   * pane that dies with its tmux server (a host's `kill-server`, a reboot) frees the name at
+   * once instead of looking like an opening in progress for the grace.
+   */
+  opened?: true;
 }
 
 function keyOf(name: string): string {
@@ -36,7 +42,7 @@ export async function claimName(backend: Backend, name: string, id: string, live
   const current = await backend.readShared(null, key);
   const held = decodeShared<Claim>(current);
   const opening = (claim: Partial<Claim>) =>
-    typeof claim.at === "number" && Date.now() - claim.at < OPENING_GRACE_MS && ownerAlive(claim.host, claim.pid, host);
+    claim.opened !== true && typeof claim.at === "number" && Date.now() - claim.at < OPENING_GRACE_MS && ownerAlive(claim.host, claim.pid, host);
   if (held?.id && (liveIds.has(held.id) || opening(held))) throw clash(name, held.id, liveIds.has(held.id));
   const now = await backend.swapShared(null, key, current, mine);
   if (now !== mine) {
@@ -44,6 +50,14 @@ export async function claimName(backend: Backend, name: string, id: string, live
     throw clash(name, winner?.id ?? "another process", false);
   }
   return () => releaseName(backend, name, id);
+}
+
+/** Records that session `id`'s pane exists (see `Claim.opened`), if it still holds `name`. */
+export async function markNameOpened(backend: Backend, name: string, id: string): Promise<void> {
+  const key = keyOf(name);
+  const current = await backend.readShared(null, key);
+  const claim = decodeShared<Claim>(current);
+  if (claim?.id === id && !claim.opened) await backend.swapShared(null, key, current, encodeShared({ ...claim, opened: true }));
 }
 
 /** Drops the claim on `name` if session `id` still holds it. */

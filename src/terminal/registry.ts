@@ -23,7 +23,7 @@ import { cleanCallerEnv, type SandboxedLaunch } from "../sandbox/launch.js";
 import { paneSandbox } from "./pane-sandbox.js";
 import { RELAY_ENV } from "../sandbox/relay.js";
 import type { SandboxOption, SandboxPolicy } from "../sandbox/policy.js";
-import { claimName, releaseName } from "./name-claim.js";
+import { claimName, markNameOpened, releaseName } from "./name-claim.js";
 import { adoptPasteMode, publishPasteMode } from "./paste-mode.js";
 import { removeSecretLineMark } from "../shell/secret-line.js";
 import { plainShellPagerEnv, removeRunLineMark } from "../shell/run-line.js";
@@ -338,13 +338,8 @@ export class SessionRegistry {
     const callerEnv = host ? {} : paneEnvironment(process.env, this.config.paneEnv);
     const asked = options.grantedSandbox ? { granted: options.grantedSandbox } : options.sandbox;
     // A refused policy releases the name it claimed (it stayed "being opened by another termhive process").
-    let sandbox: SandboxedLaunch | undefined;
-    try {
-      sandbox = await paneSandbox({ asked, host, argv: launch.argv, cwd, program, sessionId: id, shell: shellKind !== "other", termhiveHome: this.config.home, callerEnv, ...(options.env ? { env: options.env } : {}) });
-    } catch (error) {
-      await release();
-      throw error;
-    }
+    const sandbox: SandboxedLaunch | undefined = await paneSandbox({ asked, host, argv: launch.argv, cwd, program, sessionId: id, shell: shellKind !== "other", termhiveHome: this.config.home, callerEnv, ...(options.env ? { env: options.env } : {}) })
+      .catch(async (error: unknown) => { await release(); throw error; });
     // A local pane's environment is this process's (the caller's, util/pane-env.ts), never the
     // tmux server's; a remote pane starts from its host's.
     const env: Record<string, string> = {
@@ -363,7 +358,9 @@ export class SessionRegistry {
     const meta: SessionMeta = { id, name, created: Date.now(), command: program, shell: shellKind, ...(host ? { host: host.host } : {}), ...(sandbox ? { sandbox: sandbox.policy } : {}) };
     this.opening.add(id);
     try {
-      return await this.createOpened(meta, sandbox ?? launch, env, { ...options, cwd });
+      const session = await this.createOpened(meta, sandbox ?? launch, env, { ...options, cwd });
+      await markNameOpened(this.backend, name, id);
+      return session;
     } catch (error) {
       await release();
       throw error;

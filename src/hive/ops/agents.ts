@@ -14,7 +14,7 @@ import type { PaneCommands } from "./terminal-port.js";
 /** An agent as this process sees it: with its pane when this process follows it. */
 export function agentSeen(registry: Pick<SessionRegistry, "byId">, a: AgentRecord) {
   const s = registry.byId(a.sessionId);
-  return agentView(a, s && { alive: s.alive, paneId: s.paneId, sandbox: s.meta.sandbox });
+  return agentView(a, s && { alive: s.alive, paneId: s.paneId, sandbox: s.meta.sandbox, host: s.meta.host });
 }
 
 export async function registerAgent(crew: Crew, input: { name: string; session: string; team?: string; profile?: string; replace?: boolean }) {
