@@ -1,4 +1,4 @@
-// agent_restore / `termhive restore` (issue 25 §1): agents whose pane is gone (tmux killed, a
+// agent_restore / `termhive restore`: agents whose pane is gone (tmux killed, a
 // reboot) come back in new panes, each resuming its program's own conversation where the
 // profile knows how (`claude --resume <id>`, `codex resume <id>`, profile `resume`), in its
 // folder, team, window and size, from what restore-record.ts kept at its start. An agent whose
