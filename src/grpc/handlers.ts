@@ -33,10 +33,11 @@ function dropEmptyArrays(request: Row): Row {
   return out;
 }
 
-/** Wire request → the verb's input, and its result → the wire response. */
+/** Wire request → the verb's input (by its family's conventions), and its result → the wire response (the verb's own). */
 function wire(verb: AnyVerb): { decode(request: Row): Row; encode(result: Row): object } {
-  if (verb.family === "terminal") return { decode: (request) => sandboxFromWire(dropEmptyArrays(request)), encode: (result) => result };
-  return { decode: (request) => requestFromWire(sandboxFromWire(request), verb.input), encode: (result) => responseToWire(verb, result) };
+  const encode = (result: Row) => responseToWire(verb, result);
+  if (verb.family === "terminal") return { decode: (request) => sandboxFromWire(dropEmptyArrays(request)), encode };
+  return { decode: (request) => requestFromWire(sandboxFromWire(request), verb.input), encode };
 }
 
 function unaryHandler(verb: AnyVerb, services: Services, authorize: Authorize | undefined): Unary {
