@@ -10,7 +10,7 @@
 // server following many busy sessions promotes much short-lived garbage (a run's objects live
 // as long as the run, ~1 s under load); with V8's default growing factors its RSS rose from
 // ~100 to 240-265 MB in a 5-minute soak (2 processes × 33 sessions) around a live heap of
-// ~47 MB, and had not levelled off. With the flag it stays flat (issue 20 §5).
+// ~47 MB, and had not levelled off. With the flag it stays flat in the same soak.
 // The flags only apply when the file is run as a program (npx termhive, the bin);
 // `node cli.js` skips them.
 import { Command, CommanderError } from "commander";

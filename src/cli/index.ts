@@ -1,4 +1,4 @@
-// The CLI verbs of issue 5 (one file per concern); cli.ts registers them in one line.
+// The CLI's commands for a person at a shell (one file per concern); cli.ts registers them in one line.
 import type { Command } from "commander";
 import { registerAttach } from "./attach.js";
 import { registerCleanupVerbs } from "./cleanup-verbs.js";

@@ -5,6 +5,9 @@
 import type { WebSocket } from "ws";
 import type { ServiceRoot } from "../service/root.js";
 import type { Disposable } from "../terminal/events.js";
+import { VERB, type AnyVerb, type Services } from "../verbs/index.js";
+import { callVerb } from "../verbs/call.js";
+import { classify } from "../verbs/errors.js";
 import { parseClientMessage } from "./client-messages.js";
 import type { HiveFeed } from "./hive-feed.js";
 import type { ClientMessage, ServerMessage } from "./protocol.js";
@@ -140,26 +143,31 @@ export class DashboardConnection {
         return;
       }
       case "message": {
-        const hive = this.root.hive;
         const to = m.to;
         const input = to.kind === "everyone" ? { broadcast: m.text } : to.kind === "team" ? { teams: { [to.name]: m.text } } : { agents: { [to.name]: m.text } };
-        const result = await hive.message({ ...input, confirm: m.confirm });
-        this.send({ t: "reply", id: m.id, ok: true, result });
-        this.schedule();
-        return;
+        return this.callVerb(m.id, VERB.hiveMessage, { ...input, confirm: m.confirm }, true);
       }
-      case "answer": {
+      case "answer":
         // "Needs you": the same hive_answer path as every door (stale digest refused, gate, audit).
-        const result = await this.root.hive.answer({ agent: m.agent, answer: m.answer, question: m.question }, { clientId: "dashboard" });
-        this.send({ t: "reply", id: m.id, ok: true, result });
-        this.schedule();
-        return;
-      }
-      case "mailbox": {
-        const result = await this.root.hive.inbox({ agent: m.agent, all: true, peek: true, limit: 50 });
-        this.send({ t: "reply", id: m.id, ok: true, result });
-        return;
-      }
+        return this.callVerb(m.id, VERB.hiveAnswer, { agent: m.agent, answer: m.answer, question: m.question }, true);
+      case "mailbox":
+        return this.callVerb(m.id, VERB.hiveInbox, { agent: m.agent, all: true, peek: true, limit: 50 }, false);
+    }
+  }
+
+  /**
+   * A verb the page asks for, as every door calls one: its input checked by the verb's schema,
+   * its operation, and a failure worded as every door words it. A change it makes (a message,
+   * an answer) is shown at once, not at the next feed update.
+   */
+  private async callVerb(id: number, verb: AnyVerb, input: object, changes: boolean): Promise<void> {
+    try {
+      const services: Services = { terminal: this.root.terminal, hive: () => this.root.hive };
+      const result = await callVerb(verb, services, input, { clientId: "dashboard" });
+      this.send({ t: "reply", id, ok: true, result });
+      if (changes) this.schedule();
+    } catch (error) {
+      this.send({ t: "reply", id, ok: false, error: classify(error).message });
     }
   }
 

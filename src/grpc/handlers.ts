@@ -1,9 +1,9 @@
 // The gRPC door: one unary method per verb of the table (its request validated with the verb's
 // schema, its operation, errors as status codes) and the two watch streams. No behaviour lives here.
 import * as grpc from "@grpc/grpc-js";
-import { z } from "zod";
 import type { ServiceRoot } from "../service/root.js";
 import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
+import { inputSchema } from "../verbs/call.js";
 import { requestFromWire, responseToWire } from "./hive-codec.js";
 import { replyError } from "./reply-error.js";
 import { sandboxFromWire } from "./sandbox-codec.js";
@@ -33,16 +33,16 @@ function dropEmptyArrays(request: Row): Row {
   return out;
 }
 
-/** Wire request → the verb's input, and its result → the wire response. */
+/** Wire request → the verb's input (by its family's conventions), and its result → the wire response (the verb's own). */
 function wire(verb: AnyVerb): { decode(request: Row): Row; encode(result: Row): object } {
-  if (verb.family === "terminal") return { decode: (request) => sandboxFromWire(dropEmptyArrays(request)), encode: (result) => result };
-  return { decode: (request) => requestFromWire(sandboxFromWire(request), verb.input), encode: (result) => responseToWire(verb.grpc, result) };
+  const encode = (result: Row) => responseToWire(verb, result);
+  if (verb.family === "terminal") return { decode: (request) => sandboxFromWire(dropEmptyArrays(request)), encode };
+  return { decode: (request) => requestFromWire(sandboxFromWire(request), verb.input), encode };
 }
 
 function unaryHandler(verb: AnyVerb, services: Services, authorize: Authorize | undefined): Unary {
   const { decode, encode } = wire(verb);
-  // Built once per method: a schema made per call costs ~0.2 ms (zod compiles a parser for each new one).
-  const schema = z.object(verb.input);
+  const schema = inputSchema(verb);
   return (call, callback) => {
     if (authorize && !authorize(call.metadata)) {
       callback({ code: grpc.status.UNAUTHENTICATED, details: "unauthenticated" });

@@ -91,7 +91,7 @@ export class EventLog {
       throw new HiveError("invalid", `unknown event kind '${String(event.kind)}'; valid kinds: ${EVENT_KINDS.join(", ")}`);
     }
     // Masked here, where every event is made, so hive_events, the dashboard's feed, the
-    // notices and every other reader get the line the way results show it (issue 30 §5).
+    // notices and every other reader get the line the way results show it.
     const data = redactCredentialsDeep(event.data ?? {});
     return this.store.write(() => {
       const db = this.store.db;

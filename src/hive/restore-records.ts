@@ -1,4 +1,4 @@
-// How each agent was started (issue 25 §1), kept so agent_restore can bring it back after its
+// How each agent was started, kept so agent_restore can bring it back after its
 // pane is gone: a `tmux kill-server`, an out-of-memory kill, a reboot. The program's own
 // conversation id (Claude Code's session_id, Codex's thread id) is what makes the restart a
 // resume instead of a fresh start; it is chosen up front (`--session-id`, profile `resume.newId`)

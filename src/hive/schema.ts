@@ -72,7 +72,7 @@ export const MIGRATIONS: readonly string[] = [
     updated_at INTEGER NOT NULL
   );
   `,
-  // v2: issue 11 — the turn a typed message started (so hive_wait {for: "idle"} waits for it,
+  // v2: the turn a typed message started (so hive_wait {for: "idle"} waits for it,
   // in every process) and messages queued for an agent that was busy.
   `
   CREATE TABLE turns (
@@ -102,7 +102,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX outbox_session ON outbox(session_id, id);
   `,
-  // v3: issue 25 — notifications off the machine: each notice (keyed by the event it comes
+  // v3: notifications off the machine: each notice (keyed by the event it comes
   // from) is claimed by one termhive process, which sends it; the debounce reads the same rows.
   `
   CREATE TABLE notifications (
@@ -114,7 +114,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX notifications_recent ON notifications(agent, kind, claimed_at);
   `,
-  // v4: issue 25 — how each agent was started, so agent_restore can bring it back after its
+  // v4: how each agent was started, so agent_restore can bring it back after its
   // pane is gone (tmux killed, a reboot), one row per agent name (restore-records.ts): command as
   // given (before hook arguments; NULL: the shell), env_names a JSON array of NAMES (values are
   // never stored), the window, pane index and layout kind it was in, sandbox the JSON policy of
@@ -128,7 +128,7 @@ export const MIGRATIONS: readonly string[] = [
     conversation_id TEXT, conversation_by TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
   );
   `,
-  // v5: issue 25 §2 — a permission request an agent's hook holds open (Claude Code's
+  // v5: a permission request an agent's hook holds open (Claude Code's
   // PermissionRequest) until the hive answers it or it times out (permission-asks.ts).
   // decision 'allow' | 'deny' is set by hive_answer; taken_at is when the hook read it.
   // Comments stay out of the SQL (page 1's schema must stay small).

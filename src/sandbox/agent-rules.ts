@@ -1,5 +1,5 @@
 // Which sandbox an agent runs in, and the refusal of an agent started with its own permission
-// checks turned off (a profile's dangerousFlags) and no sandbox around it (issue 26).
+// checks turned off (a profile's dangerousFlags) and no sandbox around it.
 import { checksTurnedOff } from "./agent-checks.js";
 import type { SandboxOption } from "./policy.js";
 

@@ -1,4 +1,4 @@
-// The `outside` network of a sandbox (issue 30 §3): a network namespace of its own that keeps the
+// The `outside` network of a sandbox: a network namespace of its own that keeps the
 // internet and other hosts but reaches no loopback service of this host, except the loopback
 // ports the policy names. bwrap makes the namespace (--unshare-net); pasta (Debian package
 // `passt`) gives it a copy of the host's interface and routes, carrying its traffic through

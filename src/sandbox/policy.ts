@@ -1,4 +1,4 @@
-// What a sandboxed pane may touch (issue 26): the `sandbox` option of terminal_open, as given
+// What a sandboxed pane may touch: the `sandbox` option of terminal_open, as given
 // (a preset name or an explicit policy), and the policy it resolves to for one pane.
 import { z } from "zod";
 import { existsSync, realpathSync, statSync } from "node:fs";

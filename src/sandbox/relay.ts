@@ -1,4 +1,4 @@
-// The hive from inside a sandbox (issue 26). A sandboxed pane cannot reach TERMHIVE_HOME: its
+// The hive from inside a sandbox. A sandboxed pane cannot reach TERMHIVE_HOME: its
 // sockets and token would open an unsandboxed pane, and a bind mount of the SQLite store is not
 // safe (a WAL file the host deletes and re-creates is no longer the one bound inside: writes
 // lost, locks not shared). So the in-pane `termhive msg / status / hook` leave a request file in

@@ -90,7 +90,7 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
   // The exact answer, from the shell's own marks. Asked first, and asked again before any other
   // answer is given: the checks below await (the liveness probe, the screen model catching up),
   // and under load the command can end and the shell draw its next prompt meanwhile — a shell
-  // prompt on the cursor line is then the shell's own, not a program's (issue 20 §5).
+  // prompt on the cursor line is then the shell's own, not a program's.
   const exact = (): Outcome | undefined => {
     const record = ownRecord();
     if (mode === "shell" && record && record.outputEnd !== null) return { reason: "osc133", record };

@@ -13,6 +13,7 @@
 // typed text alone no longer says what the line is, and the gate also reads the line from the
 // screen before Enter is pressed (see service `judgeLine`).
 import type { Backend } from "../backends/backend.js";
+import { TmuxGoneError } from "../backends/tmux/control.js";
 import { decodeShared, encodeShared } from "./shared-codec.js";
 
 const KEY = "pending-line";
@@ -52,7 +53,7 @@ export async function writePending(backend: Backend, paneId: string, line: Pendi
  * followed by a misleading "session is gone".
  */
 function unlessServerGone(error: unknown): "" {
-  if (error instanceof Error && error.name === "TmuxGoneError") throw error;
+  if (error instanceof TmuxGoneError) throw error;
   return "";
 }
 

@@ -106,7 +106,7 @@ export class TerminalSession extends SessionState {
     if (run.endedAt !== undefined) {
       this.exitCodeOfLast = run.exitCode ?? null;
       // Recorded as a command that ended, so a wait for completion here answers at once, as it
-      // does in the process that saw it end (issue 21 §2). Where its output lies in the adopted
+      // does in the process that saw it end (one answer, whichever process asks). Where its output lies in the adopted
       // history is found from its echo; not found, the record holds no output, only its end.
       // Only with the shell past that end (at its prompt, or drawing it): a program in the
       // foreground means a later command runs whose start went unrecorded (a process killed as

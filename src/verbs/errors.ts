@@ -3,8 +3,11 @@
 // do something, tmux gone) or a bug ("internal error: …").
 import { ZodError } from "zod";
 import { UnsupportedByBackend } from "../backends/backend.js";
+import { InvalidLaunchError } from "../backends/launch.js";
+import { TmuxGoneError } from "../backends/tmux/control.js";
 import { HiveError, HiveStoreError } from "../hive/index.js";
 import { ToolError } from "../service/errors.js";
+import { RegexTimeoutError } from "../util/regex-worker.js";
 
 export type ErrorCode = ToolError["code"] | "internal";
 
@@ -23,11 +26,11 @@ export function classify(error: unknown): Failure {
   if (error instanceof HiveStoreError) return { code: "unavailable", message };
   if (error instanceof UnsupportedByBackend) return { code: "unsupported", message };
   // The tmux server went away under us (killed, crashed): the message says to retry.
-  if (error instanceof Error && error.name === "TmuxGoneError") return { code: "unavailable", message };
+  if (error instanceof TmuxGoneError) return { code: "unavailable", message };
   // A user regex that ran past its time bound (util/regex-worker.ts): the pattern is the cause.
-  if (error instanceof Error && error.name === "RegexTimeoutError") return { code: "invalid", message };
+  if (error instanceof RegexTimeoutError) return { code: "invalid", message };
   // A command, cwd or env the caller gave that no program can be started with (backends/launch.ts).
-  if (error instanceof Error && error.name === "InvalidLaunchError") return { code: "invalid", message };
+  if (error instanceof InvalidLaunchError) return { code: "invalid", message };
   if (error instanceof ZodError) return { code: "invalid", message: error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") };
   return { code: "internal", message: `internal error: ${message}` };
 }

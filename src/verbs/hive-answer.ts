@@ -37,5 +37,14 @@ export default defineVerb({
   },
   text: answerText,
   grpc: "HiveAnswer",
+  wire: {
+    decode: (r) => {
+      // HiveTyped is a oneof: the one set is the form it was (keys [] decodes as absent).
+      if (r.typed?.hook !== undefined) r.typed = { hook: r.typed.hook };
+      else if (r.typed?.text !== undefined) r.typed = { text: r.typed.text };
+      else if (r.typed) r.typed = { keys: r.typed.keys ?? [] };
+      return r;
+    },
+  },
   nullable: { choice: true, "now.question": true },
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { targets } from "./schemas/hive.js";
 import { READS, defineVerb } from "./verb.js";
+import type { WireRow } from "./wire.js";
 
 export default defineVerb({
   name: "hive_read",
@@ -16,5 +17,16 @@ export default defineVerb({
   run: (s, input, ctx) => s.hive().read(input, ctx),
   text: (r) => r.results.map((x) => `── ${x.name}${x.agents.length ? ` (${x.agents.join(", ")})` : ""}\n${x.ok ? x.result!.output : `error: ${x.error}`}`).join("\n"),
   grpc: "HiveRead",
+  // The proto reuses ReadResult for each target's result and keeps `truncated_lines` beside it.
+  wire: {
+    encode: (result) => ({ ...result, results: result.results.map((t: WireRow) => ({ ...t, truncated_lines: t.result?.truncated_lines })) }),
+    decode: (r) => {
+      for (const t of r.results) {
+        if (t.result && t.truncated_lines !== undefined) t.result.truncated_lines = t.truncated_lines;
+        delete t.truncated_lines;
+      }
+      return r;
+    },
+  },
   nullable: { "results[].result.exit_code": (result: { alive: boolean }) => !result.alive },
 });

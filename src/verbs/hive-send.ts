@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { targets } from "./schemas/hive.js";
 import { RUNS, defineVerb } from "./verb.js";
+import type { WireRow } from "./wire.js";
 
 export default defineVerb({
   name: "hive_send",
@@ -15,4 +16,15 @@ export default defineVerb({
     `sent to ${r.sent}, failed ${r.failed}\n` +
     r.results.map((x) => `${x.name}: ${x.ok ? ((x.result as { skipped?: string }).skipped ? "skipped (duplicate)" : "ok") : `error: ${x.error}`}`).join("\n"),
   grpc: "HiveSend",
+  // The proto reuses SendResult for each target's result and keeps `skipped` beside it.
+  wire: {
+    encode: (result) => ({ ...result, results: result.results.map((t: WireRow) => ({ ...t, skipped: t.result?.skipped })) }),
+    decode: (r) => {
+      for (const t of r.results) {
+        if (t.result && t.skipped !== undefined) t.result = { skipped: t.skipped, sent_bytes: t.result.sent_bytes };
+        delete t.skipped;
+      }
+      return r;
+    },
+  },
 });

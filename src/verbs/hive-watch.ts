@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { targets } from "./schemas/hive.js";
 import { WRITES, defineVerb } from "./verb.js";
+import { targetsFromWire, targetsToWire, type WireRow } from "./wire.js";
 
 export default defineVerb({
   name: "hive_watch",
@@ -12,5 +13,16 @@ export default defineVerb({
   run: (s, input) => s.hive().watch(input),
   text: (r) => r.watchers.map((w) => `#${w.id} /${w.pattern}/${w.flags} on ${JSON.stringify(w.target)}`).join("\n") || "no watchers",
   grpc: "HiveWatch",
+  // A watcher's target is a targets spec: on the wire, HiveTargets.
+  wire: {
+    encode: (result) => {
+      const watcher = (w: WireRow | undefined) => w && { ...w, target: targetsToWire(w.target) };
+      return { added: watcher(result.added), removed: watcher(result.removed), watchers: result.watchers.map(watcher) };
+    },
+    decode: (r) => {
+      const watcher = (w: WireRow | undefined) => w && { ...w, target: targetsFromWire(w.target) };
+      return { ...(r.added ? { added: watcher(r.added) } : {}), ...(r.removed ? { removed: watcher(r.removed) } : {}), watchers: r.watchers.map(watcher) };
+    },
+  },
   nullable: { "added.label": true, "removed.label": true, "watchers[].label": true },
 });

@@ -7,6 +7,7 @@ import type { HiveService } from "../service/hive-service.js";
 import type { CallContext, TermhiveService } from "../service/service.js";
 import type { RelayRequest } from "../sandbox/relay.js";
 import type { NullableFields } from "./nullable.js";
+import type { WireForm } from "./wire.js";
 
 export type Shape = Record<string, z.ZodType>;
 /** A verb's input after validation (defaults applied). */
@@ -88,7 +89,7 @@ export interface Verb<S extends Shape = Shape, R extends object = object, N exte
   /** Written for a model: what the tool does and when to use it. */
   description: string;
   input: S;
-  /** Which wire conventions its gRPC messages follow (see grpc/hive-codec.ts). */
+  /** Which wire conventions its gRPC requests follow (see grpc/hive-codec.ts). */
   family: "terminal" | "hive";
   /** N: what it calls; Services, or StoreServices for a verb that runs on the hive store alone. */
   // A property, not a method: its services are then checked strictly (a verb that needs the
@@ -113,6 +114,11 @@ export interface Verb<S extends Shape = Shape, R extends object = object, N exte
   structured?: { schema: Shape; of(result: NoInfer<R>): Record<string, unknown> };
   /** The rpc of proto/termhive.proto. */
   grpc: string;
+  /**
+   * What of its result proto3 cannot say directly (open-ended JSON, a oneof, a field the proto
+   * keeps beside a reused message), done both ways. Absent: the result is its response as it is.
+   */
+  wire?: WireForm;
   /** The result's fields that may be null (see ./nullable.ts); defineVerb requires every one. */
   nullable?: NullableFields<NoInfer<R>>;
   cli?: CliForm<S, R>;

@@ -1,4 +1,4 @@
-// agent_restore / `termhive restore` (issue 25 §1): agents whose pane is gone (tmux killed, a
+// agent_restore / `termhive restore`: agents whose pane is gone (tmux killed, a
 // reboot) come back in new panes, each resuming its program's own conversation where the
 // profile knows how (`claude --resume <id>`, `codex resume <id>`, profile `resume`), in its
 // folder, team, window and size, from what restore-record.ts kept at its start. An agent whose
@@ -6,6 +6,7 @@
 // starts fresh and the answer says so.
 import { HiveError, fillResumeTemplate, splitPlan, type AgentProfile, type LaunchRecord, type LayoutKind, LAYOUT_KINDS } from "../index.js";
 import type { WindowLayout } from "../../backends/backend.js";
+import { TmuxGoneError } from "../../backends/tmux/control.js";
 import { parseStoredPolicy, type SandboxPolicy } from "../../sandbox/policy.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { traced } from "../../util/traced.js";
@@ -124,7 +125,7 @@ async function syncAfterTmuxLoss(crew: Crew): Promise<void> {
     try {
       return await crew.sync();
     } catch (error) {
-      if (!(error instanceof Error && error.name === "TmuxGoneError") || attempt >= 3) throw error;
+      if (!(error instanceof TmuxGoneError) || attempt >= 3) throw error;
     }
   }
 }

@@ -80,7 +80,7 @@ export async function hiveWait(
       }
       default: {
         if (agents.length > 0) {
-          // `held`: idle on screen, but a message typed to it has not had its turn yet (issue 11 §3).
+          // `held`: idle on screen, but a message typed to it has not had its turn yet.
           const held = (a: AgentRecord) => options.for === "idle" && a.status === "idle" && deps.held !== undefined && deps.held(a);
           const hit = agents.find((a) => a.status === options.for && !held(a));
           return { ...base, met: hit !== undefined, detail: agents.map((a) => `${a.name}: ${a.status}${held(a) ? " (a message it was sent is not done yet)" : ""}`).join(", ") };
@@ -115,7 +115,7 @@ export async function hiveWait(
       // A pane whose program exited (the pane kept for reading) takes no more turns: no status
       // will change and nothing more is printed. Judged after a check, so a pattern already in
       // its last output still matches. An agent recorded "exited" by any process counts too
-      // (the exit seen across processes, issue 31 trial).
+      // (a wait here ends on an exit only another process saw).
       if (!afterCheck) return null;
       if (s !== undefined && !s.alive) return endedHow(s);
       const agents = t.agents.map((n) => deps.hive.agents.find(n)).filter((a): a is AgentRecord => a !== undefined);

@@ -54,7 +54,8 @@ const httpAttempt: Attempt = async (endpoint, notice, timeoutMs) => {
     return response.ok ? { ok: true, status: response.status } : { ok: false, status: response.status, error: `HTTP ${response.status}` };
   } catch (error) {
     const e = error as Error & { cause?: { code?: string } };
-    const reason = e.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.message);
+    // AbortSignal.timeout rejects with a DOMException, whose kinds share one class and differ by name only.
+    const reason = e instanceof DOMException && e.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.message);
     return { ok: false, error: reason };
   }
 };
