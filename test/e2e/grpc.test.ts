@@ -87,8 +87,10 @@ describe("gRPC API", () => {
   test("bad input → INVALID_ARGUMENT; busy → FAILED_PRECONDITION (code busy)", async () => {
     await assert.rejects(c.run({ session: "", command: "true" }), (e: unknown) => e instanceof ToolError && e.code === "invalid");
     await c.open({ name: "busy1", command: "bash" });
-    const r = await c.run({ session: "busy1", command: "sleep 30", timeout_s: 0.3 });
-    assert.equal(r.complete, false);
+    // Returned once the command printed, so it certainly runs (a bare short timeout_s can end the
+    // call before a loaded machine's shell has even taken the command: then nothing is busy).
+    const r = await c.run({ session: "busy1", command: "echo start''ed; sleep 30", until: "started", timeout_s: 20 });
+    assert.equal(r.running, true);
     await assert.rejects(c.close({ session: "busy1" }), (e: unknown) => e instanceof ToolError && e.code === "busy");
     await c.close({ session: "busy1", force: true });
   });
