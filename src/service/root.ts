@@ -6,9 +6,7 @@ import type { Backend } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
 import { Hive, profilesFrom } from "../hive/index.js";
 import { Crew } from "../hive/live/crew.js";
-import { Iterm2Tabs } from "../hive/live/displays/iterm2-tabs.js";
-import { Notices } from "../hive/live/displays/notices.js";
-import { TmuxBorders } from "../hive/live/displays/tmux-borders.js";
+import { Iterm2Tabs, Notices, TmuxBorders } from "../hive/live/displays/index.js";
 import { traceTo, traced } from "../util/traced.js";
 import { HiveService } from "./hive-service.js";
 import { IdleCloser } from "./idle-closer.js";
@@ -44,9 +42,8 @@ export function composeRoot(config: TermhiveConfig, options: RootOptions = {}): 
   });
   crew.followRelays();
   crew.displays.add(new TmuxBorders(terminal.backend));
-  const iterm2 = crew.displays.add(new Iterm2Tabs(terminal));
   crew.displays.add(new Notices({ home: config.home, notifyUrls: config.notifyUrls, audit: terminal.policy.audit, sessionName: (id) => terminal.registry.byId(id)?.name }));
-  const hive = new HiveService(terminal, crew, [iterm2]);
+  const hive = new HiveService(terminal, crew, [crew.displays.add(new Iterm2Tabs(terminal))]); // iTerm2 also brings a pane's tab to the front on hive_focus
   const stopRecordingNotices = reportRecordingNotices(terminal, crew);
   const closer = config.idleCloseS > 0 ? new IdleCloser(terminal, crew) : undefined;
   let stopped: Promise<void> | undefined;
@@ -55,7 +52,7 @@ export function composeRoot(config: TermhiveConfig, options: RootOptions = {}): 
     hive,
     crew,
     shutdown: () => (stopped ??= (async () => {
-      // What acts on its own first (closer, notices), then the crew (displays, timers, SQLite),
+      // What acts on its own first (closer, recording notices), then the crew (displays, timers, SQLite),
       // then the sessions (recordings, run ends) and the backend.
       for (const step of [() => closer?.stop(), stopRecordingNotices, () => crew.close()]) {
         try {

@@ -41,7 +41,7 @@ test("self reports: another program's OSC 1337, a malformed report or an agent n
   const { hive, port, print } = reporting(t);
   print("\x1b]1337;Custom=id=other:status=idle\x07");
   print("\x1b]1337;Custom=id=termhive:detail=no-status\x07");
-  print(encodeStatusOsc({ status: "idle", agent: "elsewhere" }));
+  print(encodeStatusOsc({ status: "idle", detail: "", agent: "elsewhere" }));
   print("still printing\r\n");
   assert.deepEqual(port.log, []);
   assert.equal(hive.agents.get("w").status, "starting");
