@@ -2,13 +2,13 @@
 // tmux integration, or as the iTerm2 backend's own sessions), each agent's status colours its
 // tab and sets its badge, hive_focus brings its pane to the front, and an agent that starts
 // waiting for input raises a macOS notification. Off (and silent) where iTerm2 is not reachable;
-// `termhive doctor` says why.
+// `termhive doctor` says why. The crew's iTerm2 display (hive/live/displays/iterm2-tabs.ts)
+// drives it.
 import type { Iterm2Client } from "./client.js";
-import { iterm2Unavailable } from "./endpoint.js";
 
 /**
  * What this module needs of termhive's service and hive, described here rather than imported:
- * service/ starts this module and backends/ uses its client, so importing service/ or hive/
+ * hive/live/ drives this module and backends/ uses its client, so importing terminal/ or hive/
  * would make the folders a cycle.
  */
 export interface AgentStatusView {
@@ -22,15 +22,6 @@ export interface AgentStatusView {
 export interface DecoratedService {
   readonly backend: { readonly kind: string };
   readonly registry: { all(): readonly { readonly id: string; readonly paneId: string }[] };
-}
-
-/** The crew's typed status event (hive/live/crew.ts: onAgentChanged), as this module needs it. */
-export type AgentChanged = (listener: (agent: AgentStatusView) => void) => { dispose(): void };
-
-/** The iTerm2 display as the composition root holds it: hive_focus's hook and the stop. */
-export interface Iterm2Display {
-  focus(paneId: string): Promise<void>;
-  stop(): void;
 }
 
 type Rgb = [number, number, number];
@@ -124,26 +115,4 @@ export class Iterm2Decorations {
     this.stopped = true;
     void this.client?.then((c) => c.close(), () => undefined);
   }
-}
-
-/**
- * The iTerm2 display: follows the crew's status changes until stopped. Does nothing where
- * iTerm2 cannot be there (not macOS and no TERMHIVE_ITERM2_SOCKET).
- */
-export function startIterm2Status(service: DecoratedService, onAgentChanged: AgentChanged): Iterm2Display {
-  if (iterm2Unavailable() !== null) return { focus: async () => undefined, stop: () => undefined };
-  const d = new Iterm2Decorations(service);
-  // Each change after the one before, so a tab never ends on an older status.
-  let chain = Promise.resolve();
-  const subscription = onAgentChanged((agent) => {
-    chain = chain.then(() => d.show(agent)).catch(() => undefined); // iTerm2 gone or refusing: the next change retries
-  });
-  return {
-    // hive_focus's hook: also activates the pane in iTerm2 when it is shown there. Never fails the focus.
-    focus: (paneId) => d.focus(paneId).catch(() => undefined), // iTerm2 not showing the pane: the backend's focus stands
-    stop: () => {
-      subscription.dispose();
-      d.stop();
-    },
-  };
 }

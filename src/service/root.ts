@@ -1,13 +1,12 @@
 // The composition root: the one place that builds this process's services — the terminal
-// service, the crew (the hive at work, src/hive/live), the hive service, the displays (iTerm2
-// tabs; tmux borders belong to the crew), the recording notices and the idle closer — once,
-// and stops them in one order. Every door (MCP, gRPC, CLI, dashboard, HTTP) is handed a root
-// and takes its services from it.
+// service, the crew (the hive at work, src/hive/live) with its status displays, the hive
+// service, the recording notices and the idle closer — once, and stops them in one order.
+// Every door (MCP, gRPC, CLI, dashboard, HTTP) is handed a root and takes its services from it.
 import type { Backend } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
 import { Hive, profilesFrom } from "../hive/index.js";
 import { Crew } from "../hive/live/crew.js";
-import { startIterm2Status } from "../iterm2/decorations.js";
+import { Iterm2Tabs, Notices, TmuxBorders } from "../hive/live/displays/index.js";
 import { traceTo, traced } from "../util/traced.js";
 import { HiveService } from "./hive-service.js";
 import { IdleCloser } from "./idle-closer.js";
@@ -42,8 +41,9 @@ export function composeRoot(config: TermhiveConfig, options: RootOptions = {}): 
     agentSandbox: config.agentSandbox,
   });
   crew.followRelays();
-  const iterm2 = startIterm2Status(terminal, crew.onAgentChanged);
-  const hive = new HiveService(terminal, crew, [iterm2]);
+  crew.displays.add(new TmuxBorders(terminal.backend));
+  crew.displays.add(new Notices({ home: config.home, notifyUrls: config.notifyUrls, audit: terminal.policy.audit, sessionName: (id) => terminal.registry.byId(id)?.name }));
+  const hive = new HiveService(terminal, crew, [crew.displays.add(new Iterm2Tabs(terminal))]); // iTerm2 also brings a pane's tab to the front on hive_focus
   const stopRecordingNotices = reportRecordingNotices(terminal, crew);
   const closer = config.idleCloseS > 0 ? new IdleCloser(terminal, crew) : undefined;
   let stopped: Promise<void> | undefined;
@@ -52,9 +52,9 @@ export function composeRoot(config: TermhiveConfig, options: RootOptions = {}): 
     hive,
     crew,
     shutdown: () => (stopped ??= (async () => {
-      // What acts on its own first (closer, displays, notices), then the crew (timers, SQLite),
+      // What acts on its own first (closer, recording notices), then the crew (displays, timers, SQLite),
       // then the sessions (recordings, run ends) and the backend.
-      for (const step of [() => closer?.stop(), () => iterm2.stop(), stopRecordingNotices, () => crew.close()]) {
+      for (const step of [() => closer?.stop(), stopRecordingNotices, () => crew.close()]) {
         try {
           step();
         } catch (error) {

@@ -1,7 +1,8 @@
 // The hive at work in this process: one crew per process joins the hive's store (src/hive) to
 // the live sessions (terminal/). It owns the status tracker, the watch scanner, the outbox
-// dispatcher and the pane borders, and tells the rest of the process of every agent status
-// change on `onAgentChanged` (typed, disposable: terminal/events.ts). Cascade delivery
+// dispatcher and the status displays registered with it (`displays`: tmux borders, iTerm2
+// tabs, notices; displays/status-display.ts), and tells the rest of the process of every agent
+// status change on `onAgentChanged` (typed, disposable: terminal/events.ts). Cascade delivery
 // (cascade-delivery.ts), layout building (layout-builder.ts) and spawning (spawn.ts) are
 // built on it. It imports terminal/ and hive/, never service/ or a door.
 import { basename } from "node:path";
@@ -17,11 +18,10 @@ import type { TerminalSession } from "../../terminal/session.js";
 import { ToolError } from "../../util/tool-error.js";
 import { traced } from "../../util/traced.js";
 import { OutboxDispatcher } from "./outbox-dispatcher.js";
-import { PaneBorders } from "./pane-borders.js";
+import { StatusDisplays } from "./displays/status-display.js";
 import { screenFacts } from "./screen-facts.js";
 import { StatusTracker } from "./status-tracker.js";
 import { WatchScanner } from "./watch-scanner.js";
-import { startNotifier } from "./notify-start.js";
 import type { SandboxOption } from "../../sandbox/policy.js";
 import { RelayFollower } from "./relay-follower.js";
 import { takenReportFor } from "./taken-report.js";
@@ -51,7 +51,6 @@ interface Parts {
   tracker: StatusTracker;
   scanner: WatchScanner;
   outbox: OutboxDispatcher;
-  stopNotifier: () => void;
   relay: RelayFollower;
   /** Stops following sandboxed panes as they open. */
   stopRelayOnOpen: { dispose(): void };
@@ -59,8 +58,10 @@ interface Parts {
 
 export class Crew {
   private readonly agentChanged = new Emitter<AgentRecord>();
-  /** Every agent status change this process records or follows, after the pane borders show it. */
+  /** Every agent status change this process records or follows, after the pane displays (tmux borders) show it. */
   readonly onAgentChanged: Event<AgentRecord> = this.agentChanged.event;
+  /** Where agents' statuses are shown: each display is added once where the crew is built, and ends with it. */
+  readonly displays = new StatusDisplays(this.onAgentChanged);
   private opened: Parts | undefined;
   private synced: Promise<void> | null = null;
   private following: NodeJS.Timeout | null = null;
@@ -78,15 +79,15 @@ export class Crew {
   private get parts(): Parts {
     if (!this.opened) {
       const hive = this.deps.openHive();
-      const tracker = new StatusTracker(hive, new PaneBorders(this.backend), (agent) => this.agentChanged.fire(agent));
+      const tracker = new StatusTracker(hive, this.displays, (agent) => this.agentChanged.fire(agent));
       const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered, takenAt) => this.turnAfterTyping(agents, delivered, takenAt));
-      const stopNotifier = startNotifier(hive, { home: this.deps.home, notifyUrls: this.deps.notifyUrls ?? [] }, this.deps.policy.audit, this.onAgentChanged, (id) => this.registry.byId(id)?.name);
       const relay = new RelayFollower(hive, this.deps.home, this.deps.policy.audit);
       // Followed as it opens: a sandboxed pane with no agent has no bind that would start it.
       const stopRelayOnOpen = this.registry.onOpened(({ session }) => {
         if (session.meta.sandbox) relay.follow(session);
       });
-      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay, stopRelayOnOpen };
+      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, relay, stopRelayOnOpen };
+      this.displays.start({ hive });
     }
     return this.opened;
   }
@@ -268,17 +269,17 @@ export class Crew {
     return result;
   }
 
-  /** Stops the tracker's, scanner's, outbox's and notifier's timers and subscriptions and closes SQLite (if opened). */
+  /** Stops the tracker's, scanner's, outbox's and displays' timers and subscriptions and closes SQLite (if opened). */
   close(): void {
     if (this.following) clearInterval(this.following);
     this.following = null;
     this.relayWatch?.dispose();
     this.relayWatch = null;
+    this.opened?.tracker.stop();
+    this.opened?.scanner.stop();
+    this.opened?.outbox.stop();
+    this.displays.dispose();
     if (!this.opened) return;
-    this.opened.tracker.stop();
-    this.opened.scanner.stop();
-    this.opened.outbox.stop();
-    this.opened.stopNotifier();
     this.opened.stopRelayOnOpen.dispose();
     this.opened.relay.dispose();
     this.opened.hive.close();

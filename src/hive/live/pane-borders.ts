@@ -1,8 +1,8 @@
 // The tmux display of agent statuses: each agent pane's border title (every agent in it with
 // its status and detail) and its marks (colour, window summary, a ring when input is needed:
-// indicators.ts). The status tracker shows a change here before it announces it on
-// Crew.onAgentChanged, so whoever hears of a change sees it on screen too; the iTerm2 tabs
-// (iterm2/decorations.ts) are the other display, a plain subscriber.
+// indicators.ts). Registered with the crew as the displays/tmux-borders.ts display: the
+// status tracker awaits it before it announces a change on Crew.onAgentChanged, so whoever
+// hears of a change sees it on screen too.
 import type { AgentRecord } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
 import type { TerminalSession } from "../../terminal/session.js";
