@@ -4,7 +4,7 @@
 // piling up in the transcript only, and goes as one frame, or a fresh picture, later).
 import type { WebSocket } from "ws";
 import type { ServiceRoot } from "../service/root.js";
-import type { Disposable } from "../terminal/events.js";
+import type { Disposable } from "../util/lifecycle.js";
 import { parseClientMessage } from "./client-messages.js";
 import type { HiveFeed } from "./hive-feed.js";
 import type { ClientMessage, ServerMessage } from "./protocol.js";

@@ -1,7 +1,7 @@
 // The hive at work in this process: one crew per process joins the hive's store (src/hive) to
 // the live sessions (terminal/). It owns the status tracker, the watch scanner, the outbox
 // dispatcher and the pane borders, and tells the rest of the process of every agent status
-// change on `onAgentChanged` (typed, disposable: terminal/events.ts). Cascade delivery
+// change on `onAgentChanged` (typed, disposable: util/event.ts). Cascade delivery
 // (cascade-delivery.ts), layout building (layout-builder.ts) and spawning (spawn.ts) are
 // built on it. It imports terminal/ and hive/, never service/ or a door.
 import { basename } from "node:path";
@@ -9,7 +9,7 @@ import { mayTypeNow, isBusyStatus, TURN_GRACE_MS, type AgentProfile, type AgentR
 import type { Backend } from "../../backends/backend.js";
 import { deliverText, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
 import { markLine } from "../../terminal/line-marks.js";
-import { Emitter, type Event } from "../../terminal/events.js";
+import { Emitter, type Event } from "../../util/event.js";
 import type { InputPolicy } from "../../terminal/input-policy.js";
 import { literalText } from "../../terminal/literal-text.js";
 import type { SessionRegistry } from "../../terminal/registry.js";

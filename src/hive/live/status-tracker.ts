@@ -15,7 +15,7 @@ import type { PaneBorders } from "./pane-borders.js";
 import { screenStillMs } from "./screen-still.js";
 import { TypedTurns } from "./typed-turns.js";
 import { hooksOffBy } from "./hook-launch.js";
-import { DisposableStore } from "../../terminal/events.js";
+import { DisposableStore } from "../../util/lifecycle.js";
 import type { TerminalSession } from "../../terminal/session.js";
 
 /** Screen events come in bursts (one per parsed chunk); detect once the burst pauses this long. */
