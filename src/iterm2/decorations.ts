@@ -27,10 +27,10 @@ export interface DecoratedService {
 /** The crew's typed status event (hive/live/crew.ts: onAgentChanged), as this module needs it. */
 export type AgentChanged = (listener: (agent: AgentStatusView) => void) => { dispose(): void };
 
-/** The iTerm2 display as the composition root holds it: hive_focus's hook and the stop. */
+/** The iTerm2 display as the composition root holds it: hive_focus's hook and its end. */
 export interface Iterm2Display {
   focus(paneId: string): Promise<void>;
-  stop(): void;
+  dispose(): void;
 }
 
 type Rgb = [number, number, number];
@@ -120,7 +120,7 @@ export class Iterm2Decorations {
     if (session) await (await this.connect()).activate(session);
   }
 
-  stop(): void {
+  dispose(): void {
     this.stopped = true;
     void this.client?.then((c) => c.close(), () => undefined);
   }
@@ -131,7 +131,7 @@ export class Iterm2Decorations {
  * iTerm2 cannot be there (not macOS and no TERMHIVE_ITERM2_SOCKET).
  */
 export function startIterm2Status(service: DecoratedService, onAgentChanged: AgentChanged): Iterm2Display {
-  if (iterm2Unavailable() !== null) return { focus: async () => undefined, stop: () => undefined };
+  if (iterm2Unavailable() !== null) return { focus: async () => undefined, dispose: () => undefined };
   const d = new Iterm2Decorations(service);
   // Each change after the one before, so a tab never ends on an older status.
   let chain = Promise.resolve();
@@ -141,9 +141,9 @@ export function startIterm2Status(service: DecoratedService, onAgentChanged: Age
   return {
     // hive_focus's hook: also activates the pane in iTerm2 when it is shown there. Never fails the focus.
     focus: (paneId) => d.focus(paneId).catch(() => undefined), // iTerm2 not showing the pane: the backend's focus stands
-    stop: () => {
+    dispose: () => {
       subscription.dispose();
-      d.stop();
+      d.dispose();
     },
   };
 }

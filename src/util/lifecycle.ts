@@ -51,10 +51,10 @@ export class DisposableStore implements Disposable {
 
 /**
  * The parts of an owner that end in an order written once, as names: parts are set as they
- * are made (in whatever order making them needs), and end in the written order, each awaited
- * before the next; a name never set is skipped. One part failing to end does not keep the later
- * ones open: every part is tried, and the first failure is the result once all have ended.
- * Disposing twice gives the same promise; a part set after disposal is ended at once.
+ * are made (in whatever order making them needs) and end in the written order, a part that
+ * takes a while awaited before the next; a name never set is skipped. One part failing to end
+ * does not keep the later ones open: every part is tried, and the first failure is the result
+ * once all have ended. Disposing twice gives the same promise; a part set after is ended at once.
  */
 export class EndingOrder<Name extends string> implements AsyncDisposable {
   private readonly parts = new Map<Name, AsyncDisposable>();
@@ -88,7 +88,9 @@ export class EndingOrder<Name extends string> implements AsyncDisposable {
       const part = this.parts.get(name);
       if (!part) continue;
       try {
-        await part.dispose();
+        // A part that ends at once is not awaited: the parts that end at once end in one tick.
+        const ending = part.dispose();
+        if (ending) await ending;
       } catch (error) {
         failures.push(error);
       }

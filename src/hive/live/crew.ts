@@ -10,6 +10,7 @@ import type { Backend } from "../../backends/backend.js";
 import { deliverText, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
 import { markLine } from "../../terminal/line-marks.js";
 import { Emitter, type Event } from "../../util/event.js";
+import { DisposableStore, toDisposable } from "../../util/lifecycle.js";
 import type { InputPolicy } from "../../terminal/input-policy.js";
 import { literalText } from "../../terminal/literal-text.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
@@ -51,10 +52,7 @@ interface Parts {
   tracker: StatusTracker;
   scanner: WatchScanner;
   outbox: OutboxDispatcher;
-  stopNotifier: () => void;
   relay: RelayFollower;
-  /** Stops following sandboxed panes as they open. */
-  stopRelayOnOpen: { dispose(): void };
 }
 
 export class Crew {
@@ -62,6 +60,10 @@ export class Crew {
   /** Every agent status change this process records or follows, after the pane borders show it. */
   readonly onAgentChanged: Event<AgentRecord> = this.agentChanged.event;
   private opened: Parts | undefined;
+  /** What follows the hive on its own (followHive, followRelays): ended first. */
+  private readonly followers = new DisposableStore();
+  /** The parts opened with the hive, in the order they end: what uses the store, then the store. */
+  private readonly owned = new DisposableStore();
   private synced: Promise<void> | null = null;
   private following: NodeJS.Timeout | null = null;
 
@@ -86,7 +88,9 @@ export class Crew {
       const stopRelayOnOpen = this.registry.onOpened(({ session }) => {
         if (session.meta.sandbox) relay.follow(session);
       });
-      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, stopNotifier, relay, stopRelayOnOpen };
+      const scanner = new WatchScanner(hive, this.registry);
+      this.opened = { hive, tracker, scanner, outbox, relay };
+      for (const part of [tracker, scanner, outbox, toDisposable(stopNotifier), stopRelayOnOpen, relay, toDisposable(() => hive.close())]) this.owned.add(part);
     }
     return this.opened;
   }
@@ -148,8 +152,9 @@ export class Crew {
     if (this.following || !notifyConfigured(this.deps.home, this.deps.notifyUrls ?? [])) return;
     const look = () => void this.sync().catch(traced("following the hive for notifications"));
     look();
-    this.following = setInterval(look, FOLLOW_SYNC_MS);
-    this.following.unref();
+    const following = (this.following = setInterval(look, FOLLOW_SYNC_MS));
+    following.unref();
+    this.followers.add(toDisposable(() => clearInterval(following)));
   }
 
   /**
@@ -168,7 +173,7 @@ export class Crew {
         traced("following a sandboxed pane's relay folder")(error); // the hive store cannot be opened: its next call says why
       }
     };
-    this.relayWatch = this.registry.onOpened(({ session }) => follow(session));
+    this.relayWatch = this.followers.add(this.registry.onOpened(({ session }) => follow(session)));
     for (const s of this.registry.all()) follow(s);
   }
 
@@ -268,19 +273,14 @@ export class Crew {
     return result;
   }
 
-  /** Stops the tracker's, scanner's, outbox's and notifier's timers and subscriptions and closes SQLite (if opened). */
+  /** Stops the followers, the tracker's, scanner's, outbox's and notifier's timers and subscriptions and closes SQLite (if opened). */
+  dispose(): void {
+    this.followers.dispose();
+    this.owned.dispose();
+  }
+
+  /** The name tests knew it by. */
   close(): void {
-    if (this.following) clearInterval(this.following);
-    this.following = null;
-    this.relayWatch?.dispose();
-    this.relayWatch = null;
-    if (!this.opened) return;
-    this.opened.tracker.stop();
-    this.opened.scanner.stop();
-    this.opened.outbox.stop();
-    this.opened.stopNotifier();
-    this.opened.stopRelayOnOpen.dispose();
-    this.opened.relay.dispose();
-    this.opened.hive.close();
+    this.dispose();
   }
 }

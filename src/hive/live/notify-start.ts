@@ -29,6 +29,6 @@ export function startNotifier(
   const subscription = onAgentChanged(() => notifier.wake());
   return () => {
     subscription.dispose();
-    notifier.stop();
+    notifier.dispose();
   };
 }

@@ -50,7 +50,7 @@ export class OutboxDispatcher {
     this.sweeper.unref(); // a queue is no reason to keep a finished CLI process alive
   }
 
-  stop(): void {
+  dispose(): void {
     clearInterval(this.sweeper);
     for (const timer of this.later.values()) clearTimeout(timer);
     this.later.clear();

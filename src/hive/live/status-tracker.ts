@@ -145,7 +145,7 @@ export class StatusTracker {
     entry?.detach();
   }
 
-  stop(): void {
+  dispose(): void {
     for (const entry of [...this.tracked.values()]) entry.detach();
     if (this.follower) clearInterval(this.follower);
     this.follower = null;

@@ -54,7 +54,7 @@ export class WatchScanner {
     this.subscription = registry.onOutput(({ session, data }) => this.onOutput(session, data));
   }
 
-  stop(): void {
+  dispose(): void {
     this.subscription.dispose();
     this.batches.length = 0;
     this.pendingChars = 0;
