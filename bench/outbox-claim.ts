@@ -57,7 +57,7 @@ export async function benchOutboxClaim(emit: Emit): Promise<void> {
         }
       };
       for (let i = 0; i < DRAINS; i++) await dispatcher.drain(session.id);
-      dispatcher.stop();
+      dispatcher.dispose();
       hive.outbox.claim = claim;
       emit({
         bench: `outbox claim: write lock held per claim (${profile} profile, 45-line screen)`, unit: "µs", median: round(median(held)), p90: round(percentile(held, 90)), runs: held.length,

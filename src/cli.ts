@@ -69,7 +69,7 @@ async function mcpCommand(explain: boolean): Promise<void> {
     return composed;
   });
   const stop = async () => {
-    await root.shutdown().catch(() => undefined); // exiting anyway: nothing left to report to
+    await root.dispose().catch(() => undefined); // exiting anyway: nothing left to report to
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop());

@@ -30,7 +30,7 @@ async function answer(input: z.infer<z.ZodObject<typeof hiveAnswer.input>>): Pro
     const pane = callerPane();
     return await root.hive.answer(input, { clientId: "cli", ...(pane ? { pane } : {}) });
   } finally {
-    await root.shutdown().catch(() => undefined); // the answer (or its error) is what to report
+    await root.dispose().catch(() => undefined); // the answer (or its error) is what to report
   }
 }
 

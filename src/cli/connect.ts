@@ -55,5 +55,5 @@ export async function connectEngine(options: { direct?: boolean; onProgress?: (m
     close: (i) => service.close(parsed("terminalClose", i)),
     resize: (i) => service.resize(parsed("terminalResize", i)),
   };
-  return { ops, remote: false, service, hive: () => root.hive, done: () => root.shutdown() };
+  return { ops, remote: false, service, hive: () => root.hive, done: () => root.dispose() };
 }

@@ -35,7 +35,7 @@ async function restore(input: Record<string, unknown>): Promise<Result> {
   try {
     return await root.hive.restore(input as Parameters<typeof root.hive.restore>[0], { clientId: "cli" });
   } finally {
-    await root.shutdown();
+    await root.dispose();
   }
 }
 

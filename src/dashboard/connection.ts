@@ -4,7 +4,7 @@
 // piling up in the transcript only, and goes as one frame, or a fresh picture, later).
 import type { WebSocket } from "ws";
 import type { ServiceRoot } from "../service/root.js";
-import type { Disposable } from "../terminal/events.js";
+import type { Disposable } from "../util/lifecycle.js";
 import { VERB, type AnyVerb, type Services } from "../verbs/index.js";
 import { callVerb } from "../verbs/call.js";
 import { classify } from "../verbs/errors.js";

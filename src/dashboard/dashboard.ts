@@ -36,7 +36,7 @@ export interface Dashboard {
   /** Answers a request for anything but /mcp (Host and Origin already checked). */
   handle(req: IncomingMessage, res: ServerResponse): void;
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
-  close(): void;
+  dispose(): void;
 }
 
 export function createDashboard(root: ServiceRoot, options: { token: string | null; host: string; pageTokenTtlMs?: number; log?: (line: string) => void }): Dashboard {
@@ -128,7 +128,7 @@ export function createDashboard(root: ServiceRoot, options: { token: string | nu
       });
     },
 
-    close() {
+    dispose() {
       clearInterval(pinger);
       for (const ws of wss.clients) ws.terminate();
       wss.close();

@@ -2,7 +2,8 @@
 // number of pages: a snapshot (sessions, agents, teams, queue) every second, sooner when an
 // agent's status changes, and new events polled from the store (other termhive processes
 // append there too). Runs only while a page is connected.
-import { Emitter, type Disposable } from "../terminal/events.js";
+import { Emitter } from "../util/event.js";
+import type { Disposable } from "../util/lifecycle.js";
 import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
 import type { AgentView, EventView, ServerMessage, SessionView } from "./protocol.js";

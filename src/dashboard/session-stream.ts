@@ -3,7 +3,7 @@
 // transcript offset. A page that cannot keep up is not sent each chunk: whatever piled up
 // goes as one frame when it can take it, and past RESYNC_CHARS it gets a fresh picture
 // instead, so the server never holds more than the transcript already holds.
-import { DisposableStore } from "../terminal/events.js";
+import { DisposableStore } from "../util/lifecycle.js";
 import type { TerminalSession } from "../terminal/session.js";
 import type { ServerMessage } from "./protocol.js";
 

@@ -21,7 +21,7 @@ export interface GrpcServeOptions {
 export interface GrpcServers {
   socketPath: string;
   tcpPort?: number;
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 function bind(server: grpc.Server, address: string): Promise<number> {
@@ -75,7 +75,7 @@ export async function startGrpc(root: ServiceRoot, options: GrpcServeOptions): P
   return {
     socketPath: options.socketPath,
     tcpPort,
-    async close() {
+    async dispose() {
       // Open watch streams would hold tryShutdown forever.
       local.forceShutdown();
       remote?.forceShutdown();

@@ -1,7 +1,7 @@
 // Server-streaming RPCs. Both follow the registry's session events: no polling.
 import type * as grpc from "@grpc/grpc-js";
 import type { TermhiveService } from "../service/service.js";
-import type { Disposable } from "../terminal/events.js";
+import type { Disposable } from "../util/lifecycle.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { replyError } from "./reply-error.js";
 import { OutputQueue } from "./output-queue.js";

@@ -111,7 +111,7 @@ export class Iterm2Decorations {
     if (session) await (await this.connect()).activate(session);
   }
 
-  stop(): void {
+  dispose(): void {
     this.stopped = true;
     void this.client?.then((c) => c.close(), () => undefined);
   }

@@ -42,14 +42,14 @@ export class DeferredRoot {
       terminal: this.part("terminal"),
       hive: this.part("hive"),
       crew: this.part("crew"),
-      shutdown: () => this.shutdown(),
+      dispose: () => this.dispose(),
     };
   }
 
-  /** Stops the root if it was composed or is being composed; nothing to stop otherwise. */
-  async shutdown(): Promise<void> {
+  /** Ends the root if it was composed or is being composed; nothing to end otherwise. */
+  async dispose(): Promise<void> {
     if (!this.loading) return;
-    await (await this.loading).shutdown();
+    await (await this.loading).dispose();
   }
 
   private part<K extends "terminal" | "hive" | "crew">(key: K): ServiceRoot[K] {

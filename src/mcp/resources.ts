@@ -6,7 +6,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
-import { DisposableStore } from "../terminal/events.js";
+import { DisposableStore } from "../util/lifecycle.js";
 import type { TerminalSession } from "../terminal/session.js";
 import { traced } from "../util/traced.js";
 

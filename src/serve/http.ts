@@ -35,7 +35,7 @@ export interface HttpServer {
   port: number;
   url: string;
   sessions(): number;
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 interface McpSession {
@@ -184,7 +184,7 @@ export async function startHttp(root: ServiceRoot, options: HttpOptions): Promis
     port,
     url: `http://${hostInUrl(options.host)}:${port}/mcp`,
     sessions: () => sessions.size,
-    async close() {
+    async dispose() {
       clearInterval(sweep);
       for (const s of sessions.values()) await s.transport.close().catch(traced("closing an HTTP MCP session at shutdown"));
       http.closeAllConnections();

@@ -6,6 +6,7 @@ import { dashboardUrl, writeServeRecord } from "../dashboard/serve-record.js";
 import { startGrpc } from "../grpc/server.js";
 import { grpcSocketPath } from "../grpc/socket.js";
 import { composeRoot } from "../service/root.js";
+import { EndingOrder, toDisposable } from "../util/lifecycle.js";
 import { traced } from "../util/traced.js";
 import { installCrashPolicy } from "../util/crash-policy.js";
 import { isLoopbackHost } from "../auth/http-guard.js";
@@ -31,14 +32,23 @@ export interface Serving {
   token: string | null;
   /** The web dashboard's URL, with the token when auth is on. */
   dashboardUrl: string;
+  /** Ends the servers and the services, in SERVE_ENDING_ORDER. */
+  dispose(): Promise<void>;
+  /** The name tests and benches knew it by. */
   stop(): Promise<void>;
 }
+
+/** What a serve ends, in order, on a stop and on a failed start alike: the doors first, then the services. */
+export const SERVE_ENDING_ORDER = ["serve record", "dashboard", "http", "grpc", "services"] as const;
 
 export async function startServe(options: ServeOptions): Promise<Serving> {
   const loopback = isLoopbackHost(options.host);
   if (!options.auth && !loopback) throw new Error(`--auth off is only allowed on a loopback host, not ${options.host}`);
   const config = loadConfig();
+  const parts = new EndingOrder(SERVE_ENDING_ORDER);
   const root = composeRoot(config);
+  // A failure ending the services is only traced: the servers' ending is what a stop reports.
+  parts.set("services", { dispose: () => root.dispose().catch(traced("shutting the services down")) });
   const token = options.auth ? loadOrCreateToken(config.home) : null;
   // gRPC TCP is loopback-only whatever --host says: remote gRPC has no TLS here.
   const grpc = await startGrpc(root, {
@@ -46,19 +56,20 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
     tcp: options.grpcTcp ? { host: "127.0.0.1", port: options.grpcPort } : undefined,
     token,
   });
+  parts.set("grpc", grpc);
   let http;
   const dashboard = createDashboard(root, { token, host: options.host, pageTokenTtlMs: config.dashboardPageTtlMs });
+  parts.set("dashboard", dashboard);
   try {
     http = await startHttp(root, { host: options.host, port: options.port, token, maxBodyBytes: options.maxBodyBytes, maxSessions: config.httpMaxSessions, sessionTtlMs: config.httpSessionTtlMs, maxConnections: config.httpMaxConnections, requestTimeoutMs: config.httpRequestTimeoutMs, dashboard });
   } catch (error) {
-    dashboard.close();
-    await grpc.close();
-    await root.shutdown().catch(traced("shutting the services down"));
+    await parts.dispose().catch(traced("ending what the failed start had started"));
     throw error;
   }
+  parts.set("http", http);
   // Notifications (when configured) go out from now on, whether or not a client calls this serve.
   root.crew.followHive();
-  const forgetRecord = writeServeRecord(config.home, { pid: process.pid, host: options.host, port: http.port, auth: token !== null });
+  parts.set("serve record", toDisposable(writeServeRecord(config.home, { pid: process.pid, host: options.host, port: http.port, auth: token !== null })));
   return {
     url: http.url,
     dashboardUrl: dashboardUrl(options.host, http.port, token, loopback),
@@ -67,13 +78,8 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
     grpcPort: grpc.tcpPort,
     tokenPath: token === null ? null : tokenPath(config.home),
     token,
-    async stop() {
-      forgetRecord();
-      dashboard.close();
-      await http.close();
-      await grpc.close();
-      await root.shutdown().catch(traced("shutting the services down"));
-    },
+    dispose: () => parts.dispose(),
+    stop: () => parts.dispose(),
   };
 }
 
@@ -112,7 +118,7 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await serving.stop().catch(traced("stopping the servers"));
+    await serving.dispose().catch(traced("stopping the servers"));
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop());

@@ -29,7 +29,7 @@ export class IdleCloser {
     this.arm(Date.now() + this.limitMs);
   }
 
-  stop(): void {
+  dispose(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;

@@ -7,11 +7,12 @@ import { onRecordingNotice, type RecordingNotice } from "../terminal/recording.j
 import { hiveExists } from "../hive/store.js";
 import type { Crew } from "../hive/live/crew.js";
 import type { TermhiveService } from "./service.js";
+import { toDisposable, type Disposable } from "../util/lifecycle.js";
 
 const RETRY_MS = 2_000;
 const MAX_PENDING = 100;
 
-export function reportRecordingNotices(service: TermhiveService, crew: Crew): () => void {
+export function reportRecordingNotices(service: TermhiveService, crew: Crew): Disposable {
   const pending: { notice: RecordingNotice; at: number }[] = [];
   let timer: NodeJS.Timeout | null = null;
 
@@ -47,10 +48,10 @@ export function reportRecordingNotices(service: TermhiveService, crew: Crew): ()
     pending.push({ notice, at: Date.now() });
     if (timer === null) flush();
   });
-  return () => {
+  return toDisposable(() => {
     subscription.dispose();
     if (timer) clearTimeout(timer);
-  };
+  });
 }
 
 function dataOf(notice: RecordingNotice): Record<string, unknown> {

@@ -338,8 +338,8 @@ export class TermhiveService {
     }
   }
 
-  /** The last step of the root's shutdown: recordings closed, run ends written, backend stopped. */
-  async shutdown(): Promise<void> {
+  /** The last part of the root to end: recordings closed, run ends written, backend stopped. */
+  async dispose(): Promise<void> {
     for (const session of this.registry.all()) session.recorder.close();
     // A command's end seen just before shutdown is written to its pane before we detach.
     await settleRunWrites();

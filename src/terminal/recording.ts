@@ -9,7 +9,7 @@
 import { basename, join } from "node:path";
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { BatchTimer } from "../util/batch-timer.js";
-import { Emitter } from "./events.js";
+import { Emitter } from "../util/event.js";
 import { SecretHoldback } from "./secret-holdback.js";
 import { processAlive } from "../util/process.js";
 

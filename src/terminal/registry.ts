@@ -8,7 +8,8 @@ import { basename, join } from "node:path";
 import type { Backend, HostFacts, PaneInfo } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
 import { detectShell, integrationLaunch } from "../shell/integration.js";
-import { DisposableStore, Emitter } from "./events.js";
+import { Emitter } from "../util/event.js";
+import { DisposableStore } from "../util/lifecycle.js";
 import { TerminalSession, type SessionMeta } from "./session.js";
 import { ensurePrivateDir } from "../util/paths.js";
 import type { AuditLog } from "../audit.js";
@@ -277,12 +278,10 @@ export class SessionRegistry {
     wiring.add(session.onCommandStarted((record) => this.emit.commandStarted.fire({ session, record })));
     wiring.add(session.onCommandFinished((finished) => this.emit.commandFinished.fire({ session, ...finished })));
     wiring.add(session.onExited((exit) => this.emit.exited.fire({ session, ...exit })));
-    wiring.add(
-      session.onClosed((reason) => {
-        wiring.dispose();
-        this.emit.closed.fire({ session, reason });
-      }),
-    );
+    wiring.add(session.onClosed((reason) => {
+      wiring.dispose();
+      this.emit.closed.fire({ session, reason });
+    }));
   }
 
   all(): TerminalSession[] {

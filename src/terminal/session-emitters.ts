@@ -1,7 +1,7 @@
 // The typed events of one session (see TerminalSession): the session fires them as it takes
 // in its pane's output; the registry and the hive subscribe. Kept apart from the session's
 // bookkeeping so the list of what a session tells is read in one place.
-import { Emitter } from "./events.js";
+import { Emitter } from "../util/event.js";
 import type { CommandFinished, CommandRecord, SessionExit } from "./session-types.js";
 
 export abstract class SessionEmitters {

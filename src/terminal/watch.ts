@@ -1,7 +1,7 @@
 // Waiting on a session without polling: a condition is re-evaluated when the session reports
 // something (output, screen parsed, command end, exit) or when its output has been quiet for
 // the one quiet window the condition cares about.
-import { DisposableStore } from "./events.js";
+import { DisposableStore } from "../util/lifecycle.js";
 import type { TerminalSession } from "./session.js";
 
 /**

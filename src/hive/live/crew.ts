@@ -2,7 +2,7 @@
 // the live sessions (terminal/). It owns the status tracker, the watch scanner, the outbox
 // dispatcher and the status displays registered with it (`displays`: tmux borders, iTerm2
 // tabs, notices; displays/status-display.ts), and tells the rest of the process of every agent
-// status change on `onAgentChanged` (typed, disposable: terminal/events.ts). Cascade delivery
+// status change on `onAgentChanged` (typed, disposable: util/event.ts). Cascade delivery
 // (cascade-delivery.ts), layout building (layout-builder.ts) and spawning (spawn.ts) are
 // built on it. It imports terminal/ and hive/, never service/ or a door.
 import { basename } from "node:path";
@@ -10,7 +10,8 @@ import { mayTypeNow, isBusyStatus, TURN_GRACE_MS, type AgentProfile, type AgentR
 import type { Backend } from "../../backends/backend.js";
 import { deliverText, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
 import { markLine } from "../../terminal/line-marks.js";
-import { Emitter, type Event } from "../../terminal/events.js";
+import { Emitter, type Event } from "../../util/event.js";
+import { DisposableStore, toDisposable } from "../../util/lifecycle.js";
 import type { InputPolicy } from "../../terminal/input-policy.js";
 import { literalText } from "../../terminal/literal-text.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
@@ -52,8 +53,6 @@ interface Parts {
   scanner: WatchScanner;
   outbox: OutboxDispatcher;
   relay: RelayFollower;
-  /** Stops following sandboxed panes as they open. */
-  stopRelayOnOpen: { dispose(): void };
 }
 
 export class Crew {
@@ -63,6 +62,10 @@ export class Crew {
   /** Where agents' statuses are shown: each display is added once where the crew is built, and ends with it. */
   readonly displays = new StatusDisplays(this.onAgentChanged);
   private opened: Parts | undefined;
+  /** What follows the hive on its own (followHive, followRelays): ended first. */
+  private readonly followers = new DisposableStore();
+  /** The parts opened with the hive, in the order they end: what uses the store, then the store. */
+  private readonly owned = new DisposableStore();
   private synced: Promise<void> | null = null;
   private following: NodeJS.Timeout | null = null;
 
@@ -86,8 +89,10 @@ export class Crew {
       const stopRelayOnOpen = this.registry.onOpened(({ session }) => {
         if (session.meta.sandbox) relay.follow(session);
       });
-      this.opened = { hive, tracker, scanner: new WatchScanner(hive, this.registry), outbox, relay, stopRelayOnOpen };
+      const scanner = new WatchScanner(hive, this.registry);
+      this.opened = { hive, tracker, scanner, outbox, relay };
       this.displays.start({ hive });
+      for (const part of [tracker, scanner, outbox, this.displays, stopRelayOnOpen, relay, toDisposable(() => hive.close())]) this.owned.add(part);
     }
     return this.opened;
   }
@@ -149,8 +154,9 @@ export class Crew {
     if (this.following || !notifyConfigured(this.deps.home, this.deps.notifyUrls ?? [])) return;
     const look = () => void this.sync().catch(traced("following the hive for notifications"));
     look();
-    this.following = setInterval(look, FOLLOW_SYNC_MS);
-    this.following.unref();
+    const following = (this.following = setInterval(look, FOLLOW_SYNC_MS));
+    following.unref();
+    this.followers.add(toDisposable(() => clearInterval(following)));
   }
 
   /**
@@ -169,7 +175,7 @@ export class Crew {
         traced("following a sandboxed pane's relay folder")(error); // the hive store cannot be opened: its next call says why
       }
     };
-    this.relayWatch = this.registry.onOpened(({ session }) => follow(session));
+    this.relayWatch = this.followers.add(this.registry.onOpened(({ session }) => follow(session)));
     for (const s of this.registry.all()) follow(s);
   }
 
@@ -269,19 +275,16 @@ export class Crew {
     return result;
   }
 
-  /** Stops the tracker's, scanner's, outbox's and displays' timers and subscriptions and closes SQLite (if opened). */
+  /** Stops the followers, the tracker's, scanner's, outbox's and displays' timers and subscriptions and closes SQLite (if opened). */
+  dispose(): void {
+    this.followers.dispose();
+    // Opened or not, the displays end with the crew (opened, they end in `owned`'s order).
+    if (!this.opened) this.displays.dispose();
+    this.owned.dispose();
+  }
+
+  /** The name tests knew it by. */
   close(): void {
-    if (this.following) clearInterval(this.following);
-    this.following = null;
-    this.relayWatch?.dispose();
-    this.relayWatch = null;
-    this.opened?.tracker.stop();
-    this.opened?.scanner.stop();
-    this.opened?.outbox.stop();
-    this.displays.dispose();
-    if (!this.opened) return;
-    this.opened.stopRelayOnOpen.dispose();
-    this.opened.relay.dispose();
-    this.opened.hive.close();
+    this.dispose();
   }
 }

@@ -5,7 +5,7 @@
 import type { AuditLog } from "../../audit.js";
 import type { AgentRecord, Hive } from "../index.js";
 import { loadNotifyConfig, Notifier } from "../notify/index.js";
-import type { Event } from "../../terminal/events.js";
+import type { Event } from "../../util/event.js";
 import { needsYouLink } from "../../util/serve-record.js";
 
 export function startNotifier(
@@ -29,6 +29,6 @@ export function startNotifier(
   const subscription = onAgentChanged(() => notifier.wake());
   return () => {
     subscription.dispose();
-    notifier.stop();
+    notifier.dispose();
   };
 }

@@ -6,7 +6,8 @@
 // another process, a queue left by a process that died, and TTL expiry.
 import { randomBytes } from "node:crypto";
 import { mayTypeNow, type AgentRecord, type Hive, type QueuedMessage } from "../index.js";
-import type { Disposable, Event } from "../../terminal/events.js";
+import type { Event } from "../../util/event.js";
+import type { Disposable } from "../../util/lifecycle.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import { pendingOnInputLine, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
@@ -49,7 +50,7 @@ export class OutboxDispatcher {
     this.sweeper.unref(); // a queue is no reason to keep a finished CLI process alive
   }
 
-  stop(): void {
+  dispose(): void {
     clearInterval(this.sweeper);
     for (const timer of this.later.values()) clearTimeout(timer);
     this.later.clear();

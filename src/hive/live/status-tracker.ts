@@ -11,7 +11,7 @@
 // crew's onAgentChanged) so hive_wait wakes at once and the other displays hear of it.
 import type { Hive, AgentRecord } from "../index.js";
 import type { PaneDisplay } from "./displays/status-display.js";
-import { DisposableStore } from "../../terminal/events.js";
+import { DisposableStore } from "../../util/lifecycle.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { ExitWatch } from "./status-exits.js";
 import { StoreFollower } from "./status-follower.js";
@@ -89,7 +89,7 @@ export class StatusTracker implements StatusPort {
     entry?.detach();
   }
 
-  stop(): void {
+  dispose(): void {
     for (const entry of [...this.tracked.values()]) entry.detach();
     this.follower.stop();
   }

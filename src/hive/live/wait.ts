@@ -10,12 +10,12 @@
 // check at a time: a wake-up during a check asks for one more after it, never a pile of them.
 import type { SafeRegex } from "../../util/regex.js";
 import { livenessProbe } from "../../terminal/watch.js";
-import { DisposableStore } from "../../terminal/events.js";
+import { DisposableStore } from "../../util/lifecycle.js";
 import type { Hive, ResolvedTarget, AgentRecord } from "../index.js";
 import { detectStatus } from "../index.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
-import type { Event } from "../../terminal/events.js";
+import type { Event } from "../../util/event.js";
 import { stripAnsi } from "../../util/ansi.js";
 import { drawnText } from "../../output/clean.js";
 import { RegexTimeoutError } from "../../util/regex-worker.js";

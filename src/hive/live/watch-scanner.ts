@@ -7,7 +7,7 @@
 import type { SafeRegex } from "../../util/regex.js";
 import type { Hive, WatcherRecord } from "../index.js";
 import { compileWatchPattern } from "../index.js";
-import type { Disposable } from "../../terminal/events.js";
+import type { Disposable } from "../../util/lifecycle.js";
 import type { SessionRegistry } from "../../terminal/registry.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import { replayTerminal } from "../../output/screen.js";
@@ -54,7 +54,7 @@ export class WatchScanner {
     this.subscription = registry.onOutput(({ session, data }) => this.onOutput(session, data));
   }
 
-  stop(): void {
+  dispose(): void {
     this.subscription.dispose();
     this.batches.length = 0;
     this.pendingChars = 0;

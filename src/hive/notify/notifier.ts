@@ -47,8 +47,13 @@ export class Notifier {
     this.timer.unref(); // notifications are no reason to keep a finished CLI process alive
   }
 
-  stop(): void {
+  dispose(): void {
     clearInterval(this.timer);
+  }
+
+  /** The name tests knew it by. */
+  stop(): void {
+    this.dispose();
   }
 
   /** Reads what the log has past the cursor and queues the notices this process claims. Never throws. */

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { AgentRecord } from "../../../src/hive/index.js";
 import { StatusDisplays, type StatusDisplay } from "../../../src/hive/live/displays/status-display.js";
 import { StatusTracker } from "../../../src/hive/live/status-tracker.js";
-import { Emitter } from "../../../src/terminal/events.js";
+import { Emitter } from "../../../src/util/event.js";
 import { fakeSession } from "../terminal/fake-session.js";
 import { until } from "../terminal/pty-registry.js";
 import { openHive } from "../hive/helpers.js";
@@ -24,7 +24,7 @@ function tracking(t: { after(fn: () => void): void }) {
   const { session } = fakeSession("bash");
   hive.registerAgent({ name: "w", sessionId: session.id });
   t.after(() => {
-    tracker.stop();
+    tracker.dispose();
     displays.dispose();
     done();
   });

@@ -31,6 +31,6 @@ export class Iterm2Tabs implements StatusDisplay {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.decorations?.stop();
+    this.decorations?.dispose();
   }
 }

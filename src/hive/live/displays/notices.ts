@@ -3,7 +3,7 @@
 // process records or follows.
 import type { AuditLog } from "../../../audit.js";
 import type { AgentRecord } from "../../index.js";
-import { Emitter } from "../../../terminal/events.js";
+import { Emitter } from "../../../util/event.js";
 import { startNotifier } from "../notify-start.js";
 import type { DisplayContext, StatusDisplay } from "./status-display.js";
 

@@ -10,7 +10,7 @@
 // - changed: the typed agent status event itself, after it is announced, never awaited. For
 //   displays that may be slow or far away (iTerm2's API, notices sent over the network).
 import type { AgentRecord, Hive } from "../../index.js";
-import type { Event } from "../../../terminal/events.js";
+import type { Event } from "../../../util/event.js";
 import type { TerminalSession } from "../../../terminal/session.js";
 
 /** What a display is given when the crew opens the hive (the store is opened on first use). */

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DisposableStore, Emitter } from "../../../src/terminal/events.js";
+import { Emitter } from "../../../src/util/event.js";
+import { DisposableStore } from "../../../src/util/lifecycle.js";
 
 test("listeners hear fired values in subscription order until their subscription is disposed", () => {
   const emitter = new Emitter<number>();

@@ -1,10 +1,6 @@
-// Typed events with disposable subscriptions (the shape of VS Code's and xterm.js's Emitter):
-// a subscriber holds what `on` returned and disposes it, instead of keeping the listener
-// function around to hand back to `off`.
-
-export interface Disposable {
-  dispose(): void;
-}
+// Typed events with disposable subscriptions: a subscriber holds what the event returned and
+// disposes it, instead of keeping the listener function around to hand back to an `off`.
+import type { Disposable } from "./lifecycle.js";
 
 /** Subscribes a listener; the returned handle unsubscribes it. */
 export type Event<T> = (listener: (value: T) => void) => Disposable;
@@ -28,19 +24,5 @@ export class Emitter<T> {
 
   get listenerCount(): number {
     return this.listeners.size;
-  }
-}
-
-/** One handle for several subscriptions (a subscriber's whole wiring). */
-export class DisposableStore implements Disposable {
-  private readonly items: Disposable[] = [];
-
-  add<D extends Disposable>(item: D): D {
-    this.items.push(item);
-    return item;
-  }
-
-  dispose(): void {
-    for (const item of this.items.splice(0)) item.dispose();
   }
 }
