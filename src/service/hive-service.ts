@@ -18,7 +18,10 @@ import { answerAgent, askQuestion, questionOnScreen, type AnswerInput } from "..
 import type { DeliveryResult } from "../terminal/delivery.js";
 import { traced } from "../util/traced.js";
 import { ToolError } from "./errors.js";
-import type { CallContext, TermhiveService } from "./service.js";
+import type { CallContext } from "./inputs.js";
+import { terminalRead } from "../terminal/ops/read-wait.js";
+import { terminalSend } from "../terminal/ops/send.js";
+import { userRegex, type Terminal } from "../terminal/ops/terminal.js";
 
 export type { MessageDelivery } from "../hive/live/cascade-delivery.js";
 
@@ -46,7 +49,7 @@ export class HiveService {
    * a hive database that cannot be opened fails the hive call that needs it, with the reason.
    */
   constructor(
-    readonly service: TermhiveService,
+    readonly terminal: Terminal,
     readonly crew: Crew,
     private readonly focusDisplays: readonly FocusDisplay[] = [],
   ) {}
@@ -61,7 +64,7 @@ export class HiveService {
   }
 
   private get registry() {
-    return this.service.registry;
+    return this.terminal.registry;
   }
 
   sync(): Promise<void> {
@@ -100,7 +103,7 @@ export class HiveService {
       ready_ms: r.ready_ms,
       ...(input.worktree ? { worktree: { path: r.cwd, branch: input.worktree.branch } } : {}),
       ...(r.warning ? { warning: r.warning } : {}),
-      attach: this.service.backend.attachCommand(r.session.paneId),
+      attach: this.terminal.backend.attachCommand(r.session.paneId),
     })));
   }
 
@@ -134,9 +137,9 @@ export class HiveService {
   answer(input: AnswerInput, ctx: CallContext) {
     return answerAgent(this.crew, input, async (session, plan) => {
       // A digit is typed as text (it is no key name); arrows and Enter go as keys.
-      if (plan.kind === "choice" && plan.keys.length === 1 && /^\d$/.test(plan.keys[0]!)) await this.service.send({ session: session.id, text: plan.keys[0]!, enter: false }, ctx);
-      else if (plan.kind === "choice") await this.service.send({ session: session.id, keys: plan.keys, enter: false }, ctx);
-      else await this.service.send({ session: session.id, text: plan.text, enter: true }, ctx);
+      if (plan.kind === "choice" && plan.keys.length === 1 && /^\d$/.test(plan.keys[0]!)) await terminalSend(this.terminal, { session: session.id, text: plan.keys[0]!, enter: false }, ctx);
+      else if (plan.kind === "choice") await terminalSend(this.terminal, { session: session.id, keys: plan.keys, enter: false }, ctx);
+      else await terminalSend(this.terminal, { session: session.id, text: plan.text, enter: true }, ctx);
     }, ctx);
   }
 
@@ -150,7 +153,7 @@ export class HiveService {
       if (input.close) {
         await this.registry.close(s);
         closed = true;
-      } else await this.service.backend.setTitle(s.paneId, s.name).catch(traced("pane title after removing its agent"));
+      } else await this.terminal.backend.setTitle(s.paneId, s.name).catch(traced("pane title after removing its agent"));
     }
     return { removed: agent.name, session: agent.sessionId, closed };
   }
@@ -198,7 +201,7 @@ export class HiveService {
     const { targets, unavailable } = await this.resolve(input.targets);
     const results = await this.fanOut(targets, async (t) => {
       if (input.skip_duplicates && this.lastSent.get(t.sessionId) === input.text) return { skipped: "duplicate" as const, sent_bytes: 0 };
-      const r = await this.service.send({ session: t.sessionId, text: input.text, enter: input.enter ?? true, confirm: input.confirm }, ctx);
+      const r = await terminalSend(this.terminal, { session: t.sessionId, text: input.text, enter: input.enter ?? true, confirm: input.confirm }, ctx);
       this.lastSent.set(t.sessionId, input.text);
       return r;
     });
@@ -207,10 +210,10 @@ export class HiveService {
 
   async read(input: { targets: TargetSpec; filter?: string; lines?: number; mode?: "auto" | "new" | "screen" | "all"; context?: number; max_tokens?: number }, ctx: CallContext) {
     // Checked once before any target is read, so a bad filter is one clear error, not one per target.
-    if (input.filter !== undefined) this.service.regex(input.filter, "filter");
+    if (input.filter !== undefined) userRegex(input.filter, "filter");
     const { targets, unavailable } = await this.resolve(input.targets);
     const results = await this.fanOut(targets, async (t) => {
-      const r = await this.service.read({ session: t.sessionId, mode: input.mode ?? "screen", filter: input.filter, context: input.context, max_tokens: input.max_tokens }, ctx);
+      const r = await terminalRead(this.terminal, { session: t.sessionId, mode: input.mode ?? "screen", filter: input.filter, context: input.context, max_tokens: input.max_tokens }, ctx);
       if (input.lines === undefined) return r;
       // Per-target limit: the last N lines of what the read returned.
       const all = r.output.split("\n");
@@ -270,7 +273,7 @@ export class HiveService {
     let pattern: SafeRegex | undefined;
     if (input.for === "pattern") {
       if (!input.pattern) throw new ToolError('for: "pattern" needs a pattern');
-      pattern = this.service.regex(input.pattern, "pattern");
+      pattern = userRegex(input.pattern, "pattern");
     }
     const { targets } = await this.resolve(input.targets);
     // An idle status does not end a message's work until the turn it started is over, and a
@@ -306,7 +309,7 @@ export class HiveService {
         // The same path as every typed text: size limit, gate when submitted, audit.
         const session = this.crew.liveSession(agent.sessionId);
         const text = `[message from ${message.from}] ${input.text}`;
-        await this.service.policy.check(text, session, { enter: true });
+        await this.terminal.policy.check(text, session, { enter: true });
         typed = await this.crew.typeMessage(session, text, true, "hive_mail");
       } catch (error) {
         typed = { delivered: false, note: (error as Error).message };
@@ -326,9 +329,9 @@ export class HiveService {
     const agent = this.hive.agents.find(ref);
     if (agent && !this.registry.all().some((s) => s.name === ref || s.id === ref)) ref = agent.sessionId;
     const session = await this.registry.get(ref);
-    await this.service.backend.focus(session.paneId);
+    await this.terminal.backend.focus(session.paneId);
     // A display's focus never fails hive_focus.
     for (const d of this.focusDisplays) await d.focus(session.paneId).catch(traced("focusing the pane in a display"));
-    return { focused: session.name, session: session.id, pane: session.paneId, attach: this.service.backend.attachCommand(session.paneId) };
+    return { focused: session.name, session: session.id, pane: session.paneId, attach: this.terminal.backend.attachCommand(session.paneId) };
   }
 }
