@@ -58,7 +58,8 @@ export interface Rendered {
 /**
  * Raw pty text → what a model reads: cleaned (clean.ts), then either filtered
  * (filter.ts) or reduced by the command's reducer (reducers/), then folded to the token
- * budget (fold.ts), with caller-declared secrets masked throughout.
+ * budget (fold.ts), with caller-declared secrets masked in every line before it is folded (the
+ * text as a whole is masked once more where it leaves termhive: terminal/render.ts textForModel).
  */
 export function renderOutput(text: string, opts: RenderOptions): Rendered {
   const stages = renderStages(text, opts, false);
@@ -129,7 +130,8 @@ function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Gene
   const fits = yield* fitsWholeSteps(lines, maxTokens);
   const folded = foldTable(lines, { ...target, maxTokens, headLines: opts.headLines, fits });
   hidden += folded.hidden;
-  const out = maskSecrets(folded.text, opts.secrets);
+  // Every line was masked before folding (above); the text as a whole is masked at the edge (terminal/render.ts textForModel).
+  const out = folded.text;
   const result: Rendered = { text: out, tokens: countTokens(out), raw_tokens: raw.count, folded_lines: hidden };
   if (reducerName) result.reducer = reducerName;
   if (reducedLines) result.reduced_lines = reducedLines;
@@ -145,7 +147,8 @@ function cleanLinesMasked(text: string, secrets: readonly string[] | undefined):
 export function renderChosenLines(chosen: { lines: Line[]; hidden: number }, rawTokens: number, opts: RenderOptions): Rendered {
   const target: FetchTarget = { session: opts.session, firstLine: opts.firstLine };
   const folded = foldTable(LineTable.fromLines(chosen.lines), { ...target, maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS, headLines: opts.headLines });
-  const text = maskSecrets(folded.text, opts.secrets);
+  // The chosen lines were masked one by one (filter-scan.ts); the whole text is masked at the edge.
+  const text = folded.text;
   return { text, tokens: countTokens(text), raw_tokens: rawTokens, raw_tokens_estimated: true, folded_lines: chosen.hidden + folded.hidden };
 }
 

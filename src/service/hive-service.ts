@@ -20,7 +20,9 @@ import { focusPane, type FocusDisplay } from "../hive/ops/focus.js";
 import { mailAndType, statusThroughPane } from "../hive/ops/mail.js";
 import { listQueue } from "../hive/ops/queue.js";
 import { readInbox, recordOwnStatus, type MailInput } from "../hive/ops/store-only.js";
-import type { CallContext, TermhiveService } from "./service.js";
+import type { CallContext } from "./inputs.js";
+import { terminalPort } from "../hive/ops/terminal-port.js";
+import type { Terminal } from "../terminal/ops/terminal.js";
 
 export type { MessageDelivery } from "../hive/live/cascade-delivery.js";
 export type { PerTarget } from "../hive/ops/fan-out.js";
@@ -34,12 +36,13 @@ export class HiveService {
    * The store is opened on first use (by the crew), not here: a server that is only asked for
    * terminals never pays for SQLite at start-up (~8 ms of the time to its first tool list), and
    * a hive database that cannot be opened fails the hive call that needs it, with the reason.
-   * `service` is the terminal the hive's operations type into and read (hive/ops/terminal-port.ts).
+   * `service` is the terminal as the hive's operations type into and read it (hive/ops/terminal-port.ts).
    */
   constructor(
-    readonly service: TermhiveService,
+    readonly terminal: Terminal,
     readonly crew: Crew,
     private readonly focusDisplays: readonly FocusDisplay[] = [],
+    private readonly service = terminalPort(terminal),
   ) {}
 
   get hive() {

@@ -12,6 +12,7 @@
 // (Claude Code's and Codex's UserPromptSubmit: `taken`) has the last word: its text is
 // delivered once that report names it; the screen is the fallback where no hook reports.
 // The typing itself is terminal_send's (typing.ts).
+import { literalText, type LiteralText } from "./literal-text.js";
 import type { TerminalSession } from "./session.js";
 import { PASTE_SETTLE_QUIET_MS, expectTypedCommand, pressEnter, settleOutput, shellTookLine, writeText, type TypingMethod } from "./typing.js";
 import { watchSession } from "./watch.js";
@@ -161,7 +162,12 @@ export const HOOK_UNKNOWN_MS = 4000;
 /** The report is written by the hook's process into the store: looked for this often (no event crosses processes here). */
 const REPORT_POLL_MS = 50;
 
-export async function deliverText(session: TerminalSession, text: string, submit: boolean, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+export function deliverText(session: TerminalSession, text: string, submit: boolean, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+  return deliverLiteral(session, literalText(text).text, submit, options);
+}
+
+/** deliverText for a text made literal where it entered (the gate judged that text): not converted again. */
+export async function deliverLiteral(session: TerminalSession, text: LiteralText, submit: boolean, options: DeliveryOptions = {}): Promise<DeliveryResult> {
   const shellAtPrompt = session.integrated && session.phase === "prompt";
   const tail = tailOf(text);
   const before: TypingMethod = session.screen.bracketedPaste ? "paste" : "typed";

@@ -9,7 +9,7 @@ import type { Backend } from "../backends/backend.js";
 import { checkCommandAsync, redactSecrets, type SafetyConfig } from "../safety/index.js";
 import { ToolError } from "../util/tool-error.js";
 import type { KeyPlan } from "./key-plan.js";
-import { literalText } from "./literal-text.js";
+import { EMPTY_TEXT, literalText, type LiteralText } from "./literal-text.js";
 import { EMPTY_LINE, PENDING_MAX_CHARS, readPending, withText, writePending, type PendingLine } from "./pending-line.js";
 import type { TerminalSession } from "./session.js";
 import { settleOutput } from "./typing.js";
@@ -33,7 +33,7 @@ export class InputPolicy {
    * the line Enter will submit when the text submits it. Throws before anything is typed;
    * returns the text to type.
    */
-  async check(text: string, session: TerminalSession, options: { enter: boolean; confirm?: boolean }): Promise<string> {
+  async check(text: string, session: TerminalSession, options: { enter: boolean; confirm?: boolean }): Promise<LiteralText> {
     const literal = literalText(text).text;
     this.checkSize(literal);
     // A line break inside the text may submit what precedes it (typed, where the program takes no paste).
@@ -57,7 +57,7 @@ export class InputPolicy {
     await this.setPending(session, line);
   }
 
-  checkSize(text: string): void {
+  checkSize(text: LiteralText): void {
     const textBytes = Buffer.byteLength(text);
     if (textBytes > this.limits.maxInputBytes) {
       throw new ToolError(`text is ${textBytes} bytes; the limit is ${this.limits.maxInputBytes} (TERMHIVE_MAX_INPUT_BYTES). Nothing was sent.`);
@@ -69,7 +69,7 @@ export class InputPolicy {
    * Enter (pending-line.ts) plus `text`. When keys it cannot follow edited that line, the line
    * as the screen shows it is judged too (from each word on, since the prompt is part of it).
    */
-  async judgeLine(session: TerminalSession, line: PendingLine, text: string, confirm: boolean | undefined, keysSent = false): Promise<void> {
+  async judgeLine(session: TerminalSession, line: PendingLine, text: LiteralText, confirm: boolean | undefined, keysSent = false): Promise<void> {
     if (confirm) return;
     const unsent = keysSent ? "The keys before Enter were sent; Enter was not pressed." : "Nothing was sent.";
     if (line.overflow) {
@@ -105,7 +105,7 @@ export class InputPolicy {
         await settleOutput(session, before, EDIT_SETTLE_QUIET_MS, EDIT_SETTLE_MAX_MS);
         from = i;
       }
-      await this.judgeLine(session, step.line, "", false, keys.slice(0, from).length > 0);
+      await this.judgeLine(session, step.line, EMPTY_TEXT, false, keys.slice(0, from).length > 0);
     }
     if (from < keys.length) await session.keys(keys.slice(from));
     await this.setPending(session, plan.after);

@@ -10,11 +10,22 @@
 // Kept: tab (text in a paste, completion when typed) and line breaks; "\r\n", "\r" and "\n" are
 // all one line break (a trailing one is the Enter key, see typing.ts `submission`).
 
+declare const LITERAL: unique symbol;
+
+/**
+ * Text made literal (by literalText, once, where it enters termhive). What types text or gates
+ * it takes this type, so a text is never converted twice and a raw one cannot reach the pane.
+ */
+export type LiteralText = string & { readonly [LITERAL]: true };
+
 /** What a text became, and how many characters were replaced by their picture. */
-export interface LiteralText {
-  text: string;
+export interface LiteralConversion {
+  text: LiteralText;
   replaced: number;
 }
+
+/** The empty text (nothing to convert). */
+export const EMPTY_TEXT = "" as LiteralText;
 
 // C0 controls but tab and line breaks, DEL, and the C1 controls (U+0080–U+009F: U+009B is a
 // one-character CSI to a terminal that reads 8-bit controls).
@@ -28,11 +39,12 @@ function picture(ch: string): string {
   return "\u241b" + String.fromCharCode(code - 0x40);
 }
 
-export function literalText(text: string): LiteralText {
+export function literalText(text: string): LiteralConversion {
   let replaced = 0;
   const out = text.replace(/\r\n?/g, "\n").replace(CONTROL, (ch) => {
     replaced++;
     return picture(ch);
   });
-  return { text: out, replaced };
+  return { text: out as LiteralText, replaced };
 }
+

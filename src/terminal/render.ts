@@ -69,8 +69,9 @@ export async function renderSlice(session: TerminalSession, request: RenderReque
   // tail each on its own showed two heads and two markers.
   const shownHead = firstLines(headPart.text, FOLD_HEAD_LINES);
   const skippedFrom = headPart.firstLine + (shownHead === "" ? 0 : countLines(shownHead));
-  const headClean = request.raw ? shownHead : cleanLines(shownHead).map((line) => cutOverlong(line.text)).join("\n");
-  const headRendered = textForModel(session, maskSecrets(headClean, session.secrets), request.raw);
+  // Each line masked before it is cut, as the fold does: a cut can never leave half a secret.
+  const headClean = request.raw ? shownHead : cleanLines(shownHead).map((line) => cutOverlong(maskSecrets(line.text, session.secrets))).join("\n");
+  const headRendered = textForModel(session, headClean, request.raw);
   const headTokens = countTokens(headRendered);
   const last = await renderPart(session, request, tailPart.text, tailPart.firstLine, Math.max(100, request.maxTokens - headTokens), 0);
   // The tail's fold starts with a marker for its own first lines: this marker takes them in.

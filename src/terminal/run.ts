@@ -1,4 +1,5 @@
 // terminal_run: type a command, know exactly when it finished and how, return its own output.
+import type { Backend } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
 import { matchNestedPrompt } from "./prompts.js";
 import type { TerminalSession } from "./session.js";
@@ -10,7 +11,9 @@ import { busyError } from "./busy.js";
 import { ToolError } from "../util/tool-error.js";
 import { fullscreenHint, renderFullscreen } from "./fullscreen.js";
 import { pagerHint, pagerShowing } from "./pager.js";
-import { typeText } from "./typing.js";
+import { typeLiteral } from "./typing.js";
+import type { LiteralText } from "./literal-text.js";
+import { markRun } from "./line-marks.js";
 import { renderSlice } from "./render.js";
 import { cancelInputLine, inputLineHasText } from "./prompt-line.js";
 import { cancelReplInput, closeBlock, replIncompleteHint } from "./repl-block.js";
@@ -20,15 +23,19 @@ import type { RunTyping } from "./run-deadline.js";
 export type { CompletionReason } from "./completion.js";
 
 export interface RunRequest {
-  command: string;
+  /** Made literal where the call entered, the text the gate judged. */
+  command: LiteralText;
   timeoutMs: number;
   until?: SafeRegex;
   maxTokens: number;
   raw?: boolean;
   reduce?: boolean;
   onProgress?: (elapsedMs: number) => void;
-  /** Called just before the command is typed (the shell's pager mark: src/shell/run-line.ts); what it returns, once the run returns. */
-  beforeTyping?: () => Promise<(() => Promise<void>) | void>;
+  /**
+   * Where the shell's pager mark is written just before the command is typed (src/shell/run-line.ts,
+   * line-marks.ts `markRun`): a line termhive submits in a shell has its pager print instead of waiting.
+   */
+  marks?: { backend: Backend; home: string };
   /** When the call began (timeout_s counts from there, typing included); now when not given. */
   startedAt?: number;
   /** Where the typing stands, for the whole call's deadline (run-deadline.ts). */
@@ -90,7 +97,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
   const started = request.startedAt ?? Date.now();
   const startOffset = session.transcript.end;
   if (mode === "shell") session.expectCommand(request.command);
-  const unmark = await request.beforeTyping?.();
+  const unmark = request.marks && (await markRun(request.marks.backend, request.marks.home, session));
   try {
     return await typeAndAwait(session, request, config, mode, started, startOffset);
   } finally {
@@ -99,7 +106,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
 }
 
 async function typeAndAwait(session: TerminalSession, request: RunRequest, config: TermhiveConfig, mode: Awaited<ReturnType<typeof chooseMode>>, started: number, startOffset: number): Promise<RunResult> {
-  await typeText(session, request.command, true);
+  await typeLiteral(session, request.command, true);
   if (request.typing) request.typing.stage = "typed";
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.

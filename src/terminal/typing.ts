@@ -4,7 +4,7 @@
 // until the program has echoed it and gone quiet (one paste timing for every caller).
 import type { TerminalSession } from "./session.js";
 import { watchSession } from "./watch.js";
-import { literalText } from "./literal-text.js";
+import { literalText, type LiteralText } from "./literal-text.js";
 import { promptRedrawn } from "./ready.js";
 import { cancelInputLine } from "./prompt-line.js";
 
@@ -32,9 +32,9 @@ export interface Typed {
  * counts; the others are part of the text (pasted). (terminal_run types its command as given
  * plus Enter: there a trailing blank line means something, e.g. it closes a Python block.)
  */
-export function submission(text: string, enter: boolean): { text: string; enter: boolean } {
+export function submission<T extends string>(text: T, enter: boolean): { text: T; enter: boolean } {
   const m = /\r?\n$/.exec(text);
-  return m ? { text: text.slice(0, m.index), enter: true } : { text, enter };
+  return m ? { text: text.slice(0, m.index) as T, enter: true } : { text, enter };
 }
 
 /**
@@ -42,10 +42,7 @@ export function submission(text: string, enter: boolean): { text: string; enter:
  * line is typed, as a person would); "always" pastes any text (hive delivery: a TUI takes a
  * paste as one input, keystrokes may trigger its shortcuts).
  */
-export async function writeText(session: TerminalSession, given: string, paste: "multiline" | "always"): Promise<Typed> {
-  // Callers pass text already made literal (the gate judged that); done again here so that no
-  // path can type a control character as text (it is idempotent).
-  const text = literalText(given).text;
+export async function writeText(session: TerminalSession, text: LiteralText, paste: "multiline" | "always"): Promise<Typed> {
   await session.dropUnreadAnswers();
   if (paste === "multiline" && !text.includes("\n")) {
     const outputBefore = session.lastOutputAt;
@@ -75,8 +72,12 @@ export async function pressEnter(session: TerminalSession): Promise<void> {
  * Types text and, with `enter`, submits it: keystrokes carry their Enter in the same write; a
  * paste gets its Enter once the program has echoed it (see settleAfterPaste).
  */
-export async function typeText(session: TerminalSession, given: string, enter: boolean): Promise<number> {
-  const text = literalText(given).text;
+export function typeText(session: TerminalSession, given: string, enter: boolean): Promise<number> {
+  return typeLiteral(session, literalText(given).text, enter);
+}
+
+/** typeText for a text made literal where it entered (the gate judged that text): not converted again. */
+export async function typeLiteral(session: TerminalSession, text: LiteralText, enter: boolean): Promise<number> {
   await session.dropUnreadAnswers();
   if (!text.includes("\n")) {
     const bytes = Buffer.from(enter ? text + "\r" : text, "utf8");
@@ -118,12 +119,12 @@ const SHELL_ACCEPT_WAIT_MS = 1000;
  * Without this a terminal_run right after terminal_send {text: "python3"} saw the shell still
  * at its prompt and typed its command as a second shell command.
  */
-export async function typeIntoSession(session: TerminalSession, typed: string, pressEnterKey: boolean): Promise<number> {
+export async function typeIntoSession(session: TerminalSession, typed: LiteralText, pressEnterKey: boolean): Promise<number> {
   const { text, enter } = submission(typed, pressEnterKey);
   const toShell = session.integrated && session.phase === "prompt" && enter;
   expectTypedCommand(session, text, toShell);
   const promptBefore = session.lastPromptEnd;
-  const sent = await typeText(session, text, enter);
+  const sent = await typeLiteral(session, text, enter);
   if (toShell) await shellTookLine(session, promptBefore, SHELL_ACCEPT_WAIT_MS);
   return sent;
 }
@@ -167,7 +168,7 @@ export async function shellTookLine(session: TerminalSession, promptBefore: numb
  * drawn again, a line wrapped across rows) read back garbled ("…'Shiecho …"). A person's
  * typing is still named from the echo (or the shell's own announcement, which wins).
  */
-export function expectTypedCommand(session: TerminalSession, text: string, toShell: boolean): void {
-  const line = literalText(text).text.trim();
+export function expectTypedCommand(session: TerminalSession, text: LiteralText, toShell: boolean): void {
+  const line = text.trim();
   if (toShell && line !== "" && !line.includes("\n")) session.expectCommand(line);
 }

@@ -8,7 +8,7 @@
 import { basename } from "node:path";
 import { mayTypeNow, isBusyStatus, TURN_GRACE_MS, type AgentProfile, type AgentRecord, type Hive, type ResolvedTarget, type TargetSpec } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
-import { deliverText, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
+import { deliverLiteral, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
 import { markLine } from "../../terminal/line-marks.js";
 import { Emitter, type Event } from "../../util/event.js";
 import { DisposableStore, toDisposable } from "../../util/lifecycle.js";
@@ -265,7 +265,7 @@ export class Crew {
     if (submit && session.integrated && session.phase === "prompt") await markLine(this.backend, this.deps.home, session, "run");
     this.tracker.typingInto(session, Date.now());
     const taken = submit && !options.taken ? takenReportFor(this.hive, session.id, literal) : undefined;
-    const result = await deliverText(session, literal, submit, taken ? { ...options, taken } : options);
+    const result = await deliverLiteral(session, literal, submit, taken ? { ...options, taken } : options);
     // What Enter would submit next: nothing once this Enter was pressed, else the text joins the line.
     // An emptied line is recorded without waiting (tmux keeps this process's commands in order).
     const noted = this.deps.policy.noteTyped(session, literal, result.attempts > 0);

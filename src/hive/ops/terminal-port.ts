@@ -6,6 +6,9 @@ import type { KeysTakenBy } from "../../terminal/pager.js";
 import type { ReadMode, ReadResult } from "../../terminal/read.js";
 import type { TerminalSession } from "../../terminal/session.js";
 import type { SafeRegex } from "../../util/regex.js";
+import { terminalRead } from "../../terminal/ops/read-wait.js";
+import { terminalSend } from "../../terminal/ops/send.js";
+import { userRegex, type Terminal } from "../../terminal/ops/terminal.js";
 
 /** Who is calling (read cursors are per client; progress goes back to it). */
 export interface TerminalCall {
@@ -53,4 +56,15 @@ export interface PaneCommands {
   attachCommand(paneId: string): string | null;
   setTitle(paneId: string, title: string): Promise<void>;
   focus(paneId: string): Promise<void>;
+}
+
+/** The port over this process's terminal: its own send and read operations, its pattern check, backend and policy. */
+export function terminalPort(terminal: Terminal): TerminalPort {
+  return {
+    send: (input, ctx) => terminalSend(terminal, input, ctx),
+    read: (input, ctx) => terminalRead(terminal, input, ctx),
+    regex: userRegex,
+    backend: terminal.backend,
+    policy: terminal.policy,
+  };
 }
