@@ -150,7 +150,7 @@ export class HiveService {
       if (input.close) {
         await this.registry.close(s);
         closed = true;
-      } else await this.service.backend.setTitle(s.paneId, s.name).catch(traced("pane title after removing its agent"));
+      } else await this.service.backend.windows?.setTitle(s.paneId, s.name).catch(traced("pane title after removing its agent"));
     }
     return { removed: agent.name, session: agent.sessionId, closed };
   }

@@ -303,7 +303,7 @@ export class TermhiveService {
     await this.registry.ensureStarted();
     await this.registry.refresh();
     // Sessions of a host that did not answer within the list's budget are left out until it does.
-    const leftOut = this.backend.hostsLeftOut?.() ?? new Set<string>();
+    const leftOut = this.backend.hosts?.hostsLeftOut() ?? new Set<string>();
     const sessions = this.registry.all().filter((s) => s.meta.host === undefined || !leftOut.has(s.meta.host)).map((s) => this.summary(s));
     return { sessions };
   }
