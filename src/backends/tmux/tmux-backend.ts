@@ -1,8 +1,8 @@
-import { paneEnvironment, passesToPane, type PaneEnvPolicy } from "../../util/pane-env.js";
+import { paneEnvironment, type PaneEnvPolicy } from "../../util/pane-env.js";
 import { EventEmitter } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOptions, type Marks, type PaneInfo, type PausableOutput, type PaneSnapshot, type SharedState, type Windows } from "../backend.js";
+import { type Backend, type BackendEvents, type CreatePaneOptions, type Marks, type PaneInfo, type PausableOutput, type PaneSnapshot, type SharedState, type Windows } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../keys.js";
 import { ControlClient, TmuxError, TmuxGoneError, type ControlOptions } from "./control.js";
@@ -10,13 +10,15 @@ import { layoutDropsAKnownPane } from "./layout.js";
 import { DeathLineReader, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
 import { tmuxMarks } from "./pane-marks.js";
+import { openPane } from "./open-pane.js";
+import { cleanServerEnvironment } from "./server-env.js";
 import { tmuxWindows } from "./windows.js";
 import { tmuxSharedState } from "./shared-state.js";
 import { sendBytes } from "./send-bytes.js";
 import { tmuxQuote } from "./quote.js";
 import { capturePane } from "./capture.js";
 import { readViaBuffer, writeViaBuffer } from "./buffers.js";
-import { PANE_FORMAT, parsePaneLine, windowTag } from "./pane-format.js";
+import { PANE_FORMAT, parsePaneLine } from "./pane-format.js";
 import { shellWord } from "../../util/shell-word.js";
 import { traced } from "../../util/traced.js";
 
@@ -99,23 +101,11 @@ export class TmuxBackend implements Backend {
     const client = await this.attachClient(env);
     // A server started by an older termhive (or another client) may hold agent identity in its
     // global environment; whatever tmux itself starts (hooks, a person's new window) gets it.
-    if (this.options.paneEnv) await this.cleanServerEnvironment(client, this.options.paneEnv);
+    if (this.options.paneEnv) await cleanServerEnvironment(client, this.sessionName, this.options.paneEnv);
     // An existing server keeps the hook/options of its own start; apply ours again so they hold.
     await Promise.all(tmuxConfigCommands(configOptions).map((command) => client.command(command)));
     await client.command(`refresh-client -f pause-after=${this.options.pauseAfterSeconds ?? 10}`);
     await this.ensureSignalPane(client);
-  }
-
-  private async cleanServerEnvironment(client: ControlClient, policy: PaneEnvPolicy): Promise<void> {
-    const scopes = ["-g", `-t ${tmuxQuote(this.sessionName)}`];
-    await Promise.all(scopes.map(async (scope) => {
-      const lines = await client.command(`show-environment ${scope}`).catch(() => [] as string[]);
-      const names = lines
-        .map((l) => /^-?([A-Za-z_][A-Za-z0-9_]*)(?:=(.*))?$/.exec(l))
-        .filter((m): m is RegExpExecArray => m !== null && !passesToPane(m[1]!, policy, m[2]))
-        .map((m) => m[1]!);
-      await Promise.all(names.map((n) => client.command(`set-environment ${scope} -u ${n}`).catch(traced("removing a variable from tmux's environment"))));
-    }));
   }
 
   /**
@@ -247,38 +237,12 @@ export class TmuxBackend implements Backend {
   async createPane(options: CreatePaneOptions): Promise<PaneInfo> {
     const argv = launchArgv({ argv: options.argv, cwd: options.cwd, env: options.env, clean: options.cleanEnv });
     const quotedArgv = argv.map(tmuxQuote).join(" ");
-    let line: string | undefined;
-    if (options.splitFrom) {
-      const { paneId, direction, percent } = options.splitFrom;
-      const flags = direction === "left" || direction === "right" ? "-h" : "-v";
-      const before = direction === "left" || direction === "above" ? " -b" : "";
-      const size = percent ? ` -l ${Math.max(1, Math.min(99, Math.round(percent)))}%` : "";
-      try {
-        [line] = await this.cmd(`split-window -d ${flags}${before}${size} -t ${tmuxQuote(paneId)} -P -F '#{pane_id}' ${quotedArgv}`);
-      } catch (error) {
-        if (/no space for new pane/i.test((error as Error).message)) throw new NoSpaceForPane(`window of ${paneId} is full`);
-        throw error;
-      }
-    } else {
-      // tmux runs a control client's commands in order: sent together, they cost one round trip.
-      const sized = this.cmd(`set -g default-size ${options.cols}x${options.rows}`);
-      const tag = windowTag(options.meta);
-      const created = this.cmd(`new-window -d -n ${tag} -t ${tmuxQuote(this.sessionName + ":")} -P -F '#{pane_id}' ${quotedArgv}`);
-      await sized;
-      [line] = await created;
-      if (!line?.trim()) {
-        // Rarely the -P reply comes back empty; the window's unique name still finds the pane.
-        const found = (await this.cmd(`list-panes -s -t ${tmuxQuote(this.sessionName + ":")} -F '#{pane_id} #{window_name}'`))
-          .map((l) => l.split(" "))
-          .find(([, name]) => name === tag);
-        line = found?.[0];
-      }
-    }
+    const line = await openPane(this.tmux, this.sessionName, options, quotedArgv);
     const paneId = (line ?? "").trim();
     if (!/^%\d+$/.test(paneId)) throw new TmuxError(`tmux did not report the new pane (got ${JSON.stringify(line)})`);
     try {
       this.known.add(paneId);
-      // In order, in one round trip (see above): the pane's info is read after the meta and size are set.
+      // In order, in one round trip (tmux runs a control client's commands in order): the pane's info is read after the meta and size are set.
       const [, , info] = await Promise.all([
         this.writeMeta(paneId, options.meta),
         options.splitFrom ? undefined : this.resize(paneId, options.rows, options.cols),
