@@ -102,7 +102,11 @@ export interface HostFacts {
   bwrap?: string | null;
 }
 
-export interface Backend {
+/**
+ * Being a backend at all: which one it is, connecting and detaching, and the events it sends.
+ * Every backend has it.
+ */
+export interface Lifecycle {
   readonly kind: BackendKind;
   /** What the user loses with this backend when it stands in for the one they expect; said in every open result. */
   readonly warning?: string;
@@ -111,14 +115,19 @@ export interface Backend {
   readonly connected: boolean;
   on<E extends keyof BackendEvents>(event: E, listener: BackendEvents[E]): void;
   off<E extends keyof BackendEvents>(event: E, listener: BackendEvents[E]): void;
+  /** Detaches from (never kills) the panes. */
+  stop(): Promise<void>;
+  /**
+   * Makes the backend collect exited children it has not reaped yet (tmux can miss a SIGCHLD
+   * under load and leave a dead pane without its exit status). Optional.
+   */
+  reapExited?(): Promise<void>;
+}
 
+/** Making, finding, feeding and ending panes. Every backend has it; every call names its pane. */
+export interface PaneIO {
   createPane(options: CreatePaneOptions): Promise<PaneInfo>;
   listPanes(): Promise<PaneInfo[]>;
-  /**
-   * Hosts whose panes the last listPanes left out because they did not answer in time (their
-   * panes are not known to be closed). Absent where every pane is local.
-   */
-  hostsLeftOut?(): ReadonlySet<string>;
   paneInfo(paneId: string): Promise<PaneInfo | undefined>;
   /** Writes raw bytes to the pane's input, byte-exact, in order, chunked as the backend needs. */
   writeInput(paneId: string, data: Buffer): Promise<void>;
@@ -126,11 +135,22 @@ export interface Backend {
   sendKeys(paneId: string, keys: readonly string[]): Promise<void>;
   resize(paneId: string, rows: number, cols: number): Promise<void>;
   setMeta(paneId: string, key: string, value: string): Promise<void>;
-  /**
-   * Shared state: small values (letters, digits, `_` `-` only) that every termhive process on
-   * this backend sees, kept with a pane (`paneId`) or with the backend server (`null`), so the
-   * truth about a session lives outside any one process. "" means unset. Keys: [a-z0-9._-].
-   */
+  snapshot(paneId: string): Promise<PaneSnapshot>;
+  /** Ends the pane (SIGHUP, as closing a terminal does). */
+  kill(paneId: string): Promise<void>;
+  /** Makes the pane the active one for a person attached to it. */
+  focus(paneId: string): Promise<void>;
+  /** Shell command a person runs to watch and take over this pane, or null when the backend has none. */
+  attachCommand(paneId: string): string | null;
+}
+
+/**
+ * Shared state: small values (letters, digits, `_` `-` only) that every termhive process on
+ * this backend sees, kept with a pane (`paneId`) or with the backend server (`null`), so the
+ * truth about a session lives outside any one process. "" means unset. Keys: [a-z0-9._-].
+ * Every backend has it.
+ */
+export interface SharedState {
   readShared(paneId: string | null, key: string): Promise<string>;
   /** Sets (or with "" unsets) a shared value. */
   writeShared(paneId: string | null, key: string, value: string): Promise<void>;
@@ -139,55 +159,69 @@ export interface Backend {
    * becomes `next` ("" unsets). Returns the value it holds afterwards (=== next: this call won).
    */
   swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string>;
-  snapshot(paneId: string): Promise<PaneSnapshot>;
-  /** Ends the pane (SIGHUP, as closing a terminal does). */
-  kill(paneId: string): Promise<void>;
-  /** Makes the pane the active one for a person attached to it. */
-  focus(paneId: string): Promise<void>;
-  /** Shell command a person runs to watch and take over this pane, or null when the backend has none. */
-  attachCommand(paneId: string): string | null;
-  /** Arranges the panes of the window holding `paneId`. No-op where layouts are logical (pty). */
+}
+
+/** Arranging what a person sees of a window. Absent where windows are only logical (pty). */
+export interface Windows {
+  /** Arranges the panes of the window holding `paneId`. */
   arrangeWindow(paneId: string, layout: WindowLayout): Promise<void>;
   /** Shows pane titles (agent status) on the top border of the window holding `paneId`. No-op where unsupported. */
   showPaneBorders(paneId: string): Promise<void>;
-  /** Sets the title shown on the pane's border (status at a glance). No-op where unsupported. */
+  /** Sets the title shown on the pane's border (status at a glance). */
   setTitle(paneId: string, title: string): Promise<void>;
-  /**
-   * Makes the backend collect exited children it has not reaped yet (tmux can miss a SIGCHLD
-   * under load and leave a dead pane without its exit status). Optional.
-   */
-  reapExited?(): Promise<void>;
-  /**
-   * Status at a glance for a person watching (optional; absent where nobody can watch): marks a
-   * pane (its border takes `mark.colour`; `null` clears), reads the marks of a window's panes
-   * as the backend holds them (whichever process set them; "" unmarked), shows a one-line
-   * summary for a window, and rings the terminals attached to the pane (bytes written to each).
-   */
-  markPane?(paneId: string, mark: PaneMark | null): Promise<void>;
-  windowMarks?(windowId: string): Promise<string[]>;
-  showWindowSummary?(windowId: string, text: string): Promise<void>;
-  alertAttached?(paneId: string, bytes: string): Promise<void>;
-  /**
-   * The pane's output stopped coming although its program went on (tmux paused the pane for
-   * this client and the notice never arrived): resumes it, and reports the gap (a "gap" event
-   * with `reason`) like any other lost output. Optional: only a backend that can pause has it.
-   */
-  resumeOutput?(paneId: string, reason: string): Promise<void>;
-  /** Detaches from (never kills) the panes. */
-  stop(): Promise<void>;
-  /**
-   * Connects to (and sets up) a remote host for panes whose meta has `host`. Absent where the
-   * backend reaches no other hosts.
-   */
-  prepareHost?(host: string): Promise<HostFacts>;
+}
+
+/**
+ * Status at a glance for a person watching (absent where nobody can watch): marks a pane (its
+ * border takes `mark.colour`; `null` clears), reads the marks of a window's panes as the
+ * backend holds them (whichever process set them; "" unmarked), shows a one-line summary for a
+ * window, and rings the terminals attached to the pane (bytes written to each).
+ */
+export interface Marks {
+  markPane(paneId: string, mark: PaneMark | null): Promise<void>;
+  windowMarks(windowId: string): Promise<string[]>;
+  showWindowSummary(windowId: string, text: string): Promise<void>;
+  alertAttached(paneId: string, bytes: string): Promise<void>;
+}
+
+/** Panes on other hosts (panes whose meta has `host`). Absent where every pane is local. */
+export interface Hosts {
+  /** Connects to (and sets up) a remote host. */
+  prepareHost(host: string): Promise<HostFacts>;
   /**
    * A small file of termhive's on the host of a remote pane (`path` relative to the host's
    * termhive folder), "" when it is missing or holds more than `maxBytes` (then emptied: a
-   * sandboxed pane can write it). Absent where every pane is local.
+   * sandboxed pane can write it).
    */
-  readHostFile?(paneId: string, path: string, maxBytes: number): Promise<string>;
+  readHostFile(paneId: string, path: string, maxBytes: number): Promise<string>;
   /** Writes such a file (short text) on the pane's host, before any input sent after this call. */
-  writeHostFile?(paneId: string, path: string, text: string): Promise<void>;
+  writeHostFile(paneId: string, path: string, text: string): Promise<void>;
+  /**
+   * Hosts whose panes the last listPanes left out because they did not answer in time (their
+   * panes are not known to be closed).
+   */
+  hostsLeftOut(): ReadonlySet<string>;
+}
+
+/** Output a backend can pause (tmux's flow control). Absent where output never pauses. */
+export interface PausableOutput {
+  /**
+   * The pane's output stopped coming although its program went on (tmux paused the pane for
+   * this client and the notice never arrived): resumes it, and reports the gap (a "gap" event
+   * with `reason`) like any other lost output.
+   */
+  resumeOutput(paneId: string, reason: string): Promise<void>;
+}
+
+/**
+ * A terminal backend: the three capabilities every backend has, and optional capability
+ * objects a caller checks for as a whole (`backend.windows?.setTitle(…)`).
+ */
+export interface Backend extends Lifecycle, PaneIO, SharedState {
+  readonly windows?: Windows;
+  readonly marks?: Marks;
+  readonly hosts?: Hosts;
+  readonly pausable?: PausableOutput;
 }
 
 /**

@@ -5,9 +5,9 @@ import { ToolError } from "../util/tool-error.js";
 
 /** Connects to and sets up the host, as a clear error naming it when that fails. */
 export async function prepareHost(backend: Backend, host: string): Promise<HostFacts> {
-  if (!backend.prepareHost) throw new ToolError(`the ${backend.kind} backend cannot open sessions on other hosts`, "unsupported");
+  if (!backend.hosts) throw new ToolError(`the ${backend.kind} backend cannot open sessions on other hosts`, "unsupported");
   try {
-    return await backend.prepareHost(host);
+    return await backend.hosts.prepareHost(host);
   } catch (error) {
     throw new ToolError(`${(error as Error).message}; nothing was opened`, error instanceof HostError ? "unavailable" : "invalid");
   }

@@ -11,9 +11,9 @@ import { traced } from "../util/traced.js";
 import { STATUS_LINE_MAX_BYTES } from "./status-file.js";
 
 export async function markLine(backend: Backend, home: string, session: TerminalSession, kind: "secret" | "run"): Promise<void> {
-  if (session.meta.host && backend.writeHostFile) {
+  if (session.meta.host && backend.hosts) {
     const file = kind === "run" ? runLineFile(session.id) : `shell/secret.${session.id}`;
-    await backend.writeHostFile(session.paneId, file, "1").catch(traced(`marking the ${kind} line on the remote host`));
+    await backend.hosts.writeHostFile(session.paneId, file, "1").catch(traced(`marking the ${kind} line on the remote host`));
   } else if (kind === "run") markRunLine(home, session.id);
   else markSecretLine(home, session.id);
 }
@@ -24,8 +24,8 @@ export async function markLine(backend: Backend, home: string, session: Terminal
  * pane can write it): its size only, never through a link, never waiting on a FIFO.
  */
 export async function runLineMarked(backend: Backend, home: string, session: TerminalSession): Promise<boolean> {
-  if (session.meta.host && backend.readHostFile) {
-    return (await backend.readHostFile(session.paneId, runLineFile(session.id), STATUS_LINE_MAX_BYTES).catch(() => "")).trim() !== "";
+  if (session.meta.host && backend.hosts) {
+    return (await backend.hosts.readHostFile(session.paneId, runLineFile(session.id), STATUS_LINE_MAX_BYTES).catch(() => "")).trim() !== "";
   }
   let fd: number;
   try {

@@ -191,7 +191,7 @@ export class SessionRegistry {
   private async doRefresh(): Promise<void> {
     const panes = await this.backend.listPanes();
     // A host that did not answer in time is not a host whose panes closed.
-    const leftOut = this.backend.hostsLeftOut?.() ?? new Set<string>();
+    const leftOut = this.backend.hosts?.hostsLeftOut() ?? new Set<string>();
     const seen = new Set<string>();
     for (const pane of panes) {
       const id = pane.meta.id;

@@ -87,9 +87,9 @@ export async function settleRunWrites(timeoutMs = 1000): Promise<void> {
  * through the backend; null for a local session (read the file here, synchronously).
  */
 export function remoteStatusReader(session: TerminalSession, backend: Backend): (() => Promise<string>) | null {
-  const read = backend.readHostFile;
-  if (!session.meta.host || !read) return null;
-  return () => read.call(backend, session.paneId, `shell/status.${session.id}`, STATUS_LINE_MAX_BYTES).then((line) => line.trim(), () => "");
+  const hosts = backend.hosts;
+  if (!session.meta.host || !hosts) return null;
+  return () => hosts.readHostFile(session.paneId, `shell/status.${session.id}`, STATUS_LINE_MAX_BYTES).then((line) => line.trim(), () => "");
 }
 
 /**
@@ -127,8 +127,8 @@ const STALL_CHECK_MS = 1_000;
  * pane and reports the gap, and the gap's settling ends the command from the status line.
  */
 function watchForStall(session: TerminalSession, backend: Backend, endedByStatus: () => Promise<RunState | undefined>): void {
-  const resume = backend.resumeOutput;
-  if (!resume) return;
+  const pausable = backend.pausable;
+  if (!pausable) return;
   // Checked only while a command runs: an idle server keeps no timer per session.
   let timer: NodeJS.Timeout | undefined;
   const stop = () => {
@@ -156,7 +156,7 @@ function watchForStall(session: TerminalSession, backend: Backend, endedByStatus
         .then((ended) => {
           if (ended?.endedAt === undefined || session.running !== record || !silentLongEnough()) return;
           stop();
-          return resume.call(backend, session.paneId, "the pane's output stopped coming from tmux; resumed");
+          return pausable.resumeOutput(session.paneId, "the pane's output stopped coming from tmux; resumed");
         })
         .catch(traced("resuming a paused pane's output"));
     }, STALL_CHECK_MS);

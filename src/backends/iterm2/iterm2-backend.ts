@@ -6,15 +6,17 @@
 // screen-stream.ts for what that loses). Where exact bytes matter, use the tmux backend and
 // `termhive attach --iterm2` to see its panes as native iTerm2 tabs.
 import { EventEmitter } from "node:events";
-import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
+import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot, type Windows } from "../backend.js";
 import { resolveKey } from "../keys.js";
 import { launchArgv } from "../launch.js";
-import type { BufferContents, ConnectOptions, Iterm2Client } from "../../iterm2/client.js";
+import type { ConnectOptions, Iterm2Client } from "../../iterm2/client.js";
 import { Iterm2Error } from "../../iterm2/errors.js";
 import { withoutSessionEnded } from "./session-ended.js";
 import { historyText, textChunks } from "./buffer-text.js";
 import { ScreenStream } from "./screen-stream.js";
-import { EXIT_IDENTITY, META_VARIABLE, cwdOsc, ofHome, publicMeta, sessionsHome, sharedName, sharedScope, storedMeta, wrappedCommand } from "./session-vars.js";
+import { META_VARIABLE, cwdOsc, ofHome, publicMeta, sessionsHome, storedMeta, wrappedCommand } from "./session-vars.js";
+import { iterm2SharedState } from "./shared-state.js";
+import { PaneFeed, type Iterm2Pane } from "./pane-feed.js";
 
 const SNAPSHOT_LINES = 2000;
 const SEND_CHUNK = 16 * 1024;
@@ -22,17 +24,6 @@ const SEND_CHUNK = 16 * 1024;
 export const ITERM2_WARNING =
   "iTerm2 backend: output is read from iTerm2's screen contents, not a byte stream (no colours, full-screen programs line by line); for exact output use tmux (brew install tmux) and `termhive attach --iterm2`.";
 
-interface Iterm2Pane {
-  info: PaneInfo;
-  stream: ScreenStream;
-  /** Everything touching the stream runs here, in order. */
-  chain: Promise<void>;
-  updateQueued: boolean;
-  /** Prompt notifications received and not handled yet. */
-  marksPending: number;
-  outputs: number;
-  unsubscribe: (() => Promise<void>)[];
-}
 
 export class Iterm2Backend implements Backend {
   readonly kind = "iterm2" as const;
@@ -43,7 +34,17 @@ export class Iterm2Backend implements Backend {
   private readonly panes = new Map<string, Iterm2Pane>();
   /** The iTerm2 window termhive's tabs open in, so they do not each open a window. */
   private windowId: string | undefined;
-  private sharedLock: Promise<unknown> = Promise.resolve();
+  private readonly shared = iterm2SharedState(() => this.api);
+  private readonly feed = new PaneFeed({ api: () => this.api, events: this.events, markExited: (pane, status, signal) => this.markExited(pane, status, signal) });
+  readonly windows: Windows = {
+    // iTerm2 sizes split panes itself; termhive's layout names have no equivalent here.
+    arrangeWindow: async () => {},
+    showPaneBorders: async () => {},
+    // The session's name in iTerm2 (the tab and pane title).
+    setTitle: async (paneId, title) => {
+      if (!this.pane(paneId).info.dead) await this.api.setProfileProperties(paneId, { Name: title });
+    },
+  };
 
   /** The TERMHIVE_HOME whose sessions these are (recorded in each, so only they are adopted). */
   private readonly home: string;
@@ -80,11 +81,11 @@ export class Iterm2Backend implements Backend {
       // comes before a per-session subscription could be made.
       await client.subscribe("NOTIFY_ON_PROMPT", "all", (e) => {
         const pane = this.panes.get(String(e.session));
-        if (pane) this.onPrompt(pane, e);
+        if (pane) this.feed.onPrompt(pane, e);
       });
       await client.subscribe("NOTIFY_ON_CUSTOM_ESCAPE_SEQUENCE", "all", (e) => {
         const pane = this.panes.get(String(e.session));
-        if (pane) this.onCustom(pane, String(e.sender_identity ?? ""), String(e.payload ?? ""));
+        if (pane) this.feed.onCustom(pane, String(e.sender_identity ?? ""), String(e.payload ?? ""));
       });
       this.client = client;
     })().finally(() => (this.starting = null));
@@ -171,109 +172,18 @@ export class Iterm2Backend implements Backend {
       if (e.session === sessionId) handler(e);
     };
     pane.unsubscribe.push(
-      await api.subscribe("NOTIFY_ON_SCREEN_UPDATE", sessionId, mine(() => this.queueUpdate(pane))),
+      await api.subscribe("NOTIFY_ON_SCREEN_UPDATE", sessionId, mine(() => this.feed.queueUpdate(pane))),
       // iTerm2 consumes OSC 7 into the "path" variable: each change goes back into the stream where it happened.
       await api.watchVariable(sessionId, "path", (path) => {
-        if (typeof path === "string" && path.startsWith("/") && this.streaming(pane)) {
-          void this.enqueue(pane, (b) => pane.stream.custom(b, cwdOsc(path), pane.marksPending > 0)).catch(() => undefined);
+        if (typeof path === "string" && path.startsWith("/") && this.feed.streaming(pane)) {
+          void this.feed.enqueue(pane, (b) => pane.stream.custom(b, cwdOsc(path), pane.marksPending > 0)).catch(() => undefined);
         }
       }),
     );
     // Updates before the subscription were missed: read once. A fresh pane's stream starts
     // with its first line; an adopted one where its snapshot ends.
-    if (fresh) this.queueUpdate(pane);
+    if (fresh) this.feed.queueUpdate(pane);
     return pane;
-  }
-
-  /**
-   * Queues a read of the screen and what `job` makes of it. `start` runs first (its text goes
-   * before the job's), `after` once the text is out.
-   */
-  private enqueue(pane: Iterm2Pane, job: (buffer: BufferContents) => string, steps: { start?: () => Promise<string>; after?: () => void } = {}): Promise<void> {
-    const run = async () => {
-      if (pane.info.dead) return;
-      const prefix = steps.start ? await steps.start() : "";
-      const buffer = await this.readBuffer(pane);
-      const lost = pane.stream.lostLines;
-      const out = prefix + job(buffer);
-      if (out) this.emitOutput(pane, out);
-      if (pane.stream.lostLines > lost) {
-        this.events.emit("gap", pane.info.paneId, `${pane.stream.lostLines - lost} lines scrolled out of iTerm2's history before they were read`);
-      }
-      steps.after?.();
-    };
-    const next = pane.chain.then(run, run);
-    // A session that vanished mid-read is reported by its terminate notification, not here.
-    pane.chain = next.catch(() => undefined);
-    return next;
-  }
-
-  private emitOutput(pane: Iterm2Pane, text: string): void {
-    pane.outputs++;
-    this.events.emit("output", pane.info.paneId, Buffer.from(text, "utf8"));
-  }
-
-  /** Enough lines to reach back to the first one the stream has not sent. */
-  private async readBuffer(pane: Iterm2Pane): Promise<BufferContents> {
-    const rows = pane.info.rows > 0 ? pane.info.rows : 50;
-    let buffer = await this.api.getBuffer(pane.info.paneId, rows + 200);
-    const needed = pane.stream.linesNeeded(buffer);
-    if (needed > buffer.lines.length && buffer.firstLine > 0) buffer = await this.api.getBuffer(pane.info.paneId, Math.min(needed, 100_000));
-    return withoutSessionEnded(buffer);
-  }
-
-  private queueUpdate(pane: Iterm2Pane): void {
-    if (pane.updateQueued || !this.streaming(pane)) return;
-    pane.updateQueued = true;
-    // Cleared before the screen is read, so a change after this read queues the next one.
-    const start = async () => {
-      pane.updateQueued = false;
-      return "";
-    };
-    void this.enqueue(pane, (b) => pane.stream.update(b, pane.marksPending > 0), { start }).catch(() => (pane.updateQueued = false));
-  }
-
-  /** An adopted pane waits for its snapshot before it streams (the snapshot holds the screen so far). */
-  private streaming(pane: Iterm2Pane): boolean {
-    return pane.stream.primed || !pane.info.meta.__adopted;
-  }
-
-  private onPrompt(pane: Iterm2Pane, e: Record<string, any>): void {
-    if (!this.streaming(pane)) return;
-    const mark = (job: (b: BufferContents) => string, withCwd = false) => {
-      // Counted from arrival: a screen read answered after this notification must not send
-      // the cursor's line past the mark (iTerm2 answers in the order it parsed the output).
-      pane.marksPending++;
-      const start = async () => {
-        pane.marksPending--;
-        return withCwd ? this.cwdReport(pane) : "";
-      };
-      void this.enqueue(pane, job, { start }).catch(() => undefined);
-    };
-    // The directory also goes in before each prompt, as shell integrations send it there.
-    if (e.event === "prompt") mark((b) => pane.stream.prompt(b), true);
-    else if (e.event === "command_start") mark((b) => pane.stream.commandStart(b, pane.marksPending > 0));
-    else if (e.event === "command_end") mark((b) => pane.stream.commandEnd(b, typeof e.command_end?.status === "number" ? e.command_end.status : null));
-  }
-
-  /** iTerm2 consumes OSC 7 and keeps the directory in the "path" variable: it goes back in as OSC 7 before each prompt. */
-  private async cwdReport(pane: Iterm2Pane): Promise<string> {
-    const [path] = await this.api.getVariables({ session: pane.info.paneId }, ["path"]).catch(() => [null]);
-    if (typeof path !== "string" || !path.startsWith("/")) return "";
-    pane.info = { ...pane.info, cwd: path };
-    return cwdOsc(path);
-  }
-
-  private onCustom(pane: Iterm2Pane, identity: string, payload: string): void {
-    if (!this.streaming(pane)) return;
-    if (identity === EXIT_IDENTITY) {
-      const code = Number(payload);
-      // A shell reports death by signal n as 128+n.
-      const [status, signal] = code > 128 ? [null, code - 128] : [code, null];
-      void this.enqueue(pane, (b) => pane.stream.finish(b), { after: () => this.markExited(pane, status, signal) }).catch(() => this.markExited(pane, status, signal));
-      return;
-    }
-    void this.enqueue(pane, (b) => pane.stream.custom(b, `\x1b]1337;Custom=id=${identity}:${payload}\x07`, pane.marksPending > 0)).catch(() => undefined);
   }
 
   private markExited(pane: Iterm2Pane, status: number | null, signal: number | null): void {
@@ -366,26 +276,16 @@ export class Iterm2Backend implements Backend {
     if (!pane.info.dead) await this.api.setVariables({ session: paneId }, { [META_VARIABLE]: storedMeta(pane.info.meta, this.home) });
   }
 
-  async readShared(paneId: string | null, key: string): Promise<string> {
-    const [value] = await this.api.getVariables(sharedScope(paneId), [sharedName(key)]);
-    return typeof value === "string" ? value : "";
+  readShared(paneId: string | null, key: string): Promise<string> {
+    return this.shared.readShared(paneId, key);
   }
 
-  async writeShared(paneId: string | null, key: string, value: string): Promise<void> {
-    await this.api.setVariables(sharedScope(paneId), { [sharedName(key)]: value === "" ? null : value });
+  writeShared(paneId: string | null, key: string, value: string): Promise<void> {
+    return this.shared.writeShared(paneId, key, value);
   }
 
-  /** Atomic among this process's callers only: iTerm2 has no compare-and-set on variables. */
   swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
-    const run = async () => {
-      const current = await this.readShared(paneId, key);
-      if (current !== expected) return current;
-      await this.writeShared(paneId, key, next);
-      return next;
-    };
-    const result = this.sharedLock.then(run, run);
-    this.sharedLock = result.catch(() => undefined);
-    return result;
+    return this.shared.swapShared(paneId, key, expected, next);
   }
 
   async snapshot(paneId: string): Promise<PaneSnapshot> {
@@ -425,18 +325,6 @@ export class Iterm2Backend implements Backend {
   /** The pane is an iTerm2 tab already; there is no command to attach to it. */
   attachCommand(_paneId: string): string | null {
     return null;
-  }
-
-  async arrangeWindow(): Promise<void> {
-    // iTerm2 sizes split panes itself; termhive's layout names have no equivalent here.
-  }
-
-  async showPaneBorders(): Promise<void> {}
-
-  /** The session's name in iTerm2 (the tab and pane title). */
-  async setTitle(paneId: string, title: string): Promise<void> {
-    const pane = this.pane(paneId);
-    if (!pane.info.dead) await this.api.setProfileProperties(paneId, { Name: title });
   }
 
   /** Leaves the sessions open in iTerm2 (a later termhive adopts them). */

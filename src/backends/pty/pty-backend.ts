@@ -5,7 +5,7 @@ import { EventEmitter } from "node:events";
 import { readlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as nodePty from "@lydell/node-pty";
-import { UnsupportedByBackend, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot, type WindowLayout } from "../backend.js";
+import { UnsupportedByBackend, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneSnapshot } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { MemoryShared } from "../shared-memory.js";
 import { resolveKey } from "../keys.js";
@@ -248,14 +248,6 @@ export class PtyBackend implements Backend {
   attachCommand(_paneId: string): string | null {
     return null;
   }
-
-  /** Layouts on this backend are logical (a split only joins the group): no neighbours to arrange. */
-  async arrangeWindow(_paneId: string, _layout: WindowLayout): Promise<void> {}
-
-  /** No pane borders to show a title on; the title stays in the hive's own status. */
-  async showPaneBorders(_paneId: string): Promise<void> {}
-
-  async setTitle(_paneId: string, _title: string): Promise<void> {}
 
   /** pty panes cannot outlive this process; end them cleanly rather than leave them to SIGHUP. */
   async stop(): Promise<void> {

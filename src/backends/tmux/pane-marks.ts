@@ -5,7 +5,7 @@
 // client) attached to the pane's session.
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
-import type { PaneMark } from "../backend.js";
+import type { Marks, PaneMark } from "../backend.js";
 import { tmuxQuote } from "./quote.js";
 import { traced } from "../../util/traced.js";
 
@@ -57,4 +57,15 @@ export async function alertAttached(tmux: Tmux, paneId: string, bytes: string): 
         await handle.close().catch(traced("closing an attached client's tty"));
       }),
   );
+}
+
+/** The marks capability of a tmux server; one on another host never rings (its terminals are not ours). */
+export function tmuxMarks(tmux: Tmux, onOtherHost: boolean): Marks {
+  return {
+    markPane: (paneId, mark) => markPane(tmux, paneId, mark),
+    windowMarks: (windowId) => windowMarks(tmux, windowId),
+    showWindowSummary: (windowId, text) => showWindowSummary(tmux, windowId, text),
+    // A server on another host names that host's terminals: never write to ours by their names.
+    alertAttached: (paneId, bytes) => (onOtherHost ? Promise.resolve() : alertAttached(tmux, paneId, bytes)),
+  };
 }

@@ -1,20 +1,24 @@
-import { paneEnvironment, passesToPane, type PaneEnvPolicy } from "../../util/pane-env.js";
+import { paneEnvironment, type PaneEnvPolicy } from "../../util/pane-env.js";
 import { EventEmitter } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { NoSpaceForPane, type Backend, type BackendEvents, type CreatePaneOptions, type PaneInfo, type PaneMark, type PaneSnapshot, type WindowLayout } from "../backend.js";
+import { type Backend, type BackendEvents, type CreatePaneOptions, type Marks, type PaneInfo, type PausableOutput, type PaneSnapshot, type SharedState, type Windows } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../keys.js";
 import { ControlClient, TmuxError, TmuxGoneError, type ControlOptions } from "./control.js";
 import { layoutDropsAKnownPane } from "./layout.js";
 import { DeathLineReader, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
-import { alertAttached, markPane, showWindowSummary, windowMarks } from "./pane-marks.js";
+import { tmuxMarks } from "./pane-marks.js";
+import { openPane } from "./open-pane.js";
+import { cleanServerEnvironment } from "./server-env.js";
+import { tmuxWindows } from "./windows.js";
+import { tmuxSharedState } from "./shared-state.js";
 import { sendBytes } from "./send-bytes.js";
-import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
+import { tmuxQuote } from "./quote.js";
 import { capturePane } from "./capture.js";
 import { readViaBuffer, writeViaBuffer } from "./buffers.js";
-import { PANE_FORMAT, checkSharedValue, parsePaneLine, sharedOption, sharedScope, sharedTarget, windowTag } from "./pane-format.js";
+import { PANE_FORMAT, parsePaneLine } from "./pane-format.js";
 import { shellWord } from "../../util/shell-word.js";
 import { traced } from "../../util/traced.js";
 
@@ -49,11 +53,17 @@ export class TmuxBackend implements Backend {
   private readonly metaCache = new Map<string, Record<string, string>>();
   /** Output events emitted per pane, so a snapshot can say which of them it already holds. */
   private readonly outputCounts = new Map<string, number>();
+  private readonly tmux = (command: string) => this.cmd(command);
+  private readonly shared: SharedState = tmuxSharedState(this.tmux);
+  readonly windows: Windows = tmuxWindows(this.tmux);
+  readonly marks: Marks;
+  readonly pausable: PausableOutput = { resumeOutput: (paneId, reason) => this.resumeOutput(paneId, reason) };
 
   constructor(private readonly options: TmuxBackendOptions) {
     this.socketPath = options.onHost?.socketPath ?? join(options.home, "tmux.sock");
     this.configPath = options.onHost?.configPath ?? join(options.home, "tmux.conf");
     this.sessionName = options.sessionName ?? "termhive";
+    this.marks = tmuxMarks(this.tmux, options.onHost !== undefined);
     this.events.setMaxListeners(0);
   }
 
@@ -91,23 +101,11 @@ export class TmuxBackend implements Backend {
     const client = await this.attachClient(env);
     // A server started by an older termhive (or another client) may hold agent identity in its
     // global environment; whatever tmux itself starts (hooks, a person's new window) gets it.
-    if (this.options.paneEnv) await this.cleanServerEnvironment(client, this.options.paneEnv);
+    if (this.options.paneEnv) await cleanServerEnvironment(client, this.sessionName, this.options.paneEnv);
     // An existing server keeps the hook/options of its own start; apply ours again so they hold.
     await Promise.all(tmuxConfigCommands(configOptions).map((command) => client.command(command)));
     await client.command(`refresh-client -f pause-after=${this.options.pauseAfterSeconds ?? 10}`);
     await this.ensureSignalPane(client);
-  }
-
-  private async cleanServerEnvironment(client: ControlClient, policy: PaneEnvPolicy): Promise<void> {
-    const scopes = ["-g", `-t ${tmuxQuote(this.sessionName)}`];
-    await Promise.all(scopes.map(async (scope) => {
-      const lines = await client.command(`show-environment ${scope}`).catch(() => [] as string[]);
-      const names = lines
-        .map((l) => /^-?([A-Za-z_][A-Za-z0-9_]*)(?:=(.*))?$/.exec(l))
-        .filter((m): m is RegExpExecArray => m !== null && !passesToPane(m[1]!, policy, m[2]))
-        .map((m) => m[1]!);
-      await Promise.all(names.map((n) => client.command(`set-environment ${scope} -u ${n}`).catch(traced("removing a variable from tmux's environment"))));
-    }));
   }
 
   /**
@@ -169,7 +167,7 @@ export class TmuxBackend implements Backend {
     return this.client!.command(command);
   }
 
-  async resumeOutput(paneId: string, reason: string): Promise<void> {
+  private async resumeOutput(paneId: string, reason: string): Promise<void> {
     this.events.emit("gap", paneId, reason);
     // Paused (continue) or turned off (on) for this client: both are undone; a pane in neither
     // state is left as it is.
@@ -239,38 +237,12 @@ export class TmuxBackend implements Backend {
   async createPane(options: CreatePaneOptions): Promise<PaneInfo> {
     const argv = launchArgv({ argv: options.argv, cwd: options.cwd, env: options.env, clean: options.cleanEnv });
     const quotedArgv = argv.map(tmuxQuote).join(" ");
-    let line: string | undefined;
-    if (options.splitFrom) {
-      const { paneId, direction, percent } = options.splitFrom;
-      const flags = direction === "left" || direction === "right" ? "-h" : "-v";
-      const before = direction === "left" || direction === "above" ? " -b" : "";
-      const size = percent ? ` -l ${Math.max(1, Math.min(99, Math.round(percent)))}%` : "";
-      try {
-        [line] = await this.cmd(`split-window -d ${flags}${before}${size} -t ${tmuxQuote(paneId)} -P -F '#{pane_id}' ${quotedArgv}`);
-      } catch (error) {
-        if (/no space for new pane/i.test((error as Error).message)) throw new NoSpaceForPane(`window of ${paneId} is full`);
-        throw error;
-      }
-    } else {
-      // tmux runs a control client's commands in order: sent together, they cost one round trip.
-      const sized = this.cmd(`set -g default-size ${options.cols}x${options.rows}`);
-      const tag = windowTag(options.meta);
-      const created = this.cmd(`new-window -d -n ${tag} -t ${tmuxQuote(this.sessionName + ":")} -P -F '#{pane_id}' ${quotedArgv}`);
-      await sized;
-      [line] = await created;
-      if (!line?.trim()) {
-        // Rarely the -P reply comes back empty; the window's unique name still finds the pane.
-        const found = (await this.cmd(`list-panes -s -t ${tmuxQuote(this.sessionName + ":")} -F '#{pane_id} #{window_name}'`))
-          .map((l) => l.split(" "))
-          .find(([, name]) => name === tag);
-        line = found?.[0];
-      }
-    }
+    const line = await openPane(this.tmux, this.sessionName, options, quotedArgv);
     const paneId = (line ?? "").trim();
     if (!/^%\d+$/.test(paneId)) throw new TmuxError(`tmux did not report the new pane (got ${JSON.stringify(line)})`);
     try {
       this.known.add(paneId);
-      // In order, in one round trip (see above): the pane's info is read after the meta and size are set.
+      // In order, in one round trip (tmux runs a control client's commands in order): the pane's info is read after the meta and size are set.
       const [, , info] = await Promise.all([
         this.writeMeta(paneId, options.meta),
         options.splitFrom ? undefined : this.resize(paneId, options.rows, options.cols),
@@ -338,31 +310,16 @@ export class TmuxBackend implements Backend {
     this.metaCache.set(paneId, meta);
   }
 
-  // Shared state is kept in tmux user options (pane or global). The tmux server runs one
-  // command at a time, so a `set -F` whose value is the format "new if it still holds
-  // expected, else what it holds" is a compare-and-set across every attached process.
-  // (Not if-shell: its inner command adds a second reply block, which would misalign replies.)
-  async readShared(paneId: string | null, key: string): Promise<string> {
-    const [value] = await this.cmd(`display-message -p ${sharedTarget(paneId)} ${tmuxQuote(`#{${sharedOption(key)}}`)}`);
-    return (value ?? "").trim();
+  readShared(paneId: string | null, key: string): Promise<string> {
+    return this.shared.readShared(paneId, key);
   }
 
-  async writeShared(paneId: string | null, key: string, value: string): Promise<void> {
-    checkSharedValue(value);
-    await this.cmd(`set ${sharedScope(paneId)} ${sharedOption(key)} ${tmuxQuote(value)}`);
+  writeShared(paneId: string | null, key: string, value: string): Promise<void> {
+    return this.shared.writeShared(paneId, key, value);
   }
 
-  async swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
-    checkSharedValue(expected);
-    checkSharedValue(next);
-    const current = `#{${sharedOption(key)}}`;
-    const format = `#{?#{==:${current},${expected}},${next},${current}}`;
-    // Both at once: tmux runs one client's commands in order, so the read sees the swap.
-    const [, value] = await Promise.all([
-      this.cmd(`set -F ${sharedScope(paneId)} ${sharedOption(key)} ${tmuxQuote(format)}`),
-      this.readShared(paneId, key),
-    ]);
-    return value;
+  swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
+    return this.shared.swapShared(paneId, key, expected, next);
   }
 
   snapshot(paneId: string): Promise<PaneSnapshot> {
@@ -392,39 +349,6 @@ export class TmuxBackend implements Backend {
 
   attachCommand(paneId: string): string {
     return `tmux -S ${shellWord(this.socketPath)} attach -t ${shellWord(paneId)}`;
-  }
-
-  async arrangeWindow(paneId: string, layout: WindowLayout): Promise<void> {
-    await this.cmd(`select-layout -t ${tmuxQuote(paneId)} ${tmuxQuote(layout)}`);
-  }
-
-  async showPaneBorders(paneId: string): Promise<void> {
-    await this.cmd(`set-option -w -t ${tmuxQuote(paneId)} pane-border-status top`);
-  }
-
-  async setTitle(paneId: string, title: string): Promise<void> {
-    const clean = title.replace(/[\x00-\x1f\x7f]/g, " ").slice(0, 200);
-    await this.cmd(`set -p -t ${tmuxQuote(paneId)} @termhive_title ${tmuxQuoteFormat(clean)}`);
-  }
-
-  private readonly tmux = (command: string) => this.cmd(command);
-
-  markPane(paneId: string, mark: PaneMark | null): Promise<void> {
-    return markPane(this.tmux, paneId, mark);
-  }
-
-  windowMarks(windowId: string): Promise<string[]> {
-    return windowMarks(this.tmux, windowId);
-  }
-
-  showWindowSummary(windowId: string, text: string): Promise<void> {
-    return showWindowSummary(this.tmux, windowId, text);
-  }
-
-  alertAttached(paneId: string, bytes: string): Promise<void> {
-    // A server on another host names that host's terminals: never write to ours by their names.
-    if (this.options.onHost) return Promise.resolve();
-    return alertAttached(this.tmux, paneId, bytes);
   }
 
   async reapExited(): Promise<void> {

@@ -2,7 +2,7 @@
 // status (tmux: the border takes its colour), each window shows a summary ("3 working · 1
 // waiting", counted from the marks as the backend holds them, whichever termhive process set
 // them), and an agent that starts waiting for input rings the attached terminals (BEL, then an
-// OSC 9 desktop notification). How each is shown is the backend's (Backend.markPane…);
+// OSC 9 desktop notification). How each is shown is the backend's (Backend.marks);
 // backends without them (pty): no-op.
 import type { AgentRecord, AgentStatus } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
@@ -44,7 +44,7 @@ export function alertBytes(text: string): string {
 
 /** Whether the backend shows marks at all. */
 function marksShown(backend: Backend): boolean {
-  return backend.markPane !== undefined;
+  return backend.marks !== undefined;
 }
 
 /**
@@ -108,24 +108,23 @@ export class HiveIndicators {
   }
 
   private async flush(): Promise<void> {
-    const backend = this.backend;
+    const marks = this.backend.marks;
     const batch = [...this.pending];
     this.pending.clear();
-    if (!backend.markPane) return;
+    if (!marks) return;
     const windows = new Set<string>();
     await Promise.all(batch.map(async ([paneId, p]) => {
       try {
-        await backend.markPane!(paneId, p.status === null ? null : { name: p.status, colour: STATUS_COLOURS[p.status] });
+        await marks.markPane(paneId, p.status === null ? null : { name: p.status, colour: STATUS_COLOURS[p.status] });
         windows.add(p.windowId);
       } catch {
         if (this.shown.get(paneId) === p.status) this.shown.delete(paneId); // not shown: the next change tries again
       }
     }));
     await Promise.all([...windows].map(async (windowId) => {
-      if (!backend.windowMarks || !backend.showWindowSummary) return;
-      const marks = await backend.windowMarks(windowId).catch(() => null);
-      if (marks) await backend.showWindowSummary(windowId, summarize(marks)).catch(traced("the window's status summary"));
+      const paneMarks = await marks.windowMarks(windowId).catch(() => null);
+      if (paneMarks) await marks.showWindowSummary(windowId, summarize(paneMarks)).catch(traced("the window's status summary"));
     }));
-    await Promise.all(batch.map(([paneId, p]) => (p.ring && backend.alertAttached ? backend.alertAttached(paneId, alertBytes(p.ring)).catch(traced("ringing the attached terminals")) : undefined)));
+    await Promise.all(batch.map(([paneId, p]) => (p.ring ? marks.alertAttached(paneId, alertBytes(p.ring)).catch(traced("ringing the attached terminals")) : undefined)));
   }
 }

@@ -102,7 +102,7 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
         // Many panes: halving the newest pane runs out of rows/columns; even out the window
         // (pane order is kept) and split again.
         if (!(error instanceof NoSpaceForPane)) throw error;
-        await backend.arrangeWindow(sessions[0]!.paneId, plan.selectLayout ?? "tiled");
+        await backend.windows?.arrangeWindow(sessions[0]!.paneId, plan.selectLayout ?? "tiled");
         sessions.push(await open());
       }
     }
@@ -111,8 +111,8 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
     for (const s of sessions) await registry.close(s).catch(traced(`closing pane ${s.name} of a failed layout`));
     throw new ToolError(`layout ${spec.kind} of ${spec.panes.length} panes failed after ${sessions.length}: ${(error as Error).message}${/no space/.test((error as Error).message) ? "; give a bigger window (rows/cols) or fewer panes" : ""}`);
   }
-  if (plan.selectLayout) await backend.arrangeWindow(sessions[0]!.paneId, plan.selectLayout);
-  await backend.showPaneBorders(sessions[0]!.paneId);
+  if (plan.selectLayout) await backend.windows?.arrangeWindow(sessions[0]!.paneId, plan.selectLayout);
+  await backend.windows?.showPaneBorders(sessions[0]!.paneId);
   await syncSizes(crew, sessions);
   const panes = await Promise.all(spec.panes.map(async (p, i) => {
     const session = sessions[i]!;

@@ -22,7 +22,7 @@ export class PaneBorders {
   async show(session: TerminalSession, agents: readonly AgentRecord[]): Promise<void> {
     if (session.goneReason || agents.length === 0) return;
     const text = agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} · ${a.status}${a.statusDetail ? `: ${a.statusDetail}` : ""}`).join(" | ");
-    await this.backend.setTitle(session.paneId, text).catch(traced("pane title"));
+    await this.backend.windows?.setTitle(session.paneId, text).catch(traced("pane title"));
     this.indicators.show(session.pane, agents);
   }
 

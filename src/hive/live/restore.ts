@@ -238,8 +238,8 @@ async function openWindows(crew: Crew, plans: Plan[], results: Map<string, Resto
       } catch {
         // fewer panes came back than the layout takes (a quad of 3): tiled
       }
-      await crew.backend.arrangeWindow(first.paneId, layout ?? "tiled").catch(traced("arranging a restored window"));
-      await crew.backend.showPaneBorders(first.paneId).catch(traced("pane borders of a restored window"));
+      await crew.backend.windows?.arrangeWindow(first.paneId, layout ?? "tiled").catch(traced("arranging a restored window"));
+      await crew.backend.windows?.showPaneBorders(first.paneId).catch(traced("pane borders of a restored window"));
       await syncSizes(crew, inWindow.map((o) => o.session));
     }
   }

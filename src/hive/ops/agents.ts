@@ -57,7 +57,7 @@ async function questionOf(crew: Crew, a: AgentRecord) {
   return q && { digest: q.digest, text: q.text, choices: q.choices.map((c) => (c.number !== null ? `${c.number}. ${c.label}` : c.label)) };
 }
 
-export async function removeAgent(crew: Pick<Crew, "sync" | "hive" | "registry" | "tracker">, backend: Pick<PaneCommands, "setTitle">, input: { name: string; close?: boolean }) {
+export async function removeAgent(crew: Pick<Crew, "sync" | "hive" | "registry" | "tracker">, backend: Pick<PaneCommands, "windows">, input: { name: string; close?: boolean }) {
   await crew.sync();
   const agent = crew.hive.agents.remove(input.name);
   let closed = false;
@@ -67,7 +67,7 @@ export async function removeAgent(crew: Pick<Crew, "sync" | "hive" | "registry" 
     if (input.close) {
       await crew.registry.close(s);
       closed = true;
-    } else await backend.setTitle(s.paneId, s.name).catch(traced("pane title after removing its agent"));
+    } else await backend.windows?.setTitle(s.paneId, s.name).catch(traced("pane title after removing its agent"));
   }
   return { removed: agent.name, session: agent.sessionId, closed };
 }

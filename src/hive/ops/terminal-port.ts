@@ -54,7 +54,8 @@ export interface TerminalPort {
 /** The backend's commands on one pane that the hive gives. */
 export interface PaneCommands {
   attachCommand(paneId: string): string | null;
-  setTitle(paneId: string, title: string): Promise<void>;
+  /** The pane's title, where the backend has windows with titles. */
+  readonly windows?: { setTitle(paneId: string, title: string): Promise<void> };
   focus(paneId: string): Promise<void>;
 }
 

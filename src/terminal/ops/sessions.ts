@@ -45,7 +45,7 @@ export async function terminalList(terminal: Terminal): Promise<{ sessions: Sess
   await terminal.registry.ensureStarted();
   await terminal.registry.refresh();
   // Sessions of a host that did not answer within the list's budget are left out until it does.
-  const leftOut = terminal.backend.hostsLeftOut?.() ?? new Set<string>();
+  const leftOut = terminal.backend.hosts?.hostsLeftOut() ?? new Set<string>();
   const sessions = terminal.registry.all().filter((s) => s.meta.host === undefined || !leftOut.has(s.meta.host)).map((s) => summaryOf(terminal, s));
   return { sessions };
 }
