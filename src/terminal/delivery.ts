@@ -12,6 +12,7 @@
 // (Claude Code's and Codex's UserPromptSubmit: `taken`) has the last word: its text is
 // delivered once that report names it; the screen is the fallback where no hook reports.
 // The typing itself is terminal_send's (typing.ts).
+import { cancelInputLine, inputLineHasText } from "./prompt-line.js";
 import { literalText, type LiteralText } from "./literal-text.js";
 import type { TerminalSession } from "./session.js";
 import { PASTE_SETTLE_QUIET_MS, expectTypedCommand, pressEnter, settleOutput, shellTookLine, writeText, type TypingMethod } from "./typing.js";
@@ -175,6 +176,9 @@ export async function deliverLiteral(session: TerminalSession, text: LiteralText
     return await submitShown(session, tail, before, false, options.onEnter, options.taken);
   }
   if (options.entered && submit) return { delivered: true, attempts: 0, method: before, note: "Enter was pressed for it before, and it no longer shows where input goes: the program took it" };
+  // Text already on the shell's input line (a person's, or a message a killed process had half
+  // typed) would be glued onto this one and run with it: cancelled first, as terminal_run does.
+  if (shellAtPrompt && submit && (await inputLineHasText(session))) await cancelInputLine(session);
   expectTypedCommand(session, text, shellAtPrompt && submit);
   const { method, outputBefore } = await writeText(session, text, "always");
   // Echoed: the text shows where input goes. An integrated shell at its prompt is judged by

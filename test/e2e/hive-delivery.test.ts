@@ -62,6 +62,19 @@ describe("hive delivery: queued when busy, waited for after a message", () => {
     for (const mark of marks) assert.ok(existsSync(mark), `hive_wait returned after ${w.elapsed_ms} ms, before \`sleep 3\` finished`);
   });
 
+  test("a message to a shell agent is not glued onto text left on its input line: that text is cancelled, the message runs alone", async () => {
+    await h.ok("agent_spawn", { name: "glue", command: "bash", profile: "shell" });
+    assert.equal((await h.ok("hive_wait", { targets: "glue", for: "idle", timeout_s: 10 })).matched, true);
+    const out = join(h.home, "glue.out");
+    // What a person (or a server killed while typing) left on the line, without Enter.
+    await h.ok("terminal_send", { session: "glue", text: "echo LEFT-", enter: false });
+    const m = await h.ok("hive_message", { agents: { glue: `echo alone >> '${out}'` } });
+    assert.equal(m.delivered, 1, JSON.stringify(m));
+    assert.equal((await h.ok("hive_wait", { targets: "glue", for: "idle", timeout_s: 20 })).matched, true);
+    // What the shell did: the message's command alone ran (glued, it would have written nothing here).
+    assert.equal(readFileSync(out, "utf8"), "alone\n");
+  });
+
   test("a program that takes Enter late (a loaded machine) gets the message once, and it counts as delivered", async () => {
     const log = join(h.home, "laggard.log");
     const r = await h.ok("agent_spawn", { name: "laggard", command: `${process.execPath} ${FAKE} ${log} 500`, profile: "claude", env: { FAKE_AGENT_ENTER_LAG_MS: "1500" } });
