@@ -3,7 +3,7 @@
 //   a status change seen by hive_wait ≤ 100 ms after the screen changes; 64 sessions: RSS ≤ 200 MB.
 import { rmSync, writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DIALOG_SETTLE_MS } from "../src/hive/precedence.js";
+import { DIALOG_SETTLE_MS } from "../src/hive/rules/precedence.js";
 import { RUNS, benchHome, loadavg, median, percentile, round, rssMb, startServer, timed, wallMs, type Emit } from "./common.js";
 
 const AGENTS = 32;

@@ -11,12 +11,12 @@ import { PtyBackend } from "../src/backends/pty/pty-backend.js";
 import { loadConfig } from "../src/config.js";
 import { Hive, ProfileRegistry } from "../src/hive/index.js";
 import { Crew } from "../src/hive/live/crew.js";
-import { buildLayout } from "../src/hive/live/layout-builder.js";
-import { OutboxDispatcher } from "../src/hive/live/outbox-dispatcher.js";
+import { buildLayout } from "../src/hive/launch/layout-builder.js";
+import { OutboxDispatcher } from "../src/hive/messages/outbox-dispatcher.js";
 import { loadSafetyConfig } from "../src/safety/index.js";
-import { InputPolicy } from "../src/terminal/input-policy.js";
-import { SessionRegistry } from "../src/terminal/registry.js";
-import { typeText } from "../src/terminal/typing.js";
+import { InputPolicy } from "../src/terminal/typing/input-policy.js";
+import { SessionRegistry } from "../src/terminal/live/registry.js";
+import { typeText } from "../src/terminal/typing/typing.js";
 import { loadavg, median, percentile, round, type Emit } from "./common.js";
 
 const DRAINS = 2000;

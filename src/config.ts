@@ -34,7 +34,7 @@ export interface TermhiveConfig {
   allowedHosts: string[] | null;
   /** TERMHIVE_SAFETY, _RULES, _DISABLE as given; safety/config.ts validates them and loads the rules. */
   safety: SafetySettings;
-  /** TERMHIVE_PROFILES: a file of agent profiles (hive/profiles.ts); null: the built-ins only. */
+  /** TERMHIVE_PROFILES: a file of agent profiles (hive/programs/profiles.ts); null: the built-ins only. */
   profilesPath: string | null;
   /** Bytes the audit log may reach before it moves to audit.jsonl.1. */
   auditMaxBytes: number;

@@ -9,7 +9,7 @@ import { TermhiveClient } from "../grpc/client.js";
 import { grpcSocketPath, socketIsLive } from "../grpc/socket.js";
 import { composeRoot } from "../service/root.js";
 import hiveAnswer, { answerText } from "../verbs/hive-answer.js";
-import type { AnswerResult } from "../hive/live/answer.js";
+import type { AnswerResult } from "../hive/ops/answer.js";
 import { fail, print } from "./output.js";
 import { callerPane } from "../util/caller-pane.js";
 

@@ -1,5 +1,5 @@
 // `termhive hook <event> [payload] --status <s> [--agent <name>]`: what an agent program's own
-// hooks run (agent_spawn configures them, see hive/hooks.ts). Claude Code passes the hook's
+// hooks run (agent_spawn configures them, see hive/programs/hooks.ts). Claude Code passes the hook's
 // JSON payload on stdin, Codex's notify as the last argument. The status is stored with source
 // "hook" in the hive store directly (no server needed); servers follow the store.
 //
@@ -7,7 +7,7 @@
 // hook's stdout to the prompt), and never exit 2 (that blocks the prompt or the stop): a
 // failure is one line on stderr and exit 1, which the program shows as a warning and ignores.
 // The one exception is `PermissionRequest --wait <s>`: it holds the request open in the hive
-// (hive/permission-asks.ts) and, when hive_answer decides it in time, prints Claude Code's own
+// (hive/programs/permission-asks.ts) and, when hive_answer decides it in time, prints Claude Code's own
 // decision JSON; when nobody does, it prints nothing and the program shows its dialog.
 import type { Command } from "commander";
 import { CONVERSATION_ID, Hive, HiveError, applyHookReport, clipDetail, hookChannelOf, hookOutcome, isCodexMainThread, parseHookPayload, promptDigest as promptDigestOf, summarizeToolInput } from "../hive/index.js";
@@ -77,7 +77,7 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
   // When the program ran this hook: the process's start, not now (starting it takes a while).
   const firedAt = Date.now() - Math.round(process.uptime() * 1000);
   const channel = hookChannelOf(payload);
-  // The text the program took, for a delivery waiting on its word (hive/prompt-reports.ts).
+  // The text the program took, for a delivery waiting on its word (hive/store/prompt-reports.ts).
   const promptDigest = event === "UserPromptSubmit" && typeof payload.prompt === "string" ? { promptDigest: promptDigestOf(payload.prompt) } : {};
   const relay = process.env[RELAY_ENV];
   if (relay) {
@@ -87,7 +87,7 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
   }
   const hive = Hive.open({ home: loadConfig().home });
   try {
-    // The program's own conversation id, for agent_restore (hive/restore-records.ts).
+    // The program's own conversation id, for agent_restore (hive/store/launches.ts).
     const conversation = conversationIdOf(payload);
     if (conversation !== undefined) hive.launches.noteConversation(name, conversation);
     const waitS = options.wait === undefined ? 0 : Number(options.wait);

@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { loadConfig } from "../config.js";
-import { HiveError } from "../hive/errors.js";
+import { HiveError } from "../hive/store/errors.js";
 import { RELAY_ENV, writeRelayRequest } from "../sandbox/relay.js";
 import hiveMail from "../verbs/hive-mail.js";
 import hiveInbox from "../verbs/hive-inbox.js";

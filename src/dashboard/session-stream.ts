@@ -4,7 +4,7 @@
 // goes as one frame when it can take it, and past RESYNC_CHARS it gets a fresh picture
 // instead, so the server never holds more than the transcript already holds.
 import { DisposableStore } from "../util/lifecycle.js";
-import type { TerminalSession } from "../terminal/session.js";
+import type { TerminalSession } from "../terminal/session/session.js";
 import type { ServerMessage } from "./protocol.js";
 
 /** Transcript text replayed to draw a session's picture (enough for a screen and some scrollback). */

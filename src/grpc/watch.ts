@@ -2,7 +2,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import type { TermhiveService } from "../service/service.js";
 import type { Disposable } from "../util/lifecycle.js";
-import type { TerminalSession } from "../terminal/session.js";
+import type { TerminalSession } from "../terminal/session/session.js";
 import { replyError } from "./reply-error.js";
 import { OutputQueue } from "./output-queue.js";
 

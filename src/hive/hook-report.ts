@@ -1,10 +1,10 @@
 // What one report of an agent program's hook does to the hive, whichever way it arrives:
 // `termhive hook` in the agent's pane (cli/hook.ts) or, from inside a sandbox, the relay a
 // server follows (live/relay-follower.ts).
-import type { AgentStatus } from "./agents.js";
+import type { AgentStatus } from "./store/agents.js";
 import type { Hive } from "./index.js";
-import { hookWaitingLeftToScreen } from "./precedence.js";
-import { hookIsStale } from "./turns.js";
+import { hookWaitingLeftToScreen } from "./rules/precedence.js";
+import { hookIsStale } from "./store/turns.js";
 
 /** Which of the program's channels reported: its hooks (the payload names the hook event) or Codex's notify. */
 export type HookChannel = "hooks" | "notify";

@@ -2,23 +2,23 @@
 // store and the repositories over it. The operations that combine several of them (targets
 // need agents + teams, cascades need both, events filtered by targets) live here; everything
 // else is reached through the repository fields (hive.agents.register(…), hive.mailbox.send(…)).
-import { HiveStore, type StoreOptions } from "./store.js";
-import { EventLog, type EventKind, type SinceResult } from "./events.js";
-import { Teams } from "./teams.js";
-import { Agents, type AgentRecord, type RegisterAgentInput, type RegisterResult } from "./agents.js";
-import { Watchers } from "./watchers.js";
-import { Mailbox } from "./mailbox.js";
-import { Layouts } from "./layouts.js";
-import { Turns } from "./turns.js";
-import { Outbox } from "./outbox.js";
-import { PermissionAsks } from "./permission-asks.js";
-import { LaunchRecords } from "./restore-records.js";
-import { PromptReports } from "./prompt-reports.js";
-import { ProfileRegistry, loadProfiles } from "./profiles.js";
-import { detectStatus, type DetectedStatus, type ScreenState } from "./detect.js";
-import { resolveTargets, type SessionDescriptor, type TargetResolution, type TargetSpec } from "./targets.js";
-import { planCascade, type CascadeInput, type CascadePlan } from "./cascade.js";
-import type { SelfStatus } from "./status.js";
+import { HiveStore, type StoreOptions } from "./store/store.js";
+import { EventLog, type EventKind, type SinceResult } from "./store/event-log.js";
+import { Teams } from "./store/teams.js";
+import { Agents, type AgentRecord, type RegisterAgentInput, type RegisterResult } from "./store/agents.js";
+import { Watchers } from "./store/watchers.js";
+import { Mailbox } from "./store/mailbox.js";
+import { Layouts } from "./store/layouts.js";
+import { Turns } from "./store/turns.js";
+import { Outbox } from "./store/outbox.js";
+import { PermissionAsks } from "./programs/permission-asks.js";
+import { LaunchRecords } from "./store/launches.js";
+import { PromptReports } from "./store/prompt-reports.js";
+import { ProfileRegistry, loadProfiles } from "./programs/profiles.js";
+import { detectStatus, type DetectedStatus, type ScreenState } from "./programs/detect.js";
+import { resolveTargets, type SessionDescriptor, type TargetResolution, type TargetSpec } from "./store/targets.js";
+import { planCascade, type CascadeInput, type CascadePlan } from "./rules/cascade.js";
+import type { SelfStatus } from "./rules/self-status.js";
 
 export interface HiveOptions extends StoreOptions {
   /** Max events kept (oldest pruned); default DEFAULT_EVENT_RETENTION. */
@@ -39,7 +39,7 @@ export class Hive {
   readonly turns: Turns;
   readonly outbox: Outbox;
   readonly permissionAsks: PermissionAsks;
-  /** How each agent was started, for agent_restore (restore-records.ts). */
+  /** How each agent was started, for agent_restore (launches.ts). */
   readonly launches: LaunchRecords;
   /** The prompts agent programs' hooks said they took (prompt-reports.ts). */
   readonly prompts: PromptReports;
@@ -123,33 +123,33 @@ export class Hive {
   }
 }
 
-export { HiveStore, HiveStoreError, hiveDbPath, hiveExists, translateSqliteError, DEFAULT_BUSY_TIMEOUT_MS, type StoreOptions, type HiveStoreErrorCode } from "./store.js";
-export { HiveError, type HiveErrorCode } from "./errors.js";
-export { checkMessageSize, MESSAGE_MAX_BYTES } from "./message-size.js";
-export { SCHEMA_VERSION } from "./schema.js";
-export * from "./events.js";
-export * from "./teams.js";
-export * from "./agents.js";
-export * from "./targets.js";
-export * from "./cascade.js";
-export * from "./watchers.js";
-export * from "./mailbox.js";
-export * from "./layouts.js";
-export * from "./profiles.js";
-export * from "./detect.js";
-export * from "./status.js";
-export * from "./hooks.js";
-export * from "./codex-threads.js";
-export * from "./codex-hooks.js";
+export { HiveStore, HiveStoreError, hiveDbPath, hiveExists, translateSqliteError, DEFAULT_BUSY_TIMEOUT_MS, type StoreOptions, type HiveStoreErrorCode } from "./store/store.js";
+export { HiveError, type HiveErrorCode } from "./store/errors.js";
+export { checkMessageSize, MESSAGE_MAX_BYTES } from "./rules/message-size.js";
+export { SCHEMA_VERSION } from "./store/schema.js";
+export * from "./store/event-log.js";
+export * from "./store/teams.js";
+export * from "./store/agents.js";
+export * from "./store/targets.js";
+export * from "./rules/cascade.js";
+export * from "./store/watchers.js";
+export * from "./store/mailbox.js";
+export * from "./store/layouts.js";
+export * from "./programs/profiles.js";
+export * from "./programs/detect.js";
+export * from "./rules/self-status.js";
+export * from "./programs/hooks.js";
+export * from "./programs/codex-threads.js";
+export * from "./programs/codex-hooks.js";
 export * from "./hook-report.js";
-export * from "./prompt-reports.js";
-export * from "./versions.js";
-export * from "./precedence.js";
-export * from "./unknown-question.js";
-export * from "./turns.js";
-export * from "./outbox.js";
-export * from "./busy-rule.js";
-export * from "./permission-asks.js";
-export * from "./question.js";
-export * from "./screen-excerpt.js";
-export * from "./restore-records.js";
+export * from "./store/prompt-reports.js";
+export * from "./programs/versions.js";
+export * from "./rules/precedence.js";
+export * from "./rules/unknown-question.js";
+export * from "./store/turns.js";
+export * from "./store/outbox.js";
+export * from "./rules/busy-rule.js";
+export * from "./programs/permission-asks.js";
+export * from "./programs/question.js";
+export * from "./rules/screen-excerpt.js";
+export * from "./store/launches.js";

@@ -2,7 +2,7 @@
 // tmux integration, or as the iTerm2 backend's own sessions), each agent's status colours its
 // tab and sets its badge, hive_focus brings its pane to the front, and an agent that starts
 // waiting for input raises a macOS notification. Off (and silent) where iTerm2 is not reachable;
-// `termhive doctor` says why. The crew's iTerm2 display (hive/live/displays/iterm2-tabs.ts)
+// `termhive doctor` says why. The crew's iTerm2 display (hive/displays/iterm2-tabs.ts)
 // drives it.
 import type { Iterm2Client } from "./client.js";
 

@@ -7,7 +7,7 @@ import { McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@mod
 import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
 import { DisposableStore } from "../util/lifecycle.js";
-import type { TerminalSession } from "../terminal/session.js";
+import type { TerminalSession } from "../terminal/session/session.js";
 import { traced } from "../util/traced.js";
 
 export const SESSIONS_URI = "termhive://sessions";

@@ -59,7 +59,7 @@ export interface Rendered {
  * Raw pty text → what a model reads: cleaned (clean.ts), then either filtered
  * (filter.ts) or reduced by the command's reducer (reducers/), then folded to the token
  * budget (fold.ts), with caller-declared secrets masked in every line before it is folded (the
- * text as a whole is masked once more where it leaves termhive: terminal/render.ts textForModel).
+ * text as a whole is masked once more where it leaves termhive: terminal/views/render.ts textForModel).
  */
 export function renderOutput(text: string, opts: RenderOptions): Rendered {
   const stages = renderStages(text, opts, false);
@@ -130,7 +130,7 @@ function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Gene
   const fits = yield* fitsWholeSteps(lines, maxTokens);
   const folded = foldTable(lines, { ...target, maxTokens, headLines: opts.headLines, fits });
   hidden += folded.hidden;
-  // Every line was masked before folding (above); the text as a whole is masked at the edge (terminal/render.ts textForModel).
+  // Every line was masked before folding (above); the text as a whole is masked at the edge (terminal/views/render.ts textForModel).
   const out = folded.text;
   const result: Rendered = { text: out, tokens: countTokens(out), raw_tokens: raw.count, folded_lines: hidden };
   if (reducerName) result.reducer = reducerName;

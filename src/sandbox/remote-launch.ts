@@ -134,7 +134,7 @@ export function remoteSandboxLaunch(option: SandboxRequest, pane: { argv: string
   return { argv: ["/bin/sh", "-c", script, "sh", filter, ...box], policy };
 }
 
-/** A status line's bound (terminal/status-file.ts STATUS_LINE_MAX_BYTES; that folder imports this one). */
+/** A status line's bound (terminal/live/status-file.ts STATUS_LINE_MAX_BYTES; that folder imports this one). */
 const STATUS_LINE_MAX_BYTES = 256;
 
 /** Where the launcher hands bwrap the arguments it found on the host (bwrap --args). */

@@ -5,13 +5,13 @@
 // and terminal, built once by the composition root (root.ts).
 import type { AgentRecord, EventKind, TargetSpec } from "../hive/index.js";
 import type { Crew } from "../hive/live/crew.js";
-import { deliverCascade, type CascadeInput } from "../hive/live/cascade-delivery.js";
-import { buildLayout, splitPane, type LayoutInput, type SplitInput } from "../hive/live/layout-builder.js";
-import type { SpawnInput } from "../hive/live/spawn.js";
-import { restoreAgents, type RestoreInput } from "../hive/live/restore.js";
-import type { HiveWaitResult } from "../hive/live/wait.js";
-import { withProgress } from "../hive/live/progress.js";
-import type { AnswerInput } from "../hive/live/answer.js";
+import { deliverCascade, type CascadeInput } from "../hive/ops/cascade-delivery.js";
+import { buildLayout, splitPane, type LayoutInput, type SplitInput } from "../hive/launch/layout-builder.js";
+import type { SpawnInput } from "../hive/launch/spawn.js";
+import { restoreAgents, type RestoreInput } from "../hive/launch/restore.js";
+import type { HiveWaitResult } from "../hive/ops/hive-wait.js";
+import { withProgress } from "../hive/ops/progress.js";
+import type { AnswerInput } from "../hive/ops/answer.js";
 import { agentSeen, assign, listAgents, registerAgent, removeAgent, spawnAndShow } from "../hive/ops/agents.js";
 import { answerThroughSend } from "../hive/ops/answer-typing.js";
 import { readTargets, sendToTargets, type HiveReadInput, type HiveSendInput } from "../hive/ops/fan-out.js";
@@ -24,7 +24,7 @@ import type { CallContext } from "./inputs.js";
 import { terminalPort } from "../hive/ops/terminal-port.js";
 import type { Terminal } from "../terminal/ops/terminal.js";
 
-export type { MessageDelivery } from "../hive/live/cascade-delivery.js";
+export type { MessageDelivery } from "../hive/ops/cascade-delivery.js";
 export type { PerTarget } from "../hive/ops/fan-out.js";
 export type { FocusDisplay } from "../hive/ops/focus.js";
 
@@ -80,7 +80,7 @@ export class HiveService {
     return withProgress(ctx, `starting agent ${input.name} and waiting until it is ready`, spawnAndShow(this.crew, this.service.backend, input));
   }
 
-  /** agent_restore: agents whose pane is gone come back resuming their conversations (hive/live/restore.ts). */
+  /** agent_restore: agents whose pane is gone come back resuming their conversations (hive/launch/restore.ts). */
   restore(input: RestoreInput, ctx?: CallContext) {
     return withProgress(ctx, input.name ? `restoring agent ${input.name}` : "restoring the agents whose panes are gone", restoreAgents(this.crew, input));
   }
@@ -93,7 +93,7 @@ export class HiveService {
     return listAgents(this.crew, input);
   }
 
-  /** Answers the question an agent shows (hive/live/answer.ts); typed through the one send path (gate, audit). */
+  /** Answers the question an agent shows (hive/ops/answer.ts); typed through the one send path (gate, audit). */
   answer(input: AnswerInput, ctx: CallContext) {
     return answerThroughSend(this.crew, this.service, input, ctx);
   }

@@ -12,7 +12,7 @@
 // Several termhive processes may run this over the same sessions: closing is idempotent. tmux
 // runs kill-pane once; the process whose kill fails (the pane was already gone) records nothing,
 // so one close makes one event and one audit line.
-import type { TerminalSession } from "../terminal/session.js";
+import type { TerminalSession } from "../terminal/session/session.js";
 import type { Crew } from "../hive/live/crew.js";
 import type { TermhiveService } from "./service.js";
 

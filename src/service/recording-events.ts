@@ -3,8 +3,8 @@
 // one stderr line and an audit entry, so a person or agent learns why a cast has a gap. The
 // hive may sit on the same full disk: an event that cannot be stored yet is kept (bounded)
 // and retried until it can.
-import { onRecordingNotice, type RecordingNotice } from "../terminal/recording.js";
-import { hiveExists } from "../hive/store.js";
+import { onRecordingNotice, type RecordingNotice } from "../terminal/session/recording.js";
+import { hiveExists } from "../hive/store/store.js";
 import type { Crew } from "../hive/live/crew.js";
 import type { TermhiveService } from "./service.js";
 import { toDisposable, type Disposable } from "../util/lifecycle.js";

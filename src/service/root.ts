@@ -7,7 +7,7 @@ import type { Backend } from "../backends/backend.js";
 import type { TermhiveConfig } from "../config.js";
 import { Hive, profilesFrom } from "../hive/index.js";
 import { Crew } from "../hive/live/crew.js";
-import { Iterm2Tabs, Notices, TmuxBorders } from "../hive/live/displays/index.js";
+import { Iterm2Tabs, Notices, TmuxBorders } from "../hive/displays/index.js";
 import { EndingOrder } from "../util/lifecycle.js";
 import { traceTo } from "../util/traced.js";
 import { HiveService } from "./hive-service.js";

@@ -4,10 +4,10 @@
 // too). It stays as the doors' facade, one line per operation, because the verbs, the gRPC
 // server and client, the CLI engine and the dashboard all name its shape (TerminalOps,
 // TermhiveClient); having each call the operations directly would touch every door for no gain.
-import type { ReadResult } from "../terminal/read.js";
-import type { RunResult } from "../terminal/run.js";
-import type { TerminalSession } from "../terminal/session.js";
-import type { WaitResult } from "../terminal/wait.js";
+import type { ReadResult } from "../terminal/views/read-view.js";
+import type { RunResult } from "../terminal/typing/command-run.js";
+import type { TerminalSession } from "../terminal/session/session.js";
+import type { WaitResult } from "../terminal/waits/wait-for.js";
 import { terminalOpen } from "../terminal/ops/open.js";
 import { terminalRead, terminalWait } from "../terminal/ops/read-wait.js";
 import { terminalRun } from "../terminal/ops/run.js";

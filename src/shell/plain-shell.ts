@@ -1,7 +1,7 @@
 // A POSIX shell termhive does not integrate (sh, dash, ksh…) runs no script of termhive's, so
 // nothing would point its pagers at bin/pager and `git log` would wait in less. Its pane's
 // environment does that instead; since such a shell has no prompt hook to clear the run mark,
-// termhive clears it itself when the run returns (terminal/line-marks.ts), so a line a person
+// termhive clears it itself when the run returns (terminal/live/line-marks.ts), so a line a person
 // types later gets their own pager.
 import { basename, join } from "node:path";
 import { shellAssetDir } from "../util/paths.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { name } from "./schemas/hive.js";
 import { RUNS, defineVerb } from "./verb.js";
-import type { RestoredAgent } from "../hive/live/restore.js";
+import type { RestoredAgent } from "../hive/launch/restore.js";
 
 /** One line per agent: how it came back (or why it did not). */
 export const restoredLine = (r: RestoredAgent) =>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AnswerResult } from "../hive/live/answer.js";
+import type { AnswerResult } from "../hive/ops/answer.js";
 import { name } from "./schemas/hive.js";
 import { RUNS, defineVerb } from "./verb.js";
 

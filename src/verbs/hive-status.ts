@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { encodeStatusOsc, parseStatusArgs } from "../hive/status.js";
+import { encodeStatusOsc, parseStatusArgs } from "../hive/rules/self-status.js";
 import { AGENT_NULLABLE, name } from "./schemas/hive.js";
 import { under } from "./nullable.js";
 import { SETS, defineVerb, type StoreServices } from "./verb.js";
 
-/** The status and its detail as `termhive status` takes them (hive/status.ts parses them). */
+/** The status and its detail as `termhive status` takes them (hive/rules/self-status.ts parses them). */
 const statusArgs = (input: { status: string; detail?: string }) => [input.status, ...(input.detail ? [input.detail] : [])];
 
 export default defineVerb({

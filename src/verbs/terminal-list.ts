@@ -1,4 +1,4 @@
-import type { SessionSummary } from "../terminal/summary.js";
+import type { SessionSummary } from "../terminal/views/summary.js";
 import { READS, defineVerb } from "./verb.js";
 
 /** An ended session says what ran and how it ended, not the launcher tmux names after it. */

@@ -9,7 +9,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
-import { BUILTIN_PROFILES } from "../../src/hive/builtin-profiles.js";
+import { BUILTIN_PROFILES } from "../../src/hive/programs/builtin-profiles.js";
 import { agentIs, claudeEnv, claudeUser, missingAgent, projectDir, realField, screenOf, statusEvents, until, writeJson } from "./real-agents.js";
 import { tempFolder } from "../temp-folder.js";
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { codexHookHash } from "../../src/hive/codex-hooks.js";
+import { codexHookHash } from "../../src/hive/programs/codex-hooks.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest } from "./standins/agent-script.js";
 import { AGENTS_BIN, agentIs, codexEnv, cursor, missingAgent, realField, screenOf, sendFirst, statusEvents, until } from "./real-agents.js";

@@ -1,4 +1,4 @@
-// After a flood the screen is parsed from its tail only (terminal/screen.ts): what a read in
+// After a flood the screen is parsed from its tail only (terminal/model/screen.ts): what a read in
 // screen mode shows must still be the pane's real last screen, as tmux itself has it.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

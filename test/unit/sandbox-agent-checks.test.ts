@@ -3,7 +3,7 @@
 // like them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BUILTIN_PROFILES } from "../../src/hive/builtin-profiles.js";
+import { BUILTIN_PROFILES } from "../../src/hive/programs/builtin-profiles.js";
 import { dangerRefusal, dangerousFlagsIn } from "../../src/sandbox/agent-rules.js";
 
 const claude = BUILTIN_PROFILES.claude!.dangerousFlags!;

@@ -6,7 +6,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentSandbox, dangerRefusal, dangerousFlagsIn } from "../../src/sandbox/agent-rules.js";
 import { RELAY_MAX_PENDING, RELAY_MAX_PENDING_BYTES, RELAY_MAX_REQUEST_BYTES, makeRelayDir, takeRelayRequests, writeRelayRequest } from "../../src/sandbox/relay.js";
-import { ProfileRegistry, parseProfilesConfig } from "../../src/hive/profiles.js";
+import { ProfileRegistry, parseProfilesConfig } from "../../src/hive/programs/profiles.js";
 import { sandboxPresetFrom } from "../../src/config.js";
 import { remoteSandboxLaunch } from "../../src/sandbox/remote-launch.js";
 import { parseFacts } from "../../src/backends/remote/bootstrap.js";

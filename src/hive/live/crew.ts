@@ -8,25 +8,25 @@
 import { basename } from "node:path";
 import { mayTypeNow, isBusyStatus, TURN_GRACE_MS, type AgentProfile, type AgentRecord, type Hive, type ResolvedTarget, type TargetSpec } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
-import { deliverLiteral, type DeliveryOptions, type DeliveryResult } from "../../terminal/delivery.js";
-import { markLine } from "../../terminal/line-marks.js";
+import { deliverLiteral, type DeliveryOptions, type DeliveryResult } from "../../terminal/typing/delivery.js";
+import { markLine } from "../../terminal/live/line-marks.js";
 import { Emitter, type Event } from "../../util/event.js";
 import { DisposableStore, toDisposable } from "../../util/lifecycle.js";
-import type { InputPolicy } from "../../terminal/input-policy.js";
-import { literalText } from "../../terminal/literal-text.js";
-import type { SessionRegistry } from "../../terminal/registry.js";
-import type { TerminalSession } from "../../terminal/session.js";
+import type { InputPolicy } from "../../terminal/typing/input-policy.js";
+import { literalText } from "../../terminal/model/literal-text.js";
+import type { SessionRegistry } from "../../terminal/live/registry.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 import { ToolError } from "../../util/tool-error.js";
 import { traced } from "../../util/traced.js";
-import { OutboxDispatcher } from "./outbox-dispatcher.js";
-import { StatusDisplays } from "./displays/status-display.js";
-import { screenFacts } from "./screen-facts.js";
+import { OutboxDispatcher } from "../messages/outbox-dispatcher.js";
+import { StatusDisplays } from "../displays/status-display.js";
+import { screenFacts } from "../messages/screen-facts.js";
 import { StatusTracker } from "./status-tracker.js";
 import { WatchScanner } from "./watch-scanner.js";
 import type { SandboxOption } from "../../sandbox/policy.js";
-import { RelayFollower } from "./relay-follower.js";
+import { RelayFollower } from "../relay/relay-follower.js";
 import { takenReportFor } from "./taken-report.js";
-import { notifyConfigured } from "../notify/config.js";
+import { notifyConfigured } from "../notify/notify-config.js";
 
 /** How often a process that sends notifications looks for agents' panes to follow (see followHive). */
 const FOLLOW_SYNC_MS = 5000;
@@ -218,7 +218,7 @@ export class Crew {
     return this.tracker.evaluateNow(session);
   }
 
-  /** The busy rule's verdict for a new message to a session's agents (see hive/busy-rule.ts). */
+  /** The busy rule's verdict for a new message to a session's agents (see hive/rules/busy-rule.ts). */
   mayTypeMessage(sessionId: string, agents: readonly AgentRecord[]): boolean {
     // A shell that says (OSC 133) it is at its prompt reads the line now, whatever the screen guess says.
     const live = this.registry.byId(sessionId);

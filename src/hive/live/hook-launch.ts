@@ -1,13 +1,13 @@
 // agent_spawn / hive_layout: the command line that makes an agent program report its status
-// through its own hooks (hive/hooks.ts). The hooks call the pane's `termhive` shim by its
+// through its own hooks (hive/programs/hooks.ts). The hooks call the pane's `termhive` shim by its
 // absolute path (the program may run hooks with another PATH), naming the agent.
 import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { hookLaunch, type AgentProfile } from "../index.js";
 import { ensurePrivateDir } from "../../util/paths.js";
-import { ensureShim } from "../../terminal/pane-cli.js";
+import { ensureShim } from "../../terminal/live/pane-cli.js";
 import { joinWords } from "../../util/words.js";
-import { startConversation } from "./restore-record.js";
+import { startConversation } from "./launch-facts.js";
 
 const program = (command: string) => basename(command.trim().split(/\s+/)[0] ?? "");
 

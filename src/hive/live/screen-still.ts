@@ -3,7 +3,7 @@
 // call a drawn dialog never still; the screen's text is compared too. Both are lower bounds of
 // the true still time (the text is compared only when someone looks, which the status tracker
 // does after every burst of output), so the larger one is used.
-import type { TerminalSession } from "../../terminal/session.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 
 const seen = new WeakMap<TerminalSession, { text: string; since: number }>();
 

@@ -1,7 +1,7 @@
 // The status tracker's exit job: the pane's program exits, or the pane vanishes → its agents
 // are exited (with the exit code or the reason), announced, and the pane's border shows it
 // while the pane is still there.
-import type { TerminalSession } from "../../terminal/session.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 import type { StatusPort } from "./status-port.js";
 
 export class ExitWatch {

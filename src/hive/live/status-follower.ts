@@ -6,7 +6,7 @@
 // agents as last read (agentsOf), valid until a write of this process or another's.
 import { watch, type FSWatcher } from "node:fs";
 import type { AgentRecord } from "../index.js";
-import type { TerminalSession } from "../../terminal/session.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 import type { StatusPort } from "./status-port.js";
 
 /** The longest another process's status waits to be seen where the WAL file gives no change event. */

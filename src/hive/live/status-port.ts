@@ -3,7 +3,7 @@
 // change is recorded and announced. The jobs see this and nothing else, so each is tested
 // alone on a fake session with a fake port.
 import type { AgentRecord, Hive } from "../index.js";
-import type { TerminalSession } from "../../terminal/session.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 
 export type StatusWrite = () => { agent: AgentRecord; changed: boolean };
 

@@ -1,11 +1,11 @@
 // The status tracker's screen job: a screen change → (debounced) profile detection → a status
 // write when it changed, and again when each quiet threshold of the agents' profiles passes
 // (nothing printed for 1.5 s has no event: timers are that event). A status held off by its
-// source (a hook, a self report, a typed message; hive/precedence.ts) is judged again when its
+// source (a hook, a self report, a typed message; hive/rules/precedence.ts) is judged again when its
 // hold ends.
 import type { AgentProfile, AgentRecord } from "../index.js";
 import { DIALOG_SETTLE_MS, HOOK_FRESH_MS, SELF_HOLD_MS, isReady, questionPrompt, screenMayReplace, unknownQuestion } from "../index.js";
-import type { TerminalSession } from "../../terminal/session.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 import { hooksOffBy } from "./hook-launch.js";
 import { screenStillMs } from "./screen-still.js";
 import type { StatusPort } from "./status-port.js";
@@ -34,7 +34,7 @@ function settledQuietMs(profile: AgentProfile): number {
   return Math.max(profile.quietIdleMs, ...profile.rules.map((r) => r.minQuietMs));
 }
 
-/** How long a status from this source holds the screen off (hive/precedence.ts). */
+/** How long a status from this source holds the screen off (hive/rules/precedence.ts). */
 export function heldFor(agent: AgentRecord): number {
   if (agent.statusSource === "hook") return HOOK_FRESH_MS;
   if (agent.statusSource === "self" || agent.statusSource === "typed") return SELF_HOLD_MS;
@@ -214,7 +214,7 @@ export class ScreenDetection {
     // No record yet (agent_spawn writes it once the program is ready) or no store: asked again next time.
     const launch = (() => { try { return this.port.hive.launches.find(agent.name); } catch { return undefined; } })();
     if (!launch) return null;
-    // Env values are not kept (restore-records.ts): a hooks-off variable given at all counts.
+    // Env values are not kept (launches.ts): a hooks-off variable given at all counts.
     const off = hooksOffBy(launch.command ?? undefined, profile, launch.envNames);
     this.hooksOff.set(agent.name, off);
     return off;

@@ -1,9 +1,9 @@
 // The status tracker's self-report job: an agent's own report, printed into its pane as
-// OSC 1337;Custom=id=termhive:… (hive/status.ts), becomes its status. Another program's
+// OSC 1337;Custom=id=termhive:… (hive/rules/self-status.ts), becomes its status. Another program's
 // OSC 1337, a malformed one or one naming an agent not in this pane is ignored: the stream
 // never stops for it.
 import { parseStatusOsc } from "../index.js";
-import type { TerminalSession } from "../../terminal/session.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 import type { StatusPort } from "./status-port.js";
 
 export class SelfReports {

@@ -5,14 +5,14 @@
 //   status-exits.ts        the pane's program exits / the pane vanishes → exited
 //   status-follower.ts     another process's write (`termhive hook`, …) → followed through the
 //                          store's WAL, checked against the screen before it is shown
-// Which source wins over which: hive/precedence.ts. Each change is written to the store (an
+// Which source wins over which: hive/rules/precedence.ts. Each change is written to the store (an
 // event for every process), shown on the displays that must be current first (tmux borders:
 // displays/status-display.ts, awaited), then announced in-process through `changed` (the
 // crew's onAgentChanged) so hive_wait wakes at once and the other displays hear of it.
 import type { Hive, AgentRecord } from "../index.js";
-import type { PaneDisplay } from "./displays/status-display.js";
+import type { PaneDisplay } from "../displays/status-display.js";
 import { DisposableStore } from "../../util/lifecycle.js";
-import type { TerminalSession } from "../../terminal/session.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 import { ExitWatch } from "./status-exits.js";
 import { StoreFollower } from "./status-follower.js";
 import type { StatusPort, StatusWrite } from "./status-port.js";

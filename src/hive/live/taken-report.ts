@@ -1,10 +1,10 @@
-// The program's own word that it took a typed text (terminal/delivery.ts `taken`): the
+// The program's own word that it took a typed text (terminal/typing/delivery.ts `taken`): the
 // UserPromptSubmit hook of the pane's agents (Claude Code, Codex) reports each prompt into the
-// hive store (hive/prompt-reports.ts). Agents whose profile has no such hook, whose command is
+// hive store (hive/store/prompt-reports.ts). Agents whose profile has no such hook, whose command is
 // not the profile's program or switches its hooks off by a flag, or that run on another host
 // (their hooks are not configured: hook-launch.ts) have none: the screen decides for them.
 import type { Hive } from "../index.js";
-import type { TakenReport } from "../../terminal/delivery.js";
+import type { TakenReport } from "../../terminal/typing/delivery.js";
 import { traced } from "../../util/traced.js";
 import { hooksConfigured } from "./hook-launch.js";
 

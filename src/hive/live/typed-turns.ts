@@ -3,7 +3,7 @@
 // precedence.ts) is not waited out — a quick command is idle at once, and queued messages go
 // out as fast as the shell runs them.
 import type { AgentRecord } from "../index.js";
-import type { TerminalSession } from "../../terminal/session.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 
 /**
  * Two processes see one pane's output a few ms apart (each has its own tmux client): a status

@@ -8,8 +8,8 @@ import type { SafeRegex } from "../../util/regex.js";
 import type { Hive, WatcherRecord } from "../index.js";
 import { compileWatchPattern } from "../index.js";
 import type { Disposable } from "../../util/lifecycle.js";
-import type { SessionRegistry } from "../../terminal/registry.js";
-import type { TerminalSession } from "../../terminal/session.js";
+import type { SessionRegistry } from "../../terminal/live/registry.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 import { replayTerminal } from "../../output/screen.js";
 import { RegexPacer } from "../../util/regex-pacer.js";
 

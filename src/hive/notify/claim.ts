@@ -1,7 +1,7 @@
 // Each notice is sent by exactly one termhive process: every process with notifications on
 // reads the same event log, and the first to insert the event's row here sends it. The insert
 // and the debounce check run in one write transaction, so two processes cannot both win.
-import type { HiveStore } from "../store.js";
+import type { HiveStore } from "../store/store.js";
 import type { Notice } from "./notice.js";
 
 /** Claims are kept this long (processes read the log within a second; this only bounds the table). */

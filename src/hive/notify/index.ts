@@ -1,4 +1,4 @@
-export * from "./config.js";
+export * from "./notify-config.js";
 export * from "./notice.js";
 export * from "./payload.js";
 export * from "./claim.js";

@@ -1,11 +1,11 @@
 // Which hive events are worth a person's attention off the machine, and what to tell them.
-// A notice is derived from one row of the event log (hive/events.ts), so its id is the event's
+// A notice is derived from one row of the event log (hive/store/event-log.ts), so its id is the event's
 // id: the key every process claims it by (claim.ts).
 // Every notice leaves the machine (ntfy.sh is public): its words are masked as results are
 // (credential shapes, src/redact.ts) and cut to a length a phone shows.
-import type { HiveEvent } from "../events.js";
+import type { HiveEvent } from "../store/event-log.js";
 import { redactCredentials } from "../../redact.js";
-import { inQuietHours, type NoticeKind, type NotifyEndpoint } from "./config.js";
+import { inQuietHours, type NoticeKind, type NotifyEndpoint } from "./notify-config.js";
 
 /** Longest notice message: enough for a dialog's lines, short of what a phone cuts anyway. */
 export const MAX_NOTICE_CHARS = 1000;

@@ -6,7 +6,7 @@
 // Sending is fire-and-forget through per-endpoint queues: nothing here waits on the network.
 import { randomBytes } from "node:crypto";
 import type { Hive } from "../index.js";
-import type { NotifyConfig, NotifyEndpoint } from "./config.js";
+import type { NotifyConfig, NotifyEndpoint } from "./notify-config.js";
 import { NotificationClaims } from "./claim.js";
 import { noticeOf, wants, type Notice } from "./notice.js";
 import { endsTurn } from "./turn-end.js";

@@ -6,7 +6,7 @@
 // a receiver's answer body is never needed, and one could be endless.
 import { execFile } from "node:child_process";
 import { findOnPath } from "../../util/find-program.js";
-import type { NotifyEndpoint } from "./config.js";
+import type { NotifyEndpoint } from "./notify-config.js";
 import type { Notice } from "./notice.js";
 import { ntfyRequest, webhookRequest } from "./payload.js";
 

@@ -2,7 +2,7 @@
 // is its program starting up (Claude Code draws, then shows its input box), not a turn: a
 // notice for it says "finished its turn" about nothing, and its debounce then swallowed the
 // first real turn. Read from the event log, so every process judges alike.
-import type { HiveStore } from "../store.js";
+import type { HiveStore } from "../store/store.js";
 
 export function endsTurn(store: HiveStore, agent: string, eventId: number): boolean {
   const row = store.db

@@ -1,12 +1,12 @@
 // The agent verbs that bind, list, move and remove agents: agent_register, agent_list (with the
 // question a waiting agent shows), agent_spawn's answer, agent_remove, agent_assign.
-import { agentView } from "../agent-view.js";
+import { agentView } from "../rules/agent-view.js";
 import type { AgentRecord } from "../index.js";
 import type { Crew } from "../live/crew.js";
-import { askQuestion, questionOnScreen } from "../live/answer.js";
-import { recordLaunch } from "../live/restore-record.js";
-import { spawnAgent, type SpawnInput } from "../live/spawn.js";
-import type { SessionRegistry } from "../../terminal/registry.js";
+import { askQuestion, questionOnScreen } from "./answer.js";
+import { recordLaunch } from "../live/launch-facts.js";
+import { spawnAgent, type SpawnInput } from "../launch/spawn.js";
+import type { SessionRegistry } from "../../terminal/live/registry.js";
 import { ToolError } from "../../util/tool-error.js";
 import { traced } from "../../util/traced.js";
 import type { PaneCommands } from "./terminal-port.js";

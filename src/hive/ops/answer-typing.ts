@@ -1,7 +1,7 @@
 // How hive_answer types an answer plan (live/answer.ts plans it): through the one send path
 // (gate, audit), as every typed text.
 import type { Crew } from "../live/crew.js";
-import { answerAgent, type AnswerInput } from "../live/answer.js";
+import { answerAgent, type AnswerInput } from "./answer.js";
 import type { TerminalCall, TerminalPort } from "./terminal-port.js";
 
 export function answerThroughSend(crew: Crew, terminal: Pick<TerminalPort, "send">, input: AnswerInput, ctx: TerminalCall) {

@@ -4,8 +4,8 @@ import type { SafeRegex } from "../../util/regex.js";
 import { ToolError } from "../../util/tool-error.js";
 import type { AgentRecord, EventKind, TargetSpec } from "../index.js";
 import type { Crew } from "../live/crew.js";
-import { withProgress } from "../live/progress.js";
-import { hiveWait, type HiveWaitResult, type WaitFor } from "../live/wait.js";
+import { withProgress } from "./progress.js";
+import { hiveWait, type HiveWaitResult, type WaitFor } from "./hive-wait.js";
 import type { TerminalCall, TerminalPort } from "./terminal-port.js";
 
 export async function eventsSince(crew: Pick<Crew, "sync" | "hive" | "descriptors">, input: { since?: number; targets?: TargetSpec; kinds?: EventKind[]; limit?: number }) {
@@ -30,7 +30,7 @@ export async function waitForTargets(crew: Pick<Crew, "resolve" | "hive" | "regi
   }
   const { targets } = await crew.resolve(input.targets);
   // An idle status does not end a message's work until the turn it started is over, and a
-  // queued message is work still to come (see hive/turns.ts, hive/outbox.ts).
+  // queued message is work still to come (see hive/store/turns.ts, hive/store/outbox.ts).
   const held = (a: AgentRecord) => crew.hive.turns.holdsIdle(a.name) || crew.hive.outbox.hasFor(a.sessionId);
   return withProgress(ctx, `waiting for ${input.for} (${input.mode ?? "any"} of ${targets.length})`, hiveWait({ hive: crew.hive, registry: crew.registry, onAgentChanged: crew.onAgentChanged, held }, targets, {
     for: input.for, pattern, mode: input.mode ?? "any", timeoutMs: (input.timeout_s ?? 30) * 1000,

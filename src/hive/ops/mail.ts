@@ -1,7 +1,7 @@
 // hive_mail and an agent's own status in a server: the store-only verbs (store-only.ts) with
 // what a process that follows the agent's pane adds — the message typed into the pane, and the
 // status recorded through the pane's tracker (its border shows it, its listeners hear it).
-import type { DeliveryResult } from "../../terminal/delivery.js";
+import type { DeliveryResult } from "../../terminal/typing/delivery.js";
 import type { Crew } from "../live/crew.js";
 import { agentSeen } from "./agents.js";
 import { mailInStore, type MailInput, type OwnStatusPath } from "./store-only.js";

@@ -1,7 +1,7 @@
-// hive_queue: the messages waiting for busy agents (hive/outbox.ts), and taking one back out.
+// hive_queue: the messages waiting for busy agents (hive/store/outbox.ts), and taking one back out.
 import type { QueuedMessage } from "../index.js";
 import type { Crew } from "../live/crew.js";
-import { recordQueued } from "../live/message-events.js";
+import { recordQueued } from "../messages/message-log.js";
 import { ToolError } from "../../util/tool-error.js";
 
 /** Queued messages (all, or those reaching one agent); `cancel` takes one out of the queue first. */

@@ -3,7 +3,7 @@
 // loaded, and a server runs the same ones with its live part on top (mail.ts types into the
 // pane; own status goes through the tracker of a pane the server follows). This file imports
 // the store and nothing live: the pane CLI's start-up pays for what is imported here.
-import { agentView } from "../agent-view.js";
+import { agentView } from "../rules/agent-view.js";
 import { parseStatusArgs, type AgentRecord, type Hive } from "../index.js";
 
 export interface MailInput {

@@ -2,9 +2,9 @@
 // path: size limit, gate, audit), reading it, checking a pattern, the backend's pane commands
 // and the input policy's check. Declared by shape, not by the terminal service's class: the
 // hive sits below the service layer, and this one port is where the hive meets the terminal.
-import type { KeysTakenBy } from "../../terminal/pager.js";
-import type { ReadMode, ReadResult } from "../../terminal/read.js";
-import type { TerminalSession } from "../../terminal/session.js";
+import type { KeysTakenBy } from "../../terminal/waits/pager.js";
+import type { ReadMode, ReadResult } from "../../terminal/views/read-view.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
 import type { SafeRegex } from "../../util/regex.js";
 import { terminalRead } from "../../terminal/ops/read-wait.js";
 import { terminalSend } from "../../terminal/ops/send.js";

@@ -2,9 +2,9 @@
 // Every door's input is checked into these shapes by the verbs' zod schemas
 // (src/verbs/terminal-*.ts, which the compiler holds to them); defined beside the operations,
 // so neither they nor the service depend on a door.
-import type { ReadMode } from "../read.js";
-import type { KeysTakenBy } from "../pager.js";
-import type { OpenOptions } from "../registry.js";
+import type { ReadMode } from "../views/read-view.js";
+import type { KeysTakenBy } from "../waits/pager.js";
+import type { OpenOptions } from "../live/registry.js";
 
 /** What terminal_open takes: the registry's options, less its in-process ones (layout splits). */
 export type OpenInput = Omit<OpenOptions, "splitFrom">;
@@ -79,7 +79,7 @@ export interface CallContext {
   onProgress?: (elapsedMs: number, message: string) => void;
 }
 
-export type { SessionSummary } from "../summary.js";
+export type { SessionSummary } from "../views/summary.js";
 
 export interface SendResult {
   sent_bytes: number;

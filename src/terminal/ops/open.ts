@@ -1,8 +1,8 @@
 // terminal_open: a new session, answered once it takes input (a program) or at once (a shell,
 // which every typing path waits for).
 import { describePolicy } from "../../sandbox/policy.js";
-import { exitedWhileOpening, waitUntilReady } from "../ready.js";
-import type { TerminalSession } from "../session.js";
+import { exitedWhileOpening, waitUntilReady } from "../waits/ready.js";
+import type { TerminalSession } from "../session/session.js";
 import type { OpenInput } from "./inputs.js";
 import { ensureRoomFor } from "./sessions.js";
 import type { Terminal } from "./terminal.js";

@@ -1,6 +1,6 @@
 // terminal_read and terminal_wait: the caller's options turned into the session's read and wait.
-import { readSession, type ReadResult } from "../read.js";
-import { waitSession, type WaitResult } from "../wait.js";
+import { readSession, type ReadResult } from "../views/read-view.js";
+import { waitSession, type WaitResult } from "../waits/wait-for.js";
 import type { CallContext, ReadInput, WaitInput } from "./inputs.js";
 import { userRegex, type Terminal } from "./terminal.js";
 

@@ -1,14 +1,14 @@
 // terminal_run in a session: one admission step (the gate, the until pattern, the run lock and
-// the audit record, in that order, in one call), then the run itself (terminal/run.ts), all
+// the audit record, in that order, in one call), then the run itself (terminal/typing/command-run.ts), all
 // within the call's timeout_s.
 import type { SafeRegex } from "../../util/regex.js";
-import { truncate } from "../input-policy.js";
-import { literalText, type LiteralText } from "../literal-text.js";
-import { EMPTY_LINE } from "../pending-line.js";
-import { runCommand, type RunResult } from "../run.js";
-import { RunTyping, withinRunTimeout } from "../run-deadline.js";
-import { acquireRunLock, type Release } from "../run-lock.js";
-import type { TerminalSession } from "../session.js";
+import { truncate } from "../typing/input-policy.js";
+import { literalText, type LiteralText } from "../model/literal-text.js";
+import { EMPTY_LINE } from "../model/pending-line.js";
+import { runCommand, type RunResult } from "../typing/command-run.js";
+import { RunTyping, withinRunTimeout } from "../typing/run-deadline.js";
+import { acquireRunLock, type Release } from "../typing/run-lock.js";
+import type { TerminalSession } from "../session/session.js";
 import { traced } from "../../util/traced.js";
 import type { CallContext, RunInput } from "./inputs.js";
 import { userRegex, type Terminal } from "./terminal.js";

@@ -1,5 +1,5 @@
 // terminal_run: in the session named, or (without one) in a throwaway shell.
-import type { RunResult } from "../run.js";
+import type { RunResult } from "../typing/command-run.js";
 import { ToolError } from "../../util/tool-error.js";
 import type { CallContext, RunInput, ThrowawayFacts } from "./inputs.js";
 import { runInSession } from "./run-session.js";

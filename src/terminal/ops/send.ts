@@ -3,14 +3,14 @@
 // the typed text alone can judge too; a submit after keys it cannot follow, as it comes).
 import { resolveKey } from "../../backends/keys.js";
 import { ToolError } from "../../util/tool-error.js";
-import { planKeys } from "../key-plan.js";
-import { markLine } from "../line-marks.js";
-import { EMPTY_TEXT, literalText } from "../literal-text.js";
-import { keysTakenBy, takenByNote } from "../pager.js";
-import { EMPTY_LINE, withText } from "../pending-line.js";
-import { promptRedrawn } from "../ready.js";
-import { throwIfEnding, waitShellStarted } from "../run.js";
-import { pressKeysIntoSession, submission, typeIntoSession, typeLiteral } from "../typing.js";
+import { planKeys } from "../model/key-plan.js";
+import { markLine } from "../live/line-marks.js";
+import { EMPTY_TEXT, literalText } from "../model/literal-text.js";
+import { keysTakenBy, takenByNote } from "../waits/pager.js";
+import { EMPTY_LINE, withText } from "../model/pending-line.js";
+import { promptRedrawn } from "../waits/ready.js";
+import { throwIfEnding, waitShellStarted } from "../typing/command-run.js";
+import { pressKeysIntoSession, submission, typeIntoSession, typeLiteral } from "../typing/typing.js";
 import type { CallContext, SendInput, SendResult } from "./inputs.js";
 import type { Terminal } from "./terminal.js";
 

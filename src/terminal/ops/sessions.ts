@@ -1,9 +1,9 @@
 // terminal_list, terminal_close, terminal_resize, and the session limit every open checks.
 import { ToolError } from "../../util/tool-error.js";
-import { ownProgramInForeground } from "../registry.js";
-import { throwIfEnding } from "../run.js";
-import type { TerminalSession } from "../session.js";
-import { sessionSummary, type SessionSummary } from "../summary.js";
+import { ownProgramInForeground } from "../live/registry.js";
+import { throwIfEnding } from "../typing/command-run.js";
+import type { TerminalSession } from "../session/session.js";
+import { sessionSummary, type SessionSummary } from "../views/summary.js";
 import type { CloseInput, ResizeInput } from "./inputs.js";
 import type { Terminal } from "./terminal.js";
 

@@ -10,15 +10,15 @@ import { safetyConfigFrom } from "../../safety/index.js";
 import { ensurePrivateDir } from "../../util/paths.js";
 import { InvalidRegexError, SafeRegex } from "../../util/regex.js";
 import { ToolError } from "../../util/tool-error.js";
-import { InputPolicy } from "../input-policy.js";
-import { SessionRegistry } from "../registry.js";
-import { settleRunWrites } from "../run-state.js";
-import type { TerminalSession } from "../session.js";
+import { InputPolicy } from "../typing/input-policy.js";
+import { SessionRegistry } from "../live/registry.js";
+import { settleRunWrites } from "../live/run-state.js";
+import type { TerminalSession } from "../session/session.js";
 
 export class Terminal {
   readonly registry: SessionRegistry;
   readonly audit: AuditLog;
-  /** Size limit, safety gate, pending line and audit of every typed text (terminal/input-policy.ts). */
+  /** Size limit, safety gate, pending line and audit of every typed text (terminal/typing/input-policy.ts). */
   readonly policy: InputPolicy;
 
   constructor(readonly config: TermhiveConfig, backend?: Backend) {

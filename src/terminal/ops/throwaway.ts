@@ -3,7 +3,7 @@
 // until, a full-screen program or a REPL waiting) keeps it, and the result names it.
 import { randomBytes } from "node:crypto";
 import { traced } from "../../util/traced.js";
-import type { RunResult } from "../run.js";
+import type { RunResult } from "../typing/command-run.js";
 import type { CallContext, RunInput, ThrowawayFacts } from "./inputs.js";
 import { waitOpened } from "./open.js";
 import { judgeRun, runInSession } from "./run-session.js";

@@ -9,8 +9,8 @@ import { loadConfig } from "../../../src/config.js";
 import { Hive, ProfileRegistry } from "../../../src/hive/index.js";
 import { Crew } from "../../../src/hive/live/crew.js";
 import { loadSafetyConfig } from "../../../src/safety/index.js";
-import { InputPolicy } from "../../../src/terminal/input-policy.js";
-import { SessionRegistry } from "../../../src/terminal/registry.js";
+import { InputPolicy } from "../../../src/terminal/typing/input-policy.js";
+import { SessionRegistry } from "../../../src/terminal/live/registry.js";
 
 export function crewOnPty(t: { after(fn: () => unknown): void }): { crew: Crew; audit: string; home: string } {
   const home = mkdtempSync(join(tmpdir(), "termhive-crew-"));

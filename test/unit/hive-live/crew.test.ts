@@ -4,10 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { AgentRecord } from "../../../src/hive/index.js";
-import { deliverCascade } from "../../../src/hive/live/cascade-delivery.js";
-import { buildLayout } from "../../../src/hive/live/layout-builder.js";
-import { typeText } from "../../../src/terminal/typing.js";
-import type { TerminalSession } from "../../../src/terminal/session.js";
+import { deliverCascade } from "../../../src/hive/ops/cascade-delivery.js";
+import { buildLayout } from "../../../src/hive/launch/layout-builder.js";
+import { typeText } from "../../../src/terminal/typing/typing.js";
+import type { TerminalSession } from "../../../src/terminal/session/session.js";
 import { stripAnsi } from "../../../src/util/ansi.js";
 import { until } from "../terminal/pty-registry.js";
 import { crewOnPty } from "./crew-on-pty.js";

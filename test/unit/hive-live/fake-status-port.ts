@@ -2,7 +2,7 @@
 // in a temp home, every write recorded, every announcement, display and re-read listed in order.
 import type { AgentRecord, Hive } from "../../../src/hive/index.js";
 import type { StatusPort } from "../../../src/hive/live/status-port.js";
-import type { TerminalSession } from "../../../src/terminal/session.js";
+import type { TerminalSession } from "../../../src/terminal/session/session.js";
 
 export interface FakeStatusPort extends StatusPort {
   /** What happened, in order: "record <agent> <status>", "announce …", "title <session>", "reread <session>". */

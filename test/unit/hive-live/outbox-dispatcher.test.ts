@@ -3,8 +3,8 @@
 // claim's write transaction, so no other process on the same hive.db waits on that pass.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildLayout } from "../../../src/hive/live/layout-builder.js";
-import type { TerminalSession } from "../../../src/terminal/session.js";
+import { buildLayout } from "../../../src/hive/launch/layout-builder.js";
+import type { TerminalSession } from "../../../src/terminal/session/session.js";
 import { stripAnsi } from "../../../src/util/ansi.js";
 import { until } from "../terminal/pty-registry.js";
 import { crewOnPty } from "./crew-on-pty.js";

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { AgentRecord } from "../../../src/hive/index.js";
-import { StatusDisplays, type StatusDisplay } from "../../../src/hive/live/displays/status-display.js";
+import { StatusDisplays, type StatusDisplay } from "../../../src/hive/displays/status-display.js";
 import { StatusTracker } from "../../../src/hive/live/status-tracker.js";
 import { Emitter } from "../../../src/util/event.js";
 import { fakeSession } from "../terminal/fake-session.js";

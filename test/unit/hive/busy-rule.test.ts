@@ -1,4 +1,4 @@
-// The busy rule (hive/busy-rule.ts), table-driven: one row per situation the cascade or the
+// The busy rule (hive/rules/busy-rule.ts), table-driven: one row per situation the cascade or the
 // outbox meets, with the verdict both must reach.
 import { test } from "node:test";
 import assert from "node:assert/strict";

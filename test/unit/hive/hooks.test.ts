@@ -6,7 +6,7 @@ import {
   HOOK_FRESH_MS, HOOK_HOLD_MS, HiveError, ProfileRegistry, SELF_HOLD_MS, detectStatus, hookLaunch, hookOutcome, parseHookPayload,
   parseProfilesConfig, screenMayReplace, type DetectedStatus,
 } from "../../../src/hive/index.js";
-import { alertBytes, paneStatus, summarize } from "../../../src/hive/live/indicators.js";
+import { alertBytes, paneStatus, summarize } from "../../../src/hive/displays/indicators.js";
 
 const builtins = new ProfileRegistry();
 

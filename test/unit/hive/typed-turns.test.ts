@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ADOPTED_VIEW_LAG_MS, TypedTurns } from "../../../src/hive/live/typed-turns.js";
-import type { TerminalSession } from "../../../src/terminal/session.js";
+import type { TerminalSession } from "../../../src/terminal/session/session.js";
 
 type Command = { startedAt: number; endedAt: number | null };
 const shell = (phase: string, commands: Command[] = []) => ({ id: "s1", integrated: true, phase, commands }) as unknown as TerminalSession;

@@ -1,12 +1,12 @@
 // Each integrated shell keeps "<pid> <count> <status>" in $TERMHIVE_HOME/shell/status.<session>,
 // rewritten at every command's end: how a termhive process that was not watching learns that a
-// command ended, and its exit status (src/terminal/run-state.ts).
+// command ended, and its exit status (src/terminal/live/run-state.ts).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ShellSession, shellPath, SHELLS } from "./helpers.js";
-import { resolveRun } from "../../../src/terminal/run-state.js";
+import { resolveRun } from "../../../src/terminal/live/run-state.js";
 import { tempFolder } from "../../temp-folder.js";
 
 const only = process.env.TERMHIVE_TEST_SHELLS?.split(",");

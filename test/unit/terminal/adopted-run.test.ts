@@ -3,8 +3,8 @@
 // once (issue 21 §2), and its output is found in the adopted history by its echo.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { awaitCompletion, completedSince } from "../../../src/terminal/completion.js";
-import { locateEndedOutput } from "../../../src/terminal/session.js";
+import { awaitCompletion, completedSince } from "../../../src/terminal/waits/completion.js";
+import { locateEndedOutput } from "../../../src/terminal/session/session.js";
 import { fakeSession, osc } from "./fake-session.js";
 
 const history = "user@host:~$ ls\nold\nuser@host:~$ make test\nbuilding\nerror 2\nuser@host:~$ ";

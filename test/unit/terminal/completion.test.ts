@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { awaitCompletion, completedSince, type CompletionRequest } from "../../../src/terminal/completion.js";
+import { awaitCompletion, completedSince, type CompletionRequest } from "../../../src/terminal/waits/completion.js";
 import { SafeRegex } from "../../../src/util/regex.js";
 import { fakeSession, osc } from "./fake-session.js";
 

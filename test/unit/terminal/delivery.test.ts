@@ -5,11 +5,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import assert from "node:assert/strict";
-import { deliverText } from "../../../src/terminal/delivery.js";
-import { waitUntilReady } from "../../../src/terminal/ready.js";
-import type { SessionRegistry } from "../../../src/terminal/registry.js";
-import type { TerminalSession } from "../../../src/terminal/session.js";
-import { typeText } from "../../../src/terminal/typing.js";
+import { deliverText } from "../../../src/terminal/typing/delivery.js";
+import { waitUntilReady } from "../../../src/terminal/waits/ready.js";
+import type { SessionRegistry } from "../../../src/terminal/live/registry.js";
+import type { TerminalSession } from "../../../src/terminal/session/session.js";
+import { typeText } from "../../../src/terminal/typing/typing.js";
 import { stripAnsi } from "../../../src/util/ansi.js";
 import { ptyRegistry as setup, until } from "./pty-registry.js";
 

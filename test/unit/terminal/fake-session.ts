@@ -3,7 +3,7 @@
 // session makes on its own (writes go nowhere, the pane is alive until the test says otherwise).
 import type { Backend, PaneInfo } from "../../../src/backends/backend.js";
 import type { ShellKind } from "../../../src/shell/integration.js";
-import { TerminalSession } from "../../../src/terminal/session.js";
+import { TerminalSession } from "../../../src/terminal/session/session.js";
 import { tempFolder } from "../../temp-folder.js";
 
 export interface FakeSession {

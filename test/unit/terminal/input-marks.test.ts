@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Backend } from "../../../src/backends/backend.js";
-import { InputMarks } from "../../../src/terminal/input-marks.js";
+import { InputMarks } from "../../../src/terminal/session/input-marks.js";
 
 function marks(shared = new Map<string, string>()): InputMarks {
   const backend = {

@@ -2,9 +2,9 @@
 // keys do to the line termhive typed since its last Enter.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { literalText } from "../../../src/terminal/literal-text.js";
-import { planKeys } from "../../../src/terminal/key-plan.js";
-import { EMPTY_LINE, PENDING_MAX_CHARS, withText } from "../../../src/terminal/pending-line.js";
+import { literalText } from "../../../src/terminal/model/literal-text.js";
+import { planKeys } from "../../../src/terminal/model/key-plan.js";
+import { EMPTY_LINE, PENDING_MAX_CHARS, withText } from "../../../src/terminal/model/pending-line.js";
 
 test("control characters become their pictures; tab and line breaks stay, every line break is \\n", () => {
   assert.deepEqual(literalText("a\x1b[201~b\x00c\x7fd\x16e"), { text: "a\u241b[201~b\u2400c\u2421d\u2416e", replaced: 4 });

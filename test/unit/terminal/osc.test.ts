@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { OscScanner, parseOsc, type LocatedOscEvent } from "../../../src/terminal/osc.js";
+import { OscScanner, parseOsc, type LocatedOscEvent } from "../../../src/terminal/model/osc.js";
 
 function scanAll(chunks: string[]): LocatedOscEvent[] {
   const scanner = new OscScanner();

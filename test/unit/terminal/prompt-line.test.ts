@@ -4,7 +4,7 @@
 // pending until the next key, which it then drops; only a second Ctrl-C ends that.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cancelInputLine } from "../../../src/terminal/prompt-line.js";
+import { cancelInputLine } from "../../../src/terminal/typing/prompt-line.js";
 import { fakeSession, osc } from "./fake-session.js";
 
 const cwd = "\x1b]7;file://host/home/me\x07";

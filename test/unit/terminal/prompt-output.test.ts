@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fakeSession, osc } from "./fake-session.js";
-import { inputLineHasText } from "../../../src/terminal/prompt-line.js";
+import { inputLineHasText } from "../../../src/terminal/typing/prompt-line.js";
 
 const printed = (f: ReturnType<typeof fakeSession>) => f.session.printedText(f.session.transcript.start).replace(/\x1b\][^\x07]*\x07/g, "");
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { AuditLog } from "../../../src/audit.js";
 import { PtyBackend } from "../../../src/backends/pty/pty-backend.js";
 import { loadConfig } from "../../../src/config.js";
-import { SessionRegistry } from "../../../src/terminal/registry.js";
+import { SessionRegistry } from "../../../src/terminal/live/registry.js";
 import { removeTempFolder, tempFolder } from "../../temp-folder.js";
 
 export function ptyRegistry(t: { after(fn: () => unknown): void }): SessionRegistry {

@@ -1,7 +1,7 @@
 // The question a run stops at: the shell agents' question rule, ending the cursor's line.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { questionAtCursor } from "../../../src/terminal/question-wait.js";
+import { questionAtCursor } from "../../../src/terminal/waits/question-wait.js";
 
 test("a question that ends the cursor's line is one; a line that goes on past it is not", () => {
   assert.equal(questionAtCursor("Continue? [y/N] "), "Continue? [y/N]");

@@ -2,9 +2,9 @@
 // server to share with other tests), from open to close.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { waitUntilReady } from "../../../src/terminal/ready.js";
-import type { SessionOutputEvent } from "../../../src/terminal/registry.js";
-import { typeText } from "../../../src/terminal/typing.js";
+import { waitUntilReady } from "../../../src/terminal/waits/ready.js";
+import type { SessionOutputEvent } from "../../../src/terminal/live/registry.js";
+import { typeText } from "../../../src/terminal/typing/typing.js";
 import { ptyRegistry, until } from "./pty-registry.js";
 
 test("a session's life as the registry's typed events: opened, output, screen, command started/finished, exited, closed", async (t) => {

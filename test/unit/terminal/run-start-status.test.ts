@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Backend } from "../../../src/backends/backend.js";
-import { RUN_KEY, decodeRun, publishRuns, resolveRun } from "../../../src/terminal/run-state.js";
-import { statusFilePath } from "../../../src/terminal/status-file.js";
+import { RUN_KEY, decodeRun, publishRuns, resolveRun } from "../../../src/terminal/live/run-state.js";
+import { statusFilePath } from "../../../src/terminal/live/status-file.js";
 import { tempFolder } from "../../temp-folder.js";
 import { fakeSession, osc } from "./fake-session.js";
 

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SecretHoldback } from "../../../src/terminal/secret-holdback.js";
+import { SecretHoldback } from "../../../src/terminal/model/secret-holdback.js";
 import { redactSecrets } from "../../../src/redact.js";
 
 function recordChunks(chunks: string[], secrets: string[]): string {

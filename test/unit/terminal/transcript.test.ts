@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Transcript } from "../../../src/terminal/transcript.js";
+import { Transcript } from "../../../src/terminal/model/transcript.js";
 
 test("offsets, lines and slices across many appends", () => {
   const t = new Transcript(10_000_000);

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EchoRanges } from "../../../src/terminal/echo-ranges.js";
-import { TypedEcho } from "../../../src/terminal/typed-echo.js";
+import { EchoRanges } from "../../../src/terminal/model/echo-ranges.js";
+import { TypedEcho } from "../../../src/terminal/model/typed-echo.js";
 
 /** Feeds chunks through a TypedEcho into EchoRanges and returns what a pattern would read. */
 function printed(typed: string, chunks: string[]): string {

@@ -3,11 +3,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { InvalidRegexError, MAX_PATTERN_CHARS, SafeRegex } from "../../../src/util/regex.js";
-import { compileWatchPattern } from "../../../src/hive/watchers.js";
-import { ProfileRegistry, parseProfilesConfig } from "../../../src/hive/profiles.js";
+import { compileWatchPattern } from "../../../src/hive/store/watchers.js";
+import { ProfileRegistry, parseProfilesConfig } from "../../../src/hive/programs/profiles.js";
 import { compileCustomRule } from "../../../src/safety/custom-rules.js";
 import { parseScript } from "../../../src/safety/parse.js";
-import { HiveError } from "../../../src/hive/errors.js";
+import { HiveError } from "../../../src/hive/store/errors.js";
 
 /** (a+)+$ against "aaaa…b": exponential for a backtracking engine, linear for RE2. */
 const CATASTROPHIC = "(a+)+$";

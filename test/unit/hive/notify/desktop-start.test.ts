@@ -6,7 +6,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AuditLog } from "../../../../src/audit.js";
 import { desktopCommand, sendWithRetry, type Notice } from "../../../../src/hive/notify/index.js";
-import { startNotifier } from "../../../../src/hive/live/notify-start.js";
+import { startNotifier } from "../../../../src/hive/displays/notify-start.js";
 import { Emitter } from "../../../../src/util/event.js";
 import { openHive } from "../helpers.js";
 import { tempFolder } from "../../../temp-folder.js";
