@@ -11,8 +11,8 @@ import { Iterm2Tabs, Notices, TmuxBorders } from "../hive/displays/index.js";
 import { EndingOrder } from "../util/lifecycle.js";
 import { traceTo } from "../util/traced.js";
 import { HiveService } from "./hive-service.js";
-import { IdleCloser } from "./idle-closer.js";
-import { reportRecordingNotices } from "./recording-events.js";
+import { IdleCloser } from "../hive/live/idle-closer.js";
+import { reportRecordingNotices } from "../hive/live/recording-notices.js";
 import { TermhiveService } from "./service.js";
 
 /**

@@ -13,7 +13,7 @@ export default defineVerb({
   run: (s, input) => s.hive().listAgents(input),
   text: (r) =>
     r.agents.length
-      ? r.agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} ${a.status}${a.detail ? ` (${a.detail})` : ""} · ${a.session_name ?? a.session}${a.alive ? "" : " · gone"}${a.sandbox ? ` · sandbox ${a.sandbox}` : ""}`).join("\n")
+      ? r.agents.map((a) => `${a.name}${a.team ? ` [${a.team}]` : ""} ${a.status}${a.detail ? ` (${a.detail})` : ""} · ${a.session_name ?? a.session}${a.alive ? "" : " · gone"}${a.host ? ` · on ${a.host}` : ""}${a.sandbox ? ` · sandbox ${a.sandbox}` : ""}${a.question ? `\n  asks: ${a.question.text.replace(/\s*\n\s*/g, " / ")} (hive_answer question: ${a.question.digest})` : ""}`).join("\n")
       : "no agents",
   cli: {
     command: "agents",

@@ -26,6 +26,16 @@ describe("a run whose command asks a question", () => {
     assert.match(JSON.stringify(done), /got=y/, JSON.stringify(done));
   });
 
+  test("a plain question (read -p 'Your name? ') returns waiting_for_input too, and the hint's answer is no 'y'", async () => {
+    const asked = await h.ok("terminal_run", { session: "q", command: "read -p 'Your name? ' who; echo \"hello=$who\"", timeout_s: 30 });
+    assert.equal(asked.reason, "waiting_for_input", JSON.stringify(asked));
+    assert.equal(asked.prompt, "Your name?");
+    assert.match(asked.hint, /"text":"<answer>\\n"/, asked.hint);
+    await h.ok("terminal_send", { session: "q", text: "ann\n" });
+    const done = await h.ok("terminal_wait", { session: "q", for: "completion", timeout_s: 20 });
+    assert.match(JSON.stringify(done), /hello=ann/, JSON.stringify(done));
+  });
+
   test("a question mentioned on a line that goes on, and output that pauses, end by the shell's mark", async () => {
     for (const command of ["printf 'Continue? [y/N] maybe later\\n'; sleep 1.5; echo done-1", "printf 'step 1 of 2 ... '; sleep 1.5; echo done-2", "printf 'Continue? [y/N] y'; sleep 1.5; echo; echo done-3"]) {
       const r = await h.ok("terminal_run", { session: "q", command, timeout_s: 30 });

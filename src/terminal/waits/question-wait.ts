@@ -13,10 +13,20 @@ export const QUESTION_QUIET_MS = 400;
 const QUESTION_AT_CURSOR = new RegExp(`(?:${SHELL_QUESTION})\\s*$`);
 const MAX_QUESTION_CHARS = 120;
 
+/**
+ * A line that ends in a word and "?" (bash's `read -p "Continue? "`, a script's "Overwrite it?"):
+ * asked of the cursor's line only when the screen is still, so it is the program's question. (":"
+ * stays out: "Downloading:" and "Progress: " pause at the cursor too.)
+ */
+const ASKS_AT_CURSOR = /\w[^?]*\?\s*$/;
+
 /** The question on the cursor's line, when the line ends with one; else undefined. */
 export function questionAtCursor(cursorLine: string): string | undefined {
-  return QUESTION_AT_CURSOR.test(cursorLine) ? asQuestion(cursorLine) : undefined;
+  return QUESTION_AT_CURSOR.test(cursorLine) || ASKS_AT_CURSOR.test(cursorLine) ? asQuestion(cursorLine) : undefined;
 }
+
+/** A yes/no question ("[y/N]", "(yes/no)"): its hint's example answer is "y"; any other's is a placeholder. */
+const YES_NO = /\by\/n\b|\byes\/no\b/i;
 
 /** The cursor's line as a question's text: trimmed, its end kept when it is long (the question ends the line). */
 function asQuestion(cursorLine: string): string {
@@ -37,5 +47,5 @@ export function replQuestionAtCursor(cursorLine: string): string | undefined {
 export function questionHint(session: TerminalSession, question: string): string {
   const ref = JSON.stringify(session.name);
   const secret = /pass(?:word|phrase)/i.test(question) ? `, or {"session":${ref},"secret":"…"} for a password (masked in every output)` : "";
-  return `the command asks ${JSON.stringify(question)} and waits for an answer; it keeps running. Answer with terminal_send {"session":${ref},"text":"y\\n"}${secret}, then terminal_wait {"session":${ref},"for":"completion"}; or interrupt it with terminal_send {"session":${ref},"keys":["C-c"]}.`;
+  return `the command asks ${JSON.stringify(question)} and waits for an answer; it keeps running. Answer with terminal_send {"session":${ref},"text":"${YES_NO.test(question) ? "y" : "<answer>"}\\n"}${secret}, then terminal_wait {"session":${ref},"for":"completion"}; or interrupt it with terminal_send {"session":${ref},"keys":["C-c"]}.`;
 }

@@ -6,7 +6,7 @@ import { PtyBackend } from "../../../src/backends/pty/pty-backend.js";
 import { loadConfig } from "../../../src/config.js";
 import { Hive, ProfileRegistry } from "../../../src/hive/index.js";
 import { Crew } from "../../../src/hive/live/crew.js";
-import { IdleCloser } from "../../../src/service/idle-closer.js";
+import { IdleCloser } from "../../../src/hive/live/idle-closer.js";
 import { composeRoot, ROOT_ENDING_ORDER } from "../../../src/service/root.js";
 import { TermhiveService } from "../../../src/service/service.js";
 import { removeTempFolder, tempFolder } from "../../temp-folder.js";

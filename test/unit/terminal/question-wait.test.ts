@@ -10,5 +10,10 @@ test("a question that ends the cursor's line is one; a line that goes on past it
   assert.equal(questionAtCursor("Are you sure you want to continue connecting (yes/no/[fingerprint])? "), "Are you sure you want to continue connecting (yes/no/[fingerprint])?");
   assert.equal(questionAtCursor("Continue? [y/N] y"), undefined);
   assert.equal(questionAtCursor("step 1 of 2 ... "), undefined);
+  // A plain question at the cursor (bash's read -p "Continue? "), but not a bare "?" or a "Progress:" pause.
+  assert.equal(questionAtCursor("Continue? "), "Continue?");
+  assert.equal(questionAtCursor("Overwrite notes.txt?"), "Overwrite notes.txt?");
+  assert.equal(questionAtCursor("?? "), undefined);
+  assert.equal(questionAtCursor("Progress: "), undefined);
   assert.equal(questionAtCursor(""), undefined);
 });

@@ -3,16 +3,16 @@
 // one stderr line and an audit entry, so a person or agent learns why a cast has a gap. The
 // hive may sit on the same full disk: an event that cannot be stored yet is kept (bounded)
 // and retried until it can.
-import { onRecordingNotice, type RecordingNotice } from "../terminal/session/recording.js";
-import { hiveExists } from "../hive/store/store.js";
-import type { Crew } from "../hive/live/crew.js";
-import type { TermhiveService } from "./service.js";
-import { toDisposable, type Disposable } from "../util/lifecycle.js";
+import { onRecordingNotice, type RecordingNotice } from "../../terminal/session/recording.js";
+import { hiveExists } from "../store/store.js";
+import type { Crew } from "./crew.js";
+import type { Terminal } from "../../terminal/ops/terminal.js";
+import { toDisposable, type Disposable } from "../../util/lifecycle.js";
 
 const RETRY_MS = 2_000;
 const MAX_PENDING = 100;
 
-export function reportRecordingNotices(service: TermhiveService, crew: Crew): Disposable {
+export function reportRecordingNotices(service: Terminal, crew: Crew): Disposable {
   const pending: { notice: RecordingNotice; at: number }[] = [];
   let timer: NodeJS.Timeout | null = null;
 

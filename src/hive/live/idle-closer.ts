@@ -12,9 +12,9 @@
 // Several termhive processes may run this over the same sessions: closing is idempotent. tmux
 // runs kill-pane once; the process whose kill fails (the pane was already gone) records nothing,
 // so one close makes one event and one audit line.
-import type { TerminalSession } from "../terminal/session/session.js";
-import type { Crew } from "../hive/live/crew.js";
-import type { TermhiveService } from "./service.js";
+import type { TerminalSession } from "../../terminal/session/session.js";
+import type { Crew } from "./crew.js";
+import type { Terminal } from "../../terminal/ops/terminal.js";
 
 export class IdleCloser {
   private timer: NodeJS.Timeout | null = null;
@@ -22,7 +22,7 @@ export class IdleCloser {
   private readonly limitMs: number;
 
   constructor(
-    private readonly service: TermhiveService,
+    private readonly service: Terminal,
     private readonly crew: Crew,
   ) {
     this.limitMs = service.config.idleCloseS * 1000;
