@@ -217,7 +217,8 @@ export interface PausableOutput {
  * A terminal backend: the three capabilities every backend has, and optional capability
  * objects a caller checks for as a whole (`backend.windows?.setTitle(…)`).
  */
-export interface Backend extends Lifecycle, PaneIO, SharedState {
+export interface Backend extends Lifecycle, PaneIO {
+  readonly shared: SharedState;
   readonly windows?: Windows;
   readonly marks?: Marks;
   readonly hosts?: Hosts;

@@ -124,12 +124,12 @@ for (const subject of [tmuxSubject(), ptySubject(), iterm2Subject()]) {
     });
 
     test("shared values: set, read, compare-and-set", async () => {
-      await backend.writeShared(shell.paneId, "claim.x", "me");
-      assert.equal(await backend.readShared(shell.paneId, "claim.x"), "me");
-      assert.equal(await backend.swapShared(shell.paneId, "claim.x", "other", "you"), "me");
-      assert.equal(await backend.swapShared(shell.paneId, "claim.x", "me", "you"), "you");
-      await backend.writeShared(null, "server-key", "v1");
-      assert.equal(await backend.readShared(null, "server-key"), "v1");
+      await backend.shared.writeShared(shell.paneId, "claim.x", "me");
+      assert.equal(await backend.shared.readShared(shell.paneId, "claim.x"), "me");
+      assert.equal(await backend.shared.swapShared(shell.paneId, "claim.x", "other", "you"), "me");
+      assert.equal(await backend.shared.swapShared(shell.paneId, "claim.x", "me", "you"), "you");
+      await backend.shared.writeShared(null, "server-key", "v1");
+      assert.equal(await backend.shared.readShared(null, "server-key"), "v1");
     });
 
     test("list/adopt: a new backend instance finds the pane by name (where panes outlive the process)", async () => {

@@ -34,7 +34,7 @@ export class Iterm2Backend implements Backend {
   private readonly panes = new Map<string, Iterm2Pane>();
   /** The iTerm2 window termhive's tabs open in, so they do not each open a window. */
   private windowId: string | undefined;
-  private readonly shared = iterm2SharedState(() => this.api);
+  readonly shared = iterm2SharedState(() => this.api);
   private readonly feed = new PaneFeed({ api: () => this.api, events: this.events, markExited: (pane, status, signal) => this.markExited(pane, status, signal) });
   readonly windows: Windows = {
     // iTerm2 sizes split panes itself; termhive's layout names have no equivalent here.
@@ -276,17 +276,6 @@ export class Iterm2Backend implements Backend {
     if (!pane.info.dead) await this.api.setVariables({ session: paneId }, { [META_VARIABLE]: storedMeta(pane.info.meta, this.home) });
   }
 
-  readShared(paneId: string | null, key: string): Promise<string> {
-    return this.shared.readShared(paneId, key);
-  }
-
-  writeShared(paneId: string | null, key: string, value: string): Promise<void> {
-    return this.shared.writeShared(paneId, key, value);
-  }
-
-  swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
-    return this.shared.swapShared(paneId, key, expected, next);
-  }
 
   async snapshot(paneId: string): Promise<PaneSnapshot> {
     const pane = this.pane(paneId);

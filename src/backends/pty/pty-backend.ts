@@ -37,7 +37,7 @@ export class PtyBackend implements Backend {
   private readonly events = new EventEmitter();
   private readonly panes = new Map<string, PtyPane>();
   private nextPane = 0;
-  private readonly shared = new MemoryShared();
+  readonly shared = new MemoryShared();
   private nextWindow = 0;
 
   /** Set when this backend stands in for tmux because tmux is missing (TERMHIVE_BACKEND=auto). */
@@ -203,18 +203,6 @@ export class PtyBackend implements Backend {
   async setMeta(paneId: string, key: string, value: string): Promise<void> {
     const pane = this.pane(paneId);
     pane.info = { ...pane.info, meta: { ...pane.info.meta, [key]: value } };
-  }
-
-  async readShared(paneId: string | null, key: string): Promise<string> {
-    return this.shared.read(paneId, key);
-  }
-
-  async writeShared(paneId: string | null, key: string, value: string): Promise<void> {
-    this.shared.write(paneId, key, value);
-  }
-
-  async swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
-    return this.shared.swap(paneId, key, expected, next);
   }
 
   /** No server-side history: this process's session has seen every byte since the pane started. */

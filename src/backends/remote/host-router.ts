@@ -3,7 +3,7 @@
 // (host-connections.ts). Remote pane ids carry their host (pane-ids.ts), so pane I/O and
 // shared state are routed by the pane they name (routing.ts).
 import { EventEmitter } from "node:events";
-import type { Backend, BackendEvents, CreatePaneOptions, Hosts, Marks, PaneInfo, PausableOutput, Windows } from "../backend.js";
+import type { Backend, BackendEvents, CreatePaneOptions, Hosts, Marks, PaneInfo, PausableOutput, SharedState, Windows } from "../backend.js";
 import { HostConnections, type HostRouterOptions } from "./host-connections.js";
 import { onHost, splitPaneId, splitWindowId } from "./pane-ids.js";
 import { byPane, routedMarks, routedPausable, routedWindows, sharedByPane, type Routes } from "./routing.js";
@@ -22,9 +22,7 @@ export class HostRouter implements Backend, Routes {
   readonly snapshot = byPane(this, "snapshot");
   readonly kill = byPane(this, "kill");
   readonly focus = byPane(this, "focus");
-  readonly readShared = sharedByPane(this, "readShared");
-  readonly writeShared = sharedByPane(this, "writeShared");
-  readonly swapShared = sharedByPane(this, "swapShared");
+  readonly shared: SharedState = { readShared: sharedByPane(this, "readShared"), writeShared: sharedByPane(this, "writeShared"), swapShared: sharedByPane(this, "swapShared") };
 
   readonly windows: Windows = routedWindows(this);
   readonly marks: Marks = routedMarks(this, (paneId) => splitPaneId(paneId) !== null);

@@ -28,7 +28,7 @@ export function byPane<K extends RoutedPaneCall>(routes: Routes, name: K): PaneI
 export function sharedByPane<K extends keyof SharedState>(routes: Routes, name: K): SharedState[K] {
   return (async (paneId: string | null, ...args: unknown[]) => {
     const { backend, paneId: own } = paneId === null ? { backend: routes.local, paneId: null } : await routes.route(paneId);
-    return (backend[name] as AnyCall).call(backend, own, ...args);
+    return (backend.shared[name] as AnyCall).call(backend.shared, own, ...args);
   }) as SharedState[K];
 }
 

@@ -54,7 +54,7 @@ export class TmuxBackend implements Backend {
   /** Output events emitted per pane, so a snapshot can say which of them it already holds. */
   private readonly outputCounts = new Map<string, number>();
   private readonly tmux = (command: string) => this.cmd(command);
-  private readonly shared: SharedState = tmuxSharedState(this.tmux);
+  readonly shared: SharedState = tmuxSharedState(this.tmux);
   readonly windows: Windows = tmuxWindows(this.tmux);
   readonly marks: Marks;
   readonly pausable: PausableOutput = { resumeOutput: (paneId, reason) => this.resumeOutput(paneId, reason) };
@@ -310,17 +310,6 @@ export class TmuxBackend implements Backend {
     this.metaCache.set(paneId, meta);
   }
 
-  readShared(paneId: string | null, key: string): Promise<string> {
-    return this.shared.readShared(paneId, key);
-  }
-
-  writeShared(paneId: string | null, key: string, value: string): Promise<void> {
-    return this.shared.writeShared(paneId, key, value);
-  }
-
-  swapShared(paneId: string | null, key: string, expected: string, next: string): Promise<string> {
-    return this.shared.swapShared(paneId, key, expected, next);
-  }
 
   snapshot(paneId: string): Promise<PaneSnapshot> {
     return capturePane({ cmd: (command) => this.cmd(command), client: this.client, outputs: () => this.outputCounts.get(paneId) ?? 0 }, paneId);

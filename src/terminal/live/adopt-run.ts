@@ -17,7 +17,7 @@ export async function shellStatusWritten(session: TerminalSession, backend: Back
 /** What the pane's shared state (and the shell's status file) says the session is running. */
 export async function adoptRecordedRun(session: TerminalSession, backend: Backend, home: string, pane: PaneInfo, atPrompt: boolean): Promise<void> {
   // Read now, not from the pane listing: a command may have started since.
-  const token = await backend.readShared(pane.paneId, RUN_KEY);
+  const token = await backend.shared.readShared(pane.paneId, RUN_KEY);
   const recorded = decodeRun(token);
   const remote = remoteStatusReader(session, backend);
   const run = resolveRun(recorded, remote ? await remote() : readStatusLine(home, session.id));
@@ -39,6 +39,6 @@ export async function adoptRecordedRun(session: TerminalSession, backend: Backen
   session.adoptRun(run);
   // It ended while no process watched: record that, so nobody has to work it out again.
   if (recorded?.endedAt === undefined && run.endedAt !== undefined) {
-    await backend.writeShared(pane.paneId, RUN_KEY, encodeShared({ ...run, status: "" })).catch(() => {});
+    await backend.shared.writeShared(pane.paneId, RUN_KEY, encodeShared({ ...run, status: "" })).catch(() => {});
   }
 }

@@ -39,12 +39,12 @@ export async function claimName(backend: Backend, name: string, id: string, live
   const key = keyOf(name);
   const host = hostname();
   const mine = encodeShared({ id, at: Date.now(), host, pid: process.pid } satisfies Claim);
-  const current = await backend.readShared(null, key);
+  const current = await backend.shared.readShared(null, key);
   const held = decodeShared<Claim>(current);
   const opening = (claim: Partial<Claim>) =>
     claim.opened !== true && typeof claim.at === "number" && Date.now() - claim.at < OPENING_GRACE_MS && ownerAlive(claim.host, claim.pid, host);
   if (held?.id && (liveIds.has(held.id) || opening(held))) throw clash(name, held.id, liveIds.has(held.id));
-  const now = await backend.swapShared(null, key, current, mine);
+  const now = await backend.shared.swapShared(null, key, current, mine);
   if (now !== mine) {
     const winner = decodeShared<Claim>(now);
     throw clash(name, winner?.id ?? "another process", false);
@@ -55,16 +55,16 @@ export async function claimName(backend: Backend, name: string, id: string, live
 /** Records that session `id`'s pane exists (see `Claim.opened`), if it still holds `name`. */
 export async function markNameOpened(backend: Backend, name: string, id: string): Promise<void> {
   const key = keyOf(name);
-  const current = await backend.readShared(null, key);
+  const current = await backend.shared.readShared(null, key);
   const claim = decodeShared<Claim>(current);
-  if (claim?.id === id && !claim.opened) await backend.swapShared(null, key, current, encodeShared({ ...claim, opened: true }));
+  if (claim?.id === id && !claim.opened) await backend.shared.swapShared(null, key, current, encodeShared({ ...claim, opened: true }));
 }
 
 /** Drops the claim on `name` if session `id` still holds it. */
 export async function releaseName(backend: Backend, name: string, id: string): Promise<void> {
   const key = keyOf(name);
-  const current = await backend.readShared(null, key).catch(() => "");
-  if (decodeShared<Claim>(current)?.id === id) await backend.swapShared(null, key, current, "").catch(traced("releasing a session name"));
+  const current = await backend.shared.readShared(null, key).catch(() => "");
+  if (decodeShared<Claim>(current)?.id === id) await backend.shared.swapShared(null, key, current, "").catch(traced("releasing a session name"));
 }
 
 function clash(name: string, id: string, live: boolean): ToolError {

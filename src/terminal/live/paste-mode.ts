@@ -14,11 +14,11 @@ const PASTE_KEY = "paste";
 export function publishPasteMode(session: TerminalSession, backend: Backend): void {
   // The session fires this once (the first ESC[?2004h), and lives no longer than its pane.
   session.onBracketedPaste(() => {
-    void backend.writeShared(session.paneId, PASTE_KEY, "1").catch(traced("publishing a pane's paste mode"));
+    void backend.shared.writeShared(session.paneId, PASTE_KEY, "1").catch(traced("publishing a pane's paste mode"));
   });
 }
 
 /** For a session adopted at its shell's prompt, or running its own program: that reads input with bracketed paste on. */
 export async function adoptPasteMode(session: TerminalSession, backend: Backend): Promise<void> {
-  if ((await backend.readShared(session.paneId, PASTE_KEY).catch(() => "")) === "1") session.assumeBracketedPaste();
+  if ((await backend.shared.readShared(session.paneId, PASTE_KEY).catch(() => "")) === "1") session.assumeBracketedPaste();
 }

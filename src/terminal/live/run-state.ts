@@ -195,7 +195,7 @@ export function publishRuns(session: TerminalSession, backend: Backend, home: st
   if (session.meta.sandbox && session.meta.shell !== "other") session.onClosed(capShellFiles(home, session.id));
   const write = (state: RunState) => {
     // Best effort: a pane closing under us is reported through the backend's events.
-    const pending = backend.writeShared(session.paneId, RUN_KEY, encodeShared(state)).catch(traced("publishing a pane's run state"));
+    const pending = backend.shared.writeShared(session.paneId, RUN_KEY, encodeShared(state)).catch(traced("publishing a pane's run state"));
     pendingWrites.add(pending);
     void pending.finally(() => pendingWrites.delete(pending));
   };
@@ -254,7 +254,7 @@ function publishRemoteRuns(session: TerminalSession, backend: Backend, readStatu
   const write = (state: () => Promise<RunState>) => {
     const pending = (chain = chain
       .then(async () => {
-        await backend.writeShared(session.paneId, RUN_KEY, encodeShared(await state()));
+        await backend.shared.writeShared(session.paneId, RUN_KEY, encodeShared(await state()));
       })
       .catch(traced("publishing a remote pane's run state")));
     pendingWrites.add(pending);

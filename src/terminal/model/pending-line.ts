@@ -38,13 +38,13 @@ export function isEmpty(line: PendingLine): boolean {
 }
 
 export async function readPending(backend: Backend, paneId: string): Promise<PendingLine> {
-  const raw = decodeShared<{ t: string; e: boolean; o: boolean }>(await backend.readShared(paneId, KEY).catch(unlessServerGone));
+  const raw = decodeShared<{ t: string; e: boolean; o: boolean }>(await backend.shared.readShared(paneId, KEY).catch(unlessServerGone));
   if (!raw) return EMPTY_LINE;
   return { text: typeof raw.t === "string" ? raw.t : "", edited: raw.e === true, overflow: raw.o === true };
 }
 
 export async function writePending(backend: Backend, paneId: string, line: PendingLine): Promise<void> {
-  await backend.writeShared(paneId, KEY, isEmpty(line) ? "" : encodeShared({ t: line.text, e: line.edited, o: line.overflow })).catch(unlessServerGone);
+  await backend.shared.writeShared(paneId, KEY, isEmpty(line) ? "" : encodeShared({ t: line.text, e: line.edited, o: line.overflow })).catch(unlessServerGone);
 }
 
 /**

@@ -44,13 +44,13 @@ export class InputMarks {
   sent(offset: number, now = Date.now()): void {
     this.last = { at: offset, ms: now };
     const { backend, paneId } = this.pane();
-    void backend.writeShared(paneId, KEY, String(now)).catch(traced("recording a pane's last input"));
+    void backend.shared.writeShared(paneId, KEY, String(now)).catch(traced("recording a pane's last input"));
   }
 
   /** Where output since the last input begins, wherever it was sent from (`end`: the transcript's end, where the wait begins). */
   async lookFrom(end: () => number): Promise<LookFrom> {
     const { backend, paneId } = this.pane();
-    const shared = Number((await backend.readShared(paneId, KEY).catch(() => "")) || NaN);
+    const shared = Number((await backend.shared.readShared(paneId, KEY).catch(() => "")) || NaN);
     const last = this.last;
     if (last && !(shared > last.ms)) return { from: last.at, since: "input" };
     if (!Number.isFinite(shared)) return { from: 0, since: "open" };

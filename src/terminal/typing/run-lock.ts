@@ -47,11 +47,11 @@ export async function acquireRunLock(backend: Backend, session: TerminalSession,
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const held = decodeShared<Lock>(current);
     if (held && !stale(held, host)) throw busy(session, held);
-    current = await backend.swapShared(session.paneId, LOCK_KEY, current, mine);
+    current = await backend.shared.swapShared(session.paneId, LOCK_KEY, current, mine);
     if (current === mine) {
       return async () => {
         // Only our own value is removed: an expired lock may have been taken over since.
-        await backend.swapShared(session.paneId, LOCK_KEY, mine, "").catch(traced("releasing a run lock"));
+        await backend.shared.swapShared(session.paneId, LOCK_KEY, mine, "").catch(traced("releasing a run lock"));
       };
     }
   }
