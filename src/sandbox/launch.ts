@@ -31,7 +31,7 @@ export async function sandboxLaunch(
   if (!bwrap) throw new ToolError(`${BWRAP_MISSING}; nothing was opened`, "unavailable");
   let policy: SandboxPolicy;
   try {
-    policy = resolvePolicy(option, { cwd: pane.cwd, home: pane.home, program: pane.program, apiPorts: apiLoopbackPorts(pane.env ?? {}) });
+    policy = resolvePolicy(option, { cwd: pane.cwd, home: pane.home, program: pane.program, apiPorts: apiLoopbackPorts(pane.env ?? {}), ...(pane.env?.HOME ? { programHome: pane.env.HOME } : {}) });
   } catch (error) {
     if (error instanceof SandboxPolicyError) throw new ToolError(error.message);
     throw error;
@@ -59,7 +59,7 @@ export async function sandboxLaunch(
   const relayDir = makeRelayDir(pane.termhiveHome, pane.sessionId);
   pruneCopies(pane.termhiveHome);
   const named = typeof option === "object" && !("granted" in option) ? policy.write : [];
-  const shield = await shieldFor(policy, { home: pane.home, cwd: pane.cwd, termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, tokens: await serveTokens(homes), named });
+  const shield = await shieldFor(policy, { home: pane.home, ...(pane.env?.HOME ? { programHome: pane.env.HOME } : {}), cwd: pane.cwd, termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, tokens: await serveTokens(homes), named });
   const filter = seccompFilterFile(pane.termhiveHome, { unixSockets: policy.unix_sockets === "allow" });
   const otherHomes = homes.filter((h) => h !== pane.termhiveHome);
   const args = bwrapArgs(policy, {

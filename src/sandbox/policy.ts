@@ -103,7 +103,7 @@ export function programDirs(program: string, home: string): string[] {
 }
 
 /** The option as a full policy for a pane opened in `cwd` running `program`; paths checked now, so a typo opens nothing. */
-export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: string; program: string; apiPorts?: number[] }): SandboxPolicy {
+export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: string; program: string; apiPorts?: number[]; programHome?: string }): SandboxPolicy {
   if (typeof option === "object" && "granted" in option) {
     // Never widened by where the pane is now: the same paths, which must still exist.
     for (const p of option.granted.write) if (!existsSync(p)) throw new SandboxPolicyError(`sandbox write path ${JSON.stringify(p)} granted before does not exist any more; nothing was opened`);
@@ -117,7 +117,8 @@ export function resolvePolicy(option: SandboxRequest, ctx: { cwd: string; home: 
       (path, holds) => `the "worktree" sandbox would let the pane write its folder ${path}, which ${holds}`,
       "open the pane in a project folder (cwd; without one it opens in the folder termhive was started in), or name the folders it may write (sandbox {\"write\": […]})",
     );
-    return { preset: "worktree", write: [ctx.cwd, ...programDirs(ctx.program, ctx.home)], read: "all", ...presetNetwork(ctx.apiPorts) };
+    // An agent given a HOME of its own (env.HOME) keeps its login and sessions there, not in ours.
+    return { preset: "worktree", write: [ctx.cwd, ...programDirs(ctx.program, ctx.programHome ?? ctx.home)], read: "all", ...presetNetwork(ctx.apiPorts) };
   }
   if (option === "readonly") return { preset: "readonly", write: [], read: "all", ...presetNetwork(ctx.apiPorts) };
   if (option.loopback_ports !== undefined && option.network !== "outside") {

@@ -48,6 +48,8 @@ export interface Shield {
 
 export interface ShieldContext {
   home: string;
+  /** The HOME the pane's program was given (env.HOME), when not `home`: its ~/.claude.json is shielded too. */
+  programHome?: string;
   cwd: string;
   termhiveHome: string;
   sessionId: string;
@@ -148,7 +150,9 @@ export async function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Prom
   // Claude Code rewrites ~/.claude.json as it runs (and keeps its MCP servers there): where the
   // pane may write it, it writes a copy of its own; where it may not, it reads a masked copy.
   const claudeJson = join(ctx.home, ".claude.json");
-  if (!named.has(claudeJson) && write.some((w) => inside(claudeJson, w))) await copy(claudeJson, true);
+  for (const file of new Set([claudeJson, join(ctx.programHome ?? ctx.home, ".claude.json")])) {
+    if (!named.has(file) && write.some((w) => inside(file, w))) await copy(file, true);
+  }
   // Files an MCP client reads its servers from, wherever the pane reads them: the cwd's folders up to /.
   const readable = [claudeJson, join(ctx.home, ".mcp.json"), join(ctx.home, ".codex/config.toml")];
   for (let dir = ctx.cwd; ; dir = dirname(dir)) {

@@ -70,6 +70,24 @@ describe("sandboxed agents (bubblewrap)", { skip }, () => {
     assert.equal(open.sandbox.network, "outside");
   });
 
+  test("an agent given a HOME of its own (env.HOME) writes its program's folders there; its ~/.claude.json is a private copy", async () => {
+    // A program named claude (a shell here): the worktree preset adds the folders Claude Code keeps its login and sessions in.
+    const bin = join(root, "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "claude"), "#!/bin/bash\nexec bash --norc \"$@\"\n", { mode: 0o755 });
+    const own = join(root, "agent-home");
+    mkdirSync(join(own, ".claude"), { recursive: true });
+    writeFileSync(join(own, ".claude.json"), '{"original":true}\n');
+    const spawned = await h.ok("agent_spawn", { name: "ownhome", command: join(bin, "claude"), profile: "shell", cwd: project, sandbox: "worktree", env: { HOME: own } });
+    assert.match(String(spawned.agent.sandbox), /agent-home\/\.claude/, String(spawned.agent.sandbox));
+    const wrote = await run("ownhome", 'echo kept > "$HOME/.claude/probe" && echo "{}" > "$HOME/.claude.json" && echo done');
+    // (A program termhive does not integrate: no exit code, its output tells.)
+    assert.match(wrote.output, /^done$/m, wrote.output);
+    assert.equal(readFileSync(join(own, ".claude", "probe"), "utf8"), "kept\n");
+    // What the pane wrote to ~/.claude.json (where MCP servers are registered) stayed in its own copy.
+    assert.equal(readFileSync(join(own, ".claude.json"), "utf8"), '{"original":true}\n');
+  });
+
   test("the in-pane termhive works from inside: msg reaches another agent's mailbox as this agent (no --from), status sets its status", async () => {
     await h.ok("agent_spawn", { name: "peer", command: "bash", cwd: project });
     const sent = await run("boxa", "termhive msg peer hello from the box && termhive msg --from boss peer second");

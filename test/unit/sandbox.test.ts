@@ -24,6 +24,10 @@ function option(args: string[], name: string, arity: number): string[][] {
 describe("sandbox policy", () => {
   test("worktree writes cwd and the program's own existing config dirs; readonly writes nothing", () => {
     assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "claude --verbose" }), { preset: "worktree", write: [work, join(home, ".claude")], read: "all", network: "outside" });
+    // An agent given a HOME of its own (env.HOME): its program folders there, not the server's.
+    const own = join(home, "agent-home");
+    mkdirSync(join(own, ".claude"), { recursive: true });
+    assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "claude", programHome: own }).write, [work, join(own, ".claude")]);
     assert.deepEqual(resolvePolicy("worktree", { cwd: work, home, program: "bash" }).write, [work]);
     assert.deepEqual(resolvePolicy("readonly", { cwd: work, home, program: "bash" }).write, []);
   });
