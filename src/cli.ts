@@ -39,8 +39,8 @@ async function mcpCommand(explain: boolean): Promise<void> {
     process.stderr.write(
       [
         `termhive ${VERSION}: an MCP server speaking over stdio — a client starts it, you don't type to it.`,
-        `Register it with Claude Code:   claude mcp add termhive -- ${process.argv[1]} mcp`,
-        `(once published to npm, also:  claude mcp add termhive -- npx termhive mcp)`,
+        `Register it with Claude Code:   claude mcp add -s user termhive -- ${process.argv[1]} mcp`,
+        `(once published to npm, also:  claude mcp add -s user termhive -- npx termhive mcp)`,
         `State: ${config.home}`,
         tmux
           ? `Backend: ${tmux} (sessions survive restarts; watch with tmux attach)`

@@ -122,7 +122,7 @@ describe("CLI without a server (in-process, straight to tmux)", () => {
   // npm start run from a script (stdin no terminal) said nothing; stdout stays the protocol's.
   test("start says how to register a client on stderr, also when stdin is no terminal; mcp does not", () => {
     const start = spawnSync(process.execPath, [CLI, "start"], { env: testEnv(home), input: "", encoding: "utf8", timeout: 60_000 });
-    assert.match(start.stderr, /Register it with Claude Code: +claude mcp add termhive -- \S*cli\.js mcp/, start.stderr);
+    assert.match(start.stderr, /Register it with Claude Code: +claude mcp add -s user termhive -- \S*cli\.js mcp/, start.stderr);
     assert.equal(start.stdout, "");
     const mcp = spawnSync(process.execPath, [CLI, "mcp"], { env: testEnv(home), input: "", encoding: "utf8", timeout: 60_000 });
     assert.doesNotMatch(mcp.stderr, /Register it/);
