@@ -19,11 +19,12 @@ interface Claim {
   host: string;
   pid: number;
   /**
-   * Set once the session's pane exists: from then on the claim lasts as long as the pane, so a
-   * pane that dies with its tmux server (a host's `kill-server`, a reboot) frees the name at
-   * once instead of looking like an opening in progress for the grace.
+   * The session's pane, set once it exists: from then on the claim lasts as long as that pane
+   * (asked of the backend, which every process shares: another process may not have seen the
+   * pane yet), so a pane that dies with its tmux server (a host's `kill-server`, a reboot) frees
+   * the name at once instead of looking like an opening in progress for the grace.
    */
-  opened?: true;
+  pane?: string;
 }
 
 function keyOf(name: string): string {
@@ -41,9 +42,7 @@ export async function claimName(backend: Backend, name: string, id: string, live
   const mine = encodeShared({ id, at: Date.now(), host, pid: process.pid } satisfies Claim);
   const current = await backend.shared.readShared(null, key);
   const held = decodeShared<Claim>(current);
-  const opening = (claim: Partial<Claim>) =>
-    claim.opened !== true && typeof claim.at === "number" && Date.now() - claim.at < OPENING_GRACE_MS && ownerAlive(claim.host, claim.pid, host);
-  if (held?.id && (liveIds.has(held.id) || opening(held))) throw clash(name, held.id, liveIds.has(held.id));
+  if (held?.id && (liveIds.has(held.id) || (await stillHeld(backend, held, host)))) throw clash(name, held.id, liveIds.has(held.id) || held.pane !== undefined);
   const now = await backend.shared.swapShared(null, key, current, mine);
   if (now !== mine) {
     const winner = decodeShared<Claim>(now);
@@ -52,12 +51,19 @@ export async function claimName(backend: Backend, name: string, id: string, live
   return () => releaseName(backend, name, id);
 }
 
-/** Records that session `id`'s pane exists (see `Claim.opened`), if it still holds `name`. */
-export async function markNameOpened(backend: Backend, name: string, id: string): Promise<void> {
+/** A claim another session holds: while its pane exists, or while it is an opening in progress. */
+async function stillHeld(backend: Backend, claim: Partial<Claim>, host: string): Promise<boolean> {
+  // The pane's own record names its session: a pane id a restarted tmux gave to another pane is not it.
+  if (claim.pane) return backend.paneInfo(claim.pane).then((info) => info !== undefined && info.meta.id === claim.id, () => true);
+  return typeof claim.at === "number" && Date.now() - claim.at < OPENING_GRACE_MS && ownerAlive(claim.host, claim.pid, host);
+}
+
+/** Records session `id`'s pane (see `Claim.pane`), if the session still holds `name`. */
+export async function markNameOpened(backend: Backend, name: string, id: string, pane: string): Promise<void> {
   const key = keyOf(name);
   const current = await backend.shared.readShared(null, key);
   const claim = decodeShared<Claim>(current);
-  if (claim?.id === id && !claim.opened) await backend.shared.swapShared(null, key, current, encodeShared({ ...claim, opened: true }));
+  if (claim?.id === id && claim.pane === undefined) await backend.shared.swapShared(null, key, current, encodeShared({ ...claim, pane }));
 }
 
 /** Drops the claim on `name` if session `id` still holds it. */

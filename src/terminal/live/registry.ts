@@ -358,7 +358,7 @@ export class SessionRegistry {
     this.opening.add(id);
     try {
       const session = await this.createOpened(meta, sandbox ?? launch, env, { ...options, cwd });
-      await markNameOpened(this.backend, name, id);
+      await markNameOpened(this.backend, name, id, session.paneId);
       return session;
     } catch (error) {
       await release();
