@@ -38,8 +38,10 @@ export function fakeSession(shell: ShellKind = "bash", options: { onPaneInfo?: (
     writeInput: async (_pane: string, data: Buffer) => void typed.push(Buffer.from(data)),
     sendKeys: async (_pane: string, keys: readonly string[]) => void pressed.push([...keys]),
     resize: async () => {},
-    readShared: async (_pane: string, key: string) => shared.get(key) ?? "",
-    writeShared: async (_pane: string, key: string, value: string) => void shared.set(key, value),
+    shared: {
+      readShared: async (_pane: string, key: string) => shared.get(key) ?? "",
+      writeShared: async (_pane: string, key: string, value: string) => void shared.set(key, value),
+    },
   } as unknown as Backend;
   const session = new TerminalSession(
     { id: "s-fake", name: "fake", created: Date.now(), command: shell === "other" ? "python3" : shell, shell },

@@ -6,8 +6,10 @@ import { InputMarks } from "../../../src/terminal/session/input-marks.js";
 
 function marks(shared = new Map<string, string>()): InputMarks {
   const backend = {
-    readShared: async (_pane: string, key: string) => shared.get(key) ?? "",
-    writeShared: async (_pane: string, key: string, value: string) => void shared.set(key, value),
+    shared: {
+      readShared: async (_pane: string, key: string) => shared.get(key) ?? "",
+      writeShared: async (_pane: string, key: string, value: string) => void shared.set(key, value),
+    },
   } as unknown as Backend;
   return new InputMarks(() => ({ backend, paneId: "p" }));
 }

@@ -20,7 +20,7 @@ function published() {
   mkdirSync(join(home, "shell"));
   const fake = fakeSession("bash");
   const shared = new Map<string, string>();
-  const backend = { writeShared: async (_pane: string, key: string, value: string) => void shared.set(key, value) } as unknown as Backend;
+  const backend = { shared: { writeShared: async (_pane: string, key: string, value: string) => void shared.set(key, value) } } as unknown as Backend;
   const status = (line: string) => writeFileSync(statusFilePath(home, fake.session.id), line + "\n");
   status("4242 0 -"); // bash writes it as its integration loads, before the first prompt
   publishRuns(fake.session, backend, home);
