@@ -1,49 +1,24 @@
 // What the hive's operations ask of the terminal: typing into a pane (through the one send
 // path: size limit, gate, audit), reading it, checking a pattern, the backend's pane commands
 // and the input policy's check. Declared by shape, not by the terminal service's class: the
-// hive sits below the service layer, and this one port is where the hive meets the terminal.
-import type { KeysTakenBy } from "../../terminal/waits/pager.js";
-import type { ReadMode, ReadResult } from "../../terminal/views/read-view.js";
+// hive sits below the service layer, and this one port is where the hive meets the terminal
+// (its calls and results are the terminal operations' own types).
+import type { CallContext, ReadInput, SendInput, SendResult } from "../../terminal/ops/inputs.js";
+import type { ReadResult } from "../../terminal/views/read-view.js";
 import type { TerminalSession } from "../../terminal/session/session.js";
 import type { SafeRegex } from "../../util/regex.js";
 import { terminalRead } from "../../terminal/ops/read-wait.js";
 import { terminalSend } from "../../terminal/ops/send.js";
 import { userRegex, type Terminal } from "../../terminal/ops/terminal.js";
 
-/** Who is calling (read cursors are per client; progress goes back to it). */
-export interface TerminalCall {
-  clientId: string;
-  pane?: string;
-  onProgress?: (elapsedMs: number, message: string) => void;
-}
-
-export interface PaneSend {
-  session: string;
-  text?: string;
-  enter: boolean;
-  keys?: string[];
-  confirm?: boolean;
-}
-
-export interface PaneSent {
-  sent_bytes: number;
-  keys?: number;
-  replaced?: number;
-  taken_by?: KeysTakenBy;
-  note?: string;
-}
-
-export interface PaneRead {
-  session: string;
-  mode: ReadMode;
-  filter?: string;
-  context?: number;
-  max_tokens?: number;
-}
+/** Who is calling, what is typed and read, and what a send reports: the terminal's own types. */
+export type { CallContext as TerminalCall, SendInput as PaneSend, SendResult as PaneSent } from "../../terminal/ops/inputs.js";
+/** What the hive reads of a pane: a part of terminal_read's input. */
+export type PaneRead = Pick<ReadInput, "session" | "mode" | "filter" | "context" | "max_tokens">;
 
 export interface TerminalPort {
-  send(input: PaneSend, ctx: TerminalCall): Promise<PaneSent>;
-  read(input: PaneRead, ctx: TerminalCall): Promise<ReadResult>;
+  send(input: SendInput, ctx: CallContext): Promise<SendResult>;
+  read(input: PaneRead, ctx: CallContext): Promise<ReadResult>;
   /** A pattern checked once (a bad one is the caller's error, with the reason). */
   regex(source: string, what: string, flags?: string): SafeRegex;
   readonly backend: PaneCommands;
