@@ -1,4 +1,5 @@
-// Prepares a host over one ssh call, without installing termhive there: makes the remote
+// Prepares a host over one call of its transport (ssh, or a container's exec), without
+// installing termhive there: makes the remote
 // user's termhive folder (~/.local/state/termhive, 0700), writes the shell-integration scripts
 // (into a folder named by their content hash, so a host keeps one copy per version) and the
 // tmux config, and reports $HOME and where tmux is. The script goes to /bin/sh on stdin, so the
@@ -10,7 +11,8 @@ import { join, relative } from "node:path";
 import type { HostFacts } from "../backend.js";
 import { shellAssetDir } from "../../util/paths.js";
 import { joinWords } from "../../util/words.js";
-import { CONNECT_TIMEOUT_S, sshArgv } from "./ssh.js";
+import { CONNECT_TIMEOUT_S } from "./ssh.js";
+import type { HostTransport } from "./transport.js";
 
 
 export type { HostFacts };
@@ -55,6 +57,9 @@ export function bootstrapScript(tmuxConf: string, assets: Asset[] = shellAssets(
   const heredoc = (target: string, text: string) => `cat >${target} <<'${eof}'\n${text.endsWith("\n") ? text : text + "\n"}${eof}`;
   const lines = [
     "umask 077",
+    // A container's exec sets HOME but not SHELL (no login took place): the account's own.
+    'A=$(getent passwd "$(id -u)" 2>/dev/null)',
+    '[ -n "$HOME" ] || HOME=$(printf %s "$A" | cut -d: -f6)',
     'D="$HOME/.local/state/termhive"',
     'mkdir -p "$D/shell" && chmod 700 "$D" || exit 1',
     `S="$D/shell-${version}"`,
@@ -69,7 +74,8 @@ export function bootstrapScript(tmuxConf: string, assets: Asset[] = shellAssets(
     heredoc('"$D/tmux.conf"', tmuxConf),
     `printf '%s home %s\\n' ${MARK} "$HOME"`,
     `printf '%s shell %s\\n' ${MARK} "$S"`,
-    `printf '%s login %s\\n' ${MARK} "\${SHELL:-/bin/sh}"`,
+    'L=${SHELL:-$(printf %s "$A" | cut -d: -f7)}',
+    `printf '%s login %s\\n' ${MARK} "\${L:-/bin/sh}"`,
     `if T=$(command -v tmux); then printf '%s tmux %s\\n' ${MARK} "$T"; else printf '%s tmux\\n' ${MARK}; fi`,
     // bubblewrap, for the `sandbox` option on this host's panes (sandbox/launch.ts).
     `if T=$(command -v bwrap); then printf '%s bwrap %s\\n' ${MARK} "$T"; fi`,
@@ -102,25 +108,27 @@ export function parseFacts(host: string, stdout: string): HostFacts {
 }
 
 /**
- * Runs the set-up over ssh. Unreachable, refused or unauthorised hosts fail with ssh's own
- * words, naming the host, within CONNECT_TIMEOUT_S plus a few seconds.
+ * Runs the set-up over the transport. Unreachable, refused or unauthorised hosts (a stopped
+ * or missing container) fail with the link program's own words, naming the host, within
+ * CONNECT_TIMEOUT_S plus a few seconds.
  */
-export function prepareHost(ssh: readonly string[], host: string, tmuxConf: string): Promise<HostFacts> {
-  const [program, ...args] = sshArgv(ssh, host, "/bin/sh");
+export function prepareHost(transport: HostTransport, tmuxConf: string): Promise<HostFacts> {
+  const host = transport.host;
+  const [program, ...args] = transport.commandArgv(["/bin/sh"]);
   return new Promise((resolve, reject) => {
     const child = spawn(program!, args, { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new HostError(`host ${host} did not answer within ${CONNECT_TIMEOUT_S + 4} s (ssh ${host}); check it is up and reachable`));
+      reject(new HostError(`host ${host} did not answer within ${CONNECT_TIMEOUT_S + 4} s (${program} ${host}); check it is up and reachable`));
     }, (CONNECT_TIMEOUT_S + 4) * 1000);
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.stdin.on("error", () => {}); // ssh gave up before reading the script: told by its exit
     child.once("error", (error) => {
       clearTimeout(timer);
-      reject(new HostError(`cannot run ${program} for host ${host}: ${error.message} (set TERMHIVE_SSH to your ssh command)`));
+      reject(new HostError(`cannot run ${program} for host ${host}: ${error.message} (${transport.missingProgram})`));
     });
     child.once("close", (code, signal) => {
       clearTimeout(timer);
@@ -132,8 +140,8 @@ export function prepareHost(ssh: readonly string[], host: string, tmuxConf: stri
         }
         return;
       }
-      const said = stderr.trim().split("\n").slice(-3).join("; ") || `ssh exited ${signal ?? code}`;
-      reject(new HostError(`cannot reach host ${host}: ${said}`));
+      const said = stderr.trim().split("\n").slice(-3).join("; ") || `${program} exited ${signal ?? code}`;
+      reject(new HostError(transport.unreachable(said)));
     });
     child.stdin.end(bootstrapScript(tmuxConf));
   });

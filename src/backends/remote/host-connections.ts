@@ -1,12 +1,14 @@
-// The hosts a HostRouter reaches: one RemoteHost (ssh + the host's tmux) per destination, its
+// The hosts a HostRouter reaches: one RemoteHost (a transport — ssh or a container's exec — and
+// the host's tmux) per destination, its
 // events forwarded under remote pane ids, the hosts with sessions remembered, listings that do
 // not wait for a host that went silent, and the Hosts capability (setting a host up, files there).
 import type { EventEmitter } from "node:events";
 import type { Backend, HostFacts, Hosts, PaneInfo } from "../backend.js";
-import { checkDestination } from "./destination.js";
+import { checkDestination, hostAddress } from "./destination.js";
 import { onHost, remotePaneId, splitPaneId } from "./pane-ids.js";
 import { RememberedHosts } from "./remembered-hosts.js";
 import { RemoteHost } from "./remote-host.js";
+import { transportFor } from "./transport.js";
 import type { TmuxBackend } from "../tmux/tmux-backend.js";
 
 export interface HostRouterOptions {
@@ -40,7 +42,8 @@ export class HostConnections implements Hosts {
   private remote(host: string): RemoteHost {
     let remote = this.hosts.get(host);
     if (remote) return remote;
-    remote = new RemoteHost(host, { ssh: this.options.ssh, historyLimit: this.options.historyLimit });
+    const transport = transportFor(hostAddress(host), this.options.ssh);
+    remote = new RemoteHost(host, { transport, historyLimit: this.options.historyLimit });
     this.hosts.set(host, remote);
     return remote;
   }
@@ -59,7 +62,7 @@ export class HostConnections implements Hosts {
       backend.on("exit", (paneId, status, signal) => this.events.emit("exit", id(paneId), status, signal));
       backend.on("closed", (paneId) => this.events.emit("closed", id(paneId)));
       backend.on("gap", (paneId, reason) => this.events.emit("gap", id(paneId), reason));
-      backend.on("down", (reason) => this.events.emit("hostDown", host, `the ssh connection to ${host} dropped (${reason})`));
+      backend.on("down", (reason) => this.events.emit("hostDown", host, `${this.remote(host).transport.link} dropped (${reason})`));
     }
     return backend;
   }
@@ -125,7 +128,7 @@ export class HostConnections implements Hosts {
   }
 
   attachCommand(host: string, paneId: string): string {
-    return this.remote(host).attachCommand(this.options.ssh, paneId);
+    return this.remote(host).attachCommand(paneId);
   }
 
   resume(): void {

@@ -1,10 +1,10 @@
-// One host: its set-up facts and a TmuxBackend whose control client runs `tmux -C` there over
-// ssh, on the remote user's termhive socket. A lost connection is made again on the next call,
+// One host: its set-up facts and a TmuxBackend whose control client runs `tmux -C` there through
+// its transport (ssh, or a container's exec), on the remote user's termhive socket. A lost connection is made again on the next call,
 // with a growing pause after failures so a host that is down is not dialled on every call.
 import { TmuxBackend } from "../tmux/tmux-backend.js";
 import { tmuxConfig } from "../tmux/config.js";
 import { HostError, prepareHost, type HostFacts } from "./bootstrap.js";
-import { sshArgv } from "./ssh.js";
+import type { HostTransport } from "./transport.js";
 import { joinWords } from "../../util/words.js";
 
 const FIRST_PAUSE_MS = 1000;
@@ -13,7 +13,7 @@ const LONGEST_PAUSE_MS = 30_000;
 const ATTACH_DEADLINE_MS = 14_000;
 
 export interface RemoteHostOptions {
-  ssh: readonly string[];
+  transport: HostTransport;
   historyLimit: number;
 }
 
@@ -31,6 +31,10 @@ export class RemoteHost {
     readonly host: string,
     private readonly options: RemoteHostOptions,
   ) {}
+
+  get transport(): HostTransport {
+    return this.options.transport;
+  }
 
   get connected(): boolean {
     return this.backend?.connected ?? false;
@@ -66,7 +70,7 @@ export class RemoteHost {
   private async connect(): Promise<TmuxBackend> {
     const historyLimit = this.options.historyLimit;
     // Set up once per process: the files stay on the host across reconnects.
-    this.facts ??= await prepareHost(this.options.ssh, this.host, tmuxConfig({ historyLimit }));
+    this.facts ??= await prepareHost(this.options.transport, tmuxConfig({ historyLimit }));
     const facts = this.facts;
     if (!this.backend) {
       this.backend = new TmuxBackend({
@@ -76,13 +80,8 @@ export class RemoteHost {
         onHost: {
           socketPath: `${facts.stateDir}/tmux.sock`,
           configPath: `${facts.stateDir}/tmux.conf`,
-          launch: (tmuxArgv) => sshArgv(this.options.ssh, this.host, `exec ${joinWords(tmuxArgv)}`),
-          // ssh exits 255 on its own errors and prints nothing when its keepalives go unanswered
-          // (a frozen host): the answer names the host, not a local tmux.
-          describeExit: (code, signal) =>
-            code === 255
-              ? `the ssh link to host ${this.host} dropped: the host stopped answering or the network went away (ssh exited 255)`
-              : `tmux on host ${this.host} ended (${signal ?? `exit ${code}`})`,
+          launch: (tmuxArgv) => this.options.transport.commandArgv(tmuxArgv),
+          describeExit: (code, signal) => this.options.transport.describeExit(code, signal),
         },
       });
     }
@@ -111,10 +110,10 @@ export class RemoteHost {
   }
 
   /** What a person types to watch and take over a pane of this host. */
-  attachCommand(ssh: readonly string[], paneId: string): string {
+  attachCommand(paneId: string): string {
     // Before the first connection the host's state folder is not known yet: its default.
     const onHost = this.backend?.attachCommand(paneId) ?? joinWords(["tmux", "-S", "~/.local/state/termhive/tmux.sock", "attach", "-t", paneId]);
-    return joinWords([...ssh, "-t", this.host, onHost]);
+    return this.options.transport.interactive(onHost);
   }
 
   resume(): void {
