@@ -102,7 +102,7 @@ export class RemoteHost {
       // The facts may be stale (tmux removed, home wiped): the next try sets the host up again.
       this.facts = null;
       this.backend = null;
-      throw new HostError(`cannot start tmux on host ${this.host}: ${(error as Error).message}`);
+      throw new HostError(this.options.transport.tmuxFailed((error as Error).message));
     } finally {
       clearTimeout(timer);
     }

@@ -19,6 +19,8 @@ export interface HostTransport {
   describeExit(code: number | null, signal: string | null): string;
   /** A failure to reach the host, in the link program's own words (`said`). */
   unreachable(said: string): string;
+  /** The host's tmux could not be started or reached through the link (its own words: `said`). */
+  tmuxFailed(said: string): string;
   /** Hint when the link program itself cannot run. */
   readonly missingProgram: string;
 }
@@ -41,6 +43,7 @@ function sshTransport(host: string, ssh: readonly string[]): HostTransport {
         ? `the ssh link to host ${host} dropped: the host stopped answering or the network went away (ssh exited 255)`
         : `tmux on host ${host} ended (${signal ?? `exit ${code}`})`,
     unreachable: (said) => `cannot reach host ${host}: ${said}`,
+    tmuxFailed: (said) => `cannot start tmux on host ${host}: ${said}`,
     missingProgram: "set TERMHIVE_SSH to your ssh command",
   };
 }
@@ -61,6 +64,8 @@ function containerTransport(host: string, engine: "docker" | "podman", name: str
     describeExit: (code, signal) =>
       `tmux in container ${host} ended or the container stopped (${engine} exec ${signal ?? `exited ${code}`})`,
     unreachable: (said) => `cannot reach container ${host}: ${said} (termhive needs it running: ${engine} ps; ${engine} start ${name})`,
+    // Most often the container stopped since its set-up: the same words as an unreachable one.
+    tmuxFailed: (said) => `cannot reach container ${host}: ${said} (termhive needs it running: ${engine} ps; ${engine} start ${name})`,
     missingProgram: `install the ${engine} CLI, or put it on termhive's PATH`,
   };
 }
