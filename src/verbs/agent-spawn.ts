@@ -12,7 +12,7 @@ export default defineVerb({
   input: {
     name, command: z.string().optional(), team: name.optional(), cwd: z.string().optional(), env: z.record(z.string(), z.string()).optional(), profile: name.optional(),
     worktree: z.object({ repo: z.string(), branch: z.string().min(1) }).optional(), replace: z.boolean().optional(), ready_timeout_s: z.number().min(0.1).max(600).optional(),
-    host: z.string().max(512).optional().describe("ssh destination to run it on."),
+    host: z.string().max(512).optional().describe("ssh destination or docker://NAME."),
     // Listed by its description alone (terminal_open spells out the forms).
     sandbox: sandboxOption.meta({ "x-listed-as": {} }).optional().describe("As terminal_open's."),
     // Its refusal says when to pass it (sandbox/agent-rules.ts): listed bare.

@@ -17,7 +17,7 @@ const openInput = {
     .describe('Sandbox: "worktree" (writes cwd only), "readonly", or {write:[paths], read?:[paths], network:"on"|"off"|"loopback", env?:"clean", unix_sockets?:"allow"}.'),
   rows: rows.default(40).describe("Rows (default 40)."),
   cols: cols.default(120).describe("Columns (default 120)."),
-  host: z.string().max(512).optional().describe("ssh destination (alias, user@host) to run it on."),
+  host: z.string().max(512).optional().describe("ssh destination (alias, user@host) or docker://NAME."),
 };
 
 export default defineVerb({
@@ -53,7 +53,7 @@ export default defineVerb({
       ["--cwd <dir>", "working directory"],
       ["--rows <n>", "rows", int],
       ["--cols <n>", "columns", int],
-      ["--host <destination>", "run it on another machine (ssh destination: alias, user@host, ssh://user@host:port)"],
+      ["--host <destination>", "run it on another machine (ssh destination: alias, user@host, ssh://user@host:port) or in a running container (docker://NAME, podman://NAME)"],
       ["--sandbox <preset>", "run it in a sandbox: worktree (writes its cwd only) or readonly", sandboxPreset],
     ],
     input: ([command]: string[][], o) => ({
