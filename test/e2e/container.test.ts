@@ -143,3 +143,31 @@ describe("sessions and agents in a container", { skip }, () => {
     assert.ok(Date.now() - started < 20_000, `took ${Date.now() - started} ms`);
   });
 });
+
+describe("a podman:// container", { skip: containerSkipReason("podman") }, () => {
+  let box: TestContainer;
+  let h: Harness;
+  before(async () => {
+    box = await startTestContainer("podman");
+    h = await Harness.start({ PATH: box.path });
+  });
+  after(async () => {
+    await h?.destroy();
+    box?.remove();
+  });
+
+  test("runs sessions with exact exit codes; stopped, it is podman's own error with the hint", async () => {
+    assert.equal(box.host, `podman://${box.name}`);
+    const opened = await h.ok("terminal_open", { name: "pod", host: box.host });
+    assert.match(opened.attach, new RegExp(`^podman exec -it ${box.name} `));
+    const r = await h.ok("terminal_run", { session: "pod", command: "hostname; (exit 5)" });
+    assert.equal(r.output, box.name);
+    assert.equal(r.exit_code, 5);
+    assert.equal(r.reason, "osc133");
+    box.stopContainer();
+    await until("the session to be seen gone with its container", async () => ((await h.call("terminal_run", { session: "pod", command: "true" })).isError ? true : undefined));
+    const refused = await h.call("terminal_open", { host: box.host });
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, new RegExp(`cannot reach container podman://${box.name}: .*container state improper.*podman start ${box.name}`));
+  });
+});
