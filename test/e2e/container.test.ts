@@ -141,6 +141,18 @@ describe("sessions and agents in a container", { skip }, () => {
     assert.equal(r.isError, true);
     assert.match(r.text, new RegExp(`cannot reach container docker://${box.name}: .*is not running.*docker start ${box.name}`));
     assert.ok(Date.now() - started < 20_000, `took ${Date.now() - started} ms`);
+
+    // Started again (its /root kept, as a container's layer is): its agent comes back, resumed.
+    box.startContainer();
+    const resumedBefore = boxLog("/root/agent.log").filter((l) => l.startsWith("resumed: ")).length;
+    // The host's last failure is answered until its back-off pause (1 s) is over.
+    const back = await until("agent_restore once the container answers", async () => {
+      const answer = await h.call("agent_restore", { name: "boxed" });
+      return answer.isError ? undefined : answer.data.restored?.find((a: { name: string; pane?: string }) => a.name === "boxed" && a.pane);
+    });
+    assert.equal(back.resumed, true, JSON.stringify(back));
+    await until("the agent to resume in the restarted container", () =>
+      boxLog("/root/agent.log").filter((l) => l.startsWith("resumed: ")).length > resumedBefore ? true : undefined);
   });
 });
 
