@@ -189,6 +189,10 @@ export class SessionRegistry {
   }
 
   private async doRefresh(): Promise<void> {
+    // Only sessions this process had before the listing began can be missing from it: one
+    // opened while it ran (on a host the listing did not ask yet: a team spawned on two hosts
+    // at once) is simply newer than the listing.
+    const listedSince = new Set([...this.sessions.keys()].filter((id) => !this.opening.has(id)));
     const panes = await this.backend.listPanes();
     // A host that did not answer in time is not a host whose panes closed.
     const leftOut = this.backend.hosts?.hostsLeftOut() ?? new Set<string>();
@@ -210,7 +214,7 @@ export class SessionRegistry {
       await this.adopt(pane);
     }
     for (const [id, session] of this.sessions) {
-      if (!seen.has(id) && !(session.meta.host !== undefined && leftOut.has(session.meta.host))) {
+      if (!seen.has(id) && listedSince.has(id) && !(session.meta.host !== undefined && leftOut.has(session.meta.host))) {
         this.forget(session);
         void releaseName(this.backend, session.name, session.id);
         session.markGone("its pane was closed");
