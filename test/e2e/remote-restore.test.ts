@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
-import { FAKE_AGENT, writeFakeClaudeProfile } from "./fake-claude-profile.js";
+import { writeFakeClaudeProfile } from "./fake-claude-profile.js";
 import { logHas } from "./fake-agent-log.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
 
@@ -33,7 +33,7 @@ describe("agent_restore of an agent on an ssh host", { skip }, () => {
     const project = join(host.remoteHome, "proj");
     mkdirSync(project);
     const log = join(host.remoteHome, "ra.log");
-    await h.ok("agent_spawn", { name: "ra", profile: "fakeclaude", host: host.alias, cwd: project, command: `${process.execPath} ${FAKE_AGENT} ${log} 300` });
+    await h.ok("agent_spawn", { name: "ra", profile: "fakeclaude", host: host.alias, cwd: project, command: `${process.execPath} ${host.installed.fakeAgent} ${log} 300` });
     await h.ok("hive_wait", { targets: "ra", for: "idle", timeout_s: 20 });
     await h.ok("hive_message", { agents: { ra: "turn one" } });
     await logHas(log, "done: turn one");
