@@ -1,5 +1,6 @@
 // A sandbox policy as a bubblewrap command line (Linux). The pane's launch becomes
 // `bwrap <these arguments> -- program args…`; bwrap keeps the environment it is given.
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { findOnPath } from "../util/find-program.js";
 import type { SandboxPolicy } from "./policy.js";
@@ -25,6 +26,11 @@ export interface SandboxContext {
   otherHomes?: string[];
   /** What the write paths must not expose (protect.ts). */
   shield?: Shield;
+  /**
+   * Whether this bwrap takes `--size` (bubblewrap ≥ 0.5): every tmpfs it makes is then sized
+   * (TMPFS_BYTES). An older one's are as large as the kernel allows (half the RAM).
+   */
+  sizedTmpfs?: boolean;
   /** The file descriptor bwrap reads its seccomp filter from (seccomp.ts), when there is one. */
   seccompFd?: number;
   /**
@@ -34,19 +40,30 @@ export interface SandboxContext {
   argsFd?: number;
 }
 
+/**
+ * The size of each tmpfs the sandbox makes: they live in RAM, and an unsized one takes up to
+ * half of it, so a pane could fill the machine's memory through them. /tmp holds what builds
+ * and package managers leave there; /dev/shm what shared memory a browser or a test runner
+ * uses (Docker's default); a cover (TERMHIVE_HOME, another termhive home) only the bash
+ * command-line file the shell writes under <home>/shell.
+ */
+export const TMPFS_BYTES = { tmp: 1024 * 1024 * 1024, shm: 64 * 1024 * 1024, cover: 1024 * 1024 } as const;
+
 /** What a program and its shell need to run when `read` is a list: the system, not the user's files. */
 const SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
 
 export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] {
   const args: string[] = [];
+  const tmpfs = (dest: string, bytes: number) => (ctx.sizedTmpfs ? ["--size", String(bytes), "--tmpfs", dest] : ["--tmpfs", dest]);
   if (policy.read === "all") args.push("--ro-bind", "/", "/");
   else {
     for (const p of SYSTEM_PATHS) args.push("--ro-bind-try", p, p);
     for (const p of [...policy.read, ...ctx.support]) args.push("--ro-bind", p, p);
   }
   // A fresh /dev (null, tty, urandom, its own pts) and /proc for a pid namespace of its own:
-  // host devices and other processes' /proc entries stay out of reach.
-  args.push("--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--tmpfs", "/tmp");
+  // host devices and other processes' /proc entries stay out of reach. bwrap's /dev is a tmpfs it
+  // cannot size: it is made read-only (devices stay writable), with a sized /dev/shm of its own.
+  args.push("--dev", "/dev", ...tmpfs("/dev/shm", TMPFS_BYTES.shm), "--remount-ro", "/dev", "--proc", "/proc", "--unshare-pid", ...tmpfs("/tmp", TMPFS_BYTES.tmp));
   // Under the private /tmp, put back read-only what must still be seen there: termhive itself
   // (a clone a CI job made under /tmp), the paths a `read` list names, and the folder the
   // program starts in (bwrap cannot chdir into a folder the tmpfs hid).
@@ -67,9 +84,9 @@ export function bwrapArgs(policy: SandboxPolicy, ctx: SandboxContext): string[] 
   // path holding it, such as $HOME, would otherwise bind it back); only what the pane needs is
   // put back. launch.ts refuses write paths inside it.
   const home = ctx.termhiveHome;
-  for (const other of ctx.otherHomes ?? []) args.push("--tmpfs", other);
+  for (const other of ctx.otherHomes ?? []) args.push(...tmpfs(other, TMPFS_BYTES.cover));
   // bin: the `termhive` shim; hooks: the agent programs' hook settings files (read-only).
-  args.push("--tmpfs", home, "--ro-bind-try", join(home, "bin"), join(home, "bin"), "--ro-bind-try", join(home, "hooks"), join(home, "hooks"));
+  args.push(...tmpfs(home, TMPFS_BYTES.cover), "--ro-bind-try", join(home, "bin"), join(home, "bin"), "--ro-bind-try", join(home, "hooks"), join(home, "hooks"));
   for (const p of ctx.keep ?? []) args.push("--ro-bind", p, p);
   if (ctx.shellFiles) {
     // The shell's command-line file (bash) lands in this private <home>/shell; the status,
@@ -100,6 +117,19 @@ function foldersBetween(write: string[], covered: string[]): string[] {
     }
   }
   return [...found].sort((a, b) => a.split("/").length - b.split("/").length);
+}
+
+const sizing = new Map<string, boolean>();
+
+/** Whether the bwrap at `path` takes `--size` (asked once: its --help names it). */
+export function bwrapSizesTmpfs(path: string): boolean {
+  let known = sizing.get(path);
+  if (known === undefined) {
+    const help = spawnSync(path, ["--help"], { encoding: "utf8", timeout: 5_000 });
+    known = `${help.stdout ?? ""}${help.stderr ?? ""}`.includes("--size");
+    sizing.set(path, known);
+  }
+  return known;
 }
 
 /** The bwrap on PATH, or null. */

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { userInfo } from "node:os";
 import { ToolError } from "../util/tool-error.js";
 import { packageRoot, shellAssetDir } from "../util/paths.js";
-import { BWRAP_MISSING, bwrapArgs, findBwrap } from "./bwrap.js";
+import { BWRAP_MISSING, bwrapArgs, bwrapSizesTmpfs, findBwrap } from "./bwrap.js";
 import { makeRelayDir } from "./relay.js";
 import { SandboxPolicyError, resolvePolicy, type SandboxPolicy, type SandboxRequest } from "./policy.js";
 import { pruneCopies, serveTokens, shieldFor } from "./protect.js";
@@ -63,7 +63,7 @@ export async function sandboxLaunch(
   const filter = seccompFilterFile(pane.termhiveHome, { unixSockets: policy.unix_sockets === "allow" });
   const otherHomes = homes.filter((h) => h !== pane.termhiveHome);
   const args = bwrapArgs(policy, {
-    termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, shellFiles: pane.shell, cwd: pane.cwd, support, relayDir, otherHomes, shield,
+    termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, shellFiles: pane.shell, cwd: pane.cwd, support, relayDir, otherHomes, shield, sizedTmpfs: bwrapSizesTmpfs(bwrap),
     ...(filter ? { seccompFd: SECCOMP_FD } : {}),
   });
   const box = [bwrap, ...args, "--", ...pane.argv];

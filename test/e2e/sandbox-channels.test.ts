@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { findBwrap } from "../../src/sandbox/bwrap.js";
+import { TMPFS_BYTES, findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
 import { until as waitUntil } from "../until.js";
 import { outsideTmp } from "../temp-folder.js";
@@ -145,6 +145,21 @@ describe("what a sandbox writes that the server reads (bubblewrap)", { skip }, (
     } finally {
       await plain.destroy();
     }
+  });
+
+  test("tmpfs: every RAM-backed folder a readonly pane can write is sized (/tmp, /dev/shm, termhive's cover); /dev itself is read-only", async () => {
+    await h.ok("terminal_open", { name: "sizes", command: "bash", cwd: project, sandbox: "readonly" });
+    const sizes = await run("sizes", `df -B1 --output=size,target /tmp /dev/shm "$TERMHIVE_HOME" | tail -n +2`);
+    const size = (target: string) => Number(new RegExp(`^\\s*(\\d+)\\s+${target.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m").exec(sizes.output)?.[1]);
+    assert.equal(size("/tmp"), TMPFS_BYTES.tmp, sizes.output);
+    assert.equal(size("/dev/shm"), TMPFS_BYTES.shm, sizes.output);
+    assert.equal(size(h.home), TMPFS_BYTES.cover, sizes.output);
+    // Writing past a cover's size fails with the kernel's own error instead of taking RAM.
+    const full = await run("sizes", `head -c ${2 * TMPFS_BYTES.cover} /dev/zero > "$TERMHIVE_HOME/fill" ; echo "rc=$?"; rm -f "$TERMHIVE_HOME/fill"`);
+    assert.match(full.output, /No space left on device[\s\S]*rc=1/);
+    const dev = await run("sizes", `echo x > /dev/fill; echo "rc=$?"; echo ok > /dev/null && echo null-ok-$((1+1))`);
+    assert.match(dev.output, /Read-only file system[\s\S]*rc=1/);
+    assert.match(dev.output, /null-ok-2/);
   });
 
   test("status file: a readonly pane fills its shell's status file (200 MB) and prints its own OSC 133 marks; the server reads a line at most, empties the file on disk and keeps answering", async () => {

@@ -86,7 +86,7 @@ describe("bwrap arguments", () => {
   test("read-only root, private /tmp, own /dev and /proc, TERMHIVE_HOME covered after the writable paths, dies with its parent", () => {
     const args = bwrapArgs({ write: [join(home, ".local")], read: "all", network: "on" }, { ...ctx, termhiveHome: join(home, ".local", "state", "termhive"), otherHomes: ["/other/home"], seccompFd: 9 });
     assert.deepEqual(args.slice(0, 3), ["--ro-bind", "/", "/"]);
-    assert.deepEqual(option(args, "--tmpfs", 1), [["/tmp"], ["/other/home"], [join(home, ".local", "state", "termhive")]]);
+    assert.deepEqual(option(args, "--tmpfs", 1), [["/dev/shm"], ["/tmp"], ["/other/home"], [join(home, ".local", "state", "termhive")]]);
     assert.ok(args.includes("--unshare-pid") && args.includes("--die-with-parent"));
     assert.equal(args.includes("--unshare-net"), false);
     // A root server's pane keeps no capability (mount, umount, ptrace would undo the sandbox).
