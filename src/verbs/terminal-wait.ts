@@ -19,9 +19,6 @@ const LOOKED: Record<string, string> = { input: "in output since the last input"
 function formatWait(r: { matched: boolean; reason: string; output: string; match?: string; exit_code?: number | null; duration_ms: number; tui?: true; looked_since?: string }): string {
   const screen = r.tui ? " · full-screen app: output is its screen" : "";
   const looked = r.looked_since ? ` ${LOOKED[r.looked_since]}` : "";
-  if (r.reason === "nothing_running") {
-    return [r.output, "[nothing is running: the shell is at its prompt and no command finished since your last read, so there is no completion to wait for. Start one (terminal_run, or terminal_send with Enter), or wait for a pattern, idle or exit]"].filter(Boolean).join("\n");
-  }
   const head = r.matched ? `[${r.reason}${r.match !== undefined ? `: ${JSON.stringify(r.match)}` : ""}${r.exit_code !== undefined ? ` · exit ${r.exit_code}` : ""} · ${r.duration_ms} ms${looked ? ` ·${looked}` : ""}${screen}]` : `[timeout after ${r.duration_ms} ms: not matched${looked}${screen}]`;
   return [r.output, head].filter(Boolean).join("\n");
 }

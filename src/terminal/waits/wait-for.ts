@@ -30,8 +30,7 @@ export interface WaitRequest {
 
 export interface WaitResult {
   matched: boolean;
-  /** nothing_running: a completion was asked of a shell at its prompt with nothing to complete (answered at once). */
-  reason: WaitFor | "timeout" | "nothing_running";
+  reason: WaitFor | "timeout";
   output: string;
   match?: string;
   exit_code?: number | null;
@@ -58,13 +57,6 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   const completed = completedSince(session, from, { idleMs: request.idleMs, promptQuietMs: config.promptQuietMs });
   let match: string | undefined;
   let exitCode: number | null | undefined;
-  // Nothing runs and nothing finished since this client's last read: a completion would come
-  // only from a command someone else starts, so the caller is told now instead of at the timeout.
-  if (request.for === "completion" && nothingRunning(session) && !(await completed())) {
-    const rendered = await renderSlice(session, { from, maxTokens: request.maxTokens });
-    session.readCursors.set(request.clientId, session.transcript.end);
-    return { matched: false, reason: "nothing_running", output: rendered.text, tokens: rendered.tokens, duration_ms: Date.now() - started };
-  }
 
   const probeLiveness = livenessProbe(session);
   const outcome = await watchSession<true>(
@@ -126,11 +118,6 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
     ...(tui ? { tui: true as const } : {}),
     ...(since ? { looked_since: since } : {}),
   };
-}
-
-/** An integrated shell, alive, at its prompt, with no command of its own running. */
-function nothingRunning(session: TerminalSession): boolean {
-  return session.integrated && session.alive && session.phase === "prompt" && !session.running;
 }
 
 /** Where the last command that ended after `from` ended (OSC 133 D), if the shell reported one. */
