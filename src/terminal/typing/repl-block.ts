@@ -9,8 +9,11 @@ import type { TerminalSession } from "../session/session.js";
 import { typeText } from "./typing.js";
 import { watchSession } from "../waits/watch.js";
 
-/** How long a REPL may take to draw its own prompt again after Ctrl-C. */
-const CANCEL_PROMPT_WAIT_MS = 2_000;
+/**
+ * How long a REPL may take to draw its own prompt again after Ctrl-C. It ends as soon as the
+ * prompt shows; 2 s was once missed by python3 on a loaded 2-core machine.
+ */
+const CANCEL_PROMPT_WAIT_MS = 5_000;
 
 /** How long the REPL may take to draw its continuation prompt after the echo of the last line. */
 const CONTINUATION_PROMPT_WAIT_MS = 1_000;
