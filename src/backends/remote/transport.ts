@@ -54,6 +54,7 @@ function sshTransport(host: string, ssh: readonly string[]): HostTransport {
  * so it cannot be read as an option.
  */
 function containerTransport(host: string, engine: "docker" | "podman", name: string): HostTransport {
+  const unreachable = (said: string) => `cannot reach container ${host}: ${said} (termhive needs it running: ${engine} ps; ${engine} start ${name})`;
   return {
     host,
     link: `the ${engine} exec link to container ${name}`,
@@ -63,9 +64,9 @@ function containerTransport(host: string, engine: "docker" | "podman", name: str
     // says why it could not run it (docker: 1 or 126/127; podman: 125).
     describeExit: (code, signal) =>
       `tmux in container ${host} ended or the container stopped (${engine} exec ${signal ?? `exited ${code}`})`,
-    unreachable: (said) => `cannot reach container ${host}: ${said} (termhive needs it running: ${engine} ps; ${engine} start ${name})`,
+    unreachable,
     // Most often the container stopped since its set-up: the same words as an unreachable one.
-    tmuxFailed: (said) => `cannot reach container ${host}: ${said} (termhive needs it running: ${engine} ps; ${engine} start ${name})`,
+    tmuxFailed: unreachable,
     missingProgram: `install the ${engine} CLI, or put it on termhive's PATH`,
   };
 }

@@ -7,9 +7,9 @@ import { loadConfig } from "../../../src/config.js";
 import { SessionRegistry } from "../../../src/terminal/live/registry.js";
 import { removeTempFolder, tempFolder } from "../../temp-folder.js";
 
-export function ptyRegistry(t: { after(fn: () => unknown): void }): SessionRegistry {
+/** `backend`: a PtyBackend (or a subclass a test holds some calls of) the registry runs on. */
+export function ptyRegistry(t: { after(fn: () => unknown): void }, backend: PtyBackend = new PtyBackend()): SessionRegistry {
   const home = tempFolder("termhive-unit-");
-  const backend = new PtyBackend();
   const config = loadConfig({ TERMHIVE_HOME: home, TERMHIVE_SHELL: "/bin/bash", HOME: home, PATH: process.env.PATH });
   const registry = new SessionRegistry(backend, config, new AuditLog(home, config.auditMaxBytes));
   t.after(async () => {

@@ -4,12 +4,9 @@
 // another spawn started a moment before. Real bash in a real pty; only the listing is held back.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { AuditLog } from "../../../src/audit.js";
 import { PtyBackend } from "../../../src/backends/pty/pty-backend.js";
 import type { PaneInfo } from "../../../src/backends/backend.js";
-import { loadConfig } from "../../../src/config.js";
-import { SessionRegistry } from "../../../src/terminal/live/registry.js";
-import { removeTempFolder, tempFolder } from "../../temp-folder.js";
+import { ptyRegistry } from "./pty-registry.js";
 
 /** A pty backend whose listings are taken at once and answered only when the test lets them go. */
 class HeldListings extends PtyBackend {
@@ -25,15 +22,8 @@ class HeldListings extends PtyBackend {
 }
 
 test("a refresh whose listing began before a session opened keeps that session; a later one drops it once its pane is gone", async (t) => {
-  const home = tempFolder("termhive-unit-");
   const backend = new HeldListings();
-  const config = loadConfig({ TERMHIVE_HOME: home, TERMHIVE_SHELL: "/bin/bash", HOME: home, PATH: process.env.PATH });
-  const registry = new SessionRegistry(backend, config, new AuditLog(home, config.auditMaxBytes));
-  t.after(async () => {
-    for (const session of registry.all()) await registry.close(session).catch(() => {});
-    await backend.stop().catch(() => {});
-    removeTempFolder(home);
-  });
+  const registry = ptyRegistry(t, backend);
   await registry.ensureStarted();
   const older = await registry.open({ name: "older", rows: 24, cols: 80 });
 
