@@ -21,9 +21,11 @@ const FAKE = resolve("test/fixtures/fake-agent.mjs");
  * load 20 with a build alongside; in the trial they never did (still queued at 90 s). */
 const RESTART_DELIVERS_MS = 10_000;
 /** After the new process adopted the panes, each agent's next message runs within this: ~0.1 s
- * measured at load 21, ~1 s for a message the dead process had typed and not submitted (it is
- * retaken at the outbox's next sweep, SWEEP_MS 1 s). The dead process's "took a typed message"
- * held it to 5 s after that status was written, 1.6–4.5 s past the adoption. */
+ * measured at load 21; 0–0.33 s (6 runs, load 11) since a message the dead process had entered is
+ * retaken at the adoption and the next one typed at once. Before that it waited for the outbox's
+ * sweep (SWEEP_MS 1 s), twice when the dead process's turn still held idle: 3 s, 1 run in 8 at
+ * CI's load. The dead process's "took a typed message" held it to 5 s after that status was
+ * written, 1.6–4.5 s past the adoption. */
 const ADOPTED_NEXT_MS = 2000;
 
 describe("hive outbox: kill -9 while it types", () => {

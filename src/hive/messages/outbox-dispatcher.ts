@@ -107,7 +107,10 @@ export class OutboxDispatcher {
         // text on the input line is what makes the agent look busy (a shell's line no longer
         // ends in its prompt), and it was idle when that process claimed it. It needs its Enter
         // only; waiting for idle would leave it, and the queue behind it, there for good.
-        if (head.orphan && head.submit && pendingOnInputLine(session, literalText(head.text).text)) {
+        // Entered by that process and gone from the input line, the program took it: it is only
+        // recorded as delivered (nothing is typed), so neither the agents' status nor the turn
+        // that process began (holding idle up to TURN_GRACE_MS) has to be waited out.
+        if (head.orphan && head.submit && (head.orphan.entered || pendingOnInputLine(session, literalText(head.text).text))) {
           this.hive.turns.begin(agents.map((a) => a.name));
           return true;
         }
@@ -168,6 +171,9 @@ export class OutboxDispatcher {
     } finally {
       this.typing.delete(sessionId);
     }
+    // A message the dead process had entered leaves the queue with no turn begun here: the agent
+    // stays idle, and no status change comes to type the next one (it waited for the sweep).
+    if (message?.orphan?.entered === true) setImmediate(() => void this.drain(sessionId));
   }
 
   /** What the pane shows, per live agent's name and profile (read outside any transaction). */
