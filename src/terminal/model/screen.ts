@@ -58,6 +58,8 @@ export class Screen {
   private plainLineFeeds = 0;
   private plainChars = 0;
   private waiting: Waiting[] = [];
+  /** Set by dispose: a write callback queued before it finds no terminal to read. */
+  private disposed = false;
   private flushTimer: NodeJS.Timeout | undefined;
   private flushImmediate: NodeJS.Immediate | undefined;
   /** Plain text flushed since windowStart: how a flood is told from a spinner. */
@@ -260,6 +262,8 @@ export class Screen {
     if (!place) return;
     this.flush();
     this.pending = new Promise<void>((resolve) => this.term.write("", () => {
+      // Closed while this write waited for its turn: the terminal is gone, and so is the line to mark.
+      if (this.disposed) return resolve();
       const buffer = this.term.buffer.active;
       // Markers live on the normal screen; a line read on the alternate one is not marked.
       const marker = buffer.type === "normal" ? this.term.registerMarker(0) : undefined;
@@ -300,6 +304,7 @@ export class Screen {
   }
 
   dispose(): void {
+    this.disposed = true;
     clearTimeout(this.flushTimer);
     if (this.flushImmediate) clearImmediate(this.flushImmediate);
     this.made?.dispose();
