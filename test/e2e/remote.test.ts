@@ -5,7 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, Harness } from "./harness.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
@@ -51,6 +51,11 @@ describe("remote hosts over ssh", { skip }, () => {
     assert.equal(three.reason, "osc133");
     const fail = await h.ok("terminal_run", { session: "far", command: "ls /no-such-folder-xyz" });
     assert.equal(fail.exit_code, 2);
+    // The host is another machine: the local checkout and its installed packages are not there
+    // (test/fixtures/sshd hides them), so nothing here passes by reaching the local termhive.
+    const local = [join(process.cwd(), "package.json"), join(realpathSync("node_modules"), "@modelcontextprotocol")];
+    const hidden = await h.ok("terminal_run", { session: "far", command: `test -e ${JSON.stringify(local[0])} || test -e ${JSON.stringify(local[1])}; echo seen=$?` });
+    assert.equal(hidden.output, "seen=1", `the ssh host sees the local checkout: ${local.join(", ")}`);
 
     const list = await h.ok("terminal_list");
     const far = list.sessions.find((s: { name: string }) => s.name === "far");
