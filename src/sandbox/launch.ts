@@ -8,7 +8,7 @@ import { packageRoot, shellAssetDir } from "../util/paths.js";
 import { BWRAP_MISSING, bwrapArgs, bwrapSizesTmpfs, findBwrap } from "./bwrap.js";
 import { makeRelayDir } from "./relay.js";
 import { SandboxPolicyError, resolvePolicy, type SandboxPolicy, type SandboxRequest } from "./policy.js";
-import { pruneCopies, serveTokens, shieldFor } from "./protect.js";
+import { ownCode, pruneCopies, serveTokens, shieldFor } from "./protect.js";
 import { SECCOMP_FD, seccompFilterFile } from "./seccomp.js";
 import { PASTA_MISSING, apiLoopbackPorts, findPasta, outsideLaunchScript } from "./network.js";
 
@@ -55,11 +55,15 @@ export async function sandboxLaunch(
     const home = homes.find((h) => inside(h, real(linked)));
     throw new ToolError(`sandbox write path ${JSON.stringify(linked)} is a symlink to ${JSON.stringify(real(linked))}, which holds termhive's own folder (${home}); name a folder that does not hold it; nothing was opened`);
   }
+  // A write path inside termhive's own code would let the pane change what runs outside it.
+  const code = ownCode(packageRoot(), process.execPath);
+  const inCode = policy.write.find((w) => code.some((c) => inside(real(w), c) && real(w) !== real(packageRoot())));
+  if (inCode) throw new ToolError(`sandbox write path ${JSON.stringify(inCode)} is inside termhive's own install (${code.find((c) => inside(real(inCode), c))}), whose code runs outside the sandbox; nothing was opened`);
   const support = [shellAssetDir(), dirname(process.execPath), packageRoot()];
   const relayDir = makeRelayDir(pane.termhiveHome, pane.sessionId);
   pruneCopies(pane.termhiveHome);
   const named = typeof option === "object" && !("granted" in option) ? policy.write : [];
-  const shield = await shieldFor(policy, { home: pane.home, ...(pane.env?.HOME ? { programHome: pane.env.HOME } : {}), cwd: pane.cwd, termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, tokens: await serveTokens(homes), named });
+  const shield = await shieldFor(policy, { home: pane.home, ...(pane.env?.HOME ? { programHome: pane.env.HOME } : {}), cwd: pane.cwd, termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, tokens: await serveTokens(homes), named, ownCode: code });
   const filter = seccompFilterFile(pane.termhiveHome, { unixSockets: policy.unix_sockets === "allow" });
   const otherHomes = homes.filter((h) => h !== pane.termhiveHome);
   const args = bwrapArgs(policy, {

@@ -39,6 +39,27 @@ export const PROJECT_PATHS = [".git", ".claude/settings.json", ".claude/settings
 /** In a .git folder: what git runs (hooks, core.fsmonitor, aliases, filters). Its objects and refs stay writable. */
 export const GIT_DIR_PATHS = ["config", "config.worktree", "hooks"];
 
+/**
+ * termhive's own install, and node: the code every unsandboxed pane's `termhive`, the agents'
+ * hooks and the next server run, and the rc files every new pane's shell sources. A write path
+ * holding them (a folder above the install, a "worktree" sandbox opened in termhive's own
+ * clone) gets them read-only; one inside them is refused (launch.ts). Its sources (src/*.ts)
+ * run nothing and stay writable. Each as given and as its real path (node_modules may be a link).
+ */
+export function ownCode(root: string, nodeBinary: string): string[] {
+  const found = new Set<string>();
+  for (const p of [...["dist", "src/shell", "proto", "node_modules", "package.json"].map((part) => join(root, part)), nodeBinary]) {
+    if (!exists(p)) continue;
+    found.add(p);
+    try {
+      found.add(realpathSync(p));
+    } catch {
+      // a dangling link loads nothing
+    }
+  }
+  return [...found];
+}
+
 export interface Shield {
   /** Bound read-only over themselves after the write paths. */
   readOnly: string[];
@@ -57,6 +78,8 @@ export interface ShieldContext {
   tokens: string[];
   /** Paths the caller's own policy named (an explicit policy's write list): theirs to give. */
   named: string[];
+  /** termhive's own code (ownCode): read-only wherever a write path holds it, named or not. */
+  ownCode?: string[];
 }
 
 const inside = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
@@ -127,6 +150,7 @@ export async function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Prom
   for (const dir of BIN_DIRS) for (const target of linkTargets(join(ctx.home, dir))) candidates.add(target);
   for (const w of write) for (const dir of [w, ...children(w)]) for (const c of projectCandidates(dir)) candidates.add(c);
   const readOnly = [...candidates].filter((c) => !named.has(c) && write.some((w) => inside(c, w) && c !== w) && exists(c));
+  for (const c of ctx.ownCode ?? []) if (!readOnly.includes(c) && write.some((w) => inside(c, w))) readOnly.push(c);
 
   const copies: Shield["copies"] = [];
   const copyDir = join(ctx.termhiveHome, "sandbox", ctx.sessionId);

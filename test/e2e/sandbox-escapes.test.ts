@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:net";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
 import { endTmuxServer } from "../tmux-server.js";
@@ -186,6 +186,19 @@ describe("no way out of a sandboxed pane", { skip }, () => {
     assert.notEqual(state.exit_code, 0, state.output);
     assert.doesNotMatch(readFileSync(join(userHome, ".claude.json"), "utf8"), /evil/);
     assert.match(readFileSync(join(userHome, ".bashrc"), "utf8"), /^export TERMHIVE_E2E_RC=1\n$/);
+  });
+
+  test("termhive's own install stays read-only where a write path holds it (a worktree sandbox in its own clone); a write path inside it is refused", async () => {
+    // The server runs from this checkout: its dist, shell rc files, packages and proto run
+    // outside the sandbox (every other pane's `termhive`, the agents' hooks, the next server).
+    const install = resolve(".");
+    const { session } = await h.ok("terminal_open", { name: "own-code", command: "bash", cwd: install, sandbox: "worktree" });
+    const code = ["dist", "dist/bundle/cli.js", "src/shell", "src/shell/bash/termhive.bash", "package.json", "node_modules", "proto"];
+    const probe = await run(session, `${code.map((p) => `test -w ${p} && echo "writable: ${p}"`).join("; ")}; test -w src/index.ts && echo sources-writable`);
+    assert.equal(probe.output, "sources-writable", probe.output);
+    const inside = await h.call("terminal_open", { name: "own-code-in", command: "bash", cwd: install, sandbox: { write: [join(install, "dist")], network: "on" } });
+    assert.equal(inside.isError, true, inside.text);
+    assert.match(inside.text, /sandbox write path ".*dist" is inside termhive's own install .*nothing was opened/);
   });
 
   test("a sandboxed program cannot type into its own pane (TIOCSTI); job control still works", async () => {
