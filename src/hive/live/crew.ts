@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import { mayTypeNow, isBusyStatus, TURN_GRACE_MS, type AgentProfile, type AgentRecord, type Hive, type ResolvedTarget, type TargetSpec } from "../index.js";
 import type { Backend } from "../../backends/backend.js";
 import { deliverLiteral, type DeliveryOptions, type DeliveryResult } from "../../terminal/typing/delivery.js";
+import { inInputTurn } from "../../terminal/typing/input-turn.js";
 import { markLine } from "../../terminal/live/line-marks.js";
 import { Emitter, type Event } from "../../util/event.js";
 import { DisposableStore, toDisposable } from "../../util/lifecycle.js";
@@ -259,7 +260,12 @@ export class Crew {
   }
 
   /** Every text the hive types into an agent (cascade now, from the queue, a mail): one path, audited like terminal_send. */
-  async typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message", options: DeliveryOptions = {}): Promise<DeliveryResult> {
+  typeMessage(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail" = "hive_message", options: DeliveryOptions = {}): Promise<DeliveryResult> {
+    // In the session's input turn: a terminal_send or run into the same pane never mixes with it.
+    return inInputTurn(session, () => this.typeMessageNow(session, text, submit, via, options));
+  }
+
+  private async typeMessageNow(session: TerminalSession, text: string, submit: boolean, via: "hive_message" | "hive_mail", options: DeliveryOptions): Promise<DeliveryResult> {
     const literal = literalText(text).text;
     // A shell agent at its prompt runs the message as a command line: its pager prints, as for terminal_run.
     if (submit && session.integrated && session.phase === "prompt") await markLine(this.backend, this.deps.home, session, "run");

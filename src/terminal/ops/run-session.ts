@@ -8,6 +8,7 @@ import { EMPTY_LINE } from "../model/pending-line.js";
 import { runCommand, type RunResult } from "../typing/command-run.js";
 import { RunTyping, withinRunTimeout } from "../typing/run-deadline.js";
 import { acquireRunLock, type Release } from "../typing/run-lock.js";
+import { takeInputTurn } from "../typing/input-turn.js";
 import type { TerminalSession } from "../session/session.js";
 import { traced } from "../../util/traced.js";
 import type { CallContext, RunInput } from "./inputs.js";
@@ -65,7 +66,17 @@ async function admitAndRun(
   ctx: CallContext,
   call: { startedAt: number; timeoutMs: number; typing: RunTyping; judged?: JudgedRun },
 ): Promise<RunResult> {
-  const { command, until, release } = await admitRun(terminal, session, input, call.timeoutMs, call.judged);
+  // Judged and typed in this session's input turn (typing/input-turn.ts), held until its keys are all sent.
+  const turn = await takeInputTurn(session);
+  call.typing.onTyped(turn);
+  let admitted: JudgedRun & { release: Release };
+  try {
+    admitted = await admitRun(terminal, session, input, call.timeoutMs, call.judged);
+  } catch (error) {
+    turn();
+    throw error;
+  }
+  const { command, until, release } = admitted;
   const { config } = terminal;
   return runCommand(
     session,
@@ -82,5 +93,8 @@ async function admitAndRun(
       typing: call.typing,
     },
     config,
-  ).finally(release);
+  ).finally(() => {
+    turn();
+    return release();
+  });
 }

@@ -10,6 +10,7 @@ import { keysTakenBy, takenByNote } from "../waits/pager.js";
 import { EMPTY_LINE, withText } from "../model/pending-line.js";
 import { promptRedrawn } from "../waits/ready.js";
 import { throwIfEnding, waitShellStarted } from "../typing/command-run.js";
+import { inInputTurn } from "../typing/input-turn.js";
 import { pressKeysIntoSession, submission, typeIntoSession, typeLiteral } from "../typing/typing.js";
 import type { CallContext, SendInput, SendResult } from "./inputs.js";
 import type { Terminal } from "./terminal.js";
@@ -40,38 +41,41 @@ export async function terminalSend(terminal: Terminal, input: SendInput, _ctx: C
   const secret = input.secret === undefined ? undefined : literalText(input.secret).text;
   // A trailing newline submits the text even with enter: false, so the gate sees it then too.
   const submitted = literal === undefined ? undefined : submission(literal.text, enter && secret === undefined);
-  let line = await policy.pending(session);
-  if (literal !== undefined) {
-    policy.checkSize(literal.text);
-    if (submitted!.enter || literal.text.includes("\n")) await policy.judgeLine(session, line, literal.text, input.confirm);
-    line = submitted!.enter ? EMPTY_LINE : withText(line, literal.text);
-  }
-  if (secret !== undefined && !input.confirm) await policy.judgeLine(session, line, secret, false);
-  // The keys' submits that the typed text alone can judge are judged before anything is sent.
-  const plan = planKeys(line, keyNames);
-  if (!input.confirm) for (const step of plan.steps) if (step.submits && !step.line.edited) await policy.judgeLine(session, step.line, EMPTY_TEXT, false);
-  // Said in the result: a pager or a full-screen program reads what is typed as its own keys.
-  const takenBy = await keysTakenBy(session);
-  let sent = 0;
-  if (literal !== undefined) {
-    if (!takenBy && session.integrated && (submitted!.enter || literal.text.includes("\n"))) await markLine(backend, config.home, session, "run");
-    sent += await typeIntoSession(session, literal.text, enter && secret === undefined);
-    await policy.setPending(session, line);
-  }
-  if (secret !== undefined) {
-    for (const value of [input.secret!, secret]) session.addSecret(value); // and as typed: controls as pictures
-    // Right after a command ended the shell may still be drawing its prompt: the mark must
-    // be there before the shell's hooks read the line, so the prompt is waited for first.
-    await promptRedrawn(session);
-    if (session.integrated && session.phase === "prompt") await markLine(backend, config.home, session, "secret");
-    sent += await typeLiteral(session, secret, true);
-    line = EMPTY_LINE;
-    await policy.setPending(session, line);
-  }
-  if (keys.length) await pressKeysIntoSession(session, keyNames, () => policy.sendKeys(session, keys, plan, input.confirm === true));
-  policy.recordInput(session, input.text, enter, {
-    keys: keys.length ? keys : undefined,
-    secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
+  // Judged and typed in the session's input turn: no run or message types into the middle of this text.
+  return inInputTurn(session, async () => {
+    let line = await policy.pending(session);
+    if (literal !== undefined) {
+      policy.checkSize(literal.text);
+      if (submitted!.enter || literal.text.includes("\n")) await policy.judgeLine(session, line, literal.text, input.confirm);
+      line = submitted!.enter ? EMPTY_LINE : withText(line, literal.text);
+    }
+    if (secret !== undefined && !input.confirm) await policy.judgeLine(session, line, secret, false);
+    // The keys' submits that the typed text alone can judge are judged before anything is sent.
+    const plan = planKeys(line, keyNames);
+    if (!input.confirm) for (const step of plan.steps) if (step.submits && !step.line.edited) await policy.judgeLine(session, step.line, EMPTY_TEXT, false);
+    // Said in the result: a pager or a full-screen program reads what is typed as its own keys.
+    const takenBy = await keysTakenBy(session);
+    let sent = 0;
+    if (literal !== undefined) {
+      if (!takenBy && session.integrated && (submitted!.enter || literal.text.includes("\n"))) await markLine(backend, config.home, session, "run");
+      sent += await typeIntoSession(session, literal.text, enter && secret === undefined);
+      await policy.setPending(session, line);
+    }
+    if (secret !== undefined) {
+      for (const value of [input.secret!, secret]) session.addSecret(value); // and as typed: controls as pictures
+      // Right after a command ended the shell may still be drawing its prompt: the mark must
+      // be there before the shell's hooks read the line, so the prompt is waited for first.
+      await promptRedrawn(session);
+      if (session.integrated && session.phase === "prompt") await markLine(backend, config.home, session, "secret");
+      sent += await typeLiteral(session, secret, true);
+      line = EMPTY_LINE;
+      await policy.setPending(session, line);
+    }
+    if (keys.length) await pressKeysIntoSession(session, keyNames, () => policy.sendKeys(session, keys, plan, input.confirm === true));
+    policy.recordInput(session, input.text, enter, {
+      keys: keys.length ? keys : undefined,
+      secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
   });
   return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}), ...(takenBy ? { taken_by: takenBy, note: takenByNote(takenBy) } : {}) };
+  });
 }

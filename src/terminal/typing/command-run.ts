@@ -107,7 +107,7 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
 
 async function typeAndAwait(session: TerminalSession, request: RunRequest, config: TermhiveConfig, mode: Awaited<ReturnType<typeof chooseMode>>, started: number, startOffset: number): Promise<RunResult> {
   await typeLiteral(session, request.command, true);
-  if (request.typing) request.typing.stage = "typed";
+  request.typing?.typed();
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.
   const outer = mode === "nested" ? session.running : undefined;

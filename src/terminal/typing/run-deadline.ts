@@ -13,6 +13,20 @@ export class RunTyping {
   /** The deadline answered: the run must not send a first key any more. */
   abandoned = false;
 
+  private readonly whenTyped: (() => void)[] = [];
+
+  /** Every key of the command was sent: the run waits for its end from now on. */
+  typed(): void {
+    this.stage = "typed";
+    for (const f of this.whenTyped.splice(0)) f();
+  }
+
+  /** `f` once the command's keys are all sent. */
+  onTyped(f: () => void): void {
+    if (this.stage === "typed") f();
+    else this.whenTyped.push(f);
+  }
+
   /** Called before the run sends its first key: refuses once the deadline has answered. */
   startTyping(): void {
     if (this.abandoned) throw new Error("the run's timeout came before its first key was sent");
