@@ -37,7 +37,7 @@ describe("open returns before a slow rc has run; runs and sends wait for the she
     const entry = starting.data.sessions.find((s: { name: string }) => s.name === "listed");
     assert.deepEqual([entry.starting, entry.running], [true, null], JSON.stringify(entry));
     const line = starting.text.split("\n").find((l) => l.startsWith("listed "))!;
-    assert.match(line, new RegExp(`^listed \\(${opened.session}, pane ${opened.pane}\\) alive · \\S+ · starting · idle`));
+    assert.match(line, new RegExp(`^listed \\(${opened.session}, pane ${opened.pane}\\) alive · bash · starting · idle`));
     assert.doesNotMatch(line, /running:/);
     await writeFile(gate, "go\n");
     assert.equal((await h.ok("terminal_run", { session: "listed", command: "echo up", timeout_s: 20 })).output, "up");

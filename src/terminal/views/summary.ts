@@ -41,7 +41,8 @@ export function sessionSummary(s: TerminalSession, backend: string): SessionSumm
     ...(s.meta.host ? { host: s.meta.host } : {}),
     alive: s.alive,
     ...(s.alive ? {} : { exit_code: s.exitStatus, exit_signal: s.exitSignal }),
-    foreground: s.foreground,
+    // While it starts, tmux names the /bin/sh that launches it (backends/launch.ts).
+    foreground: starting ? s.meta.shell : s.foreground,
     cwd: s.cwd ?? (s.pane.cwd || null),
     running: running ? running.command : s.integrated || !s.alive || starting ? null : (snap && matchNestedPrompt(s.screen.cursorLinePrefix()) ? null : programOf(s.meta.command)),
     last_exit_code: s.lastExitCode,
