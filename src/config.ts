@@ -153,7 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxTokens: intFrom(env, "TERMHIVE_MAX_TOKENS", 2000, 100, 200_000),
     promptQuietMs: intFrom(env, "TERMHIVE_PROMPT_QUIET_MS", 5, 0, 10_000),
     idleQuietMs: intFrom(env, "TERMHIVE_IDLE_QUIET_MS", 500, 10, 60_000),
-    maxInputBytes: intFrom(env, "TERMHIVE_MAX_INPUT_BYTES", 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    // A text is typed at the program's pace: bash's line editor takes ~19 s per MiB, so 10 MB
+    // typed for minutes past any client's timeout. 1 MiB answers within a minute.
+    maxInputBytes: intFrom(env, "TERMHIVE_MAX_INPUT_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxSessions: intFrom(env, "TERMHIVE_MAX_SESSIONS", 64, 1, 10_000),
     idleCloseS: intFrom(env, "TERMHIVE_IDLE_CLOSE_S", 0, 0, 365 * 24 * 3600),
     ssh: sshWords(env.TERMHIVE_SSH),

@@ -18,7 +18,7 @@ export default defineVerb({
   text: (r) =>
     r.sessions.length
       ? r.sessions
-          .map((s) => `${s.name} (${s.session})${s.host ? ` on ${s.host}` : ""} ${s.alive ? `alive · ${s.foreground}` : ended(s)}${s.running ? ` · running: ${s.running}` : ""}${s.last_exit_code !== null ? ` · last exit ${s.last_exit_code}` : ""} · idle ${s.idle_s}s${s.tui ? " · full-screen" : ""}${s.sandbox ? ` · sandbox ${s.sandbox}` : ""}${s.cwd ? ` · ${s.cwd}` : ""}`)
+          .map((s) => `${s.name} (${s.session}, pane ${s.pane})${s.host ? ` on ${s.host}` : ""} ${s.alive ? `alive · ${s.foreground}` : ended(s)}${s.starting ? " · starting" : ""}${s.running ? ` · running: ${s.running}` : ""}${s.last_exit_code !== null ? ` · last exit ${s.last_exit_code}` : ""} · idle ${s.idle_s}s${s.tui ? " · full-screen" : ""}${s.sandbox ? ` · sandbox ${s.sandbox}` : ""}${s.cwd ? ` · ${s.cwd}` : ""}`)
           .join("\n")
       : "no sessions; open one with terminal_open",
   grpc: "List",

@@ -17,15 +17,27 @@ const runInput = {
   confirm: z.boolean().optional().describe("Run even if the safety gate flags it."),
 };
 
-function formatRun(r: {
-  output: string; exit_code: number | null; complete: boolean; reason: string; duration_ms: number; tokens: number; raw_tokens: number; hint?: string; prompt?: string;
+type RunText = {
+  output: string; exit_code: number | null; complete: boolean; reason: string; running?: boolean; duration_ms: number; tokens: number; raw_tokens: number; hint?: string; prompt?: string;
   session_name?: string; session_closed?: boolean; session_ended?: { exit_status: number | null; signal: number | null };
-}): string {
+};
+
+/** What the run left behind, in words: a pager still open is not "done", nor is a program waiting at its prompt. */
+function statusOf(r: RunText): string {
+  if (r.reason === "waiting_for_input") return "waiting for input";
+  if (r.reason === "nested-prompt") return r.running ? `${r.prompt ?? "the program"} is waiting at its prompt` : `done, back at the ${r.prompt ?? "program's"} prompt`;
+  if (r.reason === "fullscreen" && r.running) return "still running, full screen";
+  return r.complete ? (r.exit_code === null ? "done" : `exit ${r.exit_code}`) : "still running";
+}
+
+function formatRun(r: RunText): string {
   const end = r.session_ended;
   const ended = end ? ` · session ended (${end.signal !== null ? `signal ${end.signal}` : end.exit_status !== null ? `exit ${end.exit_status}` : "status unknown"})` : "";
-  const status = (r.reason === "waiting_for_input" ? "waiting for input" : r.complete ? (r.exit_code === null ? "done" : `exit ${r.exit_code}`) : "still running") + ended;
+  const status = statusOf(r) + ended;
   const where = r.session_name === undefined ? "" : ` · throwaway session ${r.session_name} ${r.session_closed ? "closed" : "kept"}`;
-  const footer = `[${status} · ${r.reason}${r.prompt ? ` (${r.prompt})` : ""} · ${r.duration_ms} ms · ${r.tokens} tokens${r.raw_tokens > r.tokens ? ` of ${r.raw_tokens}` : ""}${where}]`;
+  // A nested prompt's name is said in the status.
+  const prompt = r.prompt && r.reason !== "nested-prompt" ? ` (${r.prompt})` : "";
+  const footer = `[${status} · ${r.reason}${prompt} · ${r.duration_ms} ms · ${r.tokens} tokens${r.raw_tokens > r.tokens ? ` of ${r.raw_tokens}` : ""}${where}]`;
   return [r.output, footer, r.hint].filter((part) => part !== undefined && part !== "").join("\n");
 }
 

@@ -13,6 +13,14 @@ const sendInput = {
   confirm: z.boolean().optional().describe("Send even if the safety gate flags the line Enter submits."),
 };
 
+/** "sent 12 bytes", "sent key Enter", "sent 4 bytes, then keys Escape, Enter": the keys by name. */
+function sentWords(bytes: number, keys: readonly string[]): string {
+  const shown = keys.length > 8 ? `${keys.slice(0, 8).join(", ")}, … (${keys.length} keys)` : keys.join(", ");
+  const named = keys.length ? `${keys.length > 1 ? "keys" : "key"} ${shown}` : "";
+  if (bytes === 0 && named) return `sent ${named}`;
+  return `sent ${bytes} bytes${named ? `, then ${named}` : ""}`;
+}
+
 export default defineVerb({
   name: "terminal_send",
   title: "Type text or keys",
@@ -22,7 +30,7 @@ export default defineVerb({
   family: "terminal",
   annotations: RUNS,
   run: (s, input, ctx) => s.terminal.send(input, ctx),
-  text: (r) => `sent ${r.sent_bytes} bytes${r.keys ? ` and ${r.keys} keys` : ""}${r.replaced ? `; ${r.replaced} control characters in text were typed as visible symbols (send control keys with keys)` : ""}${r.note ? `; ${r.note}` : ""}`,
+  text: (r) => `${sentWords(r.sent_bytes, r.key_names ?? [])}${r.replaced ? `; ${r.replaced} control characters in text were typed as visible symbols (send control keys with keys)` : ""}${r.note ? `; ${r.note}` : ""}`,
   grpc: "Send",
   cli: {
     command: "send",

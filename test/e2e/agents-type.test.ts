@@ -42,6 +42,17 @@ describe("what agents type", () => {
     assert.ok(open.inputSchema.properties && "cwd" in open.inputSchema.properties);
   });
 
+  test("a required parameter left out is named with what to pass, not zod's \"expected string, received undefined\"", async () => {
+    const wait = await h.callOnce("terminal_wait", {});
+    assert.equal(wait.isError, true, wait.text);
+    assert.match(wait.text, /required parameter "session" is missing \(session id or name\)/);
+    assert.doesNotMatch(wait.text, /received undefined/);
+    const run = await h.callOnce("terminal_send", { text: "hi" });
+    assert.match(run.text, /required parameter "session" is missing/);
+    // A value of the wrong type is still said as such.
+    assert.match((await h.callOnce("terminal_wait", { session: 7 })).text, /expected string, received number/);
+  });
+
   test("text ending in a newline is submitted; embedded newlines go as one paste", async () => {
     await h.ok("terminal_open", { name: "sh" });
     // Typed by the process that saw bash turn bracketed paste on (a fresh process does not know

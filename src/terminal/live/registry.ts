@@ -118,7 +118,7 @@ export class SessionRegistry {
       this.audit.write({ event: "output-lost", session: session.id, name: session.name, reason });
     });
     backend.on("down", (reason) => {
-      this.lastDownReason = reason;
+      this.lastDownReason = `the ${backend.kind} server that held it ended (${backend.kind} said: ${reason}), and its sessions ended with it`;
       for (const session of this.sessions.values()) session.markGone(`the ${backend.kind} server went away (${reason})`);
       this.sessions.clear();
       this.panes.clear();
@@ -301,7 +301,7 @@ export class SessionRegistry {
     const again = this.find(ref);
     if (again) return again;
     const live = this.all().map((s) => `${s.name} (${s.id})`);
-    const why = this.lastDownReason ? ` (the ${this.backend.kind} server was restarted after: ${this.lastDownReason})` : "";
+    const why = this.lastDownReason ? ` (${this.lastDownReason})` : "";
     throw new ToolError(
       `unknown session ${JSON.stringify(ref)}${why}; ` + (live.length ? `live sessions: ${live.join(", ")}` : "no sessions are open — use terminal_open"),
       "not_found",

@@ -84,6 +84,8 @@ export type { SessionSummary } from "../views/summary.js";
 export interface SendResult {
   sent_bytes: number;
   keys?: number;
+  /** The keys pressed, as given. */
+  key_names?: string[];
   replaced?: number;
   /** What was on screen when the input arrived, when it reads keys for itself. */
   taken_by?: KeysTakenBy;

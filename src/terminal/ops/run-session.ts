@@ -21,12 +21,13 @@ export interface JudgedRun {
 }
 
 /**
- * The checks of a run, in their one order, before anything is opened or typed: the safety gate
+ * The checks of a run, in their one order, before anything is opened or typed: its size, the safety gate
  * on the line Enter will submit (in a session: after what termhive typed there without Enter;
  * without one: the command alone), then the until pattern.
  */
 export async function judgeRun(terminal: Terminal, session: TerminalSession | undefined, input: RunInput): Promise<JudgedRun> {
   const command = literalText(input.command).text;
+  terminal.policy.checkSize(command, "command");
   if (session) await terminal.policy.judgeLine(session, await terminal.policy.pending(session), command, input.confirm);
   else await terminal.policy.gate(command, input.confirm, undefined);
   return { command, ...(input.until === undefined ? {} : { until: userRegex(input.until, "until") }) };

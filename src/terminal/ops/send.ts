@@ -75,7 +75,7 @@ export async function terminalSend(terminal: Terminal, input: SendInput, _ctx: C
     policy.recordInput(session, input.text, enter, {
       keys: keys.length ? keys : undefined,
       secret: input.secret === undefined ? undefined : `[secret, ${Buffer.byteLength(input.secret)} bytes]`,
-  });
-  return { sent_bytes: sent, ...(keys.length ? { keys: keys.length } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}), ...(takenBy ? { taken_by: takenBy, note: takenByNote(takenBy) } : {}) };
+    });
+    return { sent_bytes: sent, ...(keys.length ? { keys: keys.length, key_names: [...keys] } : {}), ...(literal?.replaced ? { replaced: literal.replaced } : {}), ...(takenBy ? { taken_by: takenBy, note: takenByNote(takenBy) } : {}) };
   });
 }

@@ -57,10 +57,11 @@ export class InputPolicy {
     await this.setPending(session, line);
   }
 
-  checkSize(text: LiteralText): void {
+  /** Refuses, before anything is typed, a text over TERMHIVE_MAX_INPUT_BYTES. */
+  checkSize(text: LiteralText, what = "text"): void {
     const textBytes = Buffer.byteLength(text);
     if (textBytes > this.limits.maxInputBytes) {
-      throw new ToolError(`text is ${textBytes} bytes; the limit is ${this.limits.maxInputBytes} (TERMHIVE_MAX_INPUT_BYTES). Nothing was sent.`);
+      throw new ToolError(`${what} is ${textBytes} bytes; the limit is ${this.limits.maxInputBytes} (TERMHIVE_MAX_INPUT_BYTES). Nothing was sent. Write longer text to a file and pass its path.`);
     }
   }
 

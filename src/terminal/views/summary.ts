@@ -22,6 +22,8 @@ export interface SessionSummary {
   idle_s: number;
   tui: boolean;
   pane: string;
+  /** A shell still reading its rc files: it has run nothing yet. */
+  starting?: true;
   /** The sandbox its program runs in, described (absent: the user's full rights). */
   sandbox?: string;
 }
@@ -30,6 +32,8 @@ export function sessionSummary(s: TerminalSession, backend: string): SessionSumm
   // A pane whose program exited runs nothing, whatever record was open when it did.
   const running = s.alive ? s.running : undefined;
   const snap = s.goneReason ? undefined : s.screen.snapshot();
+  // Before its first prompt a shell runs nothing of the caller's: its own name is no command.
+  const starting = s.alive && s.meta.shell !== "other" && s.phase === "starting";
   return {
     session: s.id,
     name: s.name,
@@ -37,13 +41,15 @@ export function sessionSummary(s: TerminalSession, backend: string): SessionSumm
     ...(s.meta.host ? { host: s.meta.host } : {}),
     alive: s.alive,
     ...(s.alive ? {} : { exit_code: s.exitStatus, exit_signal: s.exitSignal }),
-    foreground: s.foreground,
+    // While it starts, tmux names the /bin/sh that launches it (backends/launch.ts).
+    foreground: starting ? s.meta.shell : s.foreground,
     cwd: s.cwd ?? (s.pane.cwd || null),
-    running: running ? running.command : s.integrated || !s.alive ? null : (snap && matchNestedPrompt(s.screen.cursorLinePrefix()) ? null : programOf(s.meta.command)),
+    running: running ? running.command : s.integrated || !s.alive || starting ? null : (snap && matchNestedPrompt(s.screen.cursorLinePrefix()) ? null : programOf(s.meta.command)),
     last_exit_code: s.lastExitCode,
     idle_s: Math.round((Date.now() - s.lastOutputAt) / 100) / 10,
     tui: snap?.alternate ?? false,
     pane: s.paneId,
+    ...(starting ? { starting: true as const } : {}),
     ...(s.meta.sandbox ? { sandbox: describePolicy(s.meta.sandbox) } : {}),
   };
 }

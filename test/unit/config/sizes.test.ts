@@ -34,3 +34,8 @@ test("a bad size or count is refused, naming the setting and what it takes", () 
     assert.throws(() => loadConfig({ HOME: "/tmp", [name]: value }), (e: Error) => e instanceof ConfigError && want.test(e.message), `${name}=${value}`);
   }
 });
+
+test("typed text limit: 1 MiB by default (bash types ~19 s per MiB), settable", () => {
+  assert.equal(loadConfig({ HOME: "/tmp" }).maxInputBytes, MB);
+  assert.equal(loadConfig({ HOME: "/tmp", TERMHIVE_MAX_INPUT_BYTES: "4096" }).maxInputBytes, 4096);
+});

@@ -1,0 +1,56 @@
+// What a result says, in plain words (session 15's trial of ordinary use): a key-only send
+// names its key ("sent 0 bytes and 1 keys" before), a pager still open is still running
+// ("[done · fullscreen]" before), a REPL's prompt says which program waits there, and a REPL
+// statement of several lines returns its output without the REPL's `... ` echo of its lines.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Harness } from "./harness.js";
+
+describe("results in plain words", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.startField();
+    await h.ok("terminal_open", { name: "w", command: "bash" });
+  });
+  after(async () => h.destroy());
+
+  test("terminal_send names the keys it pressed", async () => {
+    assert.equal((await h.call("terminal_send", { session: "w", keys: ["Enter"] })).text, "sent key Enter");
+    assert.equal((await h.call("terminal_send", { session: "w", text: "ab", enter: false, keys: ["C-a", "C-k"] })).text, "sent 2 bytes, then keys C-a, C-k");
+    assert.equal((await h.call("terminal_send", { session: "w", text: "ab", enter: false })).text, "sent 2 bytes");
+    await h.ok("terminal_send", { session: "w", keys: ["C-c"] });
+  });
+
+  test("a pager left open by a run is still running, not done", async () => {
+    const r = await h.call("terminal_run", { session: "w", command: "seq 1000 | less" });
+    assert.equal(r.data.reason, "fullscreen", r.text);
+    assert.match(r.text, /\n\[still running, full screen · fullscreen · /);
+    await h.ok("terminal_send", { session: "w", text: "q", enter: false });
+    assert.equal((await h.ok("terminal_wait", { session: "w", for: "completion", timeout_s: 10 })).matched, true);
+  });
+
+  test("a REPL started by a run waits at its prompt; a statement in it is done, back at that prompt", async () => {
+    const started = await h.call("terminal_run", { session: "w", command: "python3 -q" });
+    assert.equal(started.data.reason, "nested-prompt", started.text);
+    assert.match(started.text, /^\[python is waiting at its prompt · nested-prompt · \d+ ms/m);
+    const stmt = await h.call("terminal_run", { session: "w", command: "print(6*7)" });
+    assert.equal(stmt.data.output, "42", stmt.text);
+    assert.match(stmt.text, /^\[done, back at the python prompt · nested-prompt · \d+ ms/m);
+  });
+
+  test("a statement of several lines returns its output without the REPL's echo of its lines (`...     print(i)`)", async () => {
+    // Still in the python3 the test before started.
+    const output = async (command: string) => {
+      const r = await h.ok("terminal_run", { session: "w", command, timeout_s: 20 });
+      assert.equal(r.reason, "nested-prompt", JSON.stringify(r));
+      return r.output as string;
+    };
+    assert.equal(await output("for i in range(3):\n    print(i)\n"), "0\n1\n2");
+    assert.equal(await output("def f(x):\n    y = x * 2\n    return y\n\nprint(f(21))"), "42");
+    // Without its closing empty line: the run types it, and its `...` echo goes too.
+    assert.equal(await output("for i in range(2):\n    print('r', i)"), "r 0\nr 1");
+    // Output that looks like a continuation line is output.
+    assert.equal(await output("print('a\\n... b')"), "a\n... b");
+    await h.ok("terminal_send", { session: "w", keys: ["C-d"] });
+  });
+});
