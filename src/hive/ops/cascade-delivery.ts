@@ -58,15 +58,17 @@ export async function deliverCascade(crew: Crew, input: CascadeInput) {
     const base = { session: d.sessionId, agents: d.agents, source: d.source, level: d.level };
     // Decided in one write transaction: type now (and begin the turn, so a cascade arriving
     // a moment later sees the agent busy and queues behind) or queue for the next idle moment.
+    // A pane on a host that is down (its agents not exited: crew.sync) waits for the host like a busy agent for idle.
+    const unreachable = registry.byId(d.sessionId) === undefined && d.agents.some((n) => crew.hostDown(hive.launches.find(n)?.host));
     const queued = hive.store.write(() => {
       const agents = d.agents.map((n) => hive.agents.find(n)).filter((a): a is AgentRecord => a !== undefined);
-      if (when === "idle" && !crew.mayTypeMessage(d.sessionId, agents)) {
+      if (unreachable || (when === "idle" && !crew.mayTypeMessage(d.sessionId, agents))) {
         return hive.outbox.add({ sessionId: d.sessionId, agents: d.agents, text: d.text, level: d.level, source: d.source, submit });
       }
       hive.turns.begin(d.agents);
       return undefined;
     });
-    if (queued) return { ...base, delivered: false, queued: queued.id, note: "the agent is busy: queued, typed when it is next idle (a delivered or expired event follows)" };
+    if (queued) return { ...base, delivered: false, queued: queued.id, note: unreachable ? "its host is down: queued, typed once the host is back and the agent idle (a delivered or expired event follows)" : "the agent is busy: queued, typed when it is next idle (a delivered or expired event follows)" };
     let result: DeliveryResult | undefined;
     let error: string | undefined;
     try {
