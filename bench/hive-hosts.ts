@@ -1,0 +1,95 @@
+// Issue 35 §5: a cascade to 32 fake agents (test/fixtures/fake-agent.mjs with Claude Code's
+// profile) spread over this machine and two ssh hosts (real sshds on loopback,
+// test/fixtures/sshd/hosts.ts), beside the same cascade to 32 local ones. The figure is the
+// wall time of one hive_message call, which answers once every program was seen taking its
+// text; each run's texts are then checked in every agent's own log.
+import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { benchHome, loadavg, median, percentile, round, startServer, timed, type Emit, type Server } from "./common.js";
+import { sshdAvailable } from "../test/fixtures/sshd/sshd.js";
+import { startLoopbackHosts, type NamedHost } from "../test/fixtures/sshd/hosts.js";
+import { FAKE_AGENT, writeFakeClaudeProfile } from "../test/e2e/fake-claude-profile.js";
+import { tempFolder } from "../test/temp-folder.js";
+
+const AGENTS = 32;
+/** Each turn this long: short, so a run's 32 turns end soon; the call's answer does not wait for it. */
+const TURN_MS = 200;
+const WARMUP = 2;
+const CASCADES = Number(process.env.BENCH_HOSTS_RUNS ?? 15);
+
+interface Placed {
+  name: string;
+  host?: NamedHost;
+  log: string;
+}
+
+export async function benchHiveHosts(emit: Emit): Promise<void> {
+  if (!sshdAvailable()) {
+    emit({ bench: "hive across hosts", skipped: "sshd (openssh-server) is not installed" });
+    return;
+  }
+  const places = await startLoopbackHosts(2);
+  const profiles = writeFakeClaudeProfile();
+  try {
+    const local = await cascades(emit, [], { TERMHIVE_PROFILES: profiles });
+    const spread = await cascades(emit, places.hosts, { TERMHIVE_PROFILES: profiles, TERMHIVE_SSH: places.sshCommand });
+    emit({
+      bench: "hive_message cascade to 32 fake agents: local + 2 ssh hosts vs local only", unit: "ms",
+      spread_median: round(median(spread)), spread_p90: round(percentile(spread, 90)),
+      local_median: round(median(local)), local_p90: round(percentile(local, 90)), delta: round(median(spread) - median(local)),
+      runs: spread.length, agents: { local: AGENTS - 2 * Math.floor(AGENTS / 3), host1: Math.floor(AGENTS / 3), host2: Math.floor(AGENTS / 3) },
+      method: `one server each; fake claude TUIs (${TURN_MS} ms turns) spawned with agent_spawn (host for the remote ones); broadcast, wall time of the hive_message call (answers once each program took its text); then hive_wait all idle; every agent's own log checked for each run's text exactly once; ${WARMUP} warm-up runs; hosts are sshds on loopback (sessions under bubblewrap)`,
+      loadavg: loadavg(),
+    });
+  } finally {
+    await places.stop();
+  }
+}
+
+/** Spawns 32 agents (a third on each host when given), runs the cascades, returns their wall times. */
+async function cascades(emit: Emit, hosts: readonly NamedHost[], env: Record<string, string>): Promise<number[]> {
+  const bench = benchHome();
+  const s = await startServer(bench, env);
+  const logs = tempFolder("termhive-bench-hosts-");
+  try {
+    const perHost = hosts.length ? Math.floor(AGENTS / 3) : 0;
+    const agents: Placed[] = Array.from({ length: AGENTS }, (_, i) => {
+      const host = i < perHost * hosts.length ? hosts[i % hosts.length] : undefined;
+      return { name: `a${i}`, host, log: join(host ? host.remoteHome : logs, `a${i}.log`) };
+    });
+    const [spawnMs] = await timed(() => Promise.all(agents.map((a) => spawn(s, a))));
+    await idle(s);
+    const samples: number[] = [];
+    for (let i = 0; i < CASCADES + WARMUP; i++) {
+      const [ms, r] = await timed(() => s.call("hive_message", { broadcast: `run ${i}` }));
+      if (r.delivered !== AGENTS) throw new Error(`cascade ${i}: ${r.delivered}/${AGENTS} delivered: ${JSON.stringify(r.deliveries.filter((d: { delivered: boolean }) => !d.delivered))}`);
+      if (i >= WARMUP) samples.push(ms);
+      await idle(s);
+    }
+    for (const a of agents) {
+      const lines = existsSync(a.log) ? readFileSync(a.log, "utf8").split("\n") : [];
+      for (let i = 0; i < CASCADES + WARMUP; i++) {
+        const taken = lines.filter((l) => l === `accepted: run ${i}`).length;
+        if (taken !== 1) throw new Error(`${a.name}${a.host ? ` on ${a.host.name}` : ""} took "run ${i}" ${taken} times`);
+      }
+    }
+    emit({ bench: `hive across hosts: 32 fake agents spawned at once (${hosts.length ? "local + 2 hosts" : "local"})`, unit: "ms", value: round(spawnMs), loadavg: loadavg() });
+    return samples;
+  } finally {
+    await s.stop();
+    bench.destroy();
+  }
+}
+
+function spawn(s: Server, a: Placed): Promise<unknown> {
+  return s.call("agent_spawn", {
+    name: a.name, team: "bench", profile: "fakeclaude",
+    command: `${process.execPath} ${a.host ? a.host.installed.fakeAgent : FAKE_AGENT} ${a.log} ${TURN_MS}`,
+    ...(a.host ? { host: a.host.name, cwd: a.host.remoteHome } : {}),
+  });
+}
+
+async function idle(s: Server): Promise<void> {
+  const w = await s.call("hive_wait", { targets: "team:bench", for: "idle", mode: "all", timeout_s: 90 });
+  if (!w.matched) throw new Error(`not all idle: ${JSON.stringify(w.targets.filter((t: { met: boolean }) => !t.met))}`);
+}
