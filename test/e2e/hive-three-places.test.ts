@@ -110,6 +110,10 @@ describe("one hive across this machine and two ssh hosts", { skip }, () => {
       assert.equal(typeof d?.queued, "number", JSON.stringify(third));
       assert.match(d.note, /host is down/);
     }
+    // What Enter would run there passes the safety gate now, though the pane's line cannot be read: refused, nothing queued.
+    const refused = await h.call("hive_message", { broadcast: "echo GATE-SAFE", agents: { h2a: "rm -rf / # GATE-DANGER" } });
+    assert.equal(refused.isError, true, refused.text);
+    assert.match(refused.text, /refused by the safety gate: .*\(for h2a, whose host is down\)/);
     const seen = await listed();
     for (const a of on(host2)) {
       assert.notEqual(seen.get(a.name)?.status, "exited", JSON.stringify(seen.get(a.name)));
@@ -129,6 +133,7 @@ describe("one hive across this machine and two ssh hosts", { skip }, () => {
     assert.equal(waited.matched, true, JSON.stringify(waited));
     assert.deepEqual((await h.ok("hive_queue", {})).queued, []);
     for (const a of agents) {
+      assert.ok(!logLines(a.log).some((l) => l.includes("GATE-")), `${a.name}: ${logLines(a.log).join(" | ")}`);
       for (const text of ["second", "third"]) assert.equal(count(a, `accepted: ${text}`), 1, `${a.name}: ${logLines(a.log).join(" | ")}`);
     }
     const back = await listed();
