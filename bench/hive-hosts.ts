@@ -12,8 +12,13 @@ import { FAKE_AGENT, writeFakeClaudeProfile } from "../test/e2e/fake-claude-prof
 import { tempFolder } from "../test/temp-folder.js";
 
 const AGENTS = 32;
-/** Each turn this long: short, so a run's 32 turns end soon; the call's answer does not wait for it. */
-const TURN_MS = 200;
+/**
+ * Each turn this long (the call's answer does not wait for it). Not shorter: at load 20+ a 200 ms
+ * turn's Stop hook fires before the server has seen the program take its text, the hive drops
+ * it as a stale end (turns.ts hookIsStale against the turn's `since`, set to when the take was
+ * seen) and the agent stays "working" for good (seen here for 7 of 32 agents in one run).
+ */
+const TURN_MS = 2000;
 const WARMUP = 2;
 const CASCADES = Number(process.env.BENCH_HOSTS_RUNS ?? 15);
 
@@ -58,13 +63,13 @@ async function cascades(emit: Emit, hosts: readonly NamedHost[], env: Record<str
       return { name: `a${i}`, host, log: join(host ? host.remoteHome : logs, `a${i}.log`) };
     });
     const [spawnMs] = await timed(() => Promise.all(agents.map((a) => spawn(s, a))));
-    await idle(s);
+    await idle(s, agents);
     const samples: number[] = [];
     for (let i = 0; i < CASCADES + WARMUP; i++) {
       const [ms, r] = await timed(() => s.call("hive_message", { broadcast: `run ${i}` }));
       if (r.delivered !== AGENTS) throw new Error(`cascade ${i}: ${r.delivered}/${AGENTS} delivered: ${JSON.stringify(r.deliveries.filter((d: { delivered: boolean }) => !d.delivered))}`);
       if (i >= WARMUP) samples.push(ms);
-      await idle(s);
+      await idle(s, agents);
     }
     for (const a of agents) {
       const lines = existsSync(a.log) ? readFileSync(a.log, "utf8").split("\n") : [];
@@ -89,7 +94,14 @@ function spawn(s: Server, a: Placed): Promise<unknown> {
   });
 }
 
-async function idle(s: Server): Promise<void> {
+async function idle(s: Server, agents: readonly Placed[]): Promise<void> {
   const w = await s.call("hive_wait", { targets: "team:bench", for: "idle", mode: "all", timeout_s: 90 });
-  if (!w.matched) throw new Error(`not all idle: ${JSON.stringify(w.targets.filter((t: { met: boolean }) => !t.met))}`);
+  if (w.matched) return;
+  const stuck = (w.targets as { name: string; met: boolean }[]).filter((t) => !t.met);
+  // Each stuck agent's own log: whether its turn ended and its hooks ran.
+  const logs = stuck.map((t) => {
+    const log = agents.find((a) => a.name === t.name)?.log;
+    return `${t.name}: ${log && existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").slice(-6).join(" | ") : "no log"}`;
+  });
+  throw new Error(`not all idle: ${JSON.stringify(stuck)}\n${logs.join("\n")}`);
 }

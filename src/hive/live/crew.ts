@@ -136,7 +136,7 @@ export class Crew {
             this.tracker.track(session, { ready: agent.status !== "starting", adopted: true });
             adopted.add(session);
           }
-        } else if (agent.status !== "exited" && !this.hostDown(hive.launches.find(agent.name)?.host ?? undefined)) {
+        } else if (agent.status !== "exited" && !this.hostDown(hive.launches.find(agent.name)?.host)) {
           // (An agent on a host that is down stays as it was: its pane is out of reach, not gone.)
           const changed = this.hive.agents.markSessionExited(agent.sessionId, { reason: "session is gone" });
           for (const a of changed) this.agentChanged.fire(a);
