@@ -17,6 +17,7 @@ import { benchDashboard } from "./dashboard.js";
 import { benchOpen } from "./open.js";
 import { benchOpenSlowRc, benchThrowaway } from "./open-slow-rc.js";
 import { benchRemote } from "./remote.js";
+import { benchHiveHosts } from "./hive-hosts.js";
 import { benchWatchRatio } from "./watch-ratio.js";
 import { benchFlood, benchHostile } from "./load.js";
 import { benchSoak } from "./soak.js";
@@ -195,6 +196,7 @@ async function main(): Promise<void> {
   if (!only || only === "hive" || only === "outbox-claim") await benchOutboxClaim(emit);
   if (!only || only === "hive" || only === "hive-pace") await benchHivePace(emit);
   if (!only || only === "hive-real") await benchHiveReal(emit);
+  if (!only || only === "hive-hosts") await benchHiveHosts(emit);
   if (!only || only === "restore") await benchRestore(emit);
   if (!only || only === "doors") await benchDoors(emit);
   if (!only || only === "watch-ratio") await benchWatchRatio(emit);

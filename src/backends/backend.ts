@@ -197,8 +197,8 @@ export interface Hosts {
   /** Writes such a file (short text) on the pane's host, before any input sent after this call. */
   writeHostFile(paneId: string, path: string, text: string): Promise<void>;
   /**
-   * Hosts whose panes the last listPanes left out because they did not answer in time (their
-   * panes are not known to be closed).
+   * Hosts whose panes the last listPanes left out because they did not answer in time, and hosts
+   * that are down (link dropped, not reached since): their panes are not known to be closed.
    */
   hostsLeftOut(): ReadonlySet<string>;
 }

@@ -30,6 +30,11 @@ export class HostConnections implements Hosts {
   private readonly remembered: RememberedHosts;
   /** Set by the router once a whole listing is in (see hostsLeftOut). */
   lastLeftOut: ReadonlySet<string> = new Set<string>();
+  /**
+   * Hosts whose link dropped or whose listing failed, until one answers again: their panes are
+   * unreachable, not closed, so their agents are not exited (the hive waits for them).
+   */
+  private readonly down = new Set<string>();
 
   constructor(
     private readonly options: HostRouterOptions,
@@ -55,6 +60,7 @@ export class HostConnections implements Hosts {
   /** A remote host's backend, connected, with its events forwarded under remote pane ids. */
   async backendOf(host: string): Promise<TmuxBackend> {
     const backend = await this.remote(host).ensure();
+    this.down.delete(host);
     if (!this.subscribed.has(backend)) {
       this.subscribed.add(backend);
       const id = (paneId: string) => remotePaneId(paneId, host);
@@ -62,7 +68,7 @@ export class HostConnections implements Hosts {
       backend.on("exit", (paneId, status, signal) => this.events.emit("exit", id(paneId), status, signal));
       backend.on("closed", (paneId) => this.events.emit("closed", id(paneId)));
       backend.on("gap", (paneId, reason) => this.events.emit("gap", id(paneId), reason));
-      backend.on("down", (reason) => this.events.emit("hostDown", host, `${this.remote(host).transport.link} dropped (${reason})`));
+      backend.on("down", (reason) => this.hostDown(host, `${this.remote(host).transport.link} dropped (${reason})`));
     }
     return backend;
   }
@@ -78,7 +84,13 @@ export class HostConnections implements Hosts {
   }
 
   hostsLeftOut(): ReadonlySet<string> {
-    return this.lastLeftOut;
+    return this.down.size === 0 ? this.lastLeftOut : new Set([...this.lastLeftOut, ...this.down]);
+  }
+
+  /** Marked down before the event goes out: whoever hears of its sessions going sees the host left out. */
+  private hostDown(host: string, reason: string): void {
+    this.down.add(host);
+    this.events.emit("hostDown", host, reason);
   }
 
   /** The panes of every remembered host; those that did not answer in time go into `leftOut`. */
@@ -91,10 +103,15 @@ export class HostConnections implements Hosts {
   private async listHost(host: string, leftOut: Set<string>): Promise<PaneInfo[]> {
     const listing = (async () => {
       const panes = (await (await this.backendOf(host)).listPanes()).map((pane) => onHost(pane, host));
+      this.down.delete(host);
       if (!panes.some((pane) => pane.meta.id)) this.remembered.forget(host);
       return panes;
     })();
-    listing.catch((error: Error) => this.events.emit("hostDown", host, error.message));
+    // A host that cannot be reached is left out, as one that answers too slowly: its panes are not closed.
+    listing.catch((error: Error) => {
+      leftOut.add(host);
+      this.hostDown(host, error.message);
+    });
     // Connected is no promise of an answer: a frozen host (stopped, or a link that went silent)
     // holds the listing until ssh gives up on it (~30 s), so it gets the same budget.
     let timer: NodeJS.Timeout | undefined;

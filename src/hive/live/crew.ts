@@ -83,8 +83,8 @@ export class Crew {
   private get parts(): Parts {
     if (!this.opened) {
       const hive = this.deps.openHive();
-      const tracker = new StatusTracker(hive, this.displays, (agent) => this.agentChanged.fire(agent));
-      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered, takenAt) => this.turnAfterTyping(agents, delivered, takenAt));
+      const tracker = new StatusTracker(hive, this.displays, (agent) => this.agentChanged.fire(agent), (s) => this.hostDown(s.meta.host));
+      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered, takenAt) => this.turnAfterTyping(agents, delivered, takenAt), () => this.sync());
       const relay = new RelayFollower(hive, this.deps.home, this.deps.policy.audit);
       // Followed as it opens: a sandboxed pane with no agent has no bind that would start it.
       const stopRelayOnOpen = this.registry.onOpened(({ session }) => {
@@ -100,6 +100,11 @@ export class Crew {
 
   get hive(): Hive {
     return this.parts.hive;
+  }
+
+  /** The host is down or did not answer the last listing: its panes are out of reach, not closed. */
+  hostDown(host: string | null | undefined): boolean {
+    return host != null && (this.backend.hosts?.hostsLeftOut().has(host) ?? false);
   }
 
   get tracker(): StatusTracker {
@@ -124,14 +129,16 @@ export class Crew {
       for (const s of live.values()) if (s.meta.sandbox && s.alive) this.parts.relay.follow(s);
       this.parts.relay.forgetGone(new Set([...live.values()].filter((s) => s.alive).map((s) => s.id)));
       const adopted = new Set<TerminalSession>();
-      for (const agent of this.hive.agents.list()) {
+      const hive = this.hive;
+      for (const agent of hive.agents.list()) {
         const session = live.get(agent.sessionId);
         if (session) {
           if (!this.tracker.isTracked(session)) {
             this.tracker.track(session, { ready: agent.status !== "starting", adopted: true });
             adopted.add(session);
           }
-        } else if (agent.status !== "exited") {
+        } else if (agent.status !== "exited" && !this.hostDown(hive.launches.find(agent.name)?.host)) {
+          // (An agent on a host that is down stays as it was: its pane is out of reach, not gone.)
           const changed = this.hive.agents.markSessionExited(agent.sessionId, { reason: "session is gone" });
           for (const a of changed) this.agentChanged.fire(a);
         }

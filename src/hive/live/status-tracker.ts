@@ -37,6 +37,8 @@ export class StatusTracker implements StatusPort {
     private readonly displays: PaneDisplay,
     /** Tells the process of a change (Crew.onAgentChanged), after the pane displays show it. */
     private readonly changed: (agent: AgentRecord) => void,
+    /** The session's host is down (its link dropped): its pane is out of reach, not closed. */
+    private readonly hostDown: (session: TerminalSession) => boolean = () => false,
   ) {
     this.follower = new StoreFollower(this, {
       ids: () => [...this.tracked.keys()],
@@ -71,7 +73,8 @@ export class StatusTracker implements StatusPort {
     wiring.add(session.onScreenChanged(() => this.screen.schedule(entry)));
     wiring.add(session.onCustom(({ id, payload }) => this.selfReports.reported(entry.session, id, payload)));
     wiring.add(session.onExited(({ status }) => this.exited(entry, status, undefined)));
-    wiring.add(session.onClosed((reason) => this.exited(entry, entry.session.exitStatus, reason)));
+    // Not followed until its host is back (the crew's sync adopts the pane again): its agents did not exit.
+    wiring.add(session.onClosed((reason) => (this.hostDown(session) ? entry.detach() : this.exited(entry, entry.session.exitStatus, reason))));
     entry.detach = () => {
       this.screen.forget(entry);
       wiring.dispose();

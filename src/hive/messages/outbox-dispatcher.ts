@@ -20,6 +20,8 @@ const SWEEP_MS = 1000;
 const RETRY_MS = 5000;
 /** A re-drain waiting for the screen to be still comes this much after it may be (timer slack). */
 const SETTLE_SLACK_MS = 10;
+/** How often, at most, a queue waiting for panes this process cannot reach asks for a resync. */
+const RESYNC_MS = 2000;
 
 /** `retry`: typed before and it did not show in time; `entered`: Enter was pressed for it before (see deliverText). */
 export type TypeMessage = (session: TerminalSession, text: string, submit: boolean, options: DeliveryOptions) => Promise<DeliveryResult>;
@@ -35,6 +37,7 @@ export class OutboxDispatcher {
   private readonly later = new Map<string, NodeJS.Timeout>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly subscription: Disposable;
+  private resyncedAt = 0;
 
   constructor(
     private readonly hive: Hive,
@@ -42,6 +45,11 @@ export class OutboxDispatcher {
     onAgentChanged: Event<AgentRecord>,
     private readonly type: TypeMessage,
     private readonly afterTyping: (agents: readonly string[], delivered: boolean, takenAt?: number) => void,
+    /**
+     * Binds the hive to the panes again (Crew.sync): a pane on a host that was down comes back
+     * only through a listing, and no status change says when; the sync sweeps once it adopts.
+     */
+    private readonly resync: () => Promise<void> = async () => {},
   ) {
     this.subscription = onAgentChanged((agent) => {
       if (agent.status === "idle") void this.drain(agent.sessionId);
@@ -63,7 +71,13 @@ export class OutboxDispatcher {
         this.tried.delete(m.id);
         recordQueued(this.hive.events, m, "expired", "not typed before its time ran out (the agent stayed busy)");
       }
-      for (const sessionId of this.hive.outbox.sessions()) void this.drain(sessionId);
+      const waiting = this.hive.outbox.sessions();
+      for (const sessionId of waiting) void this.drain(sessionId);
+      const unreachable = waiting.some((id) => !this.registry.byId(id) && this.hive.agents.bySession(id).some((a) => a.status !== "exited"));
+      if (unreachable && Date.now() - this.resyncedAt >= RESYNC_MS) {
+        this.resyncedAt = Date.now();
+        void this.resync().catch(() => {}); // the host is still down: the next sweep asks again
+      }
     } catch {
       // store locked or closed: the next sweep retries
     }

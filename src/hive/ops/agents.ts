@@ -44,7 +44,12 @@ export async function spawnAndShow(crew: Crew, backend: Pick<PaneCommands, "atta
 export async function listAgents(crew: Crew, input: { team?: string; recursive?: boolean }) {
   await crew.sync();
   const agents = crew.hive.agents.list({ team: input.team, recursive: input.recursive ?? true });
-  return { agents: await Promise.all(agents.map(async (a) => ({ ...agentSeen(crew.registry, a), question: await questionOf(crew, a) }))) };
+  // An agent whose host is down has no pane here: where it runs is its launch's host.
+  const hostOf = (a: AgentRecord) => {
+    const host = crew.registry.byId(a.sessionId) ? null : crew.hive.launches.find(a.name)?.host;
+    return host ? { host } : {};
+  };
+  return { agents: await Promise.all(agents.map(async (a) => ({ ...agentSeen(crew.registry, a), ...hostOf(a), question: await questionOf(crew, a) }))) };
 }
 
 /** The question a waiting agent's screen shows now (its digest is what hive_answer checks), or null. */

@@ -6,6 +6,7 @@ import type { AgentRecord } from "../index.js";
 import type { DeliveryResult } from "../../terminal/typing/delivery.js";
 import type { Crew } from "../live/crew.js";
 import { recordCascade } from "../messages/message-log.js";
+import { literalText } from "../../terminal/model/literal-text.js";
 
 export interface CascadeInput {
   broadcast?: string;
@@ -44,10 +45,19 @@ export async function deliverCascade(crew: Crew, input: CascadeInput) {
   // refusal delivers nothing to anyone.
   // All at once: each reads its pane's pending line (a tmux round trip), and one at a time
   // they cost a cascade to 32 agents 10-20 ms before anything was typed.
+  // A pane on a host that is down (its agents not exited: crew.sync) waits for the host like a busy agent for idle.
+  const unreachable = new Set(plan.deliveries.filter((d) => registry.byId(d.sessionId) === undefined && d.agents.some((n) => crew.hostDown(hive.launches.find(n)?.host))).map((d) => d.sessionId));
+  const { policy } = crew.deps;
   try {
     await Promise.all(plan.deliveries.map(async (d) => {
       const session = registry.byId(d.sessionId);
-      if (session) await crew.deps.policy.check(d.text, session, { enter: submit, confirm: input.confirm });
+      if (session) await policy.check(d.text, session, { enter: submit, confirm: input.confirm });
+      else if (unreachable.has(d.sessionId)) {
+        // Its input line cannot be read now: the text is judged alone, as what Enter will run.
+        const literal = literalText(d.text).text;
+        policy.checkSize(literal);
+        if (submit || literal.includes("\n")) await policy.gate(literal, input.confirm, undefined, ` (for ${d.agents.join(", ")}, whose host is down)`);
+      }
     }));
   } catch (error) {
     recordCascade(hive.events, plan.assignments, new Map(), `safety gate: ${(error as Error).message}`);
@@ -58,15 +68,16 @@ export async function deliverCascade(crew: Crew, input: CascadeInput) {
     const base = { session: d.sessionId, agents: d.agents, source: d.source, level: d.level };
     // Decided in one write transaction: type now (and begin the turn, so a cascade arriving
     // a moment later sees the agent busy and queues behind) or queue for the next idle moment.
+    const down = unreachable.has(d.sessionId);
     const queued = hive.store.write(() => {
       const agents = d.agents.map((n) => hive.agents.find(n)).filter((a): a is AgentRecord => a !== undefined);
-      if (when === "idle" && !crew.mayTypeMessage(d.sessionId, agents)) {
+      if (down || (when === "idle" && !crew.mayTypeMessage(d.sessionId, agents))) {
         return hive.outbox.add({ sessionId: d.sessionId, agents: d.agents, text: d.text, level: d.level, source: d.source, submit });
       }
       hive.turns.begin(d.agents);
       return undefined;
     });
-    if (queued) return { ...base, delivered: false, queued: queued.id, note: "the agent is busy: queued, typed when it is next idle (a delivered or expired event follows)" };
+    if (queued) return { ...base, delivered: false, queued: queued.id, note: down ? "its host is down: queued, typed once the host is back and the agent idle (a delivered or expired event follows)" : "the agent is busy: queued, typed when it is next idle (a delivered or expired event follows)" };
     let result: DeliveryResult | undefined;
     let error: string | undefined;
     try {

@@ -8,6 +8,10 @@ import type { TerminalSession } from "../../../src/terminal/session/session.js";
 import { stripAnsi } from "../../../src/util/ansi.js";
 import { until } from "../terminal/pty-registry.js";
 import { crewOnPty } from "./crew-on-pty.js";
+import { openHive } from "../hive/helpers.js";
+import { OutboxDispatcher } from "../../../src/hive/messages/outbox-dispatcher.js";
+import { Emitter } from "../../../src/util/event.js";
+import type { AgentRecord } from "../../../src/hive/index.js";
 
 const output = (session: TerminalSession) => stripAnsi(session.transcript.slice(session.transcript.start).text);
 
@@ -39,4 +43,34 @@ test("a queued message is typed once its agent is idle, and its screen is never 
   assert.deepEqual(crew.hive.outbox.list("q"), [], "delivered: gone from the queue");
   assert.ok(reads.length > 0, "the screen was judged before typing");
   assert.equal(reads.filter((inside) => inside).length, 0, `screen reads inside a transaction: ${reads.filter((x) => x).length} of ${reads.length}`);
+});
+
+/** A queue for agent "far", whose pane (on a host that is down) this process does not have; `resyncs` counts the dispatcher's asks. */
+function queueForUnreachable(t: { after(fn: () => unknown): void }) {
+  const { hive, done } = openHive();
+  hive.registerAgent({ name: "far", sessionId: "th-far", sessionName: "far", profile: "shell", team: null });
+  hive.outbox.add({ sessionId: "th-far", agents: ["far"], text: "hello", level: "agent", source: "agent:far", submit: true });
+  const counted = { resyncs: 0 };
+  const registry = { byId: () => undefined } as unknown as ConstructorParameters<typeof OutboxDispatcher>[1];
+  const dispatcher = new OutboxDispatcher(hive, registry, new Emitter<AgentRecord>().event, async () => assert.fail("nothing to type into"), () => {}, async () => void counted.resyncs++);
+  t.after(() => {
+    dispatcher.dispose();
+    done();
+  });
+  return { hive, dispatcher, counted };
+}
+
+test("a queue waiting for a pane this process does not have asks for a resync, at most every 2 s", (t) => {
+  const { hive, dispatcher, counted } = queueForUnreachable(t);
+  dispatcher.sweep();
+  dispatcher.sweep();
+  assert.equal(counted.resyncs, 1, "the second sweep, right after, does not ask again");
+  assert.equal(hive.outbox.list("far").length, 1, "still queued: nothing was typed");
+});
+
+test("a queue whose agent has exited asks for no resync", (t) => {
+  const { hive, dispatcher, counted } = queueForUnreachable(t);
+  hive.agents.markSessionExited("th-far", { reason: "its pane was closed" });
+  dispatcher.sweep();
+  assert.equal(counted.resyncs, 0);
 });
