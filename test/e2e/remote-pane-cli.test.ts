@@ -1,0 +1,97 @@
+// The in-pane `termhive` on a host that has only tmux and /bin/sh of termhive's: a loopback sshd
+// whose sessions run where the checkout and the local TERMHIVE_HOME are hidden
+// (test/fixtures/sshd), so the command found in the pane is the host's own script, which
+// reaches the hive only through the host's tmux server (src/shell/cli/termhive,
+// src/serve/host-door.ts). Everything is judged by what the hive records (agent_list,
+// hive_inbox) and what the pane prints.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { Harness } from "./harness.js";
+import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
+import { until as waitUntil } from "../until.js";
+
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000) => waitUntil(what, probe, timeoutMs, 100);
+
+const skip = sshdAvailable() ? false : "sshd (openssh-server) is not installed: apt-get install -y openssh-server";
+
+interface Agent {
+  name: string;
+  status: string;
+  detail?: string | null;
+}
+
+describe("the in-pane termhive on a host", { skip }, () => {
+  let host: LoopbackHost;
+  let h: Harness;
+  const remoteTmux = (...args: string[]) => spawnSync("tmux", ["-S", join(host.remoteHome, ".local/state/termhive/tmux.sock"), ...args], { encoding: "utf8" });
+  const agent = async (name: string): Promise<Agent | undefined> => (await h.ok("agent_list")).agents.find((a: Agent) => a.name === name);
+
+  before(async () => {
+    host = await startLoopbackHost();
+    h = await Harness.start({ TERMHIVE_SSH: host.sshCommand });
+    await h.ok("agent_spawn", { name: "rw", command: "bash", host: host.alias, profile: "shell" });
+    await h.ok("agent_spawn", { name: "rv", command: "bash", host: host.alias, profile: "shell" });
+  });
+  after(async () => {
+    await h?.destroy();
+    await host?.stop();
+  });
+
+  test("termhive status in a host pane is the host's own script, and sets that agent's status", async () => {
+    const found = await h.ok("terminal_run", { session: "rw", command: "command -v termhive" });
+    assert.match(found.output, new RegExp(`^${host.remoteHome}/\\.local/state/termhive/shell-[0-9a-f]+/cli/termhive$`));
+    const set = await h.ok("terminal_run", { session: "rw", command: 'termhive status working "building the far thing"' });
+    assert.equal(set.exit_code, 0, set.output);
+    assert.match(set.output, /rw/);
+    const seen = await until("rw working in agent_list", async () => {
+      const a = await agent("rw");
+      return a?.status === "working" ? a : undefined;
+    });
+    assert.equal(seen.detail, "building the far thing");
+    const json = await h.ok("terminal_run", { session: "rw", command: "termhive status idle --json" });
+    assert.equal(json.exit_code, 0, json.output);
+    assert.equal(JSON.parse(json.output).agent.name, "rw");
+    const bad = await h.ok("terminal_run", { session: "rw", command: "termhive status flying" });
+    assert.notEqual(bad.exit_code, 0);
+    assert.match(bad.output, /termhive: /);
+  });
+
+  test("termhive msg and termhive inbox between two host panes, as their own agents", async () => {
+    const sent = await h.ok("terminal_run", { session: "rw", command: "termhive msg rv 'the build is green: ship it'" });
+    assert.equal(sent.exit_code, 0, sent.output);
+    assert.match(sent.output, /^message #\d+ left for rv$/);
+    const read = await h.ok("terminal_run", { session: "rv", command: "termhive inbox" });
+    assert.equal(read.exit_code, 0, read.output);
+    assert.match(read.output, /^#\d+ from rw: the build is green: ship it$/);
+    const again = await h.ok("terminal_run", { session: "rv", command: "termhive inbox" });
+    assert.equal(again.output, "no messages");
+    // The same mail, as the hive holds it.
+    const all = await h.ok("hive_inbox", { agent: "rv", all: true, peek: true });
+    assert.deepEqual(all.messages.map((m: { from: string; text: string }) => [m.from, m.text]), [["rw", "the build is green: ship it"]]);
+  });
+
+  test("a request naming another agent cannot act as it; a huge one is refused unread", async () => {
+    const before = await agent("rv");
+    const posing = await h.ok("terminal_run", { session: "rw", command: "termhive status error pwned --agent rv" });
+    assert.notEqual(posing.exit_code, 0);
+    assert.match(posing.output, /acts as its own agent \(rw\) only/);
+    const forged = await h.ok("terminal_run", { session: "rw", command: "termhive msg lead hi --from rv" });
+    assert.notEqual(forged.exit_code, 0);
+    assert.match(forged.output, /--from rv is refused/);
+    assert.equal((await agent("rv"))?.status, before?.status);
+    const lead = await h.ok("hive_inbox", { agent: "lead", all: true, peek: true }).catch(() => ({ messages: [] }));
+    assert.equal(lead.messages.length, 0);
+
+    // 300 KiB of text: over the bound of 256 KiB a request.
+    const huge = await h.ok("terminal_run", { session: "rw", command: `termhive msg rv "$(head -c 307200 /dev/zero | tr '\\0' x)"; echo "exit=$?"` });
+    assert.match(huge.output, /over the limit of 256 KiB a request; nothing was done/);
+    assert.match(huge.output, /exit=1$/);
+    const rv = await h.ok("hive_inbox", { agent: "rv", peek: true });
+    assert.equal(rv.messages.length, 0);
+    // Nothing is left behind in the host's tmux: the request and its reply buffers are gone.
+    const buffers = remoteTmux("list-buffers", "-F", "#{buffer_name}");
+    assert.doesNotMatch(buffers.stdout, /termhive-(ask|reply|taken)-/);
+  });
+});
