@@ -112,7 +112,7 @@ export class HostDoor {
 
   /** What the pane's script prints and exits with. */
   async answer(host: string, ask: HostAsk): Promise<Reply> {
-    if (ask.text === null) return failed(`this request is ${Math.ceil(ask.bytes / 2048)} KiB, over the limit of ${RELAY_MAX_REQUEST_BYTES / 1024} KiB a request; nothing was done`);
+    if (ask.text === null) return failed(`this request takes ${Math.ceil(ask.bytes / 1024)} KiB in the host's tmux, over the limit of ${RELAY_MAX_REQUEST_BYTES / 1024} KiB a request (${HOST_ASK_MAX_BYTES / 1024} KiB written as hex); nothing was done`);
     const parsed = parseAsk(ask.text);
     if (typeof parsed === "string") return failed(parsed);
     const session = this.root.terminal.registry.byPane(remotePaneId(ask.paneId, host));

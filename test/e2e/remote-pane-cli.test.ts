@@ -84,10 +84,16 @@ describe("the in-pane termhive on a host", { skip }, () => {
     const lead = await h.ok("hive_inbox", { agent: "lead", all: true, peek: true }).catch(() => ({ messages: [] }));
     assert.equal(lead.messages.length, 0);
 
-    // 300 KiB of text: over the bound of 256 KiB a request.
-    const huge = await h.ok("terminal_run", { session: "rw", command: `termhive msg rv "$(head -c 307200 /dev/zero | tr '\\0' x)"; echo "exit=$?"` });
-    assert.match(huge.output, /over the limit of 256 KiB a request; nothing was done/);
+    // 300 KiB of text (three words: one argument may not pass 128 KiB): over the bound of 256 KiB a request.
+    const huge = await h.ok("terminal_run", { session: "rw", command: `w=$(head -c 102400 /dev/zero | tr '\\0' x); termhive msg rv "$w" "$w" "$w"; echo "exit=$?"` });
+    assert.match(huge.output, /^termhive: this request takes 60\d KiB in the host's tmux, over the limit of 256 KiB a request \(516 KiB written as hex\); nothing was done/);
     assert.match(huge.output, /exit=1$/);
+    // A program that skips the script and fills a request buffer itself is refused the same, unread.
+    const raw = await h.ok("terminal_run", {
+      session: "rw",
+      command: `s=$(cd "$(dirname "$(command -v termhive)")/../.." && pwd)/tmux.sock; n=\${TMUX_PANE#%}-1-1; head -c 900000 /dev/zero | tmux -S "$s" load-buffer -b termhive-ask-$n - && tmux -S "$s" send-keys -t "$(tmux -S "$s" show -gv @termhive_signal)" -l termhive-ask/ && tmux -S "$s" wait-for termhive-reply-$n && tmux -S "$s" show-buffer -b termhive-reply-$n-err; tmux -S "$s" delete-buffer -b termhive-reply-$n; tmux -S "$s" delete-buffer -b termhive-reply-$n-err`,
+    });
+    assert.match(raw.output, /^termhive: this request takes 879 KiB in the host's tmux, over the limit of 256 KiB a request \(516 KiB written as hex\); nothing was done$/);
     const rv = await h.ok("hive_inbox", { agent: "rv", peek: true });
     assert.equal(rv.messages.length, 0);
     // Nothing is left behind in the host's tmux: the request and its reply buffers are gone.
