@@ -7,7 +7,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempFolder } from "../temp-folder.js";
 import { Harness } from "./harness.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
 import { until as waitUntil } from "../until.js";
@@ -19,6 +21,7 @@ const skip = sshdAvailable() ? false : "sshd (openssh-server) is not installed: 
 interface Agent {
   name: string;
   status: string;
+  source?: string;
   detail?: string | null;
 }
 
@@ -30,7 +33,10 @@ describe("the in-pane termhive on a host", { skip }, () => {
 
   before(async () => {
     host = await startLoopbackHost();
-    h = await Harness.start({ TERMHIVE_SSH: host.sshCommand });
+    // The claude profile's rules and hooks, its program the fake agent as installed on the host.
+    const profiles = join(tempFolder("termhive-profiles-"), "profiles.json");
+    writeFileSync(profiles, JSON.stringify({ profiles: { hostclaude: { extends: "claude", command: `${process.execPath} ${host.installed.fakeAgent}` } } }));
+    h = await Harness.start({ TERMHIVE_SSH: host.sshCommand, TERMHIVE_PROFILES: profiles });
     await h.ok("agent_spawn", { name: "rw", command: "bash", host: host.alias, profile: "shell" });
     await h.ok("agent_spawn", { name: "rv", command: "bash", host: host.alias, profile: "shell" });
   });
@@ -99,5 +105,35 @@ describe("the in-pane termhive on a host", { skip }, () => {
     // Nothing is left behind in the host's tmux: the request and its reply buffers are gone.
     const buffers = remoteTmux("list-buffers", "-F", "#{buffer_name}");
     assert.doesNotMatch(buffers.stdout, /termhive-(ask|reply|taken)-/);
+  });
+
+  test("an agent's own hooks on the host report its turns: working, then idle, with source hook, and its conversation id", async () => {
+    // The fake writes its log on the host's disk (this machine's, outside what the host hides).
+    const log = join(host.remoteHome, "hooked.log");
+    const lines = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);
+    const logHas = (line: string) => until(`${JSON.stringify(line)} in the fake's log`, () => (lines().includes(line) ? true : undefined));
+    const spawned = await h.ok("agent_spawn", { name: "rc", profile: "hostclaude", host: host.alias, env: { FAKE_AGENT_LOG: log, FAKE_AGENT_TURN_MS: "1500" } });
+    assert.equal(spawned.ready, "ready", JSON.stringify(spawned));
+    await logHas("ready");
+    assert.ok(lines().includes("settings: Notification,PermissionRequest,SessionEnd,SessionStart,Stop,StopFailure,UserPromptSubmit"), lines().join(" | "));
+    assert.equal((await h.ok("hive_wait", { targets: "rc", for: "idle", timeout_s: 15 })).matched, true);
+    const cursor = (await h.ok("hive_events", { since: 0, limit: 1000 })).cursor;
+
+    assert.equal((await h.ok("hive_message", { agents: { rc: "far task" } })).delivered, 1);
+    await logHas("hook: UserPromptSubmit exit 0");
+    await logHas("done: far task");
+    await logHas("hook: Stop exit 0");
+    const idle = await until("rc idle from its Stop hook", async () => {
+      const a = await agent("rc");
+      return a?.status === "idle" && a.source === "hook" ? a : undefined;
+    });
+    assert.match(idle.detail ?? "", /Stop hook/);
+    const events = (await h.ok("hive_events", { since: cursor, targets: "rc", kinds: ["status"], limit: 1000 })).events as { data: { status: string; source: string } }[];
+    assert.deepEqual(events.filter((e) => e.data.source === "hook").map((e) => e.data.status), ["working", "idle"], JSON.stringify(events.map((e) => e.data)));
+    // The conversation id its hooks carried is the one agent_restore would resume.
+    const sessions = readFileSync(`${log}.sessions`, "utf8").split("\n").filter(Boolean);
+    const list = (await h.ok("agent_list")).agents.find((a: Agent) => a.name === "rc") as Record<string, unknown>;
+    assert.ok(sessions.length === 1, sessions.join(","));
+    assert.equal(JSON.stringify(list).includes(sessions[0]!) || (await h.call("agent_list")).text.includes(sessions[0]!), true, JSON.stringify(list));
   });
 });
