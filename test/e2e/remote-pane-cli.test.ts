@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempFolder } from "../temp-folder.js";
+import { Hive } from "../../src/hive/index.js";
 import { Harness } from "./harness.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
 import { until as waitUntil } from "../until.js";
@@ -79,14 +80,15 @@ describe("the in-pane termhive on a host", { skip }, () => {
   });
 
   test("a request naming another agent cannot act as it; a huge one is refused unread", async () => {
-    const before = await agent("rv");
     const posing = await h.ok("terminal_run", { session: "rw", command: "termhive status error pwned --agent rv" });
     assert.notEqual(posing.exit_code, 0);
     assert.match(posing.output, /acts as its own agent \(rw\) only/);
     const forged = await h.ok("terminal_run", { session: "rw", command: "termhive msg lead hi --from rv" });
     assert.notEqual(forged.exit_code, 0);
     assert.match(forged.output, /--from rv is refused/);
-    assert.equal((await agent("rv"))?.status, before?.status);
+    const rvNow = await agent("rv");
+    assert.notEqual(rvNow?.status, "error");
+    assert.notEqual(rvNow?.detail, "pwned");
     const lead = await h.ok("hive_inbox", { agent: "lead", all: true, peek: true }).catch(() => ({ messages: [] }));
     assert.equal(lead.messages.length, 0);
 
@@ -130,10 +132,16 @@ describe("the in-pane termhive on a host", { skip }, () => {
     assert.match(idle.detail ?? "", /Stop hook/);
     const events = (await h.ok("hive_events", { since: cursor, targets: "rc", kinds: ["status"], limit: 1000 })).events as { data: { status: string; source: string } }[];
     assert.deepEqual(events.filter((e) => e.data.source === "hook").map((e) => e.data.status), ["working", "idle"], JSON.stringify(events.map((e) => e.data)));
-    // The conversation id its hooks carried is the one agent_restore would resume.
-    const sessions = readFileSync(`${log}.sessions`, "utf8").split("\n").filter(Boolean);
-    const list = (await h.ok("agent_list")).agents.find((a: Agent) => a.name === "rc") as Record<string, unknown>;
-    assert.ok(sessions.length === 1, sessions.join(","));
-    assert.equal(JSON.stringify(list).includes(sessions[0]!) || (await h.call("agent_list")).text.includes(sessions[0]!), true, JSON.stringify(list));
+    // The conversation id its hooks carried is the one agent_restore would resume, told by the hook.
+    const started = readFileSync(`${log}.sessions`, "utf8").trim();
+    assert.match(started, /^[0-9a-f-]{36}$/);
+    const hive = Hive.open({ home: h.home });
+    try {
+      const launch = hive.launches.find("rc");
+      assert.equal(launch?.conversationId, started);
+      assert.equal(launch?.conversationBy, "hook");
+    } finally {
+      hive.close();
+    }
   });
 });
