@@ -63,6 +63,8 @@ export class HostConnections implements Hosts {
       backend.on("closed", (paneId) => this.events.emit("closed", id(paneId)));
       backend.on("gap", (paneId, reason) => this.events.emit("gap", id(paneId), reason));
       backend.on("asked", () => this.events.emit("hostAsked", host));
+      // Requests its panes left while no termhive followed the host are taken now.
+      setImmediate(() => this.events.emit("hostAsked", host));
       backend.on("down", (reason) => this.events.emit("hostDown", host, `${this.remote(host).transport.link} dropped (${reason})`));
     }
     return backend;
