@@ -115,9 +115,12 @@ export class HostDoor {
     if (ask.text === null) return failed(`this request takes ${Math.ceil(ask.bytes / 1024)} KiB in the host's tmux, over the limit of ${RELAY_MAX_REQUEST_BYTES / 1024} KiB a request (${HOST_ASK_MAX_BYTES / 1024} KiB written as hex); nothing was done`);
     const parsed = parseAsk(ask.text);
     if (typeof parsed === "string") return failed(parsed);
-    const session = this.root.terminal.registry.byPane(remotePaneId(ask.paneId, host));
+    const pane = remotePaneId(ask.paneId, host);
+    const registry = this.root.terminal.registry;
+    // A pane this process has not seen yet (opened by another termhive on the same home): the hive's listing first.
+    if (!registry.byPane(pane)) await this.root.crew.sync();
+    const session = registry.byPane(pane);
     if (!session) return failed(`pane ${ask.paneId} on host ${host} is not a session this termhive opened; nothing was done`);
-    await this.root.crew.sync();
     const agent = this.hive.agents.bySession(session.id)[0]?.name ?? null;
     return this.run(parsed.args, parsed.stdin, { host, sessionName: session.name, agent });
   }
