@@ -61,6 +61,12 @@ export function parseAsk(text: string): { args: string[]; stdin: string | null }
   return { args, stdin };
 }
 
+/** A `termhive hook …` request: the script left without waiting for its answer. */
+function isHook(ask: HostAsk): boolean {
+  const parsed = ask.text === null ? null : parseAsk(ask.text);
+  return parsed !== null && typeof parsed !== "string" && parsed.args[0] === "hook";
+}
+
 type PaneVerb = Verb<any, any, any>;
 const PANE_VERBS: readonly PaneVerb[] = [hiveMail, hiveInbox, hiveStatus];
 
@@ -103,7 +109,8 @@ export class HostDoor {
       for (const ask of asks) {
         const reply = await this.answer(host, ask).catch((error: unknown) => failed(cliFailure(error).message));
         if (reply.code !== 0) this.root.terminal.policy.audit.write({ event: "host-ask-refused", host, pane: ask.paneId, bytes: ask.bytes, reason: reply.stderr.trim() });
-        await this.hosts.answerAsk(host, ask.name, reply);
+        // A hook's script is not waiting (src/shell/cli/termhive): an answer would stay in the host's tmux for good.
+        if (!isHook(ask)) await this.hosts.answerAsk(host, ask.name, reply);
       }
     } catch (error) {
       traced(`taking the requests of host ${host}'s panes`)(error);

@@ -132,6 +132,8 @@ describe("the in-pane termhive on a host", { skip }, () => {
     assert.match(idle.detail ?? "", /Stop hook/);
     const events = (await h.ok("hive_events", { since: cursor, targets: "rc", kinds: ["status"], limit: 1000 })).events as { data: { status: string; source: string } }[];
     assert.deepEqual(events.filter((e) => e.data.source === "hook").map((e) => e.data.status), ["working", "idle"], JSON.stringify(events.map((e) => e.data)));
+    // A hook's script does not wait for an answer: none is left behind in the host's tmux.
+    assert.doesNotMatch(remoteTmux("list-buffers", "-F", "#{buffer_name}").stdout, /termhive-(ask|reply|taken)-/);
     // The conversation id its hooks carried is the one agent_restore would resume, told by the hook.
     const started = readFileSync(`${log}.sessions`, "utf8").trim();
     assert.match(started, /^[0-9a-f-]{36}$/);
