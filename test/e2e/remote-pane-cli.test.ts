@@ -146,4 +146,25 @@ describe("the in-pane termhive on a host", { skip }, () => {
       hive.close();
     }
   });
+
+  test("a status left while no termhive follows the host is applied by the next one that connects", async () => {
+    const paneOf = async (name: string) => ((await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === name).pane as string).split("@")[0]!;
+    const rwPane = await paneOf("rw");
+    process.kill(h.pid, "SIGKILL");
+    await h.close();
+    // Typed into the pane on the host itself: no termhive is there to run it.
+    const out = join(host.remoteHome, "offline.out");
+    assert.equal(remoteTmux("send-keys", "-t", rwPane, "-l", `TERMHIVE_ASK_WAIT_S=1 termhive status working "left offline" >${out} 2>&1; echo "exit=$?" >>${out}\r`).status, 0);
+    const said = await until("the script's word on its own", () => {
+      const text = existsSync(out) ? readFileSync(out, "utf8") : "";
+      return /exit=\d+/.test(text) ? text : undefined;
+    });
+    assert.match(said, /no termhive server answered within 1 s; the request waits in this host's tmux for the next one that connects\nexit=1/);
+    await h.connect();
+    const seen = await until("rw's offline status applied", async () => {
+      const a = await agent("rw");
+      return a?.detail === "left offline" ? a : undefined;
+    });
+    assert.equal(seen.status, "working");
+  });
 });
