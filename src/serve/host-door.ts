@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { ServiceRoot } from "../service/root.js";
 import type { Hosts, HostAsk } from "../backends/backend.js";
 import { remotePaneId } from "../backends/remote/pane-ids.js";
-import { HiveError, applyHookReport, CONVERSATION_ID, hookChannelOf, hookOutcome, parseHookPayload, promptDigest, type Hive } from "../hive/index.js";
+import { HiveError, applyHookReport, holdPermission, CONVERSATION_ID, hookChannelOf, hookOutcome, parseHookPayload, promptDigest, type Hive } from "../hive/index.js";
 import { readInbox, type MailInput } from "../hive/ops/store-only.js";
 import { RELAY_UNREAD_CAP, RelayMailPace } from "../hive/relay/relay-mail-bound.js";
 import { RELAY_MAX_REQUEST_BYTES } from "../sandbox/relay.js";
@@ -30,6 +30,10 @@ export const HOST_ASK_MAX_BYTES = 2 * RELAY_MAX_REQUEST_BYTES + 4096;
 /** Passes over one host's requests are this far apart at least (the relay folder's pace: DRAIN_GAP_MS). */
 const PASS_GAP_MS = 50;
 const VERSION = "termhive-ask-v1";
+/** A held permission request waits at most this long (the script waits as long and a little more). */
+const MAX_HOLD_S = 3600;
+/** Held at once per host, at most: an agent holds one at a time, a team a few. */
+const MAX_HELD = 16;
 
 export interface Reply {
   code: number;
@@ -61,10 +65,22 @@ export function parseAsk(text: string): { args: string[]; stdin: string | null }
   return { args, stdin };
 }
 
-/** A `termhive hook …` request: the script left without waiting for its answer. */
-function isHook(ask: HostAsk): boolean {
+/**
+ * Whether the request is a hook's, and whether it holds a permission request open (`hook
+ * PermissionRequest --wait <s>`, whose script waits for the decision); other hooks' scripts
+ * do not wait for an answer.
+ */
+export function hookKind(args: readonly string[]): "no" | "quiet" | "held" {
+  if (args[0] !== "hook") return "no";
+  const at = args.findIndex((a) => a === "--wait" || a.startsWith("--wait="));
+  const value = at < 0 ? undefined : args[at] === "--wait" ? args[at + 1] : args[at]!.slice("--wait=".length);
+  // The script's own reading (src/shell/cli/termhive): a whole number of seconds.
+  return args[1] === "PermissionRequest" && value !== undefined && /^\d+$/.test(value) ? "held" : "quiet";
+}
+
+function kindOf(ask: HostAsk): "no" | "quiet" | "held" {
   const parsed = ask.text === null ? null : parseAsk(ask.text);
-  return parsed !== null && typeof parsed !== "string" && parsed.args[0] === "hook";
+  return parsed === null || typeof parsed === "string" ? "no" : hookKind(parsed.args);
 }
 
 type PaneVerb = Verb<any, any, any>;
@@ -81,6 +97,8 @@ export class HostDoor {
   private readonly mailPace = new RelayMailPace();
   private readonly passing = new Set<string>();
   private readonly again = new Set<string>();
+  /** Permission requests held open per host now (each polls the store until answered). */
+  private readonly held = new Map<string, number>();
 
   constructor(
     private readonly root: ServiceRoot,
@@ -107,10 +125,20 @@ export class HostDoor {
       const { asks, more } = await this.hosts.takeAsks(host, HOST_ASK_MAX_BYTES);
       if (more) this.again.add(host);
       for (const ask of asks) {
-        const reply = await this.answer(host, ask).catch((error: unknown) => failed(cliFailure(error).message));
-        if (reply.code !== 0) this.root.terminal.policy.audit.write({ event: "host-ask-refused", host, pane: ask.paneId, bytes: ask.bytes, reason: reply.stderr.trim() });
-        // A hook's script is not waiting (src/shell/cli/termhive): an answer would stay in the host's tmux for good.
-        if (!isHook(ask)) await this.hosts.answerAsk(host, ask.name, reply);
+        const kind = kindOf(ask);
+        const tooMany = kind === "held" && (this.held.get(host) ?? 0) >= MAX_HELD;
+        const answered = (tooMany ? Promise.resolve(failed(`${MAX_HELD} permission requests of host ${host} are held already; this one is not (the program shows its own dialog)`)) : this.answer(host, ask))
+          .catch((error: unknown) => failed(cliFailure(error).message))
+          .then(async (reply) => {
+            if (reply.code !== 0) this.root.terminal.policy.audit.write({ event: "host-ask-refused", host, pane: ask.paneId, bytes: ask.bytes, reason: reply.stderr.trim() });
+            // A hook's script is not waiting (src/shell/cli/termhive): an answer would stay in the host's tmux for good.
+            if (kind !== "quiet") await this.hosts.answerAsk(host, ask.name, reply);
+          });
+        // A held permission request waits for hive_answer: the host's other requests do not wait with it.
+        if (kind === "held") {
+          this.held.set(host, (this.held.get(host) ?? 0) + 1);
+          void answered.catch(traced(`answering a held permission request of host ${host}`)).finally(() => this.held.set(host, (this.held.get(host) ?? 1) - 1));
+        } else await answered;
       }
     } catch (error) {
       traced(`taking the requests of host ${host}'s panes`)(error);
@@ -169,11 +197,8 @@ export class HostDoor {
       .option("--agent <name>")
       .option("--wait <seconds>")
       .action(async (...params: unknown[]) => {
-        const [event, payload, options] = params as [string, string | undefined, { status?: string; agent?: string }];
-        await act(async () => {
-          this.hook(event, payload ?? stdin ?? "", options, asker);
-          return "";
-        })(...params);
+        const [event, payload, options] = params as [string, string | undefined, { status?: string; agent?: string; wait?: string }];
+        await act(() => this.hook(event, payload ?? stdin ?? "", options, asker))(...params);
       });
     try {
       await program.parseAsync(args, { from: "user" });
@@ -213,19 +238,22 @@ export class HostDoor {
     } as unknown as StoreHive;
   }
 
-  /** `termhive hook`: the program's own report (cli/hook.ts), as the pane's agent. */
-  private hook(event: string, payloadText: string, options: { status?: string; agent?: string }, asker: Asker): void {
+  /** `termhive hook`: the program's own report (cli/hook.ts), as the pane's agent; what it prints. */
+  private async hook(event: string, payloadText: string, options: { status?: string; agent?: string; wait?: string }, asker: Asker): Promise<string> {
     if (!options.status) throw new HiveError("invalid", "termhive hook needs --status <working|idle|waiting_for_input|error|exited>");
     if (options.agent !== undefined && options.agent !== asker.agent) throw new HiveError("invalid", `a pane on host ${asker.host} reports for its own agent only: --agent ${options.agent} is refused`);
     if (!asker.agent) throw new HiveError("unknown", `no agent is bound to this pane (session ${asker.sessionName} on host ${asker.host})`);
     const payload = parseHookPayload(payloadText);
     // Codex's title threads are told apart by its thread files, which are on the host: every thread counts as the main one.
     const outcome = hookOutcome(event, options.status, payload, { isMainThread: () => true });
-    if ("ignored" in outcome) return;
+    if ("ignored" in outcome) return "";
     const id = payload.session_id ?? payload["thread-id"];
     if (typeof id === "string" && CONVERSATION_ID.test(id)) this.hive.launches.noteConversation(asker.agent, id);
+    const waitS = options.wait === undefined ? 0 : Number(options.wait);
+    if (event === "PermissionRequest" && Number.isInteger(waitS) && waitS > 0) return (await holdPermission(this.hive, asker.agent, payload, Math.min(waitS, MAX_HOLD_S))) ?? "";
     const digest = event === "UserPromptSubmit" && typeof payload.prompt === "string" ? { promptDigest: promptDigest(payload.prompt) } : {};
     applyHookReport(this.hive, asker.agent, { event, status: outcome.status, detail: outcome.detail ?? null, endsTurn: outcome.endsTurn === true, firedAt: Date.now(), channel: hookChannelOf(payload), ...digest });
+    return "";
   }
 }
 

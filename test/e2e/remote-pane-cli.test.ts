@@ -167,4 +167,21 @@ describe("the in-pane termhive on a host", { skip }, () => {
     });
     assert.equal(seen.status, "working");
   });
+
+  test("a permission request held by the hook on the host is decided by hive_answer; the hook prints the decision there", async () => {
+    const payload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "touch far-file" } });
+    const decision = join(host.remoteHome, "decision.json");
+    await h.ok("terminal_send", { session: "rv", text: `termhive hook PermissionRequest --status waiting_for_input --wait 60 '${payload}' >${decision}; echo held-$((1+1))\n` });
+    const question = await until("rv's held request in agent_list", async () => {
+      const a = (await h.ok("agent_list")).agents.find((x: { name: string }) => x.name === "rv");
+      return a?.question?.digest as string | undefined;
+    }, 30_000);
+    const answered = await h.ok("hive_answer", { agent: "rv", answer: "yes", question });
+    assert.ok(answered, JSON.stringify(answered));
+    await h.ok("terminal_wait", { session: "rv", pattern: "held-2", timeout_s: 30 });
+    assert.deepEqual(JSON.parse(readFileSync(decision, "utf8")), { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
+    // Nothing of this request stays in the host's tmux (an answer a script gave up waiting for, as the one above, is removed later).
+    const rvPane = ((await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "rv").pane as string).split("@")[0]!.slice(1);
+    assert.doesNotMatch(remoteTmux("list-buffers", "-F", "#{buffer_name}").stdout, new RegExp(`termhive-(ask|reply|taken)-${rvPane}-`));
+  });
 });

@@ -90,4 +90,11 @@ export async function answerAsk(tmux: Tmux, ask: string, reply: { code: number; 
   }
   steps.push(tmux(`wait-for -S ${tmuxQuote(name)}`));
   await Promise.all(steps);
+  // The script reads its answer the moment the signal comes, and removes it; one whose script
+  // gave up waiting (no server was there in time) would stay in the host's tmux for good.
+  const names = [name, `${name}-out`, `${name}-err`];
+  setTimeout(() => void Promise.allSettled(names.map((b) => tmux(`delete-buffer -b ${tmuxQuote(b)}`))), ANSWER_KEPT_MS).unref();
 }
+
+/** How long an answer is left for its script to read. */
+const ANSWER_KEPT_MS = 60_000;
