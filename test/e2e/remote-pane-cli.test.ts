@@ -184,4 +184,20 @@ describe("the in-pane termhive on a host", { skip }, () => {
     const rvPane = ((await h.ok("terminal_list")).sessions.find((s: { name: string }) => s.name === "rv").pane as string).split("@")[0]!.slice(1);
     assert.doesNotMatch(remoteTmux("list-buffers", "-F", "#{buffer_name}").stdout, new RegExp(`termhive-(ask|reply|taken)-${rvPane}-`));
   });
+
+  test("an agent split off a host pane (hive_split) gets the host's hooks too", async () => {
+    const log = join(host.remoteHome, "split.log");
+    const lines = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);
+    const split = await h.ok("hive_split", { session: "rw", direction: "right", agent: "rs", profile: "hostclaude", command: `${process.execPath} ${host.installed.fakeAgent} ${log} 500` });
+    assert.equal(split.ready, "ready", JSON.stringify(split));
+    assert.match(split.pane, /@loopback$/);
+    await until("the split fake's settings", () => (lines().includes("settings: Notification,PermissionRequest,SessionEnd,SessionStart,Stop,StopFailure,UserPromptSubmit") ? true : undefined));
+    assert.equal((await h.ok("hive_wait", { targets: "rs", for: "idle", timeout_s: 15 })).matched, true);
+    assert.equal((await h.ok("hive_message", { agents: { rs: "split task" } })).delivered, 1);
+    await until("rs's Stop hook", () => (lines().includes("hook: Stop exit 0") ? true : undefined));
+    await until("rs idle from its Stop hook", async () => {
+      const a = await agent("rs");
+      return a?.status === "idle" && a.source === "hook" ? a : undefined;
+    });
+  });
 });
