@@ -66,6 +66,7 @@ async function mcpCommand(explain: boolean): Promise<void> {
   const root = new DeferredRoot(async () => {
     const composed = (await import("./service/root.js")).composeRoot(config);
     composed.crew.followHive(); // notifications (when configured) follow the hive from now on
+    (await import("./serve/host-door.js")).followHostAsks(composed); // host panes' in-pane termhive
     return composed;
   });
   const stop = async () => {

@@ -82,6 +82,21 @@ export interface BackendEvents {
   down(reason: string): void;
   /** The connection to a remote host dropped: only that host's panes are gone, until the next call reconnects. */
   hostDown(host: string, reason: string): void;
+  /** A pane of this tmux server left a request for the hive (a host's in-pane `termhive`; Hosts.takeAsks). */
+  asked(): void;
+  /** The same, on a remote host's tmux server. */
+  hostAsked(host: string): void;
+}
+
+/** A request a host pane's `termhive` left in its tmux (src/shell/cli/termhive). */
+export interface HostAsk {
+  /** Its buffer's name, which names the reply's. */
+  name: string;
+  /** The pane it comes from, as its host's tmux numbers it ("%3"): the buffer's name says so. */
+  paneId: string;
+  /** Its text; null when it was over the bound and dropped unread. */
+  text: string | null;
+  bytes: number;
 }
 
 /** A remote host made ready for sessions (see src/backends/remote/): where its termhive files are. */
@@ -100,6 +115,8 @@ export interface HostFacts {
   shell: string;
   /** bubblewrap on the host (its panes' `sandbox`), null when it has none; absent: not asked. */
   bwrap?: string | null;
+  /** The PATH of the host's non-interactive commands, which its tmux server gives panes; absent: not told. */
+  path?: string;
 }
 
 /**
@@ -201,6 +218,10 @@ export interface Hosts {
    * that are down (link dropped, not reached since): their panes are not known to be closed.
    */
   hostsLeftOut(): ReadonlySet<string>;
+  /** The requests a host's panes left for the hive (their in-pane `termhive`), each taken by this process alone. */
+  takeAsks(host: string, maxBytes: number): Promise<{ asks: HostAsk[]; more: boolean }>;
+  /** Answers one of them: the script waiting in that pane prints it and exits with `code`. */
+  answerAsk(host: string, ask: string, reply: { code: number; stdout: string; stderr: string }): Promise<void>;
 }
 
 /** Output a backend can pause (tmux's flow control). Absent where output never pauses. */

@@ -10,7 +10,7 @@
 // (hive/programs/permission-asks.ts) and, when hive_answer decides it in time, prints Claude Code's own
 // decision JSON; when nobody does, it prints nothing and the program shows its dialog.
 import type { Command } from "commander";
-import { CONVERSATION_ID, Hive, HiveError, applyHookReport, clipDetail, hookChannelOf, hookOutcome, isCodexMainThread, parseHookPayload, promptDigest as promptDigestOf, summarizeToolInput } from "../hive/index.js";
+import { CONVERSATION_ID, Hive, HiveError, applyHookReport, holdPermission, hookChannelOf, hookOutcome, isCodexMainThread, parseHookPayload, promptDigest as promptDigestOf } from "../hive/index.js";
 import { loadConfig } from "../config.js";
 import { RELAY_ENV, writeRelayRequest } from "../sandbox/relay.js";
 
@@ -32,33 +32,6 @@ async function readStdin(): Promise<string> {
     process.stdin.on("end", done);
     process.stdin.on("error", done);
   });
-}
-
-/** How often a waiting PermissionRequest hook reads its row (another process answers it: no event reaches here). */
-const ASK_POLL_MS = 100;
-
-/**
- * Holds a permission request open for the hive: records it and the agent's waiting status
- * (with the ask's digest), then waits for a decision until `waitS` passes. Prints Claude
- * Code's PermissionRequest decision JSON when one came.
- */
-async function holdPermission(hive: Hive, name: string, payload: Record<string, unknown>, waitS: number): Promise<void> {
-  const tool = typeof payload.tool_name === "string" ? payload.tool_name : "a tool";
-  const summary = summarizeToolInput(payload.tool_input);
-  const ask = hive.permissionAsks.open(name, tool, summary, waitS * 1000);
-  hive.agents.setStatus(name, "waiting_for_input", { detail: clipDetail(`PermissionRequest hook: ${tool}: ${summary}`), source: "hook", question: ask.digest });
-  const deadline = Date.now() + waitS * 1000;
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, ASK_POLL_MS));
-    const now = hive.permissionAsks.get(ask.id);
-    if (!now) return; // superseded by a newer ask of the same agent
-    if (now.decision === null) continue;
-    hive.permissionAsks.taken(ask.id);
-    const decision = now.decision === "allow" ? { behavior: "allow" } : { behavior: "deny", message: now.message ?? "denied from the termhive hive" };
-    process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } }) + "\n");
-    return;
-  }
-  hive.permissionAsks.withdraw(ask.id);
 }
 
 /** Claude Code's `session_id` (every hook payload), Codex's `thread-id` (notify); ids of any other shape are not kept. */
@@ -91,7 +64,11 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
     const conversation = conversationIdOf(payload);
     if (conversation !== undefined) hive.launches.noteConversation(name, conversation);
     const waitS = options.wait === undefined ? 0 : Number(options.wait);
-    if (event === "PermissionRequest" && Number.isInteger(waitS) && waitS > 0) return await holdPermission(hive, name, payload, waitS);
+    if (event === "PermissionRequest" && Number.isInteger(waitS) && waitS > 0) {
+      const decision = await holdPermission(hive, name, payload, waitS);
+      if (decision) process.stdout.write(decision);
+      return;
+    }
     applyHookReport(hive, name, { event, status: outcome.status, detail: outcome.detail ?? null, endsTurn: outcome.endsTurn === true, firedAt, channel, ...promptDigest });
   } finally {
     hive.close();

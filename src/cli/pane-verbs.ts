@@ -15,7 +15,7 @@ import hiveStatus from "../verbs/hive-status.js";
 import type { CliForm, InPaneForm, StoreServices, Verb } from "../verbs/verb.js";
 import { fail, print } from "./output.js";
 import { PaneHive } from "./pane-hive.js";
-import { actionParams, commandFor } from "./verb-command.js";
+import { actionParams, commandFor } from "../verbs/verb-command.js";
 
 /** The verbs whose CLI form runs in a pane; their run takes the hive store alone (checked here by type). */
 export const PANE_VERBS: readonly Verb<any, any, StoreServices>[] = [hiveMail, hiveInbox, hiveStatus];

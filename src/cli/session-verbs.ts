@@ -6,7 +6,7 @@ import { VERBS, type AnyVerb, type Services } from "../verbs/index.js";
 import { connectEngine, type Engine } from "./connect.js";
 import { fail, print } from "./output.js";
 import { cliSpeakResult } from "./speak.js";
-import { actionParams, commandFor } from "./verb-command.js";
+import { actionParams, commandFor } from "../verbs/verb-command.js";
 
 /** Runs a verb against the engine and always releases it (the direct service detaches from tmux). */
 export async function withEngine<T>(json: boolean | undefined, work: (e: Engine) => Promise<T>, session?: string): Promise<T> {

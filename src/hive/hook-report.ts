@@ -5,6 +5,8 @@ import type { AgentStatus } from "./store/agents.js";
 import type { Hive } from "./index.js";
 import { hookWaitingLeftToScreen } from "./rules/precedence.js";
 import { hookIsStale } from "./store/turns.js";
+import { clipDetail } from "./store/agents.js";
+import { summarizeToolInput } from "./programs/permission-asks.js";
 
 /** Which of the program's channels reported: its hooks (the payload names the hook event) or Codex's notify. */
 export type HookChannel = "hooks" | "notify";
@@ -46,5 +48,33 @@ export function applyHookReport(hive: Hive, name: string, r: HookReport): string
   if (hookWaitingLeftToScreen(hive.profiles.find(hive.agents.get(name).profile), r.status)) return "waiting is read on screen";
   hive.agents.setStatus(name, r.status, { detail: r.detail, source: "hook" });
   if (r.endsTurn) hive.turns.cancel([name]);
+  return null;
+}
+
+/** How often a waiting PermissionRequest hook reads its row (another process answers it: no event reaches here). */
+const ASK_POLL_MS = 100;
+
+/**
+ * Holds a permission request open for the hive: records it and the agent's waiting status
+ * (with the ask's digest), then waits for a decision until `waitS` passes. Returns Claude
+ * Code's PermissionRequest decision JSON when one came: the line the hook prints (in the
+ * agent's pane, cli/hook.ts; from a host's pane, its script prints what serve/host-door.ts answers).
+ */
+export async function holdPermission(hive: Hive, name: string, payload: Record<string, unknown>, waitS: number): Promise<string | null> {
+  const tool = typeof payload.tool_name === "string" ? payload.tool_name : "a tool";
+  const summary = summarizeToolInput(payload.tool_input);
+  const ask = hive.permissionAsks.open(name, tool, summary, waitS * 1000);
+  hive.agents.setStatus(name, "waiting_for_input", { detail: clipDetail(`PermissionRequest hook: ${tool}: ${summary}`), source: "hook", question: ask.digest });
+  const deadline = Date.now() + waitS * 1000;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, ASK_POLL_MS));
+    const now = hive.permissionAsks.get(ask.id);
+    if (!now) return null; // superseded by a newer ask of the same agent
+    if (now.decision === null) continue;
+    hive.permissionAsks.taken(ask.id);
+    const decision = now.decision === "allow" ? { behavior: "allow" } : { behavior: "deny", message: now.message ?? "denied from the termhive hive" };
+    return JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } }) + "\n";
+  }
+  hive.permissionAsks.withdraw(ask.id);
   return null;
 }

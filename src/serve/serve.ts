@@ -6,6 +6,7 @@ import { dashboardUrl, writeServeRecord } from "../dashboard/serve-record.js";
 import { startGrpc } from "../grpc/server.js";
 import { grpcSocketPath } from "../grpc/socket.js";
 import { composeRoot } from "../service/root.js";
+import { followHostAsks } from "./host-door.js";
 import { EndingOrder, toDisposable } from "../util/lifecycle.js";
 import { traced } from "../util/traced.js";
 import { installCrashPolicy } from "../util/crash-policy.js";
@@ -47,6 +48,7 @@ export async function startServe(options: ServeOptions): Promise<Serving> {
   const config = loadConfig();
   const parts = new EndingOrder(SERVE_ENDING_ORDER);
   const root = composeRoot(config);
+  followHostAsks(root); // host panes' in-pane termhive (host-door.ts)
   // A failure ending the services is only traced: the servers' ending is what a stop reports.
   parts.set("services", { dispose: () => root.dispose().catch(traced("shutting the services down")) });
   const token = options.auth ? loadOrCreateToken(config.home) : null;

@@ -101,6 +101,12 @@ describe("sessions and agents in a container", { skip }, () => {
     await h.ok("hive_wait", { targets: "boxed", for: "idle", timeout_s: 30 });
     await h.ok("hive_message", { agents: { boxed: "turn one" } });
     await logHas(log, "done: turn one");
+    // Its own hooks ran in the container and reached the hive through the container's tmux.
+    await logHas(log, "hook: Stop exit 0");
+    await until("boxed idle from its Stop hook", async () => {
+      const a = (await h.ok("agent_list", {})).agents.find((x: { name: string }) => x.name === "boxed");
+      return a?.status === "idle" && a.source === "hook" ? a : undefined;
+    });
     const conversation = boxLog(`${log}.sessions`)[0];
     assert.match(conversation ?? "", /^[0-9a-f-]{36}$/);
     const listed = await h.ok("agent_list", {});

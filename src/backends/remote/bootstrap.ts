@@ -74,6 +74,8 @@ export function bootstrapScript(tmuxConf: string, assets: Asset[] = shellAssets(
     heredoc('"$D/tmux.conf"', tmuxConf),
     `printf '%s home %s\\n' ${MARK} "$HOME"`,
     `printf '%s shell %s\\n' ${MARK} "$S"`,
+    // The PATH its tmux server (started over the same link) gives panes: the in-pane termhive's folder goes first (pane-cli.ts).
+    `printf '%s path %s\\n' ${MARK} "$PATH"`,
     'L=${SHELL:-$(printf %s "$A" | cut -d: -f7)}',
     `printf '%s login %s\\n' ${MARK} "\${L:-/bin/sh}"`,
     `if T=$(command -v tmux); then printf '%s tmux %s\\n' ${MARK} "$T"; else printf '%s tmux\\n' ${MARK}; fi`,
@@ -104,7 +106,7 @@ export function parseFacts(host: string, stdout: string): HostFacts {
       `tmux is not installed on host ${host} (not on the PATH of its non-interactive ssh commands): install it there (apt-get install -y tmux, dnf install -y tmux or brew install tmux), then retry`,
     );
   }
-  return { host, home, stateDir: `${home}/.local/state/termhive`, shellDir, tmuxPath, shell: facts.get("login") || "/bin/sh", bwrap: facts.get("bwrap") || null };
+  return { host, home, stateDir: `${home}/.local/state/termhive`, shellDir, tmuxPath, shell: facts.get("login") || "/bin/sh", bwrap: facts.get("bwrap") || null, ...(facts.get("path") ? { path: facts.get("path")! } : {}) };
 }
 
 /**

@@ -3,7 +3,7 @@
 // events forwarded under remote pane ids, the hosts with sessions remembered, listings that do
 // not wait for a host that went silent, and the Hosts capability (setting a host up, files there).
 import type { EventEmitter } from "node:events";
-import type { Backend, HostFacts, Hosts, PaneInfo } from "../backend.js";
+import type { Backend, HostAsk, HostFacts, Hosts, PaneInfo } from "../backend.js";
 import { checkDestination, hostAddress } from "./destination.js";
 import { onHost, remotePaneId, splitPaneId } from "./pane-ids.js";
 import { RememberedHosts } from "./remembered-hosts.js";
@@ -68,6 +68,9 @@ export class HostConnections implements Hosts {
       backend.on("exit", (paneId, status, signal) => this.events.emit("exit", id(paneId), status, signal));
       backend.on("closed", (paneId) => this.events.emit("closed", id(paneId)));
       backend.on("gap", (paneId, reason) => this.events.emit("gap", id(paneId), reason));
+      backend.on("asked", () => this.events.emit("hostAsked", host));
+      // Requests its panes left while no termhive followed the host are taken now.
+      setImmediate(() => this.events.emit("hostAsked", host));
       backend.on("down", (reason) => this.hostDown(host, `${this.remote(host).transport.link} dropped (${reason})`));
     }
     return backend;
@@ -142,6 +145,14 @@ export class HostConnections implements Hosts {
     const remote = splitPaneId(paneId);
     if (!remote) throw new Error(`pane ${paneId} is local`);
     return remote;
+  }
+
+  async takeAsks(host: string, maxBytes: number): Promise<{ asks: HostAsk[]; more: boolean }> {
+    return (await this.backendOf(host)).takeAsks(maxBytes);
+  }
+
+  async answerAsk(host: string, ask: string, reply: { code: number; stdout: string; stderr: string }): Promise<void> {
+    await (await this.backendOf(host)).answerAsk(ask, reply);
   }
 
   attachCommand(host: string, paneId: string): string {

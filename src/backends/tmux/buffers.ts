@@ -3,6 +3,7 @@
 // The three commands of a call are sent together and run in order, so the buffer is always
 // that call's own.
 import { tmuxQuote, tmuxQuoteFormat } from "./quote.js";
+import type { HostAsk } from "../backend.js";
 
 type Tmux = (command: string) => Promise<string[]>;
 
@@ -33,3 +34,67 @@ export async function writeViaBuffer(tmux: Tmux, path: string, text: string): Pr
     tmux(`delete-buffer -b ${buffer}`),
   ]);
 }
+
+/** A request buffer of a host pane's `termhive` (src/shell/cli/termhive): termhive-ask-<pane>-<pid>-<time>. */
+
+const ASK_BUFFER = /^termhive-ask-(\d+)-\d+-\d+$/;
+/** Requests taken in one pass; the rest wait for the next (a pane can leave them faster than any pass). */
+export const ASKS_PER_PASS = 50;
+
+/**
+ * The waiting requests, oldest first, each taken by this process alone: renamed first (a
+ * second termhive process following the same host, or a program that named a buffer so,
+ * loses the race and skips it), then read and deleted. A buffer over `maxBytes` is deleted
+ * unread. `more`: requests are left for another pass.
+ */
+export async function takeAsks(tmux: Tmux, maxBytes: number): Promise<{ asks: HostAsk[]; more: boolean }> {
+  const listed = (await tmux(`list-buffers -F '#{buffer_created} #{buffer_size} #{buffer_name}'`))
+    .map((line) => line.split(" "))
+    .filter(([, , name]) => name !== undefined && ASK_BUFFER.test(name))
+    .sort((a, b) => Number(a[0]) - Number(b[0]));
+  const taking = listed.slice(0, ASKS_PER_PASS).map(async ([, size, name]) => {
+    const taken = `termhive-taken-${process.pid}-${++bufferCount}`;
+    const bytes = Number(size);
+    const over = !(bytes <= maxBytes);
+    const steps = [tmux(`set-buffer -b ${tmuxQuote(name!)} -n ${taken}`), over ? null : tmux(`show-buffer -b ${taken}`), tmux(`delete-buffer -b ${taken}`)];
+    const [renamed, shown] = await Promise.allSettled(steps.map((s) => s ?? Promise.resolve([])));
+    if (renamed!.status === "rejected") return null; // taken by another
+    const text = over || shown!.status !== "fulfilled" ? null : shown!.value.join("\n");
+    return { name: name!, paneId: `%${ASK_BUFFER.exec(name!)![1]}`, text, bytes };
+  });
+  const asks = (await Promise.all(taking)).filter((a): a is HostAsk => a !== null);
+  return { asks, more: listed.length > ASKS_PER_PASS };
+}
+
+/** Text in tmux's double quotes: every byte as it is (newlines and control bytes as escapes, no $ expanded). */
+function tmuxQuoteAny(text: string): string {
+  const escaped = text.replace(/[\\"$]/g, "\\$&").replace(/[\x00-\x1f\x7f]/g, (c) => (c === "\n" ? "\\n" : `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`));
+  return `"${escaped}"`;
+}
+
+/** Reply chunks: a tmux command line stays short, whatever a reply holds. */
+const REPLY_CHUNK = 32 * 1024;
+
+/** Answers a request: its exit code, stdout and stderr in reply buffers, then the channel its script waits on. */
+export async function answerAsk(tmux: Tmux, ask: string, reply: { code: number; stdout: string; stderr: string }): Promise<void> {
+  const name = ask.replace(/^termhive-ask-/, "termhive-reply-");
+  const steps = [tmux(`set-buffer -b ${tmuxQuote(name)} ${reply.code}`)];
+  for (const [suffix, text] of [["-out", reply.stdout], ["-err", reply.stderr]] as const) {
+    for (let at = 0, first = true; at < text.length; first = false) {
+      // Never between the two halves of a surrogate pair.
+      let end = Math.min(text.length, at + REPLY_CHUNK);
+      if (end < text.length && /[\ud800-\udbff]/.test(text[end - 1]!)) end--;
+      steps.push(tmux(`set-buffer ${first ? "" : "-a "}-b ${tmuxQuote(name + suffix)} ${tmuxQuoteAny(text.slice(at, end))}`));
+      at = end;
+    }
+  }
+  steps.push(tmux(`wait-for -S ${tmuxQuote(name)}`));
+  await Promise.all(steps);
+  // The script reads its answer the moment the signal comes, and removes it; one whose script
+  // gave up waiting (no server was there in time) would stay in the host's tmux for good.
+  const names = [name, `${name}-out`, `${name}-err`];
+  setTimeout(() => void Promise.allSettled(names.map((b) => tmux(`delete-buffer -b ${tmuxQuote(b)}`))), ANSWER_KEPT_MS).unref();
+}
+
+/** How long an answer is left for its script to read. */
+const ANSWER_KEPT_MS = 60_000;

@@ -2,6 +2,8 @@
 
 export const DEATH_PREFIX = "termhive-died";
 export const SIGNAL_WINDOW = "termhive-signal";
+/** What a host pane's `termhive` types into the signal pane: a request waits in a tmux buffer (buffers.ts). */
+export const ASK_SIGNAL = "termhive-ask/";
 /** The signal pane's program: echo off and raw, so each hook line comes back exactly once. */
 export const SIGNAL_PANE_ARGV = ["/bin/sh", "-c", "stty raw -echo; exec cat"];
 /** Parses the lines the pane-died hook types into the signal pane. */

@@ -2,12 +2,12 @@ import { paneEnvironment, type PaneEnvPolicy } from "../../util/pane-env.js";
 import { EventEmitter } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Backend, type BackendEvents, type CreatePaneOptions, type Marks, type PaneInfo, type PausableOutput, type PaneSnapshot, type SharedState, type Windows } from "../backend.js";
+import { type Backend, type BackendEvents, type HostAsk, type CreatePaneOptions, type Marks, type PaneInfo, type PausableOutput, type PaneSnapshot, type SharedState, type Windows } from "../backend.js";
 import { launchArgv } from "../launch.js";
 import { resolveKey } from "../keys.js";
 import { ControlClient, TmuxError, TmuxGoneError, type ControlOptions } from "./control.js";
 import { layoutDropsAKnownPane } from "./layout.js";
-import { DeathLineReader, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
+import { ASK_SIGNAL, DeathLineReader, SIGNAL_PANE_ARGV, SIGNAL_WINDOW, tmuxConfig, tmuxConfigCommands } from "./config.js";
 import type { Notification } from "./protocol.js";
 import { tmuxMarks } from "./pane-marks.js";
 import { openPane } from "./open-pane.js";
@@ -17,7 +17,7 @@ import { tmuxSharedState } from "./shared-state.js";
 import { sendBytes } from "./send-bytes.js";
 import { tmuxQuote } from "./quote.js";
 import { capturePane } from "./capture.js";
-import { readViaBuffer, writeViaBuffer } from "./buffers.js";
+import { answerAsk, takeAsks, readViaBuffer, writeViaBuffer } from "./buffers.js";
 import { PANE_FORMAT, parsePaneLine } from "./pane-format.js";
 import { shellWord } from "../../util/shell-word.js";
 import { traced } from "../../util/traced.js";
@@ -199,8 +199,17 @@ export class TmuxBackend implements Backend {
   private signalPane = "";
   private readonly deaths = new DeathLineReader();
 
+  /** The end of the signal pane's last output, where an ask's word may have been cut in two. */
+  private askCarry = "";
+
   private onSignal(data: Buffer): void {
     for (const death of this.deaths.read(data)) this.events.emit("exit", death.paneId, death.status, death.signal);
+    const text = this.askCarry + data.toString("latin1");
+    this.askCarry = text.slice(-(ASK_SIGNAL.length - 1));
+    if (text.includes(ASK_SIGNAL)) {
+      this.askCarry = "";
+      this.events.emit("asked");
+    }
   }
 
   private onOther(name: string, args: string): void {
@@ -323,6 +332,15 @@ export class TmuxBackend implements Backend {
   /** Writes a short text file on the tmux server's host; input sent after this call reaches panes after it is written. */
   writeFile(path: string, text: string): Promise<void> {
     return writeViaBuffer((command) => this.cmd(command), path, text);
+  }
+
+  /** The requests host panes' `termhive` left in this server's buffers (buffers.ts), each taken once. */
+  takeAsks(maxBytes: number): Promise<{ asks: HostAsk[]; more: boolean }> {
+    return takeAsks((command) => this.cmd(command), maxBytes);
+  }
+
+  answerAsk(ask: string, reply: { code: number; stdout: string; stderr: string }): Promise<void> {
+    return answerAsk((command) => this.cmd(command), ask, reply);
   }
 
   async kill(paneId: string): Promise<void> {

@@ -6,6 +6,7 @@ import type { TerminalSession } from "../../terminal/session/session.js";
 import { ToolError } from "../../util/tool-error.js";
 import { traced } from "../../util/traced.js";
 import type { Crew } from "../live/crew.js";
+import { prepareHost } from "../../terminal/live/host-prepare.js";
 import { agentLaunch } from "../live/hook-launch.js";
 import { waitReady } from "./agent-ready.js";
 import { agentSandbox, dangerRefusal } from "../../sandbox/agent-rules.js";
@@ -81,10 +82,13 @@ export async function buildLayout(crew: Crew, input: LayoutInput) {
     return agent ? { TERMHIVE_AGENT: agent, ...p.env } : p.env;
   };
   const conversations = new Map<PaneSpec, string>();
+  // A layout's panes share one host: set up first, its agents' hooks call the host's own termhive.
+  const hostFacts = first.host && spec.panes.some(agentOf) ? await prepareHost(registry.backend, first.host) : false;
   const paneCommand = (p: PaneSpec) => {
     const agent = agentOf(p);
     if (!agent) return p.command;
-    const launch = agentLaunch(p.command, crew.profileFor(p.profile, p.command), agent, crew.deps.home, Boolean(p.host ?? first.host));
+    const on = p.host ?? first.host;
+    const launch = agentLaunch(p.command, crew.profileFor(p.profile, p.command), agent, crew.deps.home, on === undefined ? false : on === first.host ? hostFacts || true : true);
     if (launch.conversationId) conversations.set(p, launch.conversationId);
     return launch.command;
   };
@@ -147,7 +151,9 @@ export async function splitPane(crew: Crew, input: SplitInput) {
   const refusal = input.agent ? dangerRefusal(input.agent, input.command, profile.dangerousFlags, sandbox, input.confirm) : null;
   if (refusal) throw new ToolError(refusal, "refused");
   await crew.deps.ensureRoomFor(1);
-  const launch = input.agent ? agentLaunch(input.command, profile, input.agent, crew.deps.home, Boolean(input.host ?? from.meta.host)) : { command: input.command, conversationId: null };
+  const splitHost = input.host ?? from.meta.host;
+  const hostFacts = input.agent && splitHost ? await prepareHost(registry.backend, splitHost) : false;
+  const launch = input.agent ? agentLaunch(input.command, profile, input.agent, crew.deps.home, hostFacts) : { command: input.command, conversationId: null };
   const session = await registry.open({
     name: input.name, command: launch.command, cwd: input.cwd, env: input.agent ? { TERMHIVE_AGENT: input.agent } : undefined, host: input.host, rows: 0, cols: 0,
     splitFrom: { session: from, direction: input.direction, percent: input.percent }, ...(sandbox !== undefined ? { sandbox } : {}),

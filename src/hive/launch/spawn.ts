@@ -10,6 +10,7 @@ import { addWorktree } from "./worktree.js";
 import type { SandboxOption } from "../../sandbox/policy.js";
 import { agentSandbox, dangerRefusal } from "../../sandbox/agent-rules.js";
 import { ToolError } from "../../util/tool-error.js";
+import { prepareHost } from "../../terminal/live/host-prepare.js";
 
 export interface SpawnInput {
   name: string;
@@ -36,13 +37,14 @@ export async function spawnAgent(crew: Crew, input: SpawnInput) {
   }
   const profile = crew.profileFor(input.profile, input.command);
   if (input.worktree && input.host) throw new HiveError("invalid", "worktree makes a local git worktree; it cannot be combined with host");
-  // Hook settings are files of this machine: an agent on another host runs its program plain.
   const plain = input.command ?? (profile.command || undefined);
   const sandbox = agentSandbox(input.sandbox, profile.sandbox, crew.deps.agentSandbox ?? null);
   // Before anything exists: a refusal leaves no worktree, settings file or pane behind.
   const refusal = dangerRefusal(input.name, plain, profile.dangerousFlags, sandbox, input.confirm);
   if (refusal) throw new ToolError(refusal, "refused");
-  const { command, conversationId, hooksOff } = agentLaunch(plain, profile, input.name, crew.deps.home, Boolean(input.host), input.env ?? {});
+  // On a host the hooks call the host's own termhive, which its set-up writes: set up first.
+  const host = input.host ? await prepareHost(registry.backend, input.host) : false;
+  const { command, conversationId, hooksOff } = agentLaunch(plain, profile, input.name, crew.deps.home, host, input.env ?? {});
   await crew.deps.ensureRoomFor(1);
   const cwd = input.worktree ? await addWorktree(input.worktree.repo, input.worktree.branch, input.name) : input.cwd;
   const session = await registry.open({ name: input.name, command, cwd, env: { TERMHIVE_AGENT: input.name, ...input.env }, host: input.host, rows: 40, cols: 120, ...(sandbox !== undefined ? { sandbox } : {}) });

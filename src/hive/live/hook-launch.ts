@@ -5,7 +5,8 @@ import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { hookLaunch, type AgentProfile } from "../index.js";
 import { ensurePrivateDir } from "../../util/paths.js";
-import { ensureShim } from "../../terminal/live/pane-cli.js";
+import { ensureShim, hostCliPath } from "../../terminal/live/pane-cli.js";
+import type { HostFacts } from "../../backends/backend.js";
 import { joinWords } from "../../util/words.js";
 import { startConversation } from "./launch-facts.js";
 
@@ -69,12 +70,23 @@ export function commandWithHooks(command: string | undefined, profile: AgentProf
 }
 
 /**
+ * The same for an agent on a host: its hooks call the host's own `termhive` script
+ * (src/shell/cli/termhive), which reaches the hive through the host's tmux, and their settings
+ * go on the command line (no file of this machine is there).
+ */
+function commandWithHostHooks(command: string | undefined, profile: AgentProfile, agent: string, host: HostFacts, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (!profile.hooks || !hooksConfigured(command, profile, env)) return command;
+  return `${command} ${joinWords(hookLaunch(profile.hooks, { termhive: hostCliPath(host), agent, settingsFile: null }).args)}`;
+}
+
+/**
  * What an agent's pane runs, for every door that starts one (agent_spawn, layout panes,
  * hive_split): a conversation id chosen up front where the profile does (agent_restore resumes
- * it), and the profile's hooks — on this machine only: their settings are files here, so an
- * agent on another host runs its program plain.
+ * it), and the profile's hooks. `remote`: the host's facts (hooks through its own `termhive`),
+ * or true for a host whose facts the door has not read (its program runs plain).
  */
-export function agentLaunch(command: string | undefined, profile: AgentProfile, agent: string, home: string, remote: boolean, env: Readonly<Record<string, string | undefined>> = {}): { command: string | undefined; conversationId: string | null; hooksOff: string | null } {
+export function agentLaunch(command: string | undefined, profile: AgentProfile, agent: string, home: string, remote: boolean | HostFacts, env: Readonly<Record<string, string | undefined>> = {}): { command: string | undefined; conversationId: string | null; hooksOff: string | null } {
   const started = startConversation(command, profile);
-  return { command: remote ? started.command : commandWithHooks(started.command, profile, agent, home, env), conversationId: started.id, hooksOff: hooksOffBy(command, profile, env) };
+  const launched = remote === false ? commandWithHooks(started.command, profile, agent, home, env) : remote === true ? started.command : commandWithHostHooks(started.command, profile, agent, remote, env);
+  return { command: launched, conversationId: started.id, hooksOff: hooksOffBy(command, profile, env) };
 }

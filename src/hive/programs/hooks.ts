@@ -96,9 +96,9 @@ export const CODEX_NOTIFY_EVENT = { event: "agent-turn-complete", status: "idle"
 /**
  * The arguments and files that make the program run `termhive hook …` at its hook moments.
  * `termhive`: the command that runs termhive from the pane (the shim's absolute path).
- * `settingsFile`: where a claude-settings file goes (one per agent).
+ * `settingsFile`: where a claude-settings file goes (one per agent); null: none, the settings go inline.
  */
-export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; agent: string; settingsFile: string }): HookLaunch {
+export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; agent: string; settingsFile: string | null }): HookLaunch {
   const command = (event: string, status: string, waitS?: number) =>
     joinWords([options.termhive, "hook", event, "--status", status, "--agent", options.agent, ...(waitS ? ["--wait", String(waitS)] : [])]);
   const notify = (e: { event: string; status: string }) =>
@@ -117,6 +117,8 @@ export function hookLaunch(hooks: ProfileHooks, options: { termhive: string; age
       hooks: [{ type: "command", command: command(e.event, e.status, e.wait_s), timeout: HOOK_TIMEOUT_S + (e.wait_s ?? 0) }],
     });
   }
+  // No file (an agent on a host): --settings takes the JSON itself, as Claude Code's does.
+  if (options.settingsFile === null) return { args: ["--settings", JSON.stringify({ hooks: byEvent })], files: [] };
   return {
     args: ["--settings", options.settingsFile],
     files: [{ path: options.settingsFile, content: JSON.stringify({ hooks: byEvent }, null, 2) + "\n" }],

@@ -8,6 +8,7 @@ import { shellWord as quote } from "../../util/shell-word.js";
 import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ensurePrivateDir } from "../../util/paths.js";
+import type { HostFacts } from "../../backends/backend.js";
 
 /** The bin file this process runs from, when it is termhive's CLI (not a library user's script). */
 function runningCli(): string | null {
@@ -47,4 +48,19 @@ export function paneCliEnv(home: string, path: string | undefined = process.env.
   const dir = ensureShim(home);
   if (!dir) return {};
   return { PATH: path ? `${dir}:${path}` : dir };
+}
+
+/** Where the host's in-pane `termhive` is (src/shell/cli/termhive, written by the host's set-up). */
+export function hostCliPath(host: HostFacts): string {
+  return `${host.shellDir}/cli/termhive`;
+}
+
+/**
+ * A pane on a host: PATH with the host's `termhive` script first. That script reaches the hive
+ * through the host's tmux server (src/shell/cli/termhive); the PATH is the one the host's
+ * tmux server hands its panes, as the set-up read it.
+ */
+export function hostCliEnv(host: HostFacts): Record<string, string> {
+  const dir = `${host.shellDir}/cli`;
+  return { PATH: host.path ? `${dir}:${host.path}` : `${dir}:/usr/local/bin:/usr/bin:/bin` };
 }

@@ -15,7 +15,7 @@ import { ensurePrivateDir } from "../../util/paths.js";
 import type { AuditLog } from "../../audit.js";
 import { ToolError } from "../../util/tool-error.js";
 import { newSessionId, validateName } from "./session-names.js";
-import { paneCliEnv } from "./pane-cli.js";
+import { hostCliEnv, paneCliEnv } from "./pane-cli.js";
 import { publishRuns } from "./run-state.js";
 import { statusFilePath } from "./status-file.js";
 import { adoptRecordedRun, shellStatusWritten } from "./adopt-run.js";
@@ -352,7 +352,7 @@ export class SessionRegistry {
       TERMHIVE_HOME: host ? host.stateDir : this.config.home,
       TERMHIVE_SESSION: id,
       TERMHIVE_SESSION_NAME: name,
-      ...(host ? {} : paneCliEnv(this.config.home)),
+      ...(host ? hostCliEnv(host) : paneCliEnv(this.config.home)),
       // The in-pane `termhive` reaches the hive through this folder (sandbox/relay.ts), not TERMHIVE_HOME.
       ...(sandbox?.relayDir ? { [RELAY_ENV]: sandbox.relayDir } : {}),
       ...options.env,

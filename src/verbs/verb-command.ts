@@ -2,7 +2,7 @@
 // Shared by the two CLI doors (session-verbs.ts against the engine, pane-verbs.ts on the hive
 // store); kept apart from both so the in-pane commands load neither the engine nor gRPC.
 import { Option, type Command } from "commander";
-import type { CliForm, CliOption } from "../verbs/verb.js";
+import type { CliForm, CliOption } from "./verb.js";
 
 function addOption(command: Command, option: CliOption): void {
   if (option instanceof Option) command.addOption(option);
