@@ -160,7 +160,11 @@ export class TerminalSession extends SessionState {
     const events = this.scanner.feed(text);
     this.transcript.append(text);
     this.outputAt = Date.now();
-    if (!this.echo.reading) this.typedEcho.scan(text, base, (start, end) => this.echo.add(start, end));
+    // A prompt (A, B) is drawn by the shell's line editor, the terminal's own echo is over by
+    // then: what was typed shows again inside the input line's range, the prompt is not echo.
+    const input = events.find((e) => e.event.type === "prompt-start" || e.event.type === "command-input");
+    const scanned = input ? text.slice(0, Math.max(0, input.start - base)) : text;
+    if (!this.echo.reading) this.typedEcho.scan(scanned, base, (start, end) => this.echo.add(start, end));
     // Recorded before the events are applied: a command that ends in this chunk has it on disk.
     this.recorder.output(text);
     this.screenEdges = [];
@@ -410,7 +414,9 @@ export class TerminalSession extends SessionState {
     this.answerMayWait = false;
     // An integrated shell's line editor is marked where it reads (B to C); anything else's
     // echo is found from the text itself.
-    if (!this.noteInput()) this.typedEcho.typed(data.toString("utf8"));
+    // Typed before the shell reads its line (after D, before B): the terminal itself echoes it
+    // while the shell's prompt hooks run, and readline draws it again after B.
+    if (!this.noteInput() || !this.echo.reading) this.typedEcho.typed(data.toString("utf8"));
     await this.backend.writeInput(this.paneId, data);
   }
 
