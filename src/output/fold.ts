@@ -2,7 +2,7 @@ import type { Line } from "./line.js";
 import { importantLineIndexes } from "./important.js";
 import { LineTable } from "./table.js";
 import { hiddenMarker, type FetchTarget } from "./markers.js";
-import { cutOverlong } from "./overlong.js";
+import { cutOverlong, type CutAt } from "./overlong.js";
 import { runSteps } from "./bpe.js";
 import { countTokens, fitsTokensSteps, STEP } from "./tokens.js";
 
@@ -15,6 +15,8 @@ export interface FoldOptions extends FetchTarget {
   maxImportant?: number;
   /** Whether the whole table fits maxTokens, when the caller decided it already (fitsWholeSteps). */
   fits?: boolean;
+  /** Where a line over the fold's width is cut (overlong.ts); the middle by default. */
+  cutAt?: CutAt;
 }
 
 export interface Folded {
@@ -60,11 +62,15 @@ function fold(table: LineTable, options: FoldOptions): Folded | undefined {
   for (;;) {
     const folded = foldWith(table, options, head, tail, important, cap, maxChars);
     const small = head <= 1 && tail <= 1 && cap === 0;
-    if (small || countTokens(folded.lines.join("\n")) <= options.maxTokens) return folded;
-    cap = Math.floor(cap / 2);
-    head = Math.min(head, Math.max(1, Math.floor(head / 2)));
-    tail = Math.max(1, Math.floor(tail / 2));
-    maxChars = Math.max(60, Math.floor((maxChars ?? 400) / 2));
+    const tokens = small ? 0 : countTokens(folded.lines.join("\n"));
+    if (small || tokens <= options.maxTokens) return folded;
+    // Shrunk by about how far over budget it is (halving each time left up to half the
+    // budget unused: a 2000-token git log came back in ~1000, its lines cut to 60 characters).
+    const shrink = Math.min(0.9, Math.max(0.5, (options.maxTokens / tokens) * 0.95));
+    cap = Math.floor(cap * shrink);
+    head = Math.min(head, Math.max(1, Math.floor(head * shrink)));
+    tail = Math.max(1, Math.floor(tail * shrink));
+    maxChars = Math.max(60, Math.floor((maxChars ?? 400) * shrink));
   }
 }
 
@@ -96,7 +102,7 @@ export function* fitsWholeSteps(table: LineTable, maxTokens: number): Generator<
 
 function foldWith(
   table: LineTable,
-  target: FetchTarget,
+  target: FetchTarget & { cutAt?: CutAt },
   head: number,
   tail: number,
   important: readonly number[],
@@ -114,7 +120,7 @@ function foldWith(
   let hidden = 0;
   for (let i = 0; i < length; ) {
     if (keep.has(i)) {
-      out.push(cutOverlong(table.lineText(i), maxChars));
+      out.push(cutOverlong(table.lineText(i), maxChars, target.cutAt));
       i++;
       continue;
     }

@@ -6,6 +6,7 @@ import { fetchCall, type FetchTarget } from "./markers.js";
 import { selectReducer } from "./reducers/index.js";
 import { SHAPE_EDGE_LINES } from "./reducers/types.js";
 import { maskSecrets } from "./secrets.js";
+import type { CutAt } from "./overlong.js";
 import { LineTable } from "./table.js";
 import { countTokens, countTokensBoundedSteps, fitsTokens, STEP } from "./tokens.js";
 
@@ -109,6 +110,7 @@ function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Gene
   let hidden = 0;
   let reducerName: string | undefined;
   let reducedLines: number | undefined;
+  let cutAt: CutAt | undefined;
   if (opts.filter) {
     // A raw read is filtered too: matched as shown (cleaned), kept as written (sourceOfKept).
     const all = opts.raw ? cleanLinesMasked(text, opts.secrets) : lines.toLines();
@@ -123,12 +125,13 @@ function* renderStages(text: string, opts: RenderOptions, sliced: boolean): Gene
       lines = LineTable.fromLines(reduced.lines);
       reducerName = reduced.name;
       reducedLines = reduced.condensed;
+      if (reduced.cutsAtEnd) cutAt = "end";
     }
   }
 
   yield;
   const fits = yield* fitsWholeSteps(lines, maxTokens);
-  const folded = foldTable(lines, { ...target, maxTokens, headLines: opts.headLines, fits });
+  const folded = foldTable(lines, { ...target, maxTokens, headLines: opts.headLines, fits, cutAt });
   hidden += folded.hidden;
   // Every line was masked before folding (above); the text as a whole is masked at the edge (terminal/views/render.ts textForModel).
   const out = folded.text;
@@ -154,6 +157,7 @@ export function renderChosenLines(chosen: { lines: Line[]; hidden: number }, raw
 
 interface Reduced {
   name: string;
+  cutsAtEnd?: true;
   lines: Line[];
   condensed: number;
 }
@@ -182,7 +186,7 @@ function reduceLines(table: LineTable, command: string | undefined, target: Fetc
   const condensed = Math.max(0, lines.length - reduced.length);
   const closing = `[${reducer.name} reducer, ${reduced.length} of ${lines.length} lines; all: ${fetchCall(target, first, end)}]`;
   const candidate = [...reduced, { text: closing, from: first, to: end }];
-  if (worthIt(table.text, candidate)) return { name: reducer.name, lines: candidate, condensed };
+  if (worthIt(table.text, candidate)) return { name: reducer.name, lines: candidate, condensed, ...(reducer.cutsAtEnd ? { cutsAtEnd: true as const } : {}) };
   return undefined;
 }
 

@@ -3,9 +3,10 @@
 // its closing empty line.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
+import { until } from "../until.js";
 
 describe("runs after a pager quits", () => {
   let h: Harness;
@@ -33,6 +34,48 @@ describe("runs after a pager quits", () => {
       assert.match(next.output, /nonexistent-after-pager/);
       assert.doesNotMatch(next.output, /[#$] *$/, JSON.stringify(next.output));
     }
+  });
+});
+
+describe("the completion after a full-screen program quits", () => {
+  let h: Harness;
+  let file: string;
+  before(async () => {
+    h = await Harness.startField();
+    file = join(h.home, "pages.txt");
+    writeFileSync(file, Array.from({ length: 400 }, (_, i) => `page-line ${i + 1}`).join("\n") + "\n");
+  });
+  after(async () => h.destroy());
+
+  // Trial 15: less's every redraw (its first page twice, "...skipping...", the page searched
+  // to) came back as the command's output, ~1500 tokens; vim's last screen as one garbled line.
+  test("less, a search, q: the output is what the command printed after less quit, not less's screens", async () => {
+    await h.ok("terminal_open", { name: "lq", command: "bash", rows: 30, cols: 100 });
+    const paged = await h.ok("terminal_run", { session: "lq", command: `less '${file}'; echo AFTER-$((6*7))`, timeout_s: 20 });
+    assert.equal(paged.reason, "fullscreen", JSON.stringify(paged));
+    await h.ok("terminal_send", { session: "lq", text: "/page-line 200" });
+    await until("the searched page", async () => (/^page-line 200$/m.test((await h.ok("terminal_read", { session: "lq", mode: "screen" })).output) ? true : undefined));
+    await h.ok("terminal_send", { session: "lq", text: "q", enter: false });
+    const done = await h.ok("terminal_wait", { session: "lq", for: "completion", timeout_s: 20 });
+    assert.equal(done.exit_code, 0, JSON.stringify(done));
+    assert.match(done.output, /^AFTER-42$/m, done.output);
+    assert.doesNotMatch(done.output, /page-line|skipping/, done.output);
+    assert.ok(done.tokens < 100, done.output);
+  });
+
+  test("vim, an edit, :wq: the file is written and the output holds none of vim's screen", async () => {
+    const edited = join(h.home, "edited.txt");
+    writeFileSync(edited, "one\ntwo\n");
+    await h.ok("terminal_open", { name: "vq", command: "bash", rows: 30, cols: 100 });
+    const opened = await h.ok("terminal_run", { session: "vq", command: `vim -u NONE -N '${edited}'`, timeout_s: 20 });
+    assert.equal(opened.reason, "fullscreen", JSON.stringify(opened));
+    await h.ok("terminal_send", { session: "vq", text: "ggOinserted top", enter: false });
+    await h.ok("terminal_send", { session: "vq", keys: ["Escape"] });
+    await h.ok("terminal_send", { session: "vq", text: ":wq" });
+    const done = await h.ok("terminal_wait", { session: "vq", for: "completion", timeout_s: 20 });
+    assert.equal(done.exit_code, 0, JSON.stringify(done));
+    assert.equal(readFileSync(edited, "utf8"), "inserted top\none\ntwo\n");
+    assert.doesNotMatch(done.output, /written|inserted|one|two|:wq/, done.output);
   });
 });
 

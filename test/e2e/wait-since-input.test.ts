@@ -6,6 +6,9 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { E2E_BACKEND, Harness } from "./harness.js";
 import { until } from "../until.js";
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 
 const second = (h: Harness): Promise<Harness> => h.sibling();
 
@@ -69,5 +72,24 @@ describe("terminal_wait looks past the last input", () => {
     } finally {
       await other.close();
     }
+  });
+  test("a line sent after a command ended, before the next prompt: the terminal's echo of it is not the match", async () => {
+    // The shell's prompt hook waits on a FIFO after D: the line sent then is echoed by the
+    // terminal (cooked mode) while nothing can run it, which the trial hit as a race.
+    const gate = join(h.home, "prompt-gate");
+    execFileSync("mkfifo", [gate]);
+    const open = (): Promise<void> => writeFile(gate, "\n");
+    await h.ok("terminal_open", { name: "typeahead", command: "bash" });
+    await Promise.all([h.ok("terminal_run", { session: "typeahead", command: `PROMPT_COMMAND+=('read -r _ < ${gate}')`, timeout_s: 20 }), open()]);
+    await h.ok("terminal_send", { session: "typeahead", text: "true" });
+    const ended = await h.call("terminal_wait", { session: "typeahead", for: "completion", timeout_s: 20 });
+    assert.equal(ended.data.exit_code, 0, ended.text);
+    await h.ok("terminal_send", { session: "typeahead", text: "echo TYPEAHEAD_MARK" });
+    await until("the terminal's echo of the line", async () => (/echo TYPEAHEAD_MARK/.test((await h.ok("terminal_read", { session: "typeahead", mode: "screen" })).output) ? true : undefined));
+    const early = await h.call("terminal_wait", { session: "typeahead", pattern: "TYPEAHEAD_MARK", timeout_s: 1 });
+    assert.equal(early.data.matched, false, `the line cannot have run (its prompt is held): ${early.text}`);
+    await open();
+    const w = await h.call("terminal_wait", { session: "typeahead", pattern: "^TYPEAHEAD_MARK$", timeout_s: 20 });
+    assert.equal(w.data.matched, true, w.text);
   });
 });

@@ -8,8 +8,8 @@ const CHANGE = /^diff --git |^:\d{6} \d{6} /;
 const STAT_TOTAL = /^\s*(\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?/;
 
 /**
- * `git log` (with or without --stat): one line per commit — short hash, date, author,
- * subject (every subject kept), a "…" when the message has a body, and the --stat totals.
+ * `git log` (with or without --stat): one line per commit — short hash, subject (every
+ * subject kept), a "…" when the message has a body, the --stat totals, then date, author and refs.
  * The per-file stat lines and the bodies are what gets dropped. Output that shows changes
  * (`git show`, `git log -p`, `git whatchanged`) is the git-diff reducer's: its diff is
  * what the reader asked for.
@@ -18,6 +18,7 @@ export const gitLog: Reducer = {
   name: "git-log",
   summarisesBlocks: true,
   command: new RegExp(String.raw`${GIT_PREFIX}log\b(?!.*${GIT_LOG_CHANGE_OPTIONS})`),
+  cutsAtEnd: true,
   shape: (lines) => COMMIT.test(lines[0]?.text ?? "") && someHead(lines, /^(?:Author|Date):\s/, 5) && !someHead(lines, CHANGE, lines.length),
   reduce(lines) {
     const out: Line[] = [];
@@ -47,17 +48,26 @@ function summarise(hash: string, decoration: string, block: readonly Line[]): st
   }
   const subject = message.find((line) => line !== "") ?? "";
   const body = message.filter((line) => line !== "").length > 1 ? " …" : "";
-  const head = `${hash.slice(0, 8)}${decoration} ${date} ${author}: `.replace(/\s+/g, " ");
+  // What a reader needs first: which commit and what it did; then when and who (the ref list
+  // last: on HEAD it is longer than most subjects).
+  const head = `${hash.slice(0, 8)} `;
   const tail = `${body}${totals}`;
-  return `${head}${shortSubject(subject.replace(/\s+/g, " "), SUMMARY_MAX_CHARS - head.length - tail.length)}${tail}`.trim();
+  const about = ` · ${date} ${author}${decoration}`.replace(/\s+/g, " ").trimEnd();
+  const room = SUMMARY_MAX_CHARS - head.length - tail.length - Math.min(about.length, ABOUT_MIN_CHARS);
+  const shown = shortSubject(subject.replace(/\s+/g, " "), room);
+  // A cut subject's "…" already says there is more to read.
+  const line = `${head}${shown}${shown.endsWith("…") ? totals : tail}${about}`.trim();
+  return line.length <= SUMMARY_MAX_CHARS ? line : `${line.slice(0, SUMMARY_MAX_CHARS - 1).trimEnd()}…`;
 }
 
 /**
  * A summary line's most characters. A long log is folded to its first and last commits, and a
  * folded line over its width is cut in the middle, which takes the subject: cut here at its
- * end instead, so the line keeps its hash, date, author and how the subject starts.
+ * end instead, so the line keeps its hash, the subject (how it starts, if long) and its date.
  */
 const SUMMARY_MAX_CHARS = 120;
+/** Room kept after a long subject for " · 2026-03-03" and the start of the author. */
+const ABOUT_MIN_CHARS = 20;
 
 /** A subject cut at a word break to `room` characters (at least 40), "…" saying so. */
 function shortSubject(subject: string, room: number): string {

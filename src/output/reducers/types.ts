@@ -21,6 +21,8 @@ export interface Reducer {
    * is not appended raw after it.
    */
   summarisesBlocks?: true;
+  /** Its lines say what they are from their start on (a commit's hash and subject): one over the fold's width is cut at its end, not in its middle. */
+  cutsAtEnd?: true;
   /** `target` builds fetch markers for anything cut inside the reduced view. */
   reduce(lines: readonly Line[], target: FetchTarget): Line[];
 }

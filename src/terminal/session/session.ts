@@ -160,7 +160,9 @@ export class TerminalSession extends SessionState {
     const events = this.scanner.feed(text);
     this.transcript.append(text);
     this.outputAt = Date.now();
-    if (!this.echo.reading) this.typedEcho.scan(text, base, (start, end) => this.echo.add(start, end));
+    // The line editor draws the prompt (A, B), the terminal's own echo is over: the prompt is not echo.
+    const prompt = events.find((e) => e.event.type === "prompt-start" || e.event.type === "command-input");
+    if (!this.echo.reading) this.typedEcho.scan(prompt ? text.slice(0, Math.max(0, prompt.start - base)) : text, base, (start, end) => this.echo.add(start, end));
     // Recorded before the events are applied: a command that ends in this chunk has it on disk.
     this.recorder.output(text);
     this.screenEdges = [];
@@ -408,9 +410,9 @@ export class TerminalSession extends SessionState {
 
   async write(data: Buffer): Promise<void> {
     this.answerMayWait = false;
-    // An integrated shell's line editor is marked where it reads (B to C); anything else's
-    // echo is found from the text itself.
-    if (!this.noteInput()) this.typedEcho.typed(data.toString("utf8"));
+    // An integrated shell's line editor is marked where it reads (B to C); anything else's echo,
+    // and a line typed after D before B (the terminal echoes it while prompt hooks run), is found from the text.
+    if (!this.noteInput() || !this.echo.reading) this.typedEcho.typed(data.toString("utf8"));
     await this.backend.writeInput(this.paneId, data);
   }
 

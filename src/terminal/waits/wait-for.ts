@@ -12,7 +12,7 @@ import type { SafeRegex } from "../../util/regex.js";
 import { ToolError } from "../../util/tool-error.js";
 import { renderFullscreen } from "../views/fullscreen.js";
 import { completedSince, onAlternateScreen } from "./completion.js";
-import { renderSlice } from "../views/render.js";
+import { renderNormalScreen } from "../views/normal-screen.js";
 import type { LookFrom } from "../session/input-marks.js";
 
 export type WaitFor = "pattern" | "completion" | "idle" | "exit";
@@ -105,7 +105,8 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   const tui = await onAlternateScreen(session);
   // A completed command's output ends where the shell reported its end: the prompt after it is not output.
   const to = outcome === true && request.for === "completion" ? lastCommandEnd(session, from) : undefined;
-  const rendered = tui ? renderFullscreen(session, request.maxTokens) : await renderSlice(session, { from, to, maxTokens: request.maxTokens });
+  // A full-screen program that ran and quit since `from` drew on the alternate screen: not output.
+  const rendered = tui ? renderFullscreen(session, request.maxTokens) : await renderNormalScreen(session, { from, to, maxTokens: request.maxTokens });
   session.readCursors.set(request.clientId, session.transcript.end);
   return {
     matched: outcome === true,

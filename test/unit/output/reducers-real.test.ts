@@ -61,7 +61,7 @@ test("git log --stat: every subject, one line per commit", () => {
   const text = check(repo, "git-log", [], { lastLine: false });
   assert.equal(text.split("\n").filter((line) => /^[0-9a-f]{8}\b/.test(line)).length, 30);
   // The last commit's stat total is on its line, not again after it.
-  assert.match(text.split("\n").at(-2)!, /^[0-9a-f]{8}\b.*\(\d+ files \+\d+ -\d+\)$/, text.slice(-500));
+  assert.match(text.split("\n").at(-2)!, /^[0-9a-f]{8}\b.*\(\d+ files \+\d+ -\d+\) · /, text.slice(-500));
   assert.ok(!text.includes(" | "), "per-file stat lines dropped");
 });
 
