@@ -1,7 +1,6 @@
 // The MCP door: one tool per verb of the table (verbs/index.ts), with the verb's title,
 // description for a model, annotations, strict input schema, operation and text.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ToolFamily } from "../config.js";
 import type { CallContext } from "../service/service.js";
@@ -11,12 +10,6 @@ import { guard, ok } from "./result.js";
 import { strictInput } from "./strict.js";
 import { listedTool } from "./tool-list.js";
 import { traced } from "../util/traced.js";
-
-type Extra = {
-  sessionId?: string;
-  _meta?: { progressToken?: string | number };
-  sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
-};
 
 export interface ToolOptions {
   clientId?: string;
@@ -29,15 +22,15 @@ export interface ToolOptions {
 }
 
 /** The call context of a tool call: client id for read cursors, progress to the caller. */
-function context(extra: Extra, fallbackClient: string, pane: string | undefined): CallContext {
-  const token = extra._meta?.progressToken;
+function context(ctx: ServerContext, fallbackClient: string, pane: string | undefined): CallContext {
+  const token = ctx.mcpReq._meta?.progressToken;
   return {
-    clientId: extra.sessionId ?? fallbackClient,
+    clientId: ctx.sessionId ?? fallbackClient,
     ...(pane ? { pane } : {}),
     onProgress:
       token === undefined
         ? undefined
-        : (ms, message) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: ms / 1000, message } }).catch(traced("sending a progress notification")),
+        : (ms, message) => void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: ms / 1000, message } }).catch(traced("sending a progress notification")),
   };
 }
 
@@ -59,10 +52,10 @@ export function registerTools(server: McpServer, services: Services, options: To
         annotations: verb.annotations,
         ...(verb.structured ? { outputSchema: z.object(verb.structured.schema) } : {}),
       },
-      ((input: Record<string, unknown>, extra: Extra) =>
+      ((input: Record<string, unknown>, ctx: ServerContext) =>
         guard(async () => {
-          const ctx = context(extra, options.clientId ?? "stdio", options.pane);
-          const run = (args: Record<string, unknown>) => verb.run(services, args, ctx);
+          const call = context(ctx, options.clientId ?? "stdio", options.pane);
+          const run = (args: Record<string, unknown>) => verb.run(services, args, call);
           const result = "confirm" in verb.input ? await confirmByPerson(elicitor, input, run) : await run(input);
           return ok(result, verb.text(result), verb.structured?.of(result));
         })) as never,
@@ -70,5 +63,5 @@ export function registerTools(server: McpServer, services: Services, options: To
   }
   // Listed lean (tool-list.ts); the SDK's own listing would send the validation-only keywords.
   const listed = verbs.map(listedTool);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.server.setRequestHandler("tools/list", () => ({ tools: listed }));
 }
