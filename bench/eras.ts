@@ -1,0 +1,114 @@
+// `npm run bench eras` (issue 34): the stdio door in each MCP era — server start to the first
+// tool list and a `terminal_run echo` round trip (medians), through the 1.32 SDK client
+// (2025-11-25, initialize) and the v2 client (2026-07-28 pinned: no probe sibling, so the
+// figure is the server's), and a `server/discover` probe answered by a fresh process.
+// BENCH_BASELINE_CLI=<path to another build's cli.js> measures the 2025 figures and the
+// probe's answer (an error there) against that build too, for the ±10 % comparison.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { Client as Client2026 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as Stdio2026 } from "@modelcontextprotocol/client/stdio";
+import { Client as Client2025 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as Stdio2025 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI, NODE_FLAGS, RUNS, median, round, type Emit } from "./common.js";
+
+type Era = "2025" | "2026";
+
+interface EraClient {
+  connect(): Promise<void>;
+  listTools(): Promise<unknown>;
+  /** Opens the session "b" the echoes run in (a throwaway shell per call would time its start). */
+  open(): Promise<unknown>;
+  echo(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function eraClient(era: Era, cli: string, home: string): EraClient {
+  const params = { command: process.execPath, args: [...NODE_FLAGS, cli, "mcp"], env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash" }, stderr: "ignore" as const };
+  const check = (result: unknown) => {
+    const text = (result as { content: { text: string }[] }).content[0]?.text ?? "";
+    if (!text.startsWith("hi\n")) throw new Error(`echo hi returned ${text}`);
+  };
+  if (era === "2025") {
+    const client = new Client2025({ name: "bench", version: "1" });
+    return {
+      connect: () => client.connect(new Stdio2025(params)),
+      listTools: () => client.listTools(),
+      open: () => client.callTool({ name: "terminal_open", arguments: { name: "b", command: "bash" } }),
+      echo: async () => check(await client.callTool({ name: "terminal_run", arguments: { session: "b", command: "echo hi" } })),
+      close: () => client.close(),
+    };
+  }
+  const client = new Client2026({ name: "bench", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  return {
+    connect: () => client.connect(new Stdio2026(params)),
+    listTools: () => client.listTools(),
+    open: () => client.callTool({ name: "terminal_open", arguments: { name: "b", command: "bash" } }),
+    echo: async () => check(await client.callTool({ name: "terminal_run", arguments: { session: "b", command: "echo hi" } })),
+    close: () => client.close(),
+  };
+}
+
+async function startAndEcho(era: Era, cli: string): Promise<{ start: number[]; echo: number[] }> {
+  const start: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const home = mkdtempSync(join(tmpdir(), "termhive-bench-era-"));
+    const client = eraClient(era, cli, home);
+    const t0 = performance.now();
+    await client.connect();
+    await client.listTools();
+    start.push(performance.now() - t0);
+    await client.close();
+    rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  }
+  const home = mkdtempSync(join(tmpdir(), "termhive-bench-era-"));
+  const client = eraClient(era, cli, home);
+  const echo: number[] = [];
+  try {
+    await client.connect();
+    await client.open();
+    for (let i = 0; i < RUNS + 5; i++) {
+      const t0 = performance.now();
+      await client.echo();
+      if (i >= 5) echo.push(performance.now() - t0); // the first runs warm up V8 and the shell
+    }
+  } finally {
+    await client.close();
+    spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"], { stdio: "ignore" });
+    rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  }
+  return { start, echo };
+}
+
+/** Spawn → the answer to a `server/discover` written as the first line, in ms. */
+async function probeOnce(cli: string): Promise<number> {
+  const home = mkdtempSync(join(tmpdir(), "termhive-bench-probe-"));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...NODE_FLAGS, cli, "mcp"], { env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home }, stdio: ["pipe", "pipe", "ignore"] });
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
+  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }) + "\n");
+  await new Promise<void>((resolve) => createInterface({ input: child.stdout }).once("line", () => resolve()));
+  const ms = performance.now() - t0;
+  child.stdin.end();
+  await new Promise((resolve) => child.once("exit", resolve));
+  rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  return ms;
+}
+
+export async function benchEras(emit: Emit): Promise<void> {
+  const builds: Array<[string, string]> = [["this build", CLI]];
+  if (process.env.BENCH_BASELINE_CLI) builds.push(["baseline", process.env.BENCH_BASELINE_CLI]);
+  for (const [build, cli] of builds) {
+    for (const era of build === "this build" ? (["2025", "2026"] as const) : (["2025"] as const)) {
+      const { start, echo } = await startAndEcho(era, cli);
+      emit({ bench: `stdio ${era} era: server start to first tool list`, build, unit: "ms", median: round(median(start)), runs: start.length, method: era === "2025" ? "1.32 SDK client: spawn → initialize → tools/list answered" : "v2 client pinned to 2026-07-28: spawn → tools/list answered (no discover probe)" });
+      emit({ bench: `stdio ${era} era: terminal_run "echo hi"`, build, unit: "ms", median: round(median(echo)), runs: echo.length });
+    }
+    const probes: number[] = [];
+    for (let i = 0; i < RUNS; i++) probes.push(await probeOnce(cli));
+    emit({ bench: "stdio server/discover probe answered", build, unit: "ms", median: round(median(probes)), max: round(Math.max(...probes)), runs: probes.length, target: build === "this build" ? "<= 150" : undefined, method: "spawn → the first line of stdout answering server/discover (a short-lived probe process, issue 34 §5)" });
+  }
+}
