@@ -1,6 +1,6 @@
 // The MCP door: one tool per verb of the table (verbs/index.ts), with the verb's title,
 // description for a model, annotations, strict input schema, operation and text.
-import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import type { McpServer, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ToolFamily } from "../config.js";
 import type { CallContext } from "../service/service.js";
@@ -39,18 +39,41 @@ export function toolsOf(families?: readonly ToolFamily[]): AnyVerb[] {
   return VERBS.filter((verb) => !families || families.includes(verb.family));
 }
 
+/**
+ * Each verb's schemas and listing, made once per process: the SDK's serveStdio may build two
+ * servers for one connection (a 2026 probe, then a 2025 fallback), and the listing (JSON
+ * schemas from zod, ~30–80 ms) waits for the first tools/list — a `server/discover` probe
+ * never needs it (issue 34 §5).
+ */
+const schemas = new Map<AnyVerb, { input: ReturnType<typeof strictInput>; output?: z.ZodObject }>();
+const listings = new Map<string, Tool[]>();
+
+function schemasOf(verb: AnyVerb): { input: ReturnType<typeof strictInput>; output?: z.ZodObject } {
+  let made = schemas.get(verb);
+  if (!made) schemas.set(verb, (made = { input: strictInput(verb.input), ...(verb.structured ? { output: z.object(verb.structured.schema) } : {}) }));
+  return made;
+}
+
+function listingOf(verbs: AnyVerb[]): Tool[] {
+  const key = verbs.map((verb) => verb.name).join(",");
+  let listed = listings.get(key);
+  if (!listed) listings.set(key, (listed = verbs.map(listedTool)));
+  return listed;
+}
+
 export function registerTools(server: McpServer, services: Services, options: ToolOptions = {}): void {
   const verbs = toolsOf(options.families);
   const elicitor: Elicitor | undefined = options.elicit === false ? undefined : server.server;
   for (const verb of verbs) {
+    const { input: inputSchema, output: outputSchema } = schemasOf(verb);
     server.registerTool(
       verb.name,
       {
         title: verb.title,
         description: verb.description,
-        inputSchema: strictInput(verb.input),
+        inputSchema,
         annotations: verb.annotations,
-        ...(verb.structured ? { outputSchema: z.object(verb.structured.schema) } : {}),
+        ...(outputSchema ? { outputSchema } : {}),
       },
       ((input: Record<string, unknown>, ctx: ServerContext) =>
         guard(async () => {
@@ -62,6 +85,5 @@ export function registerTools(server: McpServer, services: Services, options: To
     );
   }
   // Listed lean (tool-list.ts); the SDK's own listing would send the validation-only keywords.
-  const listed = verbs.map(listedTool);
-  server.server.setRequestHandler("tools/list", () => ({ tools: listed }));
+  server.server.setRequestHandler("tools/list", () => ({ tools: listingOf(verbs) }));
 }
