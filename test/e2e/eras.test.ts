@@ -5,7 +5,7 @@
 // TERMHIVE_MCP_ERA forces one era; a discover probe starts no tmux server and writes nothing.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -115,6 +115,20 @@ describe("both MCP eras on stdio", () => {
     assert.ok(names.includes(openedName(old.opened)!), JSON.stringify(names));
   });
 
+  test("progress notifications reach the caller in both eras while a run waits", async () => {
+    const call = { name: "terminal_run", arguments: { command: "sleep 1.3; echo slept" } };
+    for (const era of ["2025", "2026"]) {
+      const seen: { progress: number; message?: string }[] = [];
+      const options = { onprogress: (p: { progress: number; message?: string }) => seen.push(p), timeout: 60_000 };
+      // The 1.32 client takes a result schema before the options; the v2 client does not.
+      const result = era === "2025" ? await h.client.callTool(call, undefined, options) : await modern.client.callTool(call, options);
+      const text = (result as { content: { text: string }[] }).content[0]!.text;
+      assert.match(text, /^slept\n/);
+      assert.ok(seen.length >= 1, "no progress notification");
+      assert.match(seen[0]!.message ?? "", /waiting for sleep 1\.3; echo slept/);
+    }
+  });
+
   test("TERMHIVE_MCP_ERA=2025: a probing 2026 client falls back to initialize", async () => {
     const forced = client2026(h, { TERMHIVE_MCP_ERA: "2025" });
     await forced.client.connect(forced.transport);
@@ -140,8 +154,10 @@ describe("both MCP eras on stdio", () => {
     }
   });
 
-  test("a bad TERMHIVE_MCP_ERA is a clear error", async () => {
-    await assert.rejects(client2025(h, { TERMHIVE_MCP_ERA: "2027" }));
+  test("a bad TERMHIVE_MCP_ERA stops the server with a line naming the variable and its values", () => {
+    const r = spawnSync(process.execPath, [CLI, "mcp"], { env: { ...h.serverEnv(), TERMHIVE_MCP_ERA: "2027" }, input: "", encoding: "utf8" });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /TERMHIVE_MCP_ERA="2027" is invalid: use both, 2025 or 2026/);
   });
 });
 
