@@ -5,7 +5,7 @@
 // BENCH_BASELINE_CLI=<path to another build's cli.js> measures the 2025 figures and the
 // probe's answer (an error there) against that build too, for the ±10 % comparison.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -19,6 +19,8 @@ type Era = "2025" | "2026";
 
 interface EraClient {
   connect(): Promise<void>;
+  /** The server's pid once connected. */
+  pid(): number;
   listTools(): Promise<unknown>;
   /** Opens the session "b" the echoes run in (a throwaway shell per call would time its start). */
   open(): Promise<unknown>;
@@ -34,8 +36,10 @@ function eraClient(era: Era, cli: string, home: string): EraClient {
   };
   if (era === "2025") {
     const client = new Client2025({ name: "bench", version: "1" });
+    const transport = new Stdio2025(params);
     return {
-      connect: () => client.connect(new Stdio2025(params)),
+      connect: () => client.connect(transport),
+      pid: () => transport.pid!,
       listTools: () => client.listTools(),
       open: () => client.callTool({ name: "terminal_open", arguments: { name: "b", command: "bash" } }),
       echo: async () => check(await client.callTool({ name: "terminal_run", arguments: { session: "b", command: "echo hi" } })),
@@ -43,8 +47,10 @@ function eraClient(era: Era, cli: string, home: string): EraClient {
     };
   }
   const client = new Client2026({ name: "bench", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const transport = new Stdio2026(params);
   return {
-    connect: () => client.connect(new Stdio2026(params)),
+    connect: () => client.connect(transport),
+    pid: () => transport.pid!,
     listTools: () => client.listTools(),
     open: () => client.callTool({ name: "terminal_open", arguments: { name: "b", command: "bash" } }),
     echo: async () => check(await client.callTool({ name: "terminal_run", arguments: { session: "b", command: "echo hi" } })),
@@ -52,8 +58,15 @@ function eraClient(era: Era, cli: string, home: string): EraClient {
   };
 }
 
-async function startAndEcho(era: Era, cli: string): Promise<{ start: number[]; echo: number[] }> {
+/** A process's CPU time (user + system) so far, in ms: steadier than wall clock on a loaded machine. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function startAndEcho(era: Era, cli: string): Promise<{ start: number[]; startCpu: number[]; echo: number[] }> {
   const start: number[] = [];
+  const startCpu: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const home = mkdtempSync(join(tmpdir(), "termhive-bench-era-"));
     const client = eraClient(era, cli, home);
@@ -61,6 +74,7 @@ async function startAndEcho(era: Era, cli: string): Promise<{ start: number[]; e
     await client.connect();
     await client.listTools();
     start.push(performance.now() - t0);
+    startCpu.push(cpuMs(client.pid()));
     await client.close();
     rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
@@ -80,11 +94,11 @@ async function startAndEcho(era: Era, cli: string): Promise<{ start: number[]; e
     spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"], { stdio: "ignore" });
     rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
-  return { start, echo };
+  return { start, startCpu, echo };
 }
 
-/** Spawn → the answer to a `server/discover` written as the first line, in ms. */
-async function probeOnce(cli: string): Promise<number> {
+/** Spawn → the answer to a `server/discover` written as the first line: wall and CPU ms. */
+async function probeOnce(cli: string): Promise<[number, number]> {
   const home = mkdtempSync(join(tmpdir(), "termhive-bench-probe-"));
   const t0 = performance.now();
   const child = spawn(process.execPath, [...NODE_FLAGS, cli, "mcp"], { env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home }, stdio: ["pipe", "pipe", "ignore"] });
@@ -92,10 +106,11 @@ async function probeOnce(cli: string): Promise<number> {
   child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }) + "\n");
   await new Promise<void>((resolve) => createInterface({ input: child.stdout }).once("line", () => resolve()));
   const ms = performance.now() - t0;
+  const cpu = cpuMs(child.pid!);
   child.stdin.end();
   await new Promise((resolve) => child.once("exit", resolve));
   rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-  return ms;
+  return [ms, cpu];
 }
 
 export async function benchEras(emit: Emit): Promise<void> {
@@ -103,12 +118,17 @@ export async function benchEras(emit: Emit): Promise<void> {
   if (process.env.BENCH_BASELINE_CLI) builds.push(["baseline", process.env.BENCH_BASELINE_CLI]);
   for (const [build, cli] of builds) {
     for (const era of build === "this build" ? (["2025", "2026"] as const) : (["2025"] as const)) {
-      const { start, echo } = await startAndEcho(era, cli);
-      emit({ bench: `stdio ${era} era: server start to first tool list`, build, unit: "ms", median: round(median(start)), runs: start.length, method: era === "2025" ? "1.32 SDK client: spawn → initialize → tools/list answered" : "v2 client pinned to 2026-07-28: spawn → tools/list answered (no discover probe)" });
+      const { start, startCpu, echo } = await startAndEcho(era, cli);
+      emit({ bench: `stdio ${era} era: server start to first tool list`, build, unit: "ms", median: round(median(start)), cpu_median: round(median(startCpu)), runs: start.length, method: era === "2025" ? "1.32 SDK client: spawn → initialize → tools/list answered" : "v2 client pinned to 2026-07-28: spawn → tools/list answered (no discover probe)" });
       emit({ bench: `stdio ${era} era: terminal_run "echo hi"`, build, unit: "ms", median: round(median(echo)), runs: echo.length });
     }
     const probes: number[] = [];
-    for (let i = 0; i < RUNS; i++) probes.push(await probeOnce(cli));
-    emit({ bench: "stdio server/discover probe answered", build, unit: "ms", median: round(median(probes)), max: round(Math.max(...probes)), runs: probes.length, target: build === "this build" ? "<= 150" : undefined, method: "spawn → the first line of stdout answering server/discover (a short-lived probe process, issue 34 §5)" });
+    const probeCpu: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const [ms, cpu] = await probeOnce(cli);
+      probes.push(ms);
+      probeCpu.push(cpu);
+    }
+    emit({ bench: "stdio server/discover probe answered", build, unit: "ms", median: round(median(probes)), cpu_median: round(median(probeCpu)), max: round(Math.max(...probes)), runs: probes.length, target: build === "this build" ? "<= 150" : undefined, method: "spawn → the first line of stdout answering server/discover (a short-lived probe process, issue 34 §5)" });
   }
 }
