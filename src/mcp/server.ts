@@ -60,10 +60,10 @@ export async function serveStdio(config: TermhiveConfig, root: DeferredRoot): Pr
   const limit = config.maxInputBytes + STDIO_ENVELOPE_BYTES;
   const stdin = process.stdin.pipe(new StdioLineLimit(limit, (line) => process.stdout.write(line), (line) => process.stderr.write(line + "\n")));
   const stdio = new StdioServerTransport(stdin, process.stdout, { maxBufferSize: limit + STDIO_ENVELOPE_BYTES });
-  // The SDK's transport closes itself when its input ends; so does this server.
+  // serveStdio owns the transport's handlers; the SDK's transport closes itself when its
+  // input ends or closes, and so does this server.
   const closed = new Promise<void>((resolve) => {
-    process.stdin.once("end", () => resolve());
-    stdin.once("end", () => resolve());
+    for (const stream of [process.stdin, stdin]) for (const event of ["end", "close"]) stream.once(event, () => resolve());
   });
   const { transport, legacy } = eraWire(config.mcpEra, new RootGate(stdio, root, (error) => failed(error)));
   const view = root.view();
