@@ -5,9 +5,10 @@
 // BENCH_BASELINE_CLI=<path to another build's cli.js> measures the 2025 figures and the
 // probe's answer (an error there) against that build too, for the ±10 % comparison.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import { Client as Client2026 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as Stdio2026 } from "@modelcontextprotocol/client/stdio";
@@ -19,8 +20,6 @@ type Era = "2025" | "2026";
 
 interface EraClient {
   connect(): Promise<void>;
-  /** The server's pid once connected. */
-  pid(): number;
   listTools(): Promise<unknown>;
   /** Opens the session "b" the echoes run in (a throwaway shell per call would time its start). */
   open(): Promise<unknown>;
@@ -29,7 +28,12 @@ interface EraClient {
 }
 
 function eraClient(era: Era, cli: string, home: string): EraClient {
-  const params = { command: process.execPath, args: [...NODE_FLAGS, cli, "mcp"], env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash" }, stderr: "ignore" as const };
+  const params = {
+    command: process.execPath,
+    args: [...NODE_FLAGS, "--import", CPU_PROBE, cli, "mcp"],
+    env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash", TERMHIVE_BENCH_CPU_FILE: cpuFile(home) },
+    stderr: "ignore" as const,
+  };
   const check = (result: unknown) => {
     const text = (result as { content: { text: string }[] }).content[0]?.text ?? "";
     if (!text.startsWith("hi\n")) throw new Error(`echo hi returned ${text}`);
@@ -39,7 +43,6 @@ function eraClient(era: Era, cli: string, home: string): EraClient {
     const transport = new Stdio2025(params);
     return {
       connect: () => client.connect(transport),
-      pid: () => transport.pid!,
       listTools: () => client.listTools(),
       open: () => client.callTool({ name: "terminal_open", arguments: { name: "b", command: "bash" } }),
       echo: async () => check(await client.callTool({ name: "terminal_run", arguments: { session: "b", command: "echo hi" } })),
@@ -50,7 +53,6 @@ function eraClient(era: Era, cli: string, home: string): EraClient {
   const transport = new Stdio2026(params);
   return {
     connect: () => client.connect(transport),
-    pid: () => transport.pid!,
     listTools: () => client.listTools(),
     open: () => client.callTool({ name: "terminal_open", arguments: { name: "b", command: "bash" } }),
     echo: async () => check(await client.callTool({ name: "terminal_run", arguments: { session: "b", command: "echo hi" } })),
@@ -58,11 +60,14 @@ function eraClient(era: Era, cli: string, home: string): EraClient {
   };
 }
 
-/** A process's CPU time (user + system) so far, in ms: steadier than wall clock on a loaded machine. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+/**
+ * The server's CPU time (user + system, ms) as it wrote its first tool list or discover
+ * answer, noted by bench/startup-cpu-probe.ts: steadier than wall clock on a loaded machine.
+ */
+const CPU_PROBE = join(dirname(fileURLToPath(import.meta.url)), "startup-cpu-probe.js");
+const cpuFile = (home: string) => join(home, "cpu-ms");
+/** NaN when the answer was neither (a build without 2026 answers discover with an error). */
+const cpuMs = (home: string) => (existsSync(cpuFile(home)) ? Number(readFileSync(cpuFile(home), "utf8")) : NaN);
 
 async function startAndEcho(era: Era, cli: string): Promise<{ start: number[]; startCpu: number[]; echo: number[] }> {
   const start: number[] = [];
@@ -74,7 +79,7 @@ async function startAndEcho(era: Era, cli: string): Promise<{ start: number[]; s
     await client.connect();
     await client.listTools();
     start.push(performance.now() - t0);
-    startCpu.push(cpuMs(client.pid()));
+    startCpu.push(cpuMs(home));
     await client.close();
     rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
@@ -101,14 +106,14 @@ async function startAndEcho(era: Era, cli: string): Promise<{ start: number[]; s
 async function probeOnce(cli: string): Promise<[number, number]> {
   const home = mkdtempSync(join(tmpdir(), "termhive-bench-probe-"));
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...NODE_FLAGS, cli, "mcp"], { env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home }, stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, "--import", CPU_PROBE, cli, "mcp"], { env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, TERMHIVE_BENCH_CPU_FILE: cpuFile(home) }, stdio: ["pipe", "pipe", "ignore"] });
   const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
   child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }) + "\n");
   await new Promise<void>((resolve) => createInterface({ input: child.stdout }).once("line", () => resolve()));
   const ms = performance.now() - t0;
-  const cpu = cpuMs(child.pid!);
   child.stdin.end();
   await new Promise((resolve) => child.once("exit", resolve));
+  const cpu = cpuMs(home);
   rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   return [ms, cpu];
 }
@@ -129,6 +134,6 @@ export async function benchEras(emit: Emit): Promise<void> {
       probes.push(ms);
       probeCpu.push(cpu);
     }
-    emit({ bench: "stdio server/discover probe answered", build, unit: "ms", median: round(median(probes)), cpu_median: round(median(probeCpu)), max: round(Math.max(...probes)), runs: probes.length, target: build === "this build" ? "<= 150" : undefined, method: "spawn → the first line of stdout answering server/discover (a short-lived probe process, issue 34 §5)" });
+    emit({ bench: "stdio server/discover probe answered", build, unit: "ms", median: round(median(probes)), ...(probeCpu.some(Number.isNaN) ? {} : { cpu_median: round(median(probeCpu)) }), max: round(Math.max(...probes)), runs: probes.length, target: build === "this build" ? "<= 150" : undefined, method: "spawn → the first line of stdout answering server/discover (a short-lived probe process, issue 34 §5)" });
   }
 }
