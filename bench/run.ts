@@ -27,6 +27,7 @@ import { benchOutboxClaim } from "./outbox-claim.js";
 import { benchHivePace } from "./hive-pace.js";
 import { RUNS, cliArgs, emit, median, round, rssMb, startServer, timed } from "./common.js";
 import { benchPaneCli } from "./pane-cli.js";
+import { benchEras } from "./eras.js";
 
 const CPU_PROBE = join(dirname(fileURLToPath(import.meta.url)), "startup-cpu-probe.js");
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
@@ -184,6 +185,7 @@ async function benchIdle(): Promise<void> {
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === "startup") await benchStartup();
+  if (!only || only === "startup" || only === "eras") await benchEras(emit);
   if (!only || only === "core") await benchCore();
   if (!only || only === "open") await benchOpen(emit);
   if (!only || only === "open" || only === "open-slow-rc") await benchOpenSlowRc(emit);

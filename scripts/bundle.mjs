@@ -13,13 +13,14 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist", "bundle");
 
-// The SDK's Server loads Ajv eagerly for elicitation checks termhive never needs; this
-// swaps in a drop-in that loads the real one on first use (src/mcp/lazy-ajv-provider.ts).
+// The SDK's Server loads Ajv eagerly (through its Node shims) for elicitation checks termhive
+// rarely needs; this swaps in shims whose validator loads the real one on first use
+// (src/mcp/lazy-ajv-provider.ts).
 const lazyAjv = {
   name: "lazy-ajv-provider",
   setup(b) {
-    b.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
-      args.importer.includes(`${join("@modelcontextprotocol", "sdk")}`)
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) =>
+      args.importer.includes(join("@modelcontextprotocol", "server")) && !args.importer.includes("lazy-ajv-provider")
         ? { path: join(root, "dist", "src", "mcp", "lazy-ajv-provider.js") }
         : undefined,
     );

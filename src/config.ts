@@ -56,6 +56,8 @@ export interface TermhiveConfig {
   toolFamilies: ToolFamily[];
   /** TERMHIVE_ELICIT=off: never ask the person through the client; the model's confirm: true decides. */
   elicit: boolean;
+  /** TERMHIVE_MCP_ERA: the MCP protocol eras the stdio door serves (both by default; mcp/era.ts). */
+  mcpEra: McpEra;
   /** gRPC calls (streams included) one door of `termhive serve` serves at once. */
   grpcMaxCalls: number;
   /** gRPC watch streams (WatchOutput, WatchEvents) one door serves at once. */
@@ -172,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     debug: env.TERMHIVE_DEBUG === "1",
     toolFamilies: parseToolFamilies(env.TERMHIVE_TOOLS),
     elicit: parseSwitch(env, "TERMHIVE_ELICIT", true),
+    mcpEra: parseMcpEra(env.TERMHIVE_MCP_ERA),
     grpcMaxCalls: intFrom(env, "TERMHIVE_GRPC_MAX_CALLS", 64, 1, 100_000),
     grpcMaxWatches: intFrom(env, "TERMHIVE_GRPC_MAX_WATCHES", 16, 1, 10_000),
     grpcWatchBacklogBytes: megabytesFrom(env, "TERMHIVE_GRPC_WATCH_BACKLOG_MB", 16),
@@ -199,6 +202,16 @@ export function parseToolFamilies(value: string | undefined): ToolFamily[] {
     throw new ConfigError(`TERMHIVE_TOOLS=${JSON.stringify(value)} is invalid: use a comma list of ${TOOL_FAMILIES.join(", ")} (e.g. TERMHIVE_TOOLS=terminal)`);
   }
   return TOOL_FAMILIES.filter((family) => names.includes(family));
+}
+
+export type McpEra = "both" | "2025" | "2026";
+
+/** TERMHIVE_MCP_ERA: both (default), 2025 (2025-11-25 and older only) or 2026 (2026-07-28 only). */
+export function parseMcpEra(value: string | undefined): McpEra {
+  const v = value?.trim().toLowerCase() ?? "";
+  if (v === "" || v === "both") return "both";
+  if (v === "2025" || v === "2026") return v;
+  throw new ConfigError(`TERMHIVE_MCP_ERA=${JSON.stringify(value)} is invalid: use both, 2025 or 2026`);
 }
 
 function parseSwitch(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {

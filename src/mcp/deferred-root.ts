@@ -8,13 +8,15 @@
 // root until it is ready; everything else waits in arrival order and is delivered once it
 // is. The root is composed after the first tool list is answered, when a message needs it,
 // or after COMPOSE_AFTER_MS in any case, so what it does on its own at start (the crew,
-// restores) still starts without a client call.
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+// restores) still starts without a client call — unless the first message is a 2026
+// client's `server/discover`: such a client may probe in a short-lived sibling process
+// that must start no tmux server, write no state and run no notifier (issue 34 §5), so
+// after a discover only a request that needs the root composes it.
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 import type { ServiceRoot } from "../service/root.js";
 
 /** Requests answered from what the server holds from the start (no session, hive or backend). */
-const ROOT_FREE = new Set(["initialize", "tools/list", "ping"]);
+const ROOT_FREE = new Set(["initialize", "server/discover", "tools/list", "ping"]);
 /** A client that stays silent still gets its background duties started this soon. */
 const COMPOSE_AFTER_MS = 500;
 
@@ -79,6 +81,7 @@ export class RootGate implements Transport {
   private readonly listRequests = new Set<string | number>();
   private timer: NodeJS.Timeout | undefined;
   private composing = false;
+  private first = true;
 
   constructor(
     private readonly inner: Transport,
@@ -117,6 +120,8 @@ export class RootGate implements Transport {
 
   private route(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const request = "method" in message && "id" in message ? message : undefined;
+    if (this.first && request?.method === "server/discover") clearTimeout(this.timer);
+    this.first = false;
     if (this.root.ready || (request && ROOT_FREE.has(request.method))) {
       if (request?.method === "tools/list" && !this.root.ready) this.listRequests.add(request.id);
       this.onmessage?.(message, extra);

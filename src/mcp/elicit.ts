@@ -2,7 +2,7 @@
 // one (MCP elicitation): accept runs it as confirmed, decline or cancel refuses it. Where the
 // client cannot ask (no elicitation capability, or TERMHIVE_ELICIT=off), the refusal goes back
 // to the model as before, which may resend with confirm: true.
-import type { ElicitRequestFormParams, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequestFormParams, ElicitResult } from "@modelcontextprotocol/server";
 import { ToolError } from "../util/tool-error.js";
 
 /** What asking needs of the MCP server: the client's capabilities and elicitation/create. */

@@ -1,6 +1,5 @@
 // MCP prompts: short, concrete playbooks a client can hand a model, naming the exact tool calls.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 function user(text: string): GetPromptResult {
@@ -13,7 +12,7 @@ export function registerPrompts(server: McpServer): void {
     {
       title: "Monitor a terminal session",
       description: "Watch a session and report what happens in it, using terminal_wait and terminal_read.",
-      argsSchema: { session: z.string().min(1).describe("Session id or name (see terminal_list).") },
+      argsSchema: z.object({ session: z.string().min(1).describe("Session id or name (see terminal_list).") }),
     },
     ({ session }) => user(
       `Monitor the terminal session ${JSON.stringify(session)} and tell me what happens in it.
@@ -31,10 +30,10 @@ export function registerPrompts(server: McpServer): void {
     {
       title: "Run a command and analyse its output",
       description: "Run a command with terminal_run, then explain the result, fetching folded details with terminal_read.",
-      argsSchema: {
+      argsSchema: z.object({
         command: z.string().min(1).describe("The command line to run."),
         session: z.string().optional().describe("Session id or name; a new session is opened when omitted."),
-      },
+      }),
     },
     ({ command, session }) => user(
       `Run this command and analyse its output: ${JSON.stringify(command)}
@@ -52,10 +51,10 @@ export function registerPrompts(server: McpServer): void {
     {
       title: "Orchestrate a team of agents",
       description: "Run a team of agents towards a goal with hive_layout / agent_spawn, hive_message, hive_wait and hive_events.",
-      argsSchema: {
+      argsSchema: z.object({
         goal: z.string().min(1).describe("What the team should achieve."),
         team: z.string().optional().describe("Team name (default: team)."),
-      },
+      }),
     },
     ({ goal, team }) => {
       const t = team ?? "team";

@@ -2,8 +2,7 @@
 // the session list, a session's screen and recent output, and (with a hive) agents, teams, events.
 // Subscriptions are per McpServer instance (one per client / HTTP session): each keeps its own
 // set of subscribed URIs and its own listeners, removed when its transport closes.
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, ProtocolError, ResourceTemplate } from "@modelcontextprotocol/server";
 import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
 import { DisposableStore } from "../util/lifecycle.js";
@@ -45,7 +44,7 @@ async function sessionFor(service: TermhiveService, ref: string): Promise<Termin
   try {
     return await service.session(ref);
   } catch (error) {
-    throw new McpError(-32002, (error as Error).message);
+    throw new ProtocolError(-32002, (error as Error).message);
   }
 }
 
@@ -150,7 +149,7 @@ class Subscriptions {
 
   install(): void {
     const mcp = this.server.server;
-    mcp.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    mcp.setRequestHandler("resources/subscribe", async (request) => {
       // Any URI is accepted (the MCP conformance suite subscribes to test://watched-resource);
       // one that names nothing of ours is tracked but never updated.
       this.uris.add(request.params.uri);
@@ -159,7 +158,7 @@ class Subscriptions {
       if (ref !== undefined) await this.service.session(ref).catch(() => undefined);
       return {};
     });
-    mcp.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    mcp.setRequestHandler("resources/unsubscribe", async (request) => {
       this.uris.delete(request.params.uri);
       const timer = this.timers.get(request.params.uri);
       if (timer) clearTimeout(timer);

@@ -1,5 +1,5 @@
 // Shape of every tool result; which errors are answers and which are bugs is verbs/errors.ts's call.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { toolErrorResult } from "../verbs/errors.js";
 
 /**

@@ -1,12 +1,14 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { McpServer } from "@modelcontextprotocol/server";
+import { serveStdio as serveEras, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { ServiceRoot } from "../service/root.js";
 import { DeferredRoot, RootGate } from "./deferred-root.js";
 import { STDIO_ENVELOPE_BYTES, StdioLineLimit } from "./stdio-lines.js";
 import { callerPane } from "../util/caller-pane.js";
+import { traced } from "../util/traced.js";
 import { registerTools } from "./tools.js";
 import { registerResources } from "./resources.js";
 import { registerPrompts } from "./prompts.js";
+import { eraWire } from "./era.js";
 import { VERSION } from "../version.js";
 import type { TermhiveConfig, ToolFamily } from "../config.js";
 
@@ -45,11 +47,12 @@ export function createMcpServer(root: ServiceRoot, clientId?: string, config: Te
 }
 
 /**
- * Serves one client over stdio until it closes; the root is composed just after the first
- * answers (deferred-root.ts). A root that fails to compose rejects, as it did at start.
+ * Serves one client over stdio until it closes, in the era its opening asks for (era.ts):
+ * the SDK's serveStdio builds one server per connection from the factory. The root is
+ * composed just after the first answers (deferred-root.ts). A root that fails to compose
+ * rejects, as it did at start.
  */
 export async function serveStdio(config: TermhiveConfig, root: DeferredRoot): Promise<void> {
-  const server = createMcpServer(root.view(), "stdio", config);
   let failed: (error: unknown) => void = () => undefined;
   const failure = new Promise<never>((_, reject) => (failed = reject));
   // termhive keeps the line limit (stdio-lines.ts); the SDK's own buffer is set past it so an
@@ -57,13 +60,13 @@ export async function serveStdio(config: TermhiveConfig, root: DeferredRoot): Pr
   const limit = config.maxInputBytes + STDIO_ENVELOPE_BYTES;
   const stdin = process.stdin.pipe(new StdioLineLimit(limit, (line) => process.stdout.write(line), (line) => process.stderr.write(line + "\n")));
   const stdio = new StdioServerTransport(stdin, process.stdout, { maxBufferSize: limit + STDIO_ENVELOPE_BYTES });
-  const transport = new RootGate(stdio, root, (error) => failed(error));
-  // Set before connect: the SDK chains a handler it finds, but one set later replaces its own
-  // (and with it the server's close handling, e.g. resource subscription clean-up).
+  // serveStdio owns the transport's handlers; the SDK's transport closes itself when its
+  // input ends or closes, and so does this server.
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once("end", () => resolve());
+    for (const stream of [process.stdin, stdin]) for (const event of ["end", "close"]) stream.once(event, () => resolve());
   });
-  await server.connect(transport);
+  const { transport, legacy } = eraWire(config.mcpEra, new RootGate(stdio, root, (error) => failed(error)));
+  const view = root.view();
+  serveEras(() => createMcpServer(view, "stdio", config), { transport, legacy, onerror: (error) => traced("serving MCP over stdio")(error) });
   await Promise.race([closed, failure]);
 }

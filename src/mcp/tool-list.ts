@@ -5,7 +5,7 @@
 // property-name schemas. Calls are still checked against the full schema (strict.ts), with
 // errors that name the limit.
 import { z } from "zod";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
 import type { AnyVerb } from "../verbs/index.js";
 import { strictInput } from "./strict.js";
 

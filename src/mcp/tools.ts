@@ -1,7 +1,6 @@
 // The MCP door: one tool per verb of the table (verbs/index.ts), with the verb's title,
 // description for a model, annotations, strict input schema, operation and text.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ToolFamily } from "../config.js";
 import type { CallContext } from "../service/service.js";
@@ -11,12 +10,6 @@ import { guard, ok } from "./result.js";
 import { strictInput } from "./strict.js";
 import { listedTool } from "./tool-list.js";
 import { traced } from "../util/traced.js";
-
-type Extra = {
-  sessionId?: string;
-  _meta?: { progressToken?: string | number };
-  sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
-};
 
 export interface ToolOptions {
   clientId?: string;
@@ -29,15 +22,15 @@ export interface ToolOptions {
 }
 
 /** The call context of a tool call: client id for read cursors, progress to the caller. */
-function context(extra: Extra, fallbackClient: string, pane: string | undefined): CallContext {
-  const token = extra._meta?.progressToken;
+function context(ctx: ServerContext, fallbackClient: string, pane: string | undefined): CallContext {
+  const token = ctx.mcpReq._meta?.progressToken;
   return {
-    clientId: extra.sessionId ?? fallbackClient,
+    clientId: ctx.sessionId ?? fallbackClient,
     ...(pane ? { pane } : {}),
     onProgress:
       token === undefined
         ? undefined
-        : (ms, message) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: ms / 1000, message } }).catch(traced("sending a progress notification")),
+        : (ms, message) => void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: ms / 1000, message } }).catch(traced("sending a progress notification")),
   };
 }
 
@@ -46,29 +39,51 @@ export function toolsOf(families?: readonly ToolFamily[]): AnyVerb[] {
   return VERBS.filter((verb) => !families || families.includes(verb.family));
 }
 
+/**
+ * Each verb's schemas and listing, made once per process: the SDK's serveStdio may build two
+ * servers for one connection (a 2026 probe, then a 2025 fallback), and the listing (JSON
+ * schemas from zod, ~30–80 ms) waits for the first tools/list — a `server/discover` probe
+ * never needs it (issue 34 §5).
+ */
+const schemas = new Map<AnyVerb, { input: ReturnType<typeof strictInput>; output?: z.ZodObject }>();
+const listings = new Map<string, Tool[]>();
+
+function schemasOf(verb: AnyVerb): { input: ReturnType<typeof strictInput>; output?: z.ZodObject } {
+  let made = schemas.get(verb);
+  if (!made) schemas.set(verb, (made = { input: strictInput(verb.input), ...(verb.structured ? { output: z.object(verb.structured.schema) } : {}) }));
+  return made;
+}
+
+function listingOf(verbs: AnyVerb[]): Tool[] {
+  const key = verbs.map((verb) => verb.name).join(",");
+  let listed = listings.get(key);
+  if (!listed) listings.set(key, (listed = verbs.map(listedTool)));
+  return listed;
+}
+
 export function registerTools(server: McpServer, services: Services, options: ToolOptions = {}): void {
   const verbs = toolsOf(options.families);
   const elicitor: Elicitor | undefined = options.elicit === false ? undefined : server.server;
   for (const verb of verbs) {
+    const { input: inputSchema, output: outputSchema } = schemasOf(verb);
     server.registerTool(
       verb.name,
       {
         title: verb.title,
         description: verb.description,
-        inputSchema: strictInput(verb.input),
+        inputSchema,
         annotations: verb.annotations,
-        ...(verb.structured ? { outputSchema: z.object(verb.structured.schema) } : {}),
+        ...(outputSchema ? { outputSchema } : {}),
       },
-      ((input: Record<string, unknown>, extra: Extra) =>
+      ((input: Record<string, unknown>, ctx: ServerContext) =>
         guard(async () => {
-          const ctx = context(extra, options.clientId ?? "stdio", options.pane);
-          const run = (args: Record<string, unknown>) => verb.run(services, args, ctx);
+          const call = context(ctx, options.clientId ?? "stdio", options.pane);
+          const run = (args: Record<string, unknown>) => verb.run(services, args, call);
           const result = "confirm" in verb.input ? await confirmByPerson(elicitor, input, run) : await run(input);
           return ok(result, verb.text(result), verb.structured?.of(result));
         })) as never,
     );
   }
   // Listed lean (tool-list.ts); the SDK's own listing would send the validation-only keywords.
-  const listed = verbs.map(listedTool);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.server.setRequestHandler("tools/list", () => ({ tools: listingOf(verbs) }));
 }

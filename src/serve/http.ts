@@ -1,11 +1,16 @@
 // MCP over Streamable HTTP (node:http). One transport + McpServer per MCP session, each
 // built by createMcpServer so every tool of every door is here too.
+// The server is the v2 SDK's (@modelcontextprotocol/server, as on stdio); the transport is
+// still the 1.32 SDK's StreamableHTTPServerTransport with termhive's bounded event store:
+// it serves 2025 clients exactly as before (sessions, resumability), and a transport is
+// only messages in and out, the same on both sides. 2026 requests over HTTP (stateless,
+// the v2 handler) are issue 34's next step for this door.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { createMcpServer } from "../mcp/server.js";
 import type { ServiceRoot } from "../service/root.js";
 import type { Dashboard } from "../dashboard/dashboard.js";

@@ -1,6 +1,6 @@
 // A verb is one tool of termhive as every door sees it: the MCP tool, the gRPC method and, where
 // it has one, the CLI command. A door is a loop over the table in ./index.ts.
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Option } from "commander";
 import type { z } from "zod";
 import type { HiveService } from "../service/hive-service.js";

@@ -37,8 +37,8 @@ const APPLIES = [
  */
 const DOES_NOT_APPLY: Record<string, string> = {
   "completion-complete": "asks completions for the fixture prompt test_prompt_with_arguments; termhive's prompts offer no completions",
-  "tools-call-simple-text": "calls the fixture tool test_simple_text; it reports green only because the unknown-tool error is text (vacuous)",
-  "tools-call-error": "calls the fixture tool test_error_handling; green only because any unknown tool is an error result (vacuous)",
+  "tools-call-simple-text": "calls the fixture tool test_simple_text, which termhive does not have (an unknown tool: -32602)",
+  "tools-call-error": "calls the fixture tool test_error_handling, which termhive does not have (an unknown tool: -32602)",
   "tools-call-image": "fixture tool returning image content; termhive returns text only",
   "tools-call-audio": "fixture tool returning audio content; termhive returns text only",
   "tools-call-embedded-resource": "fixture tool returning an embedded resource; termhive's tools do not",

@@ -49,7 +49,8 @@ describe("the tool list", () => {
     const { tools } = await h.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), ["terminal_close", "terminal_list", "terminal_open", "terminal_read", "terminal_resize", "terminal_run", "terminal_send", "terminal_wait"]);
     assert.doesNotMatch(h.client.getInstructions() ?? "", /The hive|agent_spawn/);
-    const hidden = await h.call("hive_status", { agent: "a", status: "idle" });
-    assert.equal(hidden.isError, true);
+    // An unlisted tool is the protocol's "invalid params" error (-32602) on the v2 SDK, as the
+    // spec says for an unknown tool, not a tool result.
+    await assert.rejects(h.call("hive_status", { agent: "a", status: "idle" }), (error: Error & { code?: number }) => error.code === -32602 && /hive_status/.test(error.message));
   });
 });

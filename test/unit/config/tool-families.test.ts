@@ -14,3 +14,11 @@ test("TERMHIVE_ELICIT: on by default, off turns asking off, anything else is ref
   assert.equal(loadConfig({ TERMHIVE_ELICIT: "off" }).elicit, false);
   assert.throws(() => loadConfig({ TERMHIVE_ELICIT: "maybe" }), ConfigError);
 });
+
+test("TERMHIVE_MCP_ERA: both by default; 2025 or 2026 forces one; anything else is refused", () => {
+  assert.equal(loadConfig({}).mcpEra, "both");
+  assert.equal(loadConfig({ TERMHIVE_MCP_ERA: "2025" }).mcpEra, "2025");
+  assert.equal(loadConfig({ TERMHIVE_MCP_ERA: " 2026 " }).mcpEra, "2026");
+  assert.equal(loadConfig({ TERMHIVE_MCP_ERA: "BOTH" }).mcpEra, "both");
+  assert.throws(() => loadConfig({ TERMHIVE_MCP_ERA: "2024" }), /TERMHIVE_MCP_ERA="2024" is invalid: use both, 2025 or 2026/);
+});

@@ -1,7 +1,6 @@
-import { test } from "node:test";
+import { mock, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { DeferredRoot, RootGate } from "../../../src/mcp/deferred-root.js";
 import type { ServiceRoot } from "../../../src/service/root.js";
 
@@ -94,4 +93,49 @@ test("a root that fails to compose is reported once", async () => {
   await settle();
   assert.deepEqual(failures.map((e) => (e as Error).message), ["no tmux"]);
   await gate.close();
+});
+
+const DISCOVER = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } } as const;
+
+test("a silent client still gets the root composed after a moment; a first server/discover (a 2026 probe) composes nothing until a request needs it", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const silent = fixture();
+    await silent.gate.start();
+    mock.timers.tick(10_000);
+    assert.equal(silent.composedCount(), 1, "the crew and restores start without a client call");
+
+    const probe = fixture();
+    await probe.gate.start();
+    probe.wire.receive(DISCOVER);
+    await probe.gate.send({ jsonrpc: "2.0", id: 1, result: {} });
+    probe.wire.receive({ jsonrpc: "2.0", id: 2, method: "ping" });
+    mock.timers.tick(10_000);
+    assert.deepEqual(probe.seen, ["server/discover", "ping"]);
+    assert.equal(probe.composedCount(), 0, "a probe process starts no tmux server and writes no state");
+    probe.wire.receive({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "terminal_list", arguments: {} } });
+    assert.equal(probe.composedCount(), 1, "a request that needs the root composes it");
+    for (const f of [silent, probe]) {
+      f.release();
+      await f.gate.close();
+    }
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("a discover after another first message leaves the timer alone", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const f = fixture();
+    await f.gate.start();
+    f.wire.receive({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    f.wire.receive(DISCOVER);
+    mock.timers.tick(10_000);
+    assert.equal(f.composedCount(), 1);
+    f.release();
+    await f.gate.close();
+  } finally {
+    mock.timers.reset();
+  }
 });

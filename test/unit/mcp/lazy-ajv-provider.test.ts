@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { AjvJsonSchemaValidator as LazyValidator } from "../../../src/mcp/lazy-ajv-provider.js";
-import { AjvJsonSchemaValidator as RealValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { DefaultJsonSchemaValidator as LazyValidator } from "../../../src/mcp/lazy-ajv-provider.js";
+import { AjvJsonSchemaValidator as RealValidator } from "@modelcontextprotocol/server/validators/ajv";
 
-// The bundle swaps the SDK's provider for this one; it must judge every answer the same way.
+// The bundle swaps the SDK's Node shims (and with them its provider) for this one; it must judge every answer the same way.
 test("the lazy provider validates exactly like the SDK's Ajv provider", () => {
   const schema = {
     type: "object",

@@ -1,0 +1,139 @@
+// `npm run bench eras` (issue 34): the stdio door in each MCP era — server start to the first
+// tool list and a `terminal_run echo` round trip (medians), through the 1.32 SDK client
+// (2025-11-25, initialize) and the v2 client (2026-07-28 pinned: no probe sibling, so the
+// figure is the server's), and a `server/discover` probe answered by a fresh process.
+// BENCH_BASELINE_CLI=<path to another build's cli.js> measures the 2025 figures and the
+// probe's answer (an error there) against that build too, for the ±10 % comparison.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+import { Client as Client2026 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as Stdio2026 } from "@modelcontextprotocol/client/stdio";
+import { Client as Client2025 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as Stdio2025 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI, NODE_FLAGS, RUNS, median, round, type Emit } from "./common.js";
+
+type Era = "2025" | "2026";
+
+interface EraClient {
+  connect(): Promise<void>;
+  listTools(): Promise<unknown>;
+  /** Opens the session "b" the echoes run in (a throwaway shell per call would time its start). */
+  open(): Promise<unknown>;
+  echo(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function eraClient(era: Era, cli: string, home: string): EraClient {
+  const params = {
+    command: process.execPath,
+    args: [...NODE_FLAGS, "--import", CPU_PROBE, cli, "mcp"],
+    env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, SHELL: "/bin/bash", TERMHIVE_BENCH_CPU_FILE: cpuFile(home) },
+    stderr: "ignore" as const,
+  };
+  const check = (result: unknown) => {
+    const text = (result as { content: { text: string }[] }).content[0]?.text ?? "";
+    if (!text.startsWith("hi\n")) throw new Error(`echo hi returned ${text}`);
+  };
+  if (era === "2025") {
+    const client = new Client2025({ name: "bench", version: "1" });
+    const transport = new Stdio2025(params);
+    return {
+      connect: () => client.connect(transport),
+      listTools: () => client.listTools(),
+      open: () => client.callTool({ name: "terminal_open", arguments: { name: "b", command: "bash" } }),
+      echo: async () => check(await client.callTool({ name: "terminal_run", arguments: { session: "b", command: "echo hi" } })),
+      close: () => client.close(),
+    };
+  }
+  const client = new Client2026({ name: "bench", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const transport = new Stdio2026(params);
+  return {
+    connect: () => client.connect(transport),
+    listTools: () => client.listTools(),
+    open: () => client.callTool({ name: "terminal_open", arguments: { name: "b", command: "bash" } }),
+    echo: async () => check(await client.callTool({ name: "terminal_run", arguments: { session: "b", command: "echo hi" } })),
+    close: () => client.close(),
+  };
+}
+
+/**
+ * The server's CPU time (user + system, ms) as it wrote its first tool list or discover
+ * answer, noted by bench/startup-cpu-probe.ts: steadier than wall clock on a loaded machine.
+ */
+const CPU_PROBE = join(dirname(fileURLToPath(import.meta.url)), "startup-cpu-probe.js");
+const cpuFile = (home: string) => join(home, "cpu-ms");
+/** NaN when the answer was neither (a build without 2026 answers discover with an error). */
+const cpuMs = (home: string) => (existsSync(cpuFile(home)) ? Number(readFileSync(cpuFile(home), "utf8")) : NaN);
+
+async function startAndEcho(era: Era, cli: string): Promise<{ start: number[]; startCpu: number[]; echo: number[] }> {
+  const start: number[] = [];
+  const startCpu: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const home = mkdtempSync(join(tmpdir(), "termhive-bench-era-"));
+    const client = eraClient(era, cli, home);
+    const t0 = performance.now();
+    await client.connect();
+    await client.listTools();
+    start.push(performance.now() - t0);
+    startCpu.push(cpuMs(home));
+    await client.close();
+    rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  }
+  const home = mkdtempSync(join(tmpdir(), "termhive-bench-era-"));
+  const client = eraClient(era, cli, home);
+  const echo: number[] = [];
+  try {
+    await client.connect();
+    await client.open();
+    for (let i = 0; i < RUNS + 5; i++) {
+      const t0 = performance.now();
+      await client.echo();
+      if (i >= 5) echo.push(performance.now() - t0); // the first runs warm up V8 and the shell
+    }
+  } finally {
+    await client.close();
+    spawnSync("tmux", ["-S", join(home, "tmux.sock"), "kill-server"], { stdio: "ignore" });
+    rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  }
+  return { start, startCpu, echo };
+}
+
+/** Spawn → the answer to a `server/discover` written as the first line: wall and CPU ms. */
+async function probeOnce(cli: string): Promise<[number, number]> {
+  const home = mkdtempSync(join(tmpdir(), "termhive-bench-probe-"));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...NODE_FLAGS, "--import", CPU_PROBE, cli, "mcp"], { env: { ...(process.env as Record<string, string>), TERMHIVE_HOME: home, TERMHIVE_BENCH_CPU_FILE: cpuFile(home) }, stdio: ["pipe", "pipe", "ignore"] });
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
+  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }) + "\n");
+  await new Promise<void>((resolve) => createInterface({ input: child.stdout }).once("line", () => resolve()));
+  const ms = performance.now() - t0;
+  child.stdin.end();
+  await new Promise((resolve) => child.once("exit", resolve));
+  const cpu = cpuMs(home);
+  rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  return [ms, cpu];
+}
+
+export async function benchEras(emit: Emit): Promise<void> {
+  const builds: Array<[string, string]> = [["this build", CLI]];
+  if (process.env.BENCH_BASELINE_CLI) builds.push(["baseline", process.env.BENCH_BASELINE_CLI]);
+  for (const [build, cli] of builds) {
+    for (const era of build === "this build" ? (["2025", "2026"] as const) : (["2025"] as const)) {
+      const { start, startCpu, echo } = await startAndEcho(era, cli);
+      emit({ bench: `stdio ${era} era: server start to first tool list`, build, unit: "ms", median: round(median(start)), cpu_median: round(median(startCpu)), runs: start.length, method: era === "2025" ? "1.32 SDK client: spawn → initialize → tools/list answered" : "v2 client pinned to 2026-07-28: spawn → tools/list answered (no discover probe)" });
+      emit({ bench: `stdio ${era} era: terminal_run "echo hi"`, build, unit: "ms", median: round(median(echo)), runs: echo.length });
+    }
+    const probes: number[] = [];
+    const probeCpu: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const [ms, cpu] = await probeOnce(cli);
+      probes.push(ms);
+      probeCpu.push(cpu);
+    }
+    emit({ bench: "stdio server/discover probe answered", build, unit: "ms", median: round(median(probes)), ...(probeCpu.some(Number.isNaN) ? {} : { cpu_median: round(median(probeCpu)) }), max: round(Math.max(...probes)), runs: probes.length, target: build === "this build" ? "<= 150" : undefined, method: "spawn → the first line of stdout answering server/discover (a short-lived probe process, issue 34 §5)" });
+  }
+}
