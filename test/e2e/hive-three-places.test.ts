@@ -115,6 +115,12 @@ describe("one hive across this machine, two ssh hosts and a container", { skip }
       const working = statuses.indexOf("working");
       assert.ok(working !== -1 && statuses.indexOf("idle", working) !== -1, `${a.name}: ${statuses.join(", ")}`);
     }
+    // Each agent's own hooks reported its turn, wherever it runs: over the host's tmux on a host
+    // or in a container, through the local shim here (the turn's end is the Stop hook's idle).
+    for (const a of agents) {
+      const mine = events.filter((e) => e.agent === a.name);
+      assert.ok(mine.some((e) => e.data.source === "hook" && e.data.status === "idle"), `${a.name}: no hook reported its turn's end: ${JSON.stringify(mine.map((e) => e.data))}`);
+    }
   });
 
   test("a host dropped mid-cascade: its part is queued, not failed, and typed once when the host is back", async () => {

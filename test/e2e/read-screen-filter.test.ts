@@ -23,4 +23,13 @@ describe("screen read with a filter", () => {
     const none = await h.ok("terminal_read", { session: "s", mode: "screen", filter: "never-[x]" });
     assert.match(none.output, /^no screen row matches/, none.output);
   });
+
+  test("a screen read drops the spaces a program wrote at the end of its rows (top clears each row with them)", async () => {
+    await h.ok("terminal_open", { name: "pad", command: "bash" });
+    await h.ok("terminal_run", { session: "pad", command: "printf 'PADDED-%s      \\n\\033[7mREVERSE-%s   \\033[0m\\n' 1 2", timeout_s: 20 });
+    const r = await h.ok("terminal_read", { session: "pad", mode: "screen" });
+    const rows: string[] = r.output.split("\n");
+    assert.ok(rows.includes("PADDED-1") && rows.includes("REVERSE-2"), r.output);
+    assert.deepEqual(rows.filter((row) => / $/.test(row)), [], r.output);
+  });
 });
