@@ -18,6 +18,7 @@ import { benchOpen } from "./open.js";
 import { benchOpenSlowRc, benchThrowaway } from "./open-slow-rc.js";
 import { benchRemote } from "./remote.js";
 import { benchHiveHosts } from "./hive-hosts.js";
+import { benchRemoteHook } from "./remote-hook.js";
 import { benchWatchRatio } from "./watch-ratio.js";
 import { benchFlood, benchHostile } from "./load.js";
 import { benchSoak } from "./soak.js";
@@ -208,6 +209,7 @@ async function main(): Promise<void> {
   if (!only || only === "hostile" || only === "bystander") await benchBystander(emit);
   if (!only || only === "soak") await benchSoak();
   if (!only || only === "remote") await benchRemote(emit);
+  if (!only || only === "remote" || only === "remote-hook") await benchRemoteHook(emit);
   if (!only || only === "pane-cli") benchPaneCli(emit);
 }
 
