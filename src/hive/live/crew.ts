@@ -84,7 +84,7 @@ export class Crew {
     if (!this.opened) {
       const hive = this.deps.openHive();
       const tracker = new StatusTracker(hive, this.displays, (agent) => this.agentChanged.fire(agent), (s) => this.hostDown(s.meta.host));
-      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered, takenAt) => this.turnAfterTyping(agents, delivered, takenAt), () => this.sync());
+      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered, timing) => this.turnAfterTyping(agents, delivered, timing), () => this.sync());
       const relay = new RelayFollower(hive, this.deps.home, this.deps.policy.audit);
       // Followed as it opens: a sandboxed pane with no agent has no bind that would start it.
       const stopRelayOnOpen = this.registry.onOpened(({ session }) => {
@@ -244,18 +244,31 @@ export class Crew {
 
   /**
    * After typing: the turn starts (delivered) or there is none (not taken). `takenAt`: when the
-   * program was seen taking the text (DeliveryResult.takenAt); its turn started then.
+   * program was seen taking the text (DeliveryResult.takenAt); `enteredAt`: when the Enter it
+   * took was pressed, where its turn starts (its hooks fire after it, however late this
+   * process saw the take).
    */
-  turnAfterTyping(agents: readonly string[], delivered: boolean, takenAt = Date.now()): void {
+  turnAfterTyping(agents: readonly string[], delivered: boolean, timing: { takenAt?: number; enteredAt?: number } = {}): void {
+    const takenAt = timing.takenAt ?? Date.now();
+    const enteredAt = timing.enteredAt ?? takenAt;
     try {
       if (delivered) {
-        this.hive.turns.submitted(agents, (n) => isBusyStatus(this.hive.agents.find(n)?.status ?? ""), takenAt);
+        this.hive.turns.submitted(agents, (n) => isBusyStatus(this.hive.agents.find(n)?.status ?? ""), enteredAt);
+        // A quick turn whose Stop hook reported before this process saw the take (a loaded
+        // machine): the hook's idle since the Enter is this turn's end. Made "working" here, it
+        // stayed so, with no hook left to come (the cascade bench: 7 of 32 agents at load 20).
+        const endedByHook = agents.filter((n) => {
+          const a = this.hive.agents.find(n);
+          return a?.status === "idle" && a.statusSource === "hook" && a.updatedAt >= enteredAt;
+        });
+        if (endedByHook.length > 0) this.hive.turns.cancel(endedByHook);
         // The program took the text: its turn starts now, whatever a hook said before (Codex
         // reports only turn ends), held a few seconds against a screen that has not caught up.
         // Not when the take was seen TURN_GRACE_MS ago or more (its hook's report waited for):
         // the screen has caught up by then, and an idle there is the turn already over.
         if (Date.now() - takenAt >= TURN_GRACE_MS) return;
         for (const name of agents) {
+          if (endedByHook.includes(name)) continue;
           const a = this.hive.agents.find(name);
           const s = a && this.registry.byId(a.sessionId);
           if (a?.status === "idle" && s) this.tracker.record(() => this.hive.agents.setStatus(name, "working", { detail: "took a typed message", source: "typed" }), s);

@@ -44,7 +44,7 @@ export class OutboxDispatcher {
     private readonly registry: SessionRegistry,
     onAgentChanged: Event<AgentRecord>,
     private readonly type: TypeMessage,
-    private readonly afterTyping: (agents: readonly string[], delivered: boolean, takenAt?: number) => void,
+    private readonly afterTyping: (agents: readonly string[], delivered: boolean, timing: { takenAt?: number; enteredAt?: number }) => void,
     /**
      * Binds the hive to the panes again (Crew.sync): a pane on a host that was down comes back
      * only through a listing, and no status change says when; the sync sweeps once it adopts.
@@ -167,7 +167,7 @@ export class OutboxDispatcher {
       }
       // Taken before this process came (Enter pressed by one that died): its turn is not this one's to start.
       const takenBefore = message.orphan?.entered === true && result?.attempts === 0;
-      this.afterTyping(message.agents, (result?.delivered ?? false) && !takenBefore, result?.takenAt);
+      this.afterTyping(message.agents, (result?.delivered ?? false) && !takenBefore, result ?? {});
       if (result?.delivered) {
         this.tried.delete(message.id);
         this.hive.outbox.done(message.id);

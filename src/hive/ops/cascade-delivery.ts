@@ -85,7 +85,7 @@ export async function deliverCascade(crew: Crew, input: CascadeInput) {
     } catch (e) {
       error = (e as Error).message;
     }
-    crew.turnAfterTyping(d.agents, result?.delivered ?? false, result?.takenAt);
+    crew.turnAfterTyping(d.agents, result?.delivered ?? false, result ?? {});
     return { ...base, delivered: result?.delivered ?? false, ...(result ? { attempts: result.attempts, method: result.method, ...(result.confirmedBy ? { confirmedBy: result.confirmedBy } : {}) } : {}), ...(result?.note ? { note: result.note } : {}), ...(error ? { error } : {}) };
   }));
   const bySession = new Map(deliveries.map((d) => [d.session, d]));

@@ -42,6 +42,8 @@ export interface DeliveryResult {
    * to confirm it (a wait of seconds must not move the turn's start past its end).
    */
   takenAt?: number;
+  /** When this call pressed the Enter the program took: the program's turn (and its hooks) come after it. */
+  enteredAt?: number;
   /** Enter presses it took (0 when not submitting, or when the text never showed). */
   attempts: number;
   method: TypingMethod;
@@ -210,13 +212,13 @@ async function submitShown(session: TerminalSession, tail: string, method: Typin
     // The last Enter gets the echo's patience: a busy program may take it late, and "not
     // delivered" for a text it then takes invites the caller to send it twice.
     const patience = attempts === 2 ? ECHO_MAX_MS : ACCEPT_MAX_MS;
-    if (shellAtPrompt && (await shellTookLine(session, promptBefore, patience))) return { delivered: true, attempts, method, takenAt: Date.now() };
+    if (shellAtPrompt && (await shellTookLine(session, promptBefore, patience))) return { delivered: true, attempts, method, takenAt: Date.now(), enteredAt: mark };
     const took = await tookLine(session, mark, tail, patience, taken ? () => taken.reported(mark) : undefined);
     if (!session.alive) return { delivered: false, attempts, method, note: "the program exited" };
     const takenAt = Date.now();
     if (took && taken) return await confirmed(taken, mark, takenAt, attempts, method);
     // Taken: the text showed where input goes, and after Enter it left the input line.
-    if (took) return { delivered: true, confirmedBy: "screen", attempts, method, takenAt };
+    if (took) return { delivered: true, confirmedBy: "screen", attempts, method, takenAt, enteredAt: mark };
   }
   return {
     delivered: false,
@@ -251,7 +253,7 @@ async function confirmed(taken: TakenReport, mark: number, takenAt: number, atte
   const known = taken.hooksRun();
   const deadline = mark + (known === true ? HOOK_REPORT_MAX_MS : HOOK_UNKNOWN_MS);
   for (;;) {
-    if (taken.reported(mark)) return { delivered: true, confirmedBy: "hook", attempts, method, takenAt };
+    if (taken.reported(mark)) return { delivered: true, confirmedBy: "hook", attempts, method, takenAt, enteredAt: mark };
     if (known === false || Date.now() >= deadline) break;
     await new Promise((r) => setTimeout(r, REPORT_POLL_MS));
   }
@@ -259,5 +261,5 @@ async function confirmed(taken: TakenReport, mark: number, takenAt: number, atte
     return { delivered: false, attempts, method, note: `the text left the input line, but ${taken.label} did not report it within ${HOOK_REPORT_MAX_MS / 1000} s: the program did not take it` };
   }
   if (known === "unknown") taken.silent?.();
-  return { delivered: true, confirmedBy: "screen", attempts, method, takenAt, note: `judged on screen: ${taken.label} ${known === false ? "does not run (hooks off)" : `did not report it within ${HOOK_UNKNOWN_MS / 1000} s, and no hook of this agent has reported yet`}` };
+  return { delivered: true, confirmedBy: "screen", attempts, method, takenAt, enteredAt: mark, note: `judged on screen: ${taken.label} ${known === false ? "does not run (hooks off)" : `did not report it within ${HOOK_UNKNOWN_MS / 1000} s, and no hook of this agent has reported yet`}` };
 }

@@ -3,7 +3,7 @@
 // (or queues it when the busy rule says wait); onAgentChanged is a typed, disposable event.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { AgentRecord } from "../../../src/hive/index.js";
+import { applyHookReport, type AgentRecord } from "../../../src/hive/index.js";
 import { deliverCascade } from "../../../src/hive/ops/cascade-delivery.js";
 import { buildLayout } from "../../../src/hive/launch/layout-builder.js";
 import { typeText } from "../../../src/terminal/typing/typing.js";
@@ -82,4 +82,25 @@ test("onAgentChanged: a typed event; a disposed subscription hears nothing more"
   await until("the probe hears the third change", () => later.some((a) => a.statusDetail === "third"));
   probe.dispose();
   assert.ok(!heard.some((a) => a.statusDetail === "second" || a.statusDetail === "third"), JSON.stringify(heard.map((a) => a.statusDetail)));
+});
+
+test("a quick turn whose Stop hook reported before the take was seen stays ended: not made working by the typing, and its end is not dropped as stale", async (t) => {
+  const { crew } = crewOnPty(t);
+  await buildLayout(crew, { panes: [{ name: "q", agent: "q" }, { name: "r", agent: "r" }] });
+  const stop = { event: "Stop", status: "idle" as const, detail: "turn ended", endsTurn: false, channel: "hooks" as const };
+  // q: Enter at `entered`; its program took the text, ran the turn and its Stop hook reported,
+  // all before this process saw the take (a loaded machine).
+  const entered = Date.now();
+  crew.hive.turns.begin(["q"], entered - 5);
+  assert.equal(applyHookReport(crew.hive, "q", { ...stop, firedAt: entered + 20 }), null);
+  crew.turnAfterTyping(["q"], true, { enteredAt: entered, takenAt: Date.now() + 1 });
+  assert.equal(crew.hive.agents.get("q").status, "idle", "the hook's end of the turn stands");
+  assert.equal(crew.hive.turns.holdsIdle("q"), false, "the turn is over: a hive_wait for idle answers");
+  // r: the take was seen 400 ms after the Enter, and the Stop hook fired between the two and
+  // reports after: it is this turn's end, not an older turn's.
+  const enteredR = Date.now() - 400;
+  crew.hive.turns.begin(["r"], enteredR - 5);
+  crew.turnAfterTyping(["r"], true, { enteredAt: enteredR, takenAt: Date.now() });
+  assert.equal(applyHookReport(crew.hive, "r", { ...stop, firedAt: enteredR + 100 }), null, "not dropped as a turn's end from before the message");
+  assert.equal(crew.hive.agents.get("r").status, "idle");
 });
