@@ -52,6 +52,6 @@ describe("git output that shows changes", () => {
     }
     const log = await h.ok("terminal_run", { session: "git", command: "git log" });
     assert.equal(log.reducer, "git-log", log.output);
-    assert.equal(log.output.split("\n").filter((line: string) => /^[0-9a-f]{8}\b.*: change \d …$/.test(line)).length, COMMITS, log.output);
+    assert.equal(log.output.split("\n").filter((line: string) => /^[0-9a-f]{8} change \d … · \d{4}-\d\d-\d\d Trial User\b/.test(line)).length, COMMITS, log.output);
   });
 });
