@@ -36,6 +36,20 @@ describe("termhive wait without a server", () => {
     assert.equal(exited.status, 0, exited.stderr + exited.stdout);
     assert.equal(exited.json.exit_code, 3, exited.stdout);
   });
+
+  test("termhive send, then termhive wait --pattern: the echo of the sent line is not the match, what the command prints is", () => {
+    assert.equal(cli("open", "-n", "p").status, 0);
+    const gate = join(h.home, "cli-gate.fifo");
+    assert.equal(spawnSync("mkfifo", [gate]).status, 0);
+    // The command prints its mark only once the test opens the FIFO: until then only the echo of the sent line holds it.
+    assert.equal(cli("send", "p", `cat '${gate}' >/dev/null; echo CLI-MARK-$((6*7))-DONE`).status, 0);
+    const early = cli("wait", "p", "--pattern", "CLI-MARK-\\S*", "-t", "2", "--json");
+    assert.equal(early.status, 124, `matched the sent line's echo: ${early.stdout}`);
+    spawnSync("sh", ["-c", `: > '${gate}'`]);
+    const printed = cli("wait", "p", "--pattern", "CLI-MARK-\\S*", "-t", "20", "--json");
+    assert.equal(printed.status, 0, printed.stderr + printed.stdout);
+    assert.equal(printed.json.match, "CLI-MARK-42-DONE", printed.stdout);
+  });
 });
 
 describe("termhive wait against a running server (the command's state lives there)", () => {

@@ -408,11 +408,11 @@ export class TerminalSession extends SessionState {
 
   redact(text: string): string { return redactSecrets(text, this.secrets); }
 
-  async write(data: Buffer): Promise<void> {
+  async write(data: Buffer, text = data.toString("utf8")): Promise<void> {
     this.answerMayWait = false;
     // An integrated shell's line editor is marked where it reads (B to C); anything else's echo,
     // and a line typed after D before B (the terminal echoes it while prompt hooks run), is found from the text.
-    if (!this.noteInput() || !this.echo.reading) this.typedEcho.typed(data.toString("utf8"));
+    if (!this.noteInput(text) || !this.echo.reading) this.typedEcho.typed(text);
     await this.backend.writeInput(this.paneId, data);
   }
 
@@ -434,8 +434,8 @@ export class TerminalSession extends SessionState {
   }
 
   /** Input goes in here now; true when onto an integrated shell's line (then typed on that line). */
-  private noteInput(): boolean {
-    this.inputs.sent(this.transcript.end);
+  private noteInput(text?: string): boolean {
+    this.inputs.sent(this.transcript.end, Date.now(), text);
     const atLine = this.integrated && (this.phase === "prompt" || this.phase === "redrawing");
     if (atLine) this.typedOnLine = true;
     return atLine;

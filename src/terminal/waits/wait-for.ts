@@ -13,7 +13,7 @@ import { ToolError } from "../../util/tool-error.js";
 import { renderFullscreen } from "../views/fullscreen.js";
 import { completedSince, onAlternateScreen } from "./completion.js";
 import { renderNormalScreen } from "../views/normal-screen.js";
-import type { LookFrom } from "../session/input-marks.js";
+import { typedLineEnd, type LookFrom } from "../session/input-marks.js";
 
 export type WaitFor = "pattern" | "completion" | "idle" | "exit";
 
@@ -53,7 +53,10 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   // somewhere in the adopted history: looked at from this client's last read, as any other wait
   // (a fresh process per call sends in one and waits in the next; an older matching line there
   // can then be the match, which the result's looked_since says).
-  const from = Math.max(since === "input" ? look!.from : (cursor ?? session.transcript.start), session.transcript.start);
+  // There the echo of the line typed last is found by its digest (the typing process kept it
+  // with the pane): a fresh CLI process's `wait --pattern` after `send` matched that echo itself.
+  const echoEnd = since === "start" && look?.typed ? typedLineEnd(session.transcript.slice(session.transcript.start).text, session.transcript.start, look.typed, stripAnsi) : undefined;
+  const from = Math.max(since === "input" ? look!.from : (cursor ?? session.transcript.start), echoEnd ?? 0, session.transcript.start);
   const completed = completedSince(session, from, { idleMs: request.idleMs, promptQuietMs: config.promptQuietMs });
   let match: string | undefined;
   let exitCode: number | null | undefined;
