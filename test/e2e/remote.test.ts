@@ -62,7 +62,7 @@ describe("remote hosts over ssh", { skip }, () => {
     assert.equal(far?.host, host.alias);
     assert.equal(far?.cwd, host.remoteHome);
     const listed = await h.call("terminal_list");
-    assert.match(listed.text, /far \(\S+\) on loopback alive/);
+    assert.match(listed.text, /far \(th-[0-9a-f]+, pane %\d+@loopback\) on loopback alive/);
   });
 
   test("every read mode, send, wait, resize and close work on a remote session", async () => {

@@ -74,7 +74,7 @@ describe("session end: at once, and listed by what ran", () => {
       assert.equal(row.exit_code, c.code);
       assert.equal(row.exit_signal, c.signal);
       const how = c.signal !== null ? `killed by signal ${c.signal}` : `exited with status ${c.code}`;
-      assert.match(listed.text, new RegExp(`^${name} \\(th-[0-9a-f]+\\) ended · bash ${how}`, "m"), listed.text);
+      assert.match(listed.text, new RegExp(`^${name} \\(th-[0-9a-f]+, pane %\\d+\\) ended · bash ${how}`, "m"), listed.text);
     });
   }
 });

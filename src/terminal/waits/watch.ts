@@ -6,12 +6,16 @@ import type { TerminalSession } from "../session/session.js";
 
 /**
  * After these quiet times, a wait for completion or exit asks the backend whether the pane
- * died; at the last one a dead pane counts as exited even if tmux has no status for it yet.
+ * died; from the third on a dead pane counts as exited even if tmux has no status for it yet.
  * The first is short: tmux 3.3 at times marks a pane dead and fires its pane-died hook only
  * when it next reaps a child (seen ~1 run in 4 under load), so a killed or `exec`'d shell's
- * end is asked for, not waited for (one display-message per quiet stretch).
+ * end is asked for, not waited for (one display-message per quiet stretch). The later ones
+ * ask again: a backend that did not know of the end at 3 s (iTerm2 under CI's load) was
+ * never asked again, and a 15 s wait for the exit of a program that had ended ran out.
  */
-export const LIVENESS_QUIET_MS = [100, 1000, 3000] as const;
+export const LIVENESS_QUIET_MS = [100, 1000, 3000, 6000, 12_000, 24_000, 48_000] as const;
+/** From this check on (3 s of quiet) a dead pane without a status counts as exited. */
+const FINAL_CHECK = 3;
 
 /** The liveness check a waiter runs when its quiet timers fire; returns once per window. */
 export function livenessProbe(session: TerminalSession): () => Promise<void> {
@@ -25,7 +29,7 @@ export function livenessProbe(session: TerminalSession): () => Promise<void> {
     const quiet = Date.now() - session.lastOutputAt;
     while (checked < LIVENESS_QUIET_MS.length && quiet >= LIVENESS_QUIET_MS[checked]!) {
       checked++;
-      await session.verifyAlive(checked === LIVENESS_QUIET_MS.length);
+      await session.verifyAlive(checked >= FINAL_CHECK);
     }
   };
 }
