@@ -36,21 +36,6 @@ describe("results in plain words", () => {
     const stmt = await h.call("terminal_run", { session: "w", command: "print(6*7)" });
     assert.equal(stmt.data.output, "42", stmt.text);
     assert.match(stmt.text, /^\[done, back at the python prompt · nested-prompt · \d+ ms/m);
-  });
-
-  test("a statement of several lines returns its output without the REPL's echo of its lines (`...     print(i)`)", async () => {
-    // Still in the python3 the test before started.
-    const output = async (command: string) => {
-      const r = await h.ok("terminal_run", { session: "w", command, timeout_s: 20 });
-      assert.equal(r.reason, "nested-prompt", JSON.stringify(r));
-      return r.output as string;
-    };
-    assert.equal(await output("for i in range(3):\n    print(i)\n"), "0\n1\n2");
-    assert.equal(await output("def f(x):\n    y = x * 2\n    return y\n\nprint(f(21))"), "42");
-    // Without its closing empty line: the run types it, and its `...` echo goes too.
-    assert.equal(await output("for i in range(2):\n    print('r', i)"), "r 0\nr 1");
-    // Output that looks like a continuation line is output.
-    assert.equal(await output("print('a\\n... b')"), "a\n... b");
     await h.ok("terminal_send", { session: "w", keys: ["C-d"] });
   });
 });

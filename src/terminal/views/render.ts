@@ -8,8 +8,6 @@ import { redactCredentials } from "../../safety/index.js";
 import type { TerminalSession } from "../session/session.js";
 import { countLines } from "../../output/screen.js";
 import { filterSlice, type FilteredSlice } from "./filter-slice.js";
-import { stripAnsi } from "../../util/ansi.js";
-import { matchContinuationPrompt, matchNestedPrompt } from "../model/prompts.js";
 
 export interface RenderRequest {
   from: number;
@@ -20,7 +18,7 @@ export interface RenderRequest {
   reduce?: boolean;
   filter?: LineMatcher;
   context?: number;
-  /** Drop the echo of what was typed (its first line, and each further line behind a REPL's prompt) and the last line (its next prompt). */
+  /** Drop the first line (a REPL's echo of what was typed) and the last (its next prompt). */
   trimEchoAndPrompt?: boolean;
 }
 
@@ -47,7 +45,7 @@ export async function renderSlice(session: TerminalSession, request: RenderReque
   const pinned = droppedBefore > 0 ? t.headOf(request.from) : undefined;
   if (!pinned && to - Math.max(request.from, t.start) <= RENDER_MAX_CHARS) {
     const slice = t.slice(request.from, to);
-    const trimmed = request.trimEchoAndPrompt ? trimEcho(trimPrompt({ text: slice.text, firstLine: slice.firstLine }), request.command) : slice;
+    const trimmed = request.trimEchoAndPrompt ? trimEcho(trimPrompt({ text: slice.text, firstLine: slice.firstLine })) : slice;
     return { ...(await renderPart(session, request, trimmed.text, trimmed.firstLine, request.maxTokens)), dropped_chars: slice.droppedBefore };
   }
   // Head: whole lines from the start of the output (kept by the pin when the cap dropped it).
@@ -63,7 +61,7 @@ export async function renderSlice(session: TerminalSession, request: RenderReque
   const tailStart = tailFrom + tailBreak + 1;
   let headPart = { text: headText, firstLine: head.firstLine };
   if (request.trimEchoAndPrompt) {
-    headPart = trimEcho(headPart, request.command);
+    headPart = trimEcho(headPart);
     tailPart = trimPrompt(tailPart);
   }
   // Folded once: the output's first lines, one marker for everything between them and what the
@@ -99,37 +97,10 @@ export async function renderSlice(session: TerminalSession, request: RenderReque
   return result;
 }
 
-/**
- * Drops the echo of what was typed: the first line (typed after the prompt the slice starts
- * behind), then each line that shows a prompt and the next typed line, as a REPL echoes a
- * statement of several lines (python's `...     print(i)`, and `...` for the empty line that
- * ends a block, typed by the run when the statement lacked it). It stops at the first line that
- * is not such an echo: output printed between typed lines stays.
- */
-function trimEcho(part: { text: string; firstLine: number }, command?: string): { text: string; firstLine: number } {
-  const typed = (command ?? "").split(/\r\n|\r|\n/).slice(1);
-  let text = part.text;
-  let firstLine = part.firstLine;
-  for (let next = 0; ; next++) {
-    const lineBreak = text.indexOf("\n");
-    if (lineBreak === -1) return { text: "", firstLine };
-    text = text.slice(lineBreak + 1);
-    firstLine++;
-    const line = stripAnsi(text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"))).replace(/\r/g, "");
-    if (!(isEchoOf(line, typed[next] ?? "") || isEchoOf(line, ""))) return { text, firstLine };
-    if (typed[next] === undefined || !isEchoOf(line, typed[next]!)) next--;
-  }
-}
-
-/** The line is a REPL's prompt followed by `typed` (an empty typed line: the prompt alone). */
-function isEchoOf(line: string, typed: string): boolean {
-  const shown = line.trimEnd();
-  const want = typed.trimEnd();
-  if (!shown.endsWith(want)) return false;
-  const prompt = shown.slice(0, shown.length - want.length);
-  // A typed line is echoed behind the prompt's own space; an empty one leaves a continuation
-  // prompt alone (a lone `#` or `>` may be output).
-  return want === "" ? matchContinuationPrompt(`${prompt} `) !== undefined : prompt.endsWith(" ") && matchNestedPrompt(prompt) !== undefined;
+/** Drops the first line (a REPL's echo of what was typed). */
+function trimEcho(part: { text: string; firstLine: number }): { text: string; firstLine: number } {
+  const firstBreak = part.text.indexOf("\n");
+  return firstBreak === -1 ? { text: "", firstLine: part.firstLine } : { text: part.text.slice(firstBreak + 1), firstLine: part.firstLine + 1 };
 }
 
 /** Drops the last line (the program's next prompt). */
