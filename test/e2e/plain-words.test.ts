@@ -1,7 +1,6 @@
 // What a result says, in plain words (session 15's trial of ordinary use): a key-only send
 // names its key ("sent 0 bytes and 1 keys" before), a pager still open is still running
-// ("[done · fullscreen]" before), a REPL's prompt says which program waits there, and a REPL
-// statement of several lines returns its output without the REPL's `... ` echo of its lines.
+// ("[done · fullscreen]" before), and a REPL's prompt says which program waits there.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Harness } from "./harness.js";
