@@ -27,6 +27,14 @@ interface EraClient {
   close(): Promise<void>;
 }
 
+/** What the bench asks of either SDK's client. */
+interface SdkClient {
+  connect(transport: never): Promise<void>;
+  listTools(): Promise<unknown>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
 function eraClient(era: Era, cli: string, home: string): EraClient {
   const params = {
     command: process.execPath,
@@ -38,24 +46,15 @@ function eraClient(era: Era, cli: string, home: string): EraClient {
     const text = (result as { content: { text: string }[] }).content[0]?.text ?? "";
     if (!text.startsWith("hi\n")) throw new Error(`echo hi returned ${text}`);
   };
-  if (era === "2025") {
-    const client = new Client2025({ name: "bench", version: "1" });
-    const transport = new Stdio2025(params);
-    return {
-      connect: () => client.connect(transport),
-      listTools: () => client.listTools(),
-      open: () => client.callTool({ name: "terminal_open", arguments: { name: "b", command: "bash" } }),
-      echo: async () => check(await client.callTool({ name: "terminal_run", arguments: { session: "b", command: "echo hi" } })),
-      close: () => client.close(),
-    };
-  }
-  const client = new Client2026({ name: "bench", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  const transport = new Stdio2026(params);
+  // Either SDK's client, driven the same way: what differs is the era it speaks.
+  const client: SdkClient = era === "2025" ? new Client2025({ name: "bench", version: "1" }) : new Client2026({ name: "bench", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const transport = era === "2025" ? new Stdio2025(params) : new Stdio2026(params);
+  const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
   return {
-    connect: () => client.connect(transport),
+    connect: () => client.connect(transport as never),
     listTools: () => client.listTools(),
-    open: () => client.callTool({ name: "terminal_open", arguments: { name: "b", command: "bash" } }),
-    echo: async () => check(await client.callTool({ name: "terminal_run", arguments: { session: "b", command: "echo hi" } })),
+    open: () => call("terminal_open", { name: "b", command: "bash" }),
+    echo: async () => check(await call("terminal_run", { session: "b", command: "echo hi" })),
     close: () => client.close(),
   };
 }
