@@ -70,32 +70,26 @@ async function admitAndRun(
   // Judged and typed in this session's input turn (typing/input-turn.ts), held until its keys are all sent.
   const turn = await takeInputTurn(session);
   call.typing.onTyped(turn);
-  let admitted: JudgedRun & { release: Release };
   try {
-    admitted = await admitRun(terminal, session, input, call.timeoutMs, call.judged);
-  } catch (error) {
+    const { command, until, release } = await admitRun(terminal, session, input, call.timeoutMs, call.judged);
+    const { config } = terminal;
+    return await runCommand(
+      session,
+      {
+        command,
+        timeoutMs: call.timeoutMs,
+        until,
+        maxTokens: input.max_tokens ?? config.maxTokens,
+        raw: input.raw,
+        reduce: input.reduce,
+        onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(command, 60)} (${Math.round(ms / 1000)} s)`)),
+        marks: { backend: terminal.backend, home: config.home },
+        startedAt: call.startedAt,
+        typing: call.typing,
+      },
+      config,
+    ).finally(release);
+  } finally {
     turn();
-    throw error;
   }
-  const { command, until, release } = admitted;
-  const { config } = terminal;
-  return runCommand(
-    session,
-    {
-      command,
-      timeoutMs: call.timeoutMs,
-      until,
-      maxTokens: input.max_tokens ?? config.maxTokens,
-      raw: input.raw,
-      reduce: input.reduce,
-      onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(command, 60)} (${Math.round(ms / 1000)} s)`)),
-      marks: { backend: terminal.backend, home: config.home },
-      startedAt: call.startedAt,
-      typing: call.typing,
-    },
-    config,
-  ).finally(() => {
-    turn();
-    return release();
-  });
 }
