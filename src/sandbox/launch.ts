@@ -56,10 +56,11 @@ export async function sandboxLaunch(
     throw new ToolError(`sandbox write path ${JSON.stringify(linked)} is a symlink to ${JSON.stringify(real(linked))}, which holds termhive's own folder (${home}); name a folder that does not hold it; nothing was opened`);
   }
   // A write path inside termhive's own code would let the pane change what runs outside it.
-  const code = ownCode(packageRoot(), process.execPath);
-  const inCode = policy.write.find((w) => code.some((c) => inside(real(w), c) && real(w) !== real(packageRoot())));
+  const root = packageRoot();
+  const code = ownCode(root, process.execPath);
+  const inCode = policy.write.find((w) => code.some((c) => inside(real(w), c)));
   if (inCode) throw new ToolError(`sandbox write path ${JSON.stringify(inCode)} is inside termhive's own install (${code.find((c) => inside(real(inCode), c))}), whose code runs outside the sandbox; nothing was opened`);
-  const support = [shellAssetDir(), dirname(process.execPath), packageRoot()];
+  const support = [shellAssetDir(), dirname(process.execPath), root];
   const relayDir = makeRelayDir(pane.termhiveHome, pane.sessionId);
   pruneCopies(pane.termhiveHome);
   const named = typeof option === "object" && !("granted" in option) ? policy.write : [];

@@ -66,7 +66,8 @@ export class InputMarks {
   private readonly times: number[] = [];
   private readonly offsets: number[] = [];
   private last: { at: number; ms: number } | null = null;
-  private typedLine: string | undefined;
+  /** The last typed line as kept with the pane: "_<length>_<digest>", or "" before any. */
+  private typedMark = "";
 
   /** `pane`: the session's backend and pane, asked when input is sent or a wait begins. */
   constructor(private readonly pane: () => { backend: Backend; paneId: string }) {}
@@ -85,11 +86,10 @@ export class InputMarks {
   sent(offset: number, now = Date.now(), text?: string): void {
     this.last = { at: offset, ms: now };
     const line = text === undefined ? undefined : lastTypedLine(text);
-    if (line !== undefined) this.typedLine = line;
-    const { backend, paneId } = this.pane();
     // Shared values are [A-Za-z0-9_-] (backends/tmux/pane-format.ts): the parts go with "_".
-    const typed = this.typedLine === undefined ? "" : `_${this.typedLine.length}_${digestOf(this.typedLine)}`;
-    void backend.shared.writeShared(paneId, KEY, `${now}${typed}`).catch(traced("recording a pane's last input"));
+    if (line !== undefined) this.typedMark = `_${line.length}_${digestOf(line)}`;
+    const { backend, paneId } = this.pane();
+    void backend.shared.writeShared(paneId, KEY, `${now}${this.typedMark}`).catch(traced("recording a pane's last input"));
   }
 
   /** Where output since the last input begins, wherever it was sent from (`end`: the transcript's end, where the wait begins). */
