@@ -21,6 +21,8 @@ interface Sealed {
   d: string;
   /** One-time: claimed when the call runs. */
   n: string;
+  /** The gate's reason, for the refusal of a no (the client sent the call: nothing it does not know). */
+  r: string;
 }
 
 const codecs = new Map<string, RequestStateCodec<Sealed>>();
@@ -69,8 +71,8 @@ export function callDigest(tool: string, input: Record<string, unknown>): string
   return createHash("sha256").update(JSON.stringify([tool, canonical(rest)])).digest("base64url");
 }
 
-export async function mintConfirm(home: string, digest: string): Promise<string> {
-  return await codecOf(home).mint({ d: digest, n: randomBytes(16).toString("base64url") });
+export async function mintConfirm(home: string, digest: string, reason: string): Promise<string> {
+  return await codecOf(home).mint({ d: digest, n: randomBytes(16).toString("base64url"), r: reason });
 }
 
 const WHY: Record<string, string> = {
@@ -80,7 +82,7 @@ const WHY: Record<string, string> = {
 };
 
 /** The sealed facts of an echoed state, or why it is refused. */
-export async function openConfirm(home: string, state: string, ctx: ServerContext): Promise<{ digest: string; nonce: string } | { invalid: string }> {
+export async function openConfirm(home: string, state: string, ctx: ServerContext): Promise<{ digest: string; nonce: string; reason: string } | { invalid: string }> {
   let sealed: Sealed;
   try {
     sealed = await codecOf(home).verify(state, ctx);
@@ -88,7 +90,7 @@ export async function openConfirm(home: string, state: string, ctx: ServerContex
     return { invalid: WHY[(error as Error).message] ?? WHY.malformed! };
   }
   if (typeof sealed?.d !== "string" || typeof sealed.n !== "string" || !NONCE.test(sealed.n)) return { invalid: WHY.malformed! };
-  return { digest: sealed.d, nonce: sealed.n };
+  return { digest: sealed.d, nonce: sealed.n, reason: typeof sealed.r === "string" ? sealed.r : "" };
 }
 
 /** true the first time a nonce is claimed on this home; claims past the time limit are swept. */

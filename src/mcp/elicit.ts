@@ -81,8 +81,8 @@ export async function confirmByPerson<R>(
     if (!gateRefusal(error) || !elicitor) throw error;
     if (call && modernRequest(call.ctx)) {
       if (!canAskForm(call.ctx)) throw error;
-      const { params } = question(error, input);
-      const requestState = await mintConfirm(call.home, callDigest(call.tool, input));
+      const { reason, params } = question(error, input);
+      const requestState = await mintConfirm(call.home, callDigest(call.tool, input), reason);
       return inputRequired({ inputRequests: { [ASK_KEY]: inputRequired.elicit(params) }, requestState });
     }
     return await askNow(elicitor, error, input, run);
@@ -110,7 +110,7 @@ async function answered<R>(asks: boolean, input: Record<string, unknown>, run: (
   if (sealed.digest !== callDigest(call.tool, input)) throw refuse(`its requestState confirms another call, not this ${call.tool} with these arguments`);
   const answer = inputResponse(call.ctx.mcpReq.inputResponses, ASK_KEY);
   if (answer.kind !== "elicit") throw refuse("its retry carries no answer from the person to the question asked");
-  if (answer.action !== "accept") throw declined();
+  if (answer.action !== "accept") throw declined(sealed.reason);
   if (!claimOnce(call.home, sealed.nonce)) throw refuse("the person's yes in this requestState was already used: it ran the call once");
   return await run({ ...input, confirm: true });
 }

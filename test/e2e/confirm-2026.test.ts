@@ -111,6 +111,18 @@ describe("a 2026 client's person confirms a refused command through input_requir
     assert.equal(key.mode & 0o777, 0o600);
   });
 
+  test("the same for hive_message: the person's yes delivers the refused text once", async () => {
+    const h = await home();
+    const { client, asked } = await modern(h, "accept");
+    const file = join(h.home, "ran.txt");
+    await h.ok("agent_register", { name: "a1", session: "sh", profile: "shell" });
+    const sent = await client.callTool({ name: "hive_message", arguments: { agents: { a1: risky(file) }, when: "now" } }, { timeout: 60_000 });
+    assert.equal(sent.isError, undefined, text(sent));
+    assert.equal(asked.length, 1);
+    assert.equal((await h.ok("terminal_wait", { session: "sh", pattern: "^GATE-42-RAN$", timeout_s: 10 })).matched, true);
+    assert.deepEqual(lines(file), ["ran"]);
+  });
+
   test("decline: refused, the person's no named, nothing typed", async () => {
     const h = await home();
     const { client, asked } = await modern(h, "decline");
@@ -118,7 +130,7 @@ describe("a 2026 client's person confirms a refused command through input_requir
     const result = await client.callTool({ name: "terminal_run", arguments: { session: "sh", command: risky(file) } });
     assert.equal(result.isError, true);
     assert.equal(asked.length, 1);
-    assert.match(text(result), /declined.*Nothing was sent/);
+    assert.match(text(result), /declined it \(git-reset-hard .*\)\. Nothing was sent/);
     assert.deepEqual(lines(file), []);
     const all = (await h.ok("terminal_read", { session: "sh", mode: "all" })).output as string;
     assert.doesNotMatch(all, /GATE-42-RAN|reset --hard/);

@@ -21,14 +21,14 @@ test("a state opens on its own home only; the key is made once, 0600", async () 
   const base = tempFolder("termhive-seal-");
   try {
     const [one, two] = [join(base, "one"), join(base, "two")];
-    const state = await mintConfirm(one, "digest");
+    const state = await mintConfirm(one, "digest", "why");
     const key = readFileSync(join(one, "confirm.key"));
     assert.equal(statSync(join(one, "confirm.key")).mode & 0o777, 0o600);
     assert.equal(key.length, 32);
     const opened = await openConfirm(one, state, ctx);
-    assert.ok("digest" in opened && opened.digest === "digest", JSON.stringify(opened));
+    assert.ok("digest" in opened && opened.digest === "digest" && opened.reason === "why", JSON.stringify(opened));
     assert.match((await openConfirm(two, state, ctx) as { invalid: string }).invalid, /not sealed by this termhive home/);
-    await mintConfirm(one, "again");
+    await mintConfirm(one, "again", "why");
     assert.deepEqual(readFileSync(join(one, "confirm.key")), key, "the key is kept");
   } finally {
     removeTempFolder(base);
