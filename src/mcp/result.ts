@@ -23,7 +23,7 @@ export function resultFacts(result: { _meta?: Record<string, unknown>; structure
   return (result._meta?.[RESULT_META] ?? result.structuredContent ?? {}) as Record<string, any>;
 }
 
-export async function guard(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function guard<T extends object = CallToolResult>(work: () => Promise<T>): Promise<T | CallToolResult> {
   try {
     return await work();
   } catch (error) {

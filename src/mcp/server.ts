@@ -40,7 +40,7 @@ export function createMcpServer(root: ServiceRoot, clientId?: string, config: Te
   const families = config.toolFamilies;
   // Over stdio this process is the client's own child: its environment names the client's pane.
   const pane = clientId === "stdio" ? callerPane() : undefined;
-  registerTools(server, { terminal, hive: () => hive }, { clientId, families, elicit: config.elicit, ...(pane ? { pane } : {}) });
+  registerTools(server, { terminal, hive: () => hive }, { clientId, families, elicit: config.elicit, home: config.home, ...(pane ? { pane } : {}) });
   registerResources(server, terminal, families.includes("hive") ? hive : undefined);
   registerPrompts(server);
   return server;

@@ -1,6 +1,6 @@
 // The MCP door: one tool per verb of the table (verbs/index.ts), with the verb's title,
 // description for a model, annotations, strict input schema, operation and text.
-import type { McpServer, ServerContext, Tool } from "@modelcontextprotocol/server";
+import { isInputRequiredResult, type McpServer, type ServerContext, type Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ToolFamily } from "../config.js";
 import type { CallContext } from "../service/service.js";
@@ -19,6 +19,8 @@ export interface ToolOptions {
   families?: readonly ToolFamily[];
   /** Ask the person through the client when the safety gate refuses (TERMHIVE_ELICIT); default true. */
   elicit?: boolean;
+  /** The termhive home: its key seals a 2026 client's confirmation state (confirm-seal.ts). */
+  home?: string;
 }
 
 /** The call context of a tool call: client id for read cursors, progress to the caller. */
@@ -79,7 +81,10 @@ export function registerTools(server: McpServer, services: Services, options: To
         guard(async () => {
           const call = context(ctx, options.clientId ?? "stdio", options.pane);
           const run = (args: Record<string, unknown>) => verb.run(services, args, call);
-          const result = "confirm" in verb.input ? await confirmByPerson(elicitor, input, run) : await run(input);
+          const confirmed = "confirm" in verb.input && options.home ? { tool: verb.name, ctx, home: options.home } : undefined;
+          const result = "confirm" in verb.input ? await confirmByPerson(elicitor, input, run, confirmed) : await run(input);
+          // A 2026 client's question (input_required) goes back as it is; the client retries with the answer.
+          if (isInputRequiredResult(result)) return result;
           return ok(result, verb.text(result), verb.structured?.of(result));
         })) as never,
     );
