@@ -12,7 +12,7 @@
 // request's envelope (`io.modelcontextprotocol/clientInfo`). Two different clients on one
 // token (Claude Code and Codex) so keep their own cursors; two instances of the same client
 // on one token are the same reader unless each is configured with its own header
-// (docs/http-2026.md). The credential is part of the key so that a second credential never
+// (README, "Other doors"). The credential is part of the key so that a second credential never
 // reads another's cursor; within one token this is no security boundary (the token controls
 // every terminal anyway), only who reads what.
 import { createHash } from "node:crypto";

@@ -88,6 +88,17 @@ describe("both MCP eras on HTTP (termhive serve)", () => {
     }
   });
 
+  test("a 2026 request whose stream the client closes ends; the command it started keeps running", async () => {
+    const opened = meta(await now.callTool({ name: "terminal_open", arguments: {} })).name as string;
+    const stop = new AbortController();
+    // Closed once the run is known to be waiting (its first progress), not after a guessed time.
+    const call = now.callTool({ name: "terminal_run", arguments: { session: opened, command: "sleep 1.5; echo finished-anyway" } }, { signal: stop.signal, onprogress: () => stop.abort() });
+    await assert.rejects(call, /abort/i);
+    const waited = await now.callTool({ name: "terminal_wait", arguments: { session: opened, for: "pattern", pattern: "^finished-anyway$", timeout_s: 30 } });
+    assert.match(text(waited), /^finished-anyway$/m);
+    assert.match(text(await now.callTool({ name: "terminal_run", arguments: { session: opened, command: "echo next" } })), /^next\n\[exit 0/);
+  });
+
   test("a 2026 request passes the same guards: bearer (401), Origin (403), body size (413)", async () => {
     const noToken = await raw2026(s, "tools/list", {});
     assert.equal(noToken.status, 401);
