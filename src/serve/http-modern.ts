@@ -17,7 +17,7 @@
 // every terminal anyway), only who reads what.
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CLIENT_INFO_META_KEY, createMcpHandler, isLegacyRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { CLIENT_INFO_META_KEY, createMcpHandler, isLegacyRequest, type McpHttpHandler, type ServerEventBus } from "@modelcontextprotocol/server";
 import { createMcpServer } from "../mcp/server.js";
 import type { ServiceRoot } from "../service/root.js";
 import { traced } from "../util/traced.js";
@@ -79,13 +79,18 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   res.end();
 }
 
-export function modernDoor(root: ServiceRoot, options: { maxBodyBytes: number; legacy: "serve" | "reject" }): ModernDoor {
+/**
+ * `bus`: where `subscriptions/listen` streams take their events from (the SDK's in-process
+ * bus when omitted); the seam for resource updates to 2026 clients (issue 34 §4).
+ */
+export function modernDoor(root: ServiceRoot, options: { maxBodyBytes: number; legacy: "serve" | "reject"; bus?: ServerEventBus }): ModernDoor {
   const config = root.terminal.config;
   // legacy "reject": this handler never serves 2025 traffic itself; http.ts routes it to
   // the sessionful side, or (TERMHIVE_MCP_ERA=2026) lets this handler refuse it.
   const handler: McpHttpHandler = createMcpHandler(({ authInfo }) => createMcpServer(root, authInfo?.clientId ?? "http", config), {
     legacy: "reject",
     maxRequestBodySize: options.maxBodyBytes,
+    ...(options.bus ? { bus: options.bus } : {}),
     onerror: traced("serving a 2026 MCP request over HTTP"),
   });
   return {
