@@ -4,17 +4,20 @@
 // figure is the server's), and a `server/discover` probe answered by a fresh process.
 // BENCH_BASELINE_CLI=<path to another build's cli.js> measures the 2025 figures and the
 // probe's answer (an error there) against that build too, for the ±10 % comparison.
+// The HTTP door too: one `termhive serve`, a client connecting to its first tool list and its
+// echo round trip per era (2026: a new McpServer per request, so the echo is the figure to watch).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
-import { Client as Client2026 } from "@modelcontextprotocol/client";
+import { Client as Client2026, StreamableHTTPClientTransport as Http2026 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as Stdio2026 } from "@modelcontextprotocol/client/stdio";
 import { Client as Client2025 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as Stdio2025 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CLI, NODE_FLAGS, RUNS, median, round, type Emit } from "./common.js";
+import { StreamableHTTPClientTransport as Http2025 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CLI, NODE_FLAGS, RUNS, median, round, startServe, type Emit } from "./common.js";
 
 type Era = "2025" | "2026";
 
@@ -117,7 +120,51 @@ async function probeOnce(cli: string): Promise<[number, number]> {
   return [ms, cpu];
 }
 
+/** One era's client over HTTP (2026: the v2 client's default probe, as a real client connects). */
+function httpClient(era: Era, url: string, token: string | null): { client: SdkClient; transport: unknown } {
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const requestInit = { headers };
+  if (era === "2025") return { client: new Client2025({ name: "bench", version: "1" }), transport: new Http2025(new URL(url), { requestInit }) };
+  return { client: new Client2026({ name: "bench", version: "1" }, { versionNegotiation: { mode: "auto" } }), transport: new Http2026(new URL(url), { requestInit }) };
+}
+
+async function benchHttpEras(emit: Emit): Promise<void> {
+  const serve = await startServe();
+  try {
+    const token = serve.info.token_path ? readFileSync(serve.info.token_path, "utf8").trim() : null;
+    for (const era of ["2025", "2026"] as const) {
+      const start: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const { client, transport } = httpClient(era, serve.info.url, token);
+        const t0 = performance.now();
+        await client.connect(transport as never);
+        await client.listTools();
+        start.push(performance.now() - t0);
+        await client.close();
+      }
+      const { client, transport } = httpClient(era, serve.info.url, token);
+      await client.connect(transport as never);
+      const name = `b${era}`;
+      await client.callTool({ name: "terminal_open", arguments: { name, command: "bash" } });
+      const echo: number[] = [];
+      for (let i = 0; i < RUNS + 5; i++) {
+        const t0 = performance.now();
+        const result = await client.callTool({ name: "terminal_run", arguments: { session: name, command: "echo hi" } });
+        if (i >= 5) echo.push(performance.now() - t0);
+        const text = (result as { content: { text: string }[] }).content[0]?.text ?? "";
+        if (!text.startsWith("hi\n")) throw new Error(`echo hi returned ${text}`);
+      }
+      await client.close();
+      emit({ bench: `http ${era} era: connect to first tool list`, unit: "ms", median: round(median(start)), runs: start.length, method: era === "2025" ? "1.32 SDK client: initialize (a session) → tools/list" : "v2 client, auto: server/discover probe → tools/list (stateless)" });
+      emit({ bench: `http ${era} era: terminal_run "echo hi"`, unit: "ms", median: round(median(echo)), runs: echo.length });
+    }
+  } finally {
+    await serve.stop();
+  }
+}
+
 export async function benchEras(emit: Emit): Promise<void> {
+  await benchHttpEras(emit);
   const builds: Array<[string, string]> = [["this build", CLI]];
   if (process.env.BENCH_BASELINE_CLI) builds.push(["baseline", process.env.BENCH_BASELINE_CLI]);
   for (const [build, cli] of builds) {

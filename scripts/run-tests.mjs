@@ -22,11 +22,15 @@ const files = (only.length ? only.flatMap((p) => (statSync(p).isDirectory() ? co
 // passes without a separate step; .ci/run may have installed it already.
 const CONFORMANCE = "scripts/conformance";
 function conformanceInstalled() {
-  const pinned = JSON.parse(readFileSync(join(CONFORMANCE, "package.json"), "utf8")).dependencies["@modelcontextprotocol/conformance"];
-  const installed = join(CONFORMANCE, "node_modules/@modelcontextprotocol/conformance/package.json");
-  return existsSync(join(CONFORMANCE, "node_modules/node/bin/node")) && existsSync(installed) && JSON.parse(readFileSync(installed, "utf8")).version === pinned;
+  const deps = JSON.parse(readFileSync(join(CONFORMANCE, "package.json"), "utf8")).dependencies;
+  // The 2025 runner and the 2026 one (an npm alias: "npm:@modelcontextprotocol/conformance@<version>").
+  const pinnedAt = (name) => {
+    const installed = join(CONFORMANCE, "node_modules", name, "package.json");
+    return existsSync(installed) && JSON.parse(readFileSync(installed, "utf8")).version === deps[name].replace(/^npm:.*@/, "");
+  };
+  return existsSync(join(CONFORMANCE, "node_modules/node/bin/node")) && pinnedAt("@modelcontextprotocol/conformance") && pinnedAt("conformance-2026");
 }
-if (files.some((file) => file.endsWith("http-conformance.test.ts")) && !process.env.TERMHIVE_SKIP_CONFORMANCE && !conformanceInstalled()) {
+if (files.some((file) => /http-conformance(-2026)?\.test\.ts$/.test(file)) && !process.env.TERMHIVE_SKIP_CONFORMANCE && !conformanceInstalled()) {
   console.log(`installing the MCP conformance runner: npm ci --prefix ${CONFORMANCE}`);
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   const install = spawnSync(npm, ["ci", "--prefix", CONFORMANCE, "--no-audit", "--no-fund"], { stdio: "inherit" });

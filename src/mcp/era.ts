@@ -1,4 +1,4 @@
-// Which MCP protocol eras the stdio door serves (TERMHIVE_MCP_ERA).
+// Which MCP protocol eras the stdio door serves (TERMHIVE_MCP_ERA; serve/http.ts applies it to HTTP).
 //
 // Why: both by default — the SDK's serveStdio picks the era from the connection's opening
 // (`initialize` or a claim-less message: 2025-11-25 and older; `server/discover` or a

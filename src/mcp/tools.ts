@@ -23,7 +23,11 @@ export interface ToolOptions {
   home?: string;
 }
 
-/** The call context of a tool call: client id for read cursors, progress to the caller. */
+/**
+ * The call context of a tool call: client id for read cursors, progress to the caller. A 2025
+ * HTTP session's id keys its cursors; a 2026 request has no session, so its door's own key
+ * is used (stdio: "stdio"; HTTP: credential + client, serve/http-modern.ts says why).
+ */
 function context(ctx: ServerContext, fallbackClient: string, pane: string | undefined): CallContext {
   const token = ctx.mcpReq._meta?.progressToken;
   return {

@@ -1,10 +1,16 @@
-// MCP over Streamable HTTP (node:http). One transport + McpServer per MCP session, each
-// built by createMcpServer so every tool of every door is here too.
-// The server is the v2 SDK's (@modelcontextprotocol/server, as on stdio); the transport is
-// still the 1.32 SDK's StreamableHTTPServerTransport with termhive's bounded event store:
-// it serves 2025 clients exactly as before (sessions, resumability), and a transport is
-// only messages in and out, the same on both sides. 2026 requests over HTTP (stateless,
-// the v2 handler) are issue 34's next step for this door.
+// MCP over Streamable HTTP (node:http), both protocol eras on /mcp behind one set of guards
+// (host/origin, bearer, body size, request timeout).
+// 2025 era: one transport + McpServer per MCP session, each built by createMcpServer so every
+// tool of every door is here too. The server is the v2 SDK's (@modelcontextprotocol/server,
+// as on stdio); the transport is still the 1.32 SDK's StreamableHTTPServerTransport with
+// termhive's bounded event store: it serves 2025 clients exactly as before (sessions,
+// resumability, eviction), and a transport is only messages in and out, the same on both sides.
+// 2026-07-28 era: stateless, through the v2 SDK's handler (http-modern.ts). A request goes to
+// the side the SDK's own classifier (isLegacyRequest) names; one with an Mcp-Session-Id is a
+// 2025 session's. TERMHIVE_MCP_ERA applies as on stdio: 2025 sends everything to the
+// sessionful side (a 2026 request is answered as a 2025 server does: 400, no session, so a
+// probing client falls back to initialize); 2026 sends everything to the handler, which
+// refuses 2025 requests.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,6 +23,7 @@ import type { Dashboard } from "../dashboard/dashboard.js";
 import { BoundedEventStore } from "./event-store.js";
 import { bearerOk, BodyTooLarge, discardRestOfBody, hostAndOriginAllowed, hostInUrl, readBody } from "../auth/http-guard.js";
 import { traced } from "../util/traced.js";
+import { modernDoor, webRequest } from "./http-modern.js";
 
 export interface HttpOptions {
   host: string;
@@ -116,6 +123,9 @@ export async function startHttp(root: ServiceRoot, options: HttpOptions): Promis
     return transport;
   };
 
+  const era = root.terminal.config.mcpEra;
+  const modern = era === "2025" ? undefined : modernDoor(root, { maxBodyBytes: options.maxBodyBytes, legacy: era === "2026" ? "reject" : "serve" });
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!hostAndOriginAllowed(req, options.host)) return plain(res, 403);
     if (options.dashboard && (req.url ?? "/").split("?")[0] !== "/mcp") return options.dashboard.handle(req, res);
@@ -124,8 +134,8 @@ export async function startHttp(root: ServiceRoot, options: HttpOptions): Promis
     if (path !== "/mcp") return plain(res, 404);
 
     let body: unknown;
+    let raw: Buffer | undefined;
     if (req.method === "POST") {
-      let raw: Buffer;
       try {
         raw = await readBody(req, options.maxBodyBytes);
       } catch (error) {
@@ -144,6 +154,16 @@ export async function startHttp(root: ServiceRoot, options: HttpOptions): Promis
     }
 
     const id = req.headers["mcp-session-id"];
+    if (modern && (era === "2026" || typeof id !== "string")) {
+      // Aborted when the client goes before its answer ends: a 2026 request is cancelled by
+      // closing its stream (the SDK ends the exchange; a running command keeps running).
+      const gone = new AbortController();
+      res.once("close", () => {
+        if (!res.writableFinished) gone.abort();
+      });
+      const web = webRequest(req, raw, gone.signal);
+      if (!(await modern.isLegacy(web, body))) return modern.serve(req, res, web, body, options.token);
+    }
     if (typeof id === "string") {
       const session = sessions.get(id);
       // Checked here too, not only by the sweep: expiry does not depend on timer timing.
@@ -191,6 +211,7 @@ export async function startHttp(root: ServiceRoot, options: HttpOptions): Promis
     sessions: () => sessions.size,
     async dispose() {
       clearInterval(sweep);
+      await modern?.close().catch(traced("closing the 2026 MCP handler at shutdown"));
       for (const s of sessions.values()) await s.transport.close().catch(traced("closing an HTTP MCP session at shutdown"));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

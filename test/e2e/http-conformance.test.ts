@@ -5,16 +5,11 @@
 // decides. The runner needs Node 22, which is installed next to it as an npm package.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { serve, type Served } from "./serve-process.js";
-
-const RUNNER_DIR = resolve("scripts/conformance");
-const NODE22 = join(RUNNER_DIR, "node_modules/node/bin/node");
-const PACKAGE_DIR = join(RUNNER_DIR, "node_modules/@modelcontextprotocol/conformance");
-const INSTALL_HINT = "install it with: npm ci --prefix scripts/conformance (needs network once; .ci/run does it), or set TERMHIVE_SKIP_CONFORMANCE=1 to skip this file";
+import { pinnedRunner, resultsIn, type Check, type Runner } from "./conformance-runner.js";
 
 /** Scenarios that test protocol behaviour every MCP server has; termhive must pass them. */
 const APPLIES = [
@@ -60,63 +55,28 @@ const DOES_NOT_APPLY: Record<string, string> = {
   "prompts-get-with-image": "gets the fixture prompt test_prompt_with_image",
 };
 
-interface Check {
-  id: string;
-  status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | string;
-  errorMessage?: string;
-  description?: string;
-}
-
 const skip = process.env.TERMHIVE_SKIP_CONFORMANCE === "1" ? "TERMHIVE_SKIP_CONFORMANCE=1" : false;
-
-function run(args: string[], timeoutMs: number): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(NODE22, [join(PACKAGE_DIR, "dist/index.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, out });
-    });
-  });
-}
-
-function pinnedVersion(): string {
-  return JSON.parse(readFileSync(join(RUNNER_DIR, "package.json"), "utf8")).dependencies["@modelcontextprotocol/conformance"];
-}
 
 describe("MCP conformance (official runner) against termhive serve", { skip }, () => {
   let s: Served;
   let out: string;
   let listed: string[] = [];
-  const results = new Map<string, Check[]>();
+  let results = new Map<string, Check[]>();
   const runLog: string[] = [];
+  let runner: Runner;
 
   before(async () => {
-    if (!existsSync(NODE22) || !existsSync(join(PACKAGE_DIR, "package.json"))) {
-      throw new Error(`the MCP conformance runner is not installed in ${RUNNER_DIR}; ${INSTALL_HINT}`);
-    }
-    const installed = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8")).version;
-    if (installed !== pinnedVersion()) {
-      throw new Error(`scripts/conformance has @modelcontextprotocol/conformance ${installed}, the pin is ${pinnedVersion()}; ${INSTALL_HINT}`);
-    }
-    const list = await run(["list", "--server"], 30_000);
+    runner = pinnedRunner("@modelcontextprotocol/conformance");
+    const list = await runner.run(["list", "--server"], 30_000);
     listed = [...list.out.matchAll(/^\s+- (\S+) \[/gm)].map((m) => m[1]!);
     assert.ok(listed.length > 0, `conformance list printed no scenarios:\n${list.out}`);
 
     // Its CLI sends no Authorization header: auth off, which serve allows on loopback only.
     s = await serve(["--auth", "off", "--no-grpc-tcp"]);
     out = mkdtempSync(join(tmpdir(), "termhive-conformance-"));
-    const r = await run(["server", "--url", s.url, "--suite", "all", "--output-dir", out], 80_000);
+    const r = await runner.run(["server", "--url", s.url, "--suite", "all", "--output-dir", out], 80_000);
     runLog.push(r.out);
-    // Result directories are named server-<scenario>-<ISO timestamp>.
-    for (const dir of readdirSync(out)) {
-      const m = /^server-(.+)-\d{4}-\d\d-\d\dT/.exec(dir);
-      if (m) results.set(m[1]!, JSON.parse(readFileSync(join(out, dir, "checks.json"), "utf8")) as Check[]);
-    }
+    results = resultsIn(out);
   });
 
   after(async () => {
