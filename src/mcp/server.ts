@@ -6,7 +6,9 @@ import { STDIO_ENVELOPE_BYTES, StdioLineLimit } from "./stdio-lines.js";
 import { callerPane } from "../util/caller-pane.js";
 import { traced } from "../util/traced.js";
 import { registerTools } from "./tools.js";
-import { registerResources } from "./resources.js";
+import { registerResources, type ResourceDelivery } from "./resources.js";
+import { resourceFeed } from "./resource-feed.js";
+import { ListenTap } from "./listen-tap.js";
 import { registerPrompts } from "./prompts.js";
 import { eraWire } from "./era.js";
 import { VERSION } from "../version.js";
@@ -24,8 +26,11 @@ export function instructionsFor(families: readonly ToolFamily[]): string {
   return lines.join("\n");
 }
 
-/** `config`: the root's, unless the root is not composed yet (stdio, deferred-root.ts). */
-export function createMcpServer(root: ServiceRoot, clientId?: string, config: TermhiveConfig = root.terminal.config): McpServer {
+/**
+ * `config`: the root's, unless the root is not composed yet (stdio, deferred-root.ts).
+ * `delivery`: how resource changes reach the client (resources.ts); 2025's by default.
+ */
+export function createMcpServer(root: ServiceRoot, clientId?: string, config: TermhiveConfig = root.terminal.config, delivery: ResourceDelivery = "subscribed"): McpServer {
   const server = new McpServer(
     { name: "termhive", version: VERSION },
     {
@@ -41,7 +46,7 @@ export function createMcpServer(root: ServiceRoot, clientId?: string, config: Te
   // Over stdio this process is the client's own child: its environment names the client's pane.
   const pane = clientId === "stdio" ? callerPane() : undefined;
   registerTools(server, { terminal, hive: () => hive }, { clientId, families, elicit: config.elicit, ...(pane ? { pane } : {}) });
-  registerResources(server, terminal, families.includes("hive") ? hive : undefined);
+  registerResources(server, terminal, families.includes("hive") ? hive : undefined, delivery);
   registerPrompts(server);
   return server;
 }
@@ -67,6 +72,13 @@ export async function serveStdio(config: TermhiveConfig, root: DeferredRoot): Pr
   });
   const { transport, legacy } = eraWire(config.mcpEra, new RootGate(stdio, root, (error) => failed(error)));
   const view = root.view();
-  serveEras(() => createMcpServer(view, "stdio", config), { transport, legacy, onerror: (error) => traced("serving MCP over stdio")(error) });
+  // A 2026 connection's resource changes go through serveStdio's listen router, which filters
+  // them per subscription; the tap watches what its client listens to (listen-tap.ts).
+  const feed = () => resourceFeed(view.terminal, config.toolFamilies.includes("hive") ? view.hive : undefined);
+  serveEras(({ era }) => createMcpServer(view, "stdio", config, era === "modern" ? "all" : "subscribed"), {
+    transport: new ListenTap(transport, feed),
+    legacy,
+    onerror: (error) => traced("serving MCP over stdio")(error),
+  });
   await Promise.race([closed, failure]);
 }
