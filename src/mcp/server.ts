@@ -12,19 +12,11 @@ import { ListenTap } from "./listen-tap.js";
 import { registerPrompts } from "./prompts.js";
 import { eraWire } from "./era.js";
 import { VERSION } from "../version.js";
-import type { TermhiveConfig, ToolFamily } from "../config.js";
+import { instructionsFor } from "./early-discover.js";
+import type { Readable } from "node:stream";
 
-/** The server's instructions: which tool for which job, in a few lines a client keeps in context. */
-export function instructionsFor(families: readonly ToolFamily[]): string {
-  const lines = [
-    "termhive: persistent terminal sessions (tmux) that survive restarts.",
-    "terminal_run runs a command and waits: output, exit code, why it ended. No session: a throwaway shell.",
-    "terminal_send types into interactive programs (vim, REPL prompts, keys like C-c) without waiting; then terminal_wait (until idle, a pattern or the end) or terminal_read (screen, new output, line ranges).",
-    "Long output is folded; a marker names the terminal_read call for the hidden lines.",
-  ];
-  if (families.includes("hive")) lines.push("The hive runs agents (claude, codex…) in panes: agent_spawn or hive_layout, hive_message, hive_wait, hive_events.");
-  return lines.join("\n");
-}
+export { instructionsFor };
+import type { TermhiveConfig, ToolFamily } from "../config.js";
 
 /**
  * `config`: the root's, unless the root is not composed yet (stdio, deferred-root.ts).
@@ -57,20 +49,24 @@ export function createMcpServer(root: ServiceRoot, clientId?: string, config: Te
  * composed just after the first answers (deferred-root.ts). A root that fails to compose
  * rejects, as it did at start.
  */
-export async function serveStdio(config: TermhiveConfig, root: DeferredRoot): Promise<void> {
+/**
+ * `opening`: where the rest of stdin is, when its first line was looked at before the SDK was
+ * loaded, and whether it was a discover answered then (early-discover.ts).
+ */
+export async function serveStdio(config: TermhiveConfig, root: DeferredRoot, opening: { input: Readable; answeredDiscover: boolean } = { input: process.stdin, answeredDiscover: false }): Promise<void> {
   let failed: (error: unknown) => void = () => undefined;
   const failure = new Promise<never>((_, reject) => (failed = reject));
   // termhive keeps the line limit (stdio-lines.ts); the SDK's own buffer is set past it so an
   // over-long request is answered and dropped instead of closing the transport.
   const limit = config.maxInputBytes + STDIO_ENVELOPE_BYTES;
-  const stdin = process.stdin.pipe(new StdioLineLimit(limit, (line) => process.stdout.write(line), (line) => process.stderr.write(line + "\n")));
+  const stdin = opening.input.pipe(new StdioLineLimit(limit, (line) => process.stdout.write(line), (line) => process.stderr.write(line + "\n")));
   const stdio = new StdioServerTransport(stdin, process.stdout, { maxBufferSize: limit + STDIO_ENVELOPE_BYTES });
   // serveStdio owns the transport's handlers; the SDK's transport closes itself when its
   // input ends or closes, and so does this server.
   const closed = new Promise<void>((resolve) => {
-    for (const stream of [process.stdin, stdin]) for (const event of ["end", "close"]) stream.once(event, () => resolve());
+    for (const stream of [opening.input, stdin]) for (const event of ["end", "close"]) stream.once(event, () => resolve());
   });
-  const { transport, legacy } = eraWire(config.mcpEra, new RootGate(stdio, root, (error) => failed(error)));
+  const { transport, legacy } = eraWire(config.mcpEra, new RootGate(stdio, root, (error) => failed(error), opening.answeredDiscover));
   const view = root.view();
   // A 2026 connection's resource changes go through serveStdio's listen router, which filters
   // them per subscription; the tap watches what its client listens to (listen-tap.ts).
