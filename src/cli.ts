@@ -19,6 +19,7 @@ import { loadConfig, ConfigError } from "./config.js";
 import { PANE_COMMANDS } from "./cli/pane-commands.js";
 import { enableLinearRegexFallback } from "./util/regex.js";
 import { VERSION } from "./version.js";
+import { answerEarlyDiscover } from "./mcp/early-discover.js";
 
 enableLinearRegexFallback();
 
@@ -53,6 +54,9 @@ async function mcpCommand(explain: boolean): Promise<void> {
   // A required tmux that is missing stops the server now, as it did when the root was
   // composed at start (the root below comes later, maybe after stdin has closed).
   (await import("./backends/find-tmux.js")).requireTmuxWhenAsked(config);
+  // A 2026 client's discover probe is answered without the SDK and zod (most of a start):
+  // stdin's first line is read from now on, between the loading steps below (issue 34 §5).
+  const early = process.stdin.isTTY ? Promise.resolve({ answered: false, input: process.stdin }) : answerEarlyDiscover(process.stdin, (text) => void process.stdout.write(text), config.mcpEra, config.toolFamilies);
   // Before any schema exists (the SDK builds its own at load): zod otherwise compiles a
   // parser per object schema with new Function on first use: ~8 ms for the first message,
   // while the interpreted parse of messages this small is no slower (17 µs vs 19 µs each).
@@ -64,10 +68,7 @@ async function mcpCommand(explain: boolean): Promise<void> {
     return Promise.all([import("./mcp/server.js"), import("./mcp/deferred-root.js")]);
   })();
   loading.catch(() => undefined); // awaited below, after the first line
-  // Meanwhile a 2026 client's discover probe is answered without the SDK and zod (most of a
-  // start): the first line is read between the modules' loading steps (issue 34 §5).
-  const { answerEarlyDiscover } = await import("./mcp/early-discover.js");
-  const early = process.stdin.isTTY ? { answered: false, input: process.stdin } : await answerEarlyDiscover(process.stdin, (text) => void process.stdout.write(text), config.mcpEra, config.toolFamilies);
+  const opening = await early;
   const [{ serveStdio }, { DeferredRoot }] = await loading;
   const root = new DeferredRoot(async () => {
     const composed = (await import("./service/root.js")).composeRoot(config);
@@ -81,7 +82,7 @@ async function mcpCommand(explain: boolean): Promise<void> {
   };
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
-  await serveStdio(config, root, { input: early.input, answeredDiscover: early.answered });
+  await serveStdio(config, root, { input: opening.input, answeredDiscover: opening.answered });
   await stop();
 }
 
