@@ -27,6 +27,18 @@ const lazyAjv = {
   },
 };
 
+// zod's namespace re-exports all its locales (~300 KB of the ~580 KB it adds, parsed at every
+// start); termhive speaks English to models and never calls z.locales: only `en` is bundled.
+const englishZod = {
+  name: "english-zod",
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), "..", "locales", "index.js"), namespace: "english-zod" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "english-zod" }, (args) => ({ contents: 'export { default as en } from "./en.js";', resolveDir: dirname(args.path) }));
+  },
+};
+
 const result = await build({
   entryPoints: [join(root, "dist", "src", "cli.js")],
   outdir,
@@ -45,7 +57,7 @@ const result = await build({
     "@grpc/grpc-js",
     "@grpc/proto-loader",
   ],
-  plugins: [lazyAjv],
+  plugins: [lazyAjv, englishZod],
   // Bundled CommonJS (Ajv on first use, commander) calls require().
   banner: { js: 'import { createRequire as __termhiveCreateRequire } from "node:module"; const require = __termhiveCreateRequire(import.meta.url);' },
   logLevel: "warning",

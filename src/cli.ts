@@ -19,6 +19,7 @@ import { loadConfig, ConfigError } from "./config.js";
 import { PANE_COMMANDS } from "./cli/pane-commands.js";
 import { enableLinearRegexFallback } from "./util/regex.js";
 import { VERSION } from "./version.js";
+import { answerEarlyDiscover } from "./mcp/early-discover.js";
 
 enableLinearRegexFallback();
 
@@ -50,19 +51,25 @@ async function mcpCommand(explain: boolean): Promise<void> {
       ].join("\n"),
     );
   }
-  // Before any schema exists (the SDK builds its own at load): zod otherwise compiles a
-  // parser per object schema with new Function on first use: ~8 ms for the first message,
-  // while the interpreted parse of messages this small is no slower (17 µs vs 19 µs each).
-  const { config: configureZod } = await import("zod");
-  configureZod({ jitless: true });
-  // Loaded here, not at the top: the stdio server needs neither gRPC nor the HTTP door.
-  // The root (services, hive, backend) is composed just after the first tool list is
-  // answered: a client's first answers wait for neither its import nor its start.
   // A required tmux that is missing stops the server now, as it did when the root was
   // composed at start (the root below comes later, maybe after stdin has closed).
   (await import("./backends/find-tmux.js")).requireTmuxWhenAsked(config);
-  const { serveStdio } = await import("./mcp/server.js");
-  const { DeferredRoot } = await import("./mcp/deferred-root.js");
+  // A 2026 client's discover probe is answered without the SDK and zod (most of a start):
+  // stdin's first line is read from now on, between the loading steps below (issue 34 §5).
+  const early = process.stdin.isTTY ? Promise.resolve({ answered: false, input: process.stdin }) : answerEarlyDiscover(process.stdin, (text) => void process.stdout.write(text), config.mcpEra, config.toolFamilies);
+  // Before any schema exists (the SDK builds its own at load): zod otherwise compiles a
+  // parser per object schema with new Function on first use: ~8 ms for the first message,
+  // while the interpreted parse of messages this small is no slower (17 µs vs 19 µs each).
+  // Loaded here, not at the top: the stdio server needs neither gRPC nor the HTTP door.
+  // The root (services, hive, backend) is composed just after the first tool list is
+  // answered: a client's first answers wait for neither its import nor its start.
+  const loading = (async () => {
+    (await import("zod")).config({ jitless: true });
+    return Promise.all([import("./mcp/server.js"), import("./mcp/deferred-root.js")]);
+  })();
+  loading.catch(() => undefined); // awaited below, after the first line
+  const opening = await early;
+  const [{ serveStdio }, { DeferredRoot }] = await loading;
   const root = new DeferredRoot(async () => {
     const composed = (await import("./service/root.js")).composeRoot(config);
     composed.crew.followHive(); // notifications (when configured) follow the hive from now on
@@ -75,7 +82,7 @@ async function mcpCommand(explain: boolean): Promise<void> {
   };
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
-  await serveStdio(config, root);
+  await serveStdio(config, root, { input: opening.input, answeredDiscover: opening.answered });
   await stop();
 }
 

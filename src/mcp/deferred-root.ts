@@ -87,7 +87,11 @@ export class RootGate implements Transport {
     private readonly inner: Transport,
     private readonly root: DeferredRoot,
     private readonly onFailure: (error: unknown) => void,
-  ) {}
+    /** The connection opened with a discover answered before this gate (early-discover.ts). */
+    private readonly openedByDiscover = false,
+  ) {
+    if (openedByDiscover) this.first = false;
+  }
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;
@@ -105,7 +109,7 @@ export class RootGate implements Transport {
     };
     this.inner.onerror = (error) => this.onerror?.(error);
     await this.inner.start();
-    this.timer = setTimeout(() => this.compose(), COMPOSE_AFTER_MS);
+    if (!this.openedByDiscover) this.timer = setTimeout(() => this.compose(), COMPOSE_AFTER_MS);
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {

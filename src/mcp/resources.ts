@@ -1,29 +1,20 @@
 // MCP resources: what a client can read and subscribe to without calling a tool —
 // the session list, a session's screen and recent output, and (with a hive) agents, teams, events.
-// Subscriptions are per McpServer instance (one per client / HTTP session): each keeps its own
-// set of subscribed URIs and its own listeners, removed when its transport closes.
-import { McpServer, ProtocolError, ResourceTemplate } from "@modelcontextprotocol/server";
+// Changes are published once per process (resource-feed.ts); each McpServer instance (one per
+// client / HTTP session) delivers those its client asked for, until its transport closes.
+import { McpServer, ProtocolError, ResourceTemplate, type ServerEvent } from "@modelcontextprotocol/server";
 import type { HiveService } from "../service/hive-service.js";
 import type { TermhiveService } from "../service/service.js";
-import { DisposableStore } from "../util/lifecycle.js";
+import { DisposableStore, toDisposable, type Disposable } from "../util/lifecycle.js";
+import { AGENTS_URI, EVENTS_URI, SESSIONS_URI, TEAMS_URI, resourceFeed, type ResourceFeed } from "./resource-feed.js";
 import type { TerminalSession } from "../terminal/session/session.js";
 import { traced } from "../util/traced.js";
 
-export const SESSIONS_URI = "termhive://sessions";
-export const AGENTS_URI = "termhive://agents";
-export const TEAMS_URI = "termhive://teams";
-export const EVENTS_URI = "termhive://events";
-const SESSION_URI = /^termhive:\/\/session\/([^/]+)\/(screen|output)$/;
 
 /** Lines of the output resource: enough context to follow a session, bounded for a model's context. */
 const OUTPUT_LINES = 200;
 /** Hive events in the events resource. */
 const EVENT_COUNT = 100;
-/**
- * Output arrives in bursts of small chunks (one per tmux %output line); one "updated" per burst
- * instead of one per chunk keeps clients from re-reading a resource dozens of times a second.
- */
-const DEBOUNCE_MS = 100;
 /** Read cursors and screen-diff state of the resource reader: never a real client's. */
 const RESOURCE_CLIENT = "termhive:resource";
 
@@ -48,7 +39,14 @@ async function sessionFor(service: TermhiveService, ref: string): Promise<Termin
   }
 }
 
-export function registerResources(server: McpServer, service: TermhiveService, hive?: HiveService): void {
+/**
+ * How a server passes the feed's changes to its client: `subscribed` (2025: resources/subscribe,
+ * after `initialized`), `all` (a 2026 stdio connection: serveStdio's listen router filters
+ * them), `none` (a 2026 HTTP request: createMcpHandler's router reads the bus itself).
+ */
+export type ResourceDelivery = "subscribed" | "all" | "none";
+
+export function registerResources(server: McpServer, service: TermhiveService, hive?: HiveService, delivery: ResourceDelivery = "subscribed"): void {
   // Declared before connect: McpServer itself only declares listChanged.
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
 
@@ -130,133 +128,80 @@ export function registerResources(server: McpServer, service: TermhiveService, h
     );
   }
 
-  new Subscriptions(server, service, hive).install();
+  new Subscriptions(server, () => resourceFeed(service, hive)).install(delivery);
 }
 
-/** One client's subscriptions and the registry events that turn changes into notifications. */
+/**
+ * One server's delivery of the feed's changes. A 2025 client's: the URIs it subscribed to
+ * (resources/subscribe), from its `initialized` on (a server that never connects leaks
+ * nothing), and every list change (unsolicited, as 2025 servers send them). A 2026 client's
+ * (stdio): every change the feed publishes, which the SDK's listen router turns into
+ * notifications on the client's `subscriptions/listen` streams, or drops when none asked for
+ * it; the URIs are watched by the listen tap (listen-tap.ts).
+ */
 class Subscriptions {
-  private readonly uris = new Set<string>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private sessionsKey = "";
+  private readonly uris = new Map<string, Promise<Disposable>>();
   private closed = false;
   private readonly wiring = new DisposableStore();
 
   constructor(
     private readonly server: McpServer,
-    private readonly service: TermhiveService,
-    private readonly hive: HiveService | undefined,
+    private readonly feed: () => ResourceFeed,
   ) {}
 
-  install(): void {
+  install(delivery: ResourceDelivery): void {
     const mcp = this.server.server;
     mcp.setRequestHandler("resources/subscribe", async (request) => {
       // Any URI is accepted (the MCP conformance suite subscribes to test://watched-resource);
       // one that names nothing of ours is tracked but never updated.
-      this.uris.add(request.params.uri);
-      // Resolving the session adopts it when another process opened it, so its events reach us.
-      const ref = sessionRef(request.params.uri);
-      if (ref !== undefined) await this.service.session(ref).catch(() => undefined);
+      const uri = request.params.uri;
+      if (!this.uris.has(uri)) {
+        const lease = this.feed().watch([uri]);
+        this.uris.set(uri, lease);
+        await lease;
+      }
       return {};
     });
     mcp.setRequestHandler("resources/unsubscribe", async (request) => {
+      const lease = this.uris.get(request.params.uri);
       this.uris.delete(request.params.uri);
-      const timer = this.timers.get(request.params.uri);
-      if (timer) clearTimeout(timer);
-      this.timers.delete(request.params.uri);
+      (await lease)?.dispose();
       return {};
     });
-    // Listeners start once the client is initialised, so a server that never connects leaks none.
-    const previousInit = mcp.oninitialized;
-    mcp.oninitialized = () => {
-      previousInit?.();
-      this.listen();
-    };
     const previousClose = mcp.onclose;
     mcp.onclose = () => {
       previousClose?.();
       this.close();
     };
-  }
-
-  private listen(): void {
-    if (this.closed) return;
-    const registry = this.service.registry;
-    this.sessionsKey = this.keyOf();
-    const listChanged = () => this.checkSoon();
-    const sessionChanged = ({ session }: { session: TerminalSession }) => this.changed(session);
-    const sessionEnded = ({ session }: { session: TerminalSession }) => {
-      this.changed(session);
-      this.checkSoon();
+    if (delivery === "none") return;
+    if (delivery === "all") {
+      this.deliver((event) => event.kind === "resource_updated" || event.kind === "resources_list_changed");
+      return;
+    }
+    const previousInit = mcp.oninitialized;
+    mcp.oninitialized = () => {
+      previousInit?.();
+      if (this.closed) return;
+      // The list changes are every client's: the feed starts with the first watch.
+      const lease = this.feed().watch([]);
+      this.wiring.add(toDisposable(() => void lease.then((l) => l.dispose())));
+      this.deliver((event) => event.kind === "resources_list_changed" || (event.kind === "resource_updated" && this.uris.has(event.uri)));
     };
-    this.wiring.add(registry.onOpened(listChanged));
-    this.wiring.add(registry.onOutput(sessionChanged));
-    this.wiring.add(registry.onScreenChanged(sessionChanged));
-    this.wiring.add(registry.onExited(sessionEnded));
-    this.wiring.add(registry.onClosed(sessionEnded));
-    if (this.hive) {
-      this.wiring.add(this.hive.onAgentChanged(() => {
-        this.notify(AGENTS_URI);
-        this.notify(TEAMS_URI);
-        this.notify(EVENTS_URI);
-      }));
-    }
   }
 
-  /** Identity of the session list: which sessions exist and whether they are alive. */
-  private keyOf(): string {
-    return this.service.registry.all().map((s) => `${s.id}:${s.name}:${s.alive}`).sort().join(",");
-  }
-
-  private checkSoon(): void {
-    this.schedule("check:sessions", () => this.checkSessions());
-  }
-
-  private checkSessions(): void {
-    const key = this.keyOf();
-    if (key === this.sessionsKey) return;
-    this.sessionsKey = key;
-    this.notify(SESSIONS_URI);
-    // The screen/output templates list one instance per session: that list changed too.
-    if (!this.closed) this.server.sendResourceListChanged();
-  }
-
-  /** Notifies the subscribed screen/output URIs that name this session (by id or name). */
-  private changed(session: TerminalSession): void {
-    if (this.uris.size === 0) return;
-    for (const uri of this.uris) {
-      const ref = sessionRef(uri);
-      if (ref === session.id || ref === session.name) this.notify(uri);
-    }
-  }
-
-  private notify(uri: string): void {
-    if (!this.uris.has(uri)) return;
-    this.schedule(uri, () => {
-      if (this.closed || !this.uris.has(uri)) return;
-      void this.server.server.sendResourceUpdated({ uri }).catch(traced("sending a resource update"));
-    });
-  }
-
-  /** Debounced (see DEBOUNCE_MS): the first change of a burst starts the timer, later ones ride on it. */
-  private schedule(key: string, fire: () => void): void {
-    if (this.closed || this.timers.has(key)) return;
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      fire();
-    }, DEBOUNCE_MS));
+  private deliver(wanted: (event: ServerEvent) => boolean): void {
+    // The bus exists before the root: subscribing touches no service.
+    this.wiring.add(toDisposable(this.feed().bus.subscribe((event) => {
+      if (this.closed || !wanted(event)) return;
+      if (event.kind === "resources_list_changed") this.server.sendResourceListChanged();
+      else if (event.kind === "resource_updated") void this.server.server.sendResourceUpdated({ uri: event.uri }).catch(traced("sending a resource update"));
+    })));
   }
 
   private close(): void {
     this.closed = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
     this.wiring.dispose();
+    for (const lease of this.uris.values()) void lease.then((l) => l.dispose());
     this.uris.clear();
   }
-}
-
-/** The session a screen/output URI names (id or name), if it is one. */
-function sessionRef(uri: string): string | undefined {
-  const m = SESSION_URI.exec(uri);
-  return m ? decodeURIComponent(m[1]!) : undefined;
 }

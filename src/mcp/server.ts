@@ -6,26 +6,23 @@ import { STDIO_ENVELOPE_BYTES, StdioLineLimit } from "./stdio-lines.js";
 import { callerPane } from "../util/caller-pane.js";
 import { traced } from "../util/traced.js";
 import { registerTools } from "./tools.js";
-import { registerResources } from "./resources.js";
+import { registerResources, type ResourceDelivery } from "./resources.js";
+import { resourceFeed } from "./resource-feed.js";
+import { ListenTap } from "./listen-tap.js";
 import { registerPrompts } from "./prompts.js";
 import { eraWire } from "./era.js";
 import { VERSION } from "../version.js";
+import { instructionsFor } from "./early-discover.js";
+import type { Readable } from "node:stream";
+
+export { instructionsFor };
 import type { TermhiveConfig, ToolFamily } from "../config.js";
 
-/** The server's instructions: which tool for which job, in a few lines a client keeps in context. */
-export function instructionsFor(families: readonly ToolFamily[]): string {
-  const lines = [
-    "termhive: persistent terminal sessions (tmux) that survive restarts.",
-    "terminal_run runs a command and waits: output, exit code, why it ended. No session: a throwaway shell.",
-    "terminal_send types into interactive programs (vim, REPL prompts, keys like C-c) without waiting; then terminal_wait (until idle, a pattern or the end) or terminal_read (screen, new output, line ranges).",
-    "Long output is folded; a marker names the terminal_read call for the hidden lines.",
-  ];
-  if (families.includes("hive")) lines.push("The hive runs agents (claude, codex…) in panes: agent_spawn or hive_layout, hive_message, hive_wait, hive_events.");
-  return lines.join("\n");
-}
-
-/** `config`: the root's, unless the root is not composed yet (stdio, deferred-root.ts). */
-export function createMcpServer(root: ServiceRoot, clientId?: string, config: TermhiveConfig = root.terminal.config): McpServer {
+/**
+ * `config`: the root's, unless the root is not composed yet (stdio, deferred-root.ts).
+ * `delivery`: how resource changes reach the client (resources.ts); 2025's by default.
+ */
+export function createMcpServer(root: ServiceRoot, clientId?: string, config: TermhiveConfig = root.terminal.config, delivery: ResourceDelivery = "subscribed"): McpServer {
   const server = new McpServer(
     { name: "termhive", version: VERSION },
     {
@@ -41,7 +38,7 @@ export function createMcpServer(root: ServiceRoot, clientId?: string, config: Te
   // Over stdio this process is the client's own child: its environment names the client's pane.
   const pane = clientId === "stdio" ? callerPane() : undefined;
   registerTools(server, { terminal, hive: () => hive }, { clientId, families, elicit: config.elicit, home: config.home, ...(pane ? { pane } : {}) });
-  registerResources(server, terminal, families.includes("hive") ? hive : undefined);
+  registerResources(server, terminal, families.includes("hive") ? hive : undefined, delivery);
   registerPrompts(server);
   return server;
 }
@@ -52,21 +49,32 @@ export function createMcpServer(root: ServiceRoot, clientId?: string, config: Te
  * composed just after the first answers (deferred-root.ts). A root that fails to compose
  * rejects, as it did at start.
  */
-export async function serveStdio(config: TermhiveConfig, root: DeferredRoot): Promise<void> {
+/**
+ * `opening`: where the rest of stdin is, when its first line was looked at before the SDK was
+ * loaded, and whether it was a discover answered then (early-discover.ts).
+ */
+export async function serveStdio(config: TermhiveConfig, root: DeferredRoot, opening: { input: Readable; answeredDiscover: boolean } = { input: process.stdin, answeredDiscover: false }): Promise<void> {
   let failed: (error: unknown) => void = () => undefined;
   const failure = new Promise<never>((_, reject) => (failed = reject));
   // termhive keeps the line limit (stdio-lines.ts); the SDK's own buffer is set past it so an
   // over-long request is answered and dropped instead of closing the transport.
   const limit = config.maxInputBytes + STDIO_ENVELOPE_BYTES;
-  const stdin = process.stdin.pipe(new StdioLineLimit(limit, (line) => process.stdout.write(line), (line) => process.stderr.write(line + "\n")));
+  const stdin = opening.input.pipe(new StdioLineLimit(limit, (line) => process.stdout.write(line), (line) => process.stderr.write(line + "\n")));
   const stdio = new StdioServerTransport(stdin, process.stdout, { maxBufferSize: limit + STDIO_ENVELOPE_BYTES });
   // serveStdio owns the transport's handlers; the SDK's transport closes itself when its
   // input ends or closes, and so does this server.
   const closed = new Promise<void>((resolve) => {
-    for (const stream of [process.stdin, stdin]) for (const event of ["end", "close"]) stream.once(event, () => resolve());
+    for (const stream of [opening.input, stdin]) for (const event of ["end", "close"]) stream.once(event, () => resolve());
   });
-  const { transport, legacy } = eraWire(config.mcpEra, new RootGate(stdio, root, (error) => failed(error)));
+  const { transport, legacy } = eraWire(config.mcpEra, new RootGate(stdio, root, (error) => failed(error), opening.answeredDiscover));
   const view = root.view();
-  serveEras(() => createMcpServer(view, "stdio", config), { transport, legacy, onerror: (error) => traced("serving MCP over stdio")(error) });
+  // A 2026 connection's resource changes go through serveStdio's listen router, which filters
+  // them per subscription; the tap watches what its client listens to (listen-tap.ts).
+  const feed = () => resourceFeed(view.terminal, config.toolFamilies.includes("hive") ? view.hive : undefined);
+  serveEras(({ era }) => createMcpServer(view, "stdio", config, era === "modern" ? "all" : "subscribed"), {
+    transport: new ListenTap(transport, feed),
+    legacy,
+    onerror: (error) => traced("serving MCP over stdio")(error),
+  });
   await Promise.race([closed, failure]);
 }

@@ -137,3 +137,37 @@ test("a server/discover probe in a short-lived process answers, starts no tmux s
     removeTempFolder(base);
   }
 });
+
+test("the discover answered before the SDK loads is the SDK's own answer, and the connection goes on in either era", async () => {
+  const base = tempFolder("termhive-probe-");
+  try {
+    const home = join(base, "home");
+    mkdirSync(home);
+    const child = spawn(process.execPath, [CLI, "mcp"], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: base, TERMHIVE_HOME: home, SHELL: "/bin/bash" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const answers: Record<string, any>[] = [];
+    createInterface({ input: child.stdout }).on("line", (line) => answers.push(JSON.parse(line) as Record<string, any>));
+    const answered = async (count: number) => {
+      while (answers.length < count) await new Promise((r) => setTimeout(r, 10));
+    };
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "probe", version: "1" } };
+    // The first is answered before the SDK is loaded; the second by the SDK's serveStdio.
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }) + "\n");
+    await answered(1);
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }) + "\n");
+    await answered(2);
+    assert.deepEqual(answers[0], answers[1]);
+    // A 2025 client falling back after the probe is served as by a server that answered it itself.
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fallback", version: "1" } } }) + "\n");
+    await answered(3);
+    assert.equal(answers[2]!.id, 2);
+    assert.equal(answers[2]!.result?.serverInfo?.name, "termhive", JSON.stringify(answers[2]));
+    child.stdin.end();
+    assert.equal(await exited, 0);
+  } finally {
+    removeTempFolder(base);
+  }
+});
