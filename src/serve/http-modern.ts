@@ -19,6 +19,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CLIENT_INFO_META_KEY, createMcpHandler, isLegacyRequest, type McpHttpHandler, type ServerEventBus } from "@modelcontextprotocol/server";
 import { createMcpServer } from "../mcp/server.js";
+import { resourceFeed } from "../mcp/resource-feed.js";
 import type { ServiceRoot } from "../service/root.js";
 import { traced } from "../util/traced.js";
 
@@ -79,24 +80,40 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   res.end();
 }
 
+/** The URIs a `subscriptions/listen` request asks for, if the body is one. */
+function listenFilter(body: unknown): { resourceSubscriptions?: string[] } | undefined {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+  const request = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: string[] } } };
+  return request.method === "subscriptions/listen" ? (request.params?.notifications ?? {}) : undefined;
+}
+
 /**
- * `bus`: where `subscriptions/listen` streams take their events from (the SDK's in-process
- * bus when omitted); the seam for resource updates to 2026 clients (issue 34 §4).
+ * Resource updates (issue 34 §4): `subscriptions/listen` streams take their events from this
+ * process's one resource feed (mcp/resource-feed.ts), the same the stdio door and the 2025
+ * sessions use; a listen's URIs are watched while its stream is open, so a session another
+ * process opened is adopted first and its output reaches the listener. The per-request
+ * servers publish nothing themselves ("none"): the feed is the only publisher.
  */
 export function modernDoor(root: ServiceRoot, options: { maxBodyBytes: number; legacy: "serve" | "reject"; bus?: ServerEventBus }): ModernDoor {
   const config = root.terminal.config;
+  const feed = resourceFeed(root.terminal, config.toolFamilies.includes("hive") ? root.hive : undefined);
   // legacy "reject": this handler never serves 2025 traffic itself; http.ts routes it to
   // the sessionful side, or (TERMHIVE_MCP_ERA=2026) lets this handler refuse it.
-  const handler: McpHttpHandler = createMcpHandler(({ authInfo }) => createMcpServer(root, authInfo?.clientId ?? "http", config), {
+  const handler: McpHttpHandler = createMcpHandler(({ authInfo }) => createMcpServer(root, authInfo?.clientId ?? "http", config, "none"), {
     legacy: "reject",
     maxRequestBodySize: options.maxBodyBytes,
-    ...(options.bus ? { bus: options.bus } : {}),
+    bus: options.bus ?? feed.bus,
     onerror: traced("serving a 2026 MCP request over HTTP"),
   });
   return {
     isLegacy: (web, body) => (options.legacy === "reject" ? Promise.resolve(false) : isLegacyRequest(web, body, { maxRequestBodySize: options.maxBodyBytes })),
     async serve(req, res, web, body, token) {
       const clientId = modernClientId(req.headers, body, token);
+      const filter = listenFilter(body);
+      if (filter) {
+        const lease = await feed.watchFilter(filter);
+        res.once("close", () => lease.dispose());
+      }
       const response = await handler.fetch(web, { ...(body !== undefined ? { parsedBody: body } : {}), authInfo: { token: token ?? "", clientId, scopes: [] } });
       await writeResponse(res, response);
     },
