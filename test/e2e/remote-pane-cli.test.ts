@@ -197,6 +197,13 @@ describe("the in-pane termhive on a host", { skip }, () => {
       return a?.status === "idle" && a.source === "hook" ? a : undefined;
     });
     assert.match(seen.detail ?? "", /Stop hook/);
+    // What came before the pipe went quiet was the payload: its session id is recorded.
+    const hive = Hive.open({ home: h.home });
+    try {
+      assert.equal(hive.launches.find("rw")?.conversationId, "7d1c1a52-3f0e-4b7a-9c55-2b7c0e4f1a10");
+    } finally {
+      hive.close();
+    }
   });
 
   test("an agent split off a host pane (hive_split) gets the host's hooks too", async () => {
