@@ -14,7 +14,7 @@ import { Harness } from "./harness.js";
 import { MessagesAgentStandIn } from "./standins/anthropic-agent-api.js";
 import { ResponsesStandIn } from "./standins/openai-responses-api.js";
 import { waitForRequest, type RecordedRequest } from "./standins/agent-script.js";
-import { agentIs, claudeEnv, claudeUser, codexEnv, cursor, messageEvents, missingAgent, screenOf, statusEvents, until } from "./real-agents.js";
+import { agentIs, claudeEnv, claudeUser, codexEnv, cursor, messageEvents, missingAgent, screenOf, sendFirst, statusEvents, until } from "./real-agents.js";
 import { sshdAvailable, startLoopbackHost, type LoopbackHost } from "../fixtures/sshd/sshd.js";
 
 const noSshd = sshdAvailable() ? null : "sshd (openssh-server) is not installed: apt-get install -y openssh-server";
@@ -153,10 +153,13 @@ describe("real Codex CLI on an ssh host", { skip: codexSkip }, () => {
     // The thread Codex itself recorded on the host (its rollout file's name ends with the id).
     const rollouts = spawnSync("find", [join(env.CODEX_HOME!, "sessions"), "-name", "rollout-*.jsonl"], { encoding: "utf8" }).stdout.trim().split("\n");
     assert.deepEqual(rollouts.map((f) => /-([0-9a-f-]{36})\.jsonl$/.exec(f)?.[1]), [rcx.conversation], "not the thread Codex recorded");
+    // Resumed: the earlier turn back on its screen (a text typed while the resumed Codex still
+    // loads does not show in its composer), then idle.
+    await until("the resumed thread on rcx's screen", async () => (/alpha remember the word HERON/.test(await screenOf(h, "rcx")) ? true : undefined), 60_000)
+      .catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "rcx")}`));
     await agentIs(h, "rcx", "idle", 60_000).catch(async (e) => assert.fail(`${e}\n${await screenOf(h, "rcx")}`));
     const before = api.requests.length;
-    const again = await h.ok("hive_message", { agents: { rcx: "bravo which word did I ask you to remember" } });
-    assert.equal(again.delivered + again.queued, 1, JSON.stringify(again));
+    await sendFirst(h, "rcx", "bravo which word did I ask you to remember");
     const next = await waitForRequest(() => api.requests.slice(before), (q) => !q.side && q.userText.includes("bravo which word"), "the message after the restore", 60_000);
     assert.ok(bodyOf(next).includes("alpha remember the word HERON"), "the request after the restore does not carry the earlier conversation");
   });
