@@ -185,6 +185,27 @@ describe("the in-pane termhive on a host", { skip }, () => {
     assert.doesNotMatch(remoteTmux("list-buffers", "-F", "#{buffer_name}").stdout, new RegExp(`termhive-(ask|reply|taken)-${rvPane}-`));
   });
 
+  test("a hook whose stdin the program never closes does not hold it: what came is taken", async () => {
+    await h.ok("terminal_run", { session: "rw", command: 'termhive status working "before the open hook"' });
+    // The payload is written, then the pipe stays open for a minute (bash's process substitution: the shell waits for termhive alone; $! is the writer, ended after).
+    const payload = JSON.stringify({ hook_event_name: "Stop", session_id: "7d1c1a52-3f0e-4b7a-9c55-2b7c0e4f1a10" });
+    const r = await h.ok("terminal_run", { session: "rw", command: `termhive hook Stop --status idle < <(printf '%s' '${payload}'; exec sleep 60); echo "hook-exit=$?"; kill $! 2>/dev/null`, timeout_s: 30 });
+    assert.equal(r.complete, true, JSON.stringify(r));
+    assert.match(r.output, /hook-exit=0$/);
+    const seen = await until("rw idle from the open hook", async () => {
+      const a = await agent("rw");
+      return a?.status === "idle" && a.source === "hook" ? a : undefined;
+    });
+    assert.match(seen.detail ?? "", /Stop hook/);
+    // What came before the pipe went quiet was the payload: its session id is recorded.
+    const hive = Hive.open({ home: h.home });
+    try {
+      assert.equal(hive.launches.find("rw")?.conversationId, "7d1c1a52-3f0e-4b7a-9c55-2b7c0e4f1a10");
+    } finally {
+      hive.close();
+    }
+  });
+
   test("an agent split off a host pane (hive_split) gets the host's hooks too", async () => {
     const log = join(host.remoteHome, "split.log");
     const lines = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);

@@ -10,6 +10,7 @@ import { RememberedHosts } from "./remembered-hosts.js";
 import { RemoteHost } from "./remote-host.js";
 import { transportFor } from "./transport.js";
 import type { TmuxBackend } from "../tmux/tmux-backend.js";
+import { traced } from "../../util/traced.js";
 
 export interface HostRouterOptions {
   /** TERMHIVE_SSH, split into words. */
@@ -69,8 +70,10 @@ export class HostConnections implements Hosts {
       backend.on("closed", (paneId) => this.events.emit("closed", id(paneId)));
       backend.on("gap", (paneId, reason) => this.events.emit("gap", id(paneId), reason));
       backend.on("asked", () => this.events.emit("hostAsked", host));
-      // Requests its panes left while no termhive followed the host are taken now.
+      // Requests its panes left while no termhive followed the host are taken now, and what a
+      // termhive that died mid-request left there is removed.
       setImmediate(() => this.events.emit("hostAsked", host));
+      void backend.sweepLeftovers().catch(traced(`removing what an ended termhive left in host ${host}'s tmux`));
       backend.on("down", (reason) => this.hostDown(host, `${this.remote(host).transport.link} dropped (${reason})`));
     }
     return backend;

@@ -98,3 +98,32 @@ export async function answerAsk(tmux: Tmux, ask: string, reply: { code: number; 
 
 /** How long an answer is left for its script to read. */
 const ANSWER_KEPT_MS = 60_000;
+
+/** A reply or taken buffer older than this, by the host's own clock, has nobody left to read it. */
+export const LEFTOVER_S = (2 * ANSWER_KEPT_MS) / 1000;
+
+/**
+ * Removes what a termhive that died mid-request left in the host's tmux: a request it had taken
+ * (renamed termhive-taken-*, read and deleted in one batch, so one left means the link or the
+ * process went in between) and answers whose deletion timer died with it (termhive-reply-*).
+ * Age is judged by the host's clock (a buffer made in the same batch says what time it is there),
+ * so a clock that differs from this machine's cannot remove another live process's buffers.
+ * Requests (termhive-ask-*) stay: they are the next server's to take. Returns how many went.
+ */
+export async function sweepLeftovers(tmux: Tmux, olderThanS = LEFTOVER_S): Promise<number> {
+  const now = `termhive-now-${process.pid}-${++bufferCount}`;
+  const [, listed] = await Promise.allSettled([
+    tmux(`set-buffer -b ${now} .`),
+    tmux(`list-buffers -F '#{buffer_created} #{buffer_name}'`),
+    tmux(`delete-buffer -b ${now}`),
+  ]);
+  if (listed!.status !== "fulfilled") return 0;
+  const rows = listed!.value.map((line) => line.split(" "));
+  const hostNow = Number(rows.find(([, name]) => name === now)?.[0]);
+  if (!Number.isFinite(hostNow)) return 0;
+  const stale = rows
+    .filter(([at, name]) => name !== undefined && /^termhive-(taken|reply)-/.test(name) && hostNow - Number(at) > olderThanS)
+    .map(([, name]) => name!);
+  const gone = await Promise.allSettled(stale.map((name) => tmux(`delete-buffer -b ${tmuxQuote(name)}`)));
+  return gone.filter((g) => g.status === "fulfilled").length;
+}

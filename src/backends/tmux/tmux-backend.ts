@@ -17,7 +17,7 @@ import { tmuxSharedState } from "./shared-state.js";
 import { sendBytes } from "./send-bytes.js";
 import { tmuxQuote } from "./quote.js";
 import { capturePane } from "./capture.js";
-import { answerAsk, takeAsks, readViaBuffer, writeViaBuffer } from "./buffers.js";
+import { answerAsk, takeAsks, readViaBuffer, sweepLeftovers, writeViaBuffer } from "./buffers.js";
 import { PANE_FORMAT, parsePaneLine } from "./pane-format.js";
 import { shellWord } from "../../util/shell-word.js";
 import { traced } from "../../util/traced.js";
@@ -337,6 +337,11 @@ export class TmuxBackend implements Backend {
   /** The requests host panes' `termhive` left in this server's buffers (buffers.ts), each taken once. */
   takeAsks(maxBytes: number): Promise<{ asks: HostAsk[]; more: boolean }> {
     return takeAsks((command) => this.cmd(command), maxBytes);
+  }
+
+  /** Removes request and answer buffers a termhive that died mid-request left (buffers.ts). */
+  sweepLeftovers(): Promise<number> {
+    return sweepLeftovers((command) => this.cmd(command));
   }
 
   answerAsk(ask: string, reply: { code: number; stdout: string; stderr: string }): Promise<void> {

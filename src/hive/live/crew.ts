@@ -84,7 +84,7 @@ export class Crew {
     if (!this.opened) {
       const hive = this.deps.openHive();
       const tracker = new StatusTracker(hive, this.displays, (agent) => this.agentChanged.fire(agent), (s) => this.hostDown(s.meta.host));
-      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered, timing) => this.turnAfterTyping(agents, delivered, timing), () => this.sync());
+      const outbox = new OutboxDispatcher(hive, this.registry, this.onAgentChanged, (session, text, submit, options) => this.typeMessage(session, text, submit, "hive_message", options), (agents, delivered, timing) => this.turnAfterTyping(agents, delivered, timing), () => this.sync(), (s) => this.hostDown(s.meta.host));
       const relay = new RelayFollower(hive, this.deps.home, this.deps.policy.audit);
       // Followed as it opens: a sandboxed pane with no agent has no bind that would start it.
       const stopRelayOnOpen = this.registry.onOpened(({ session }) => {

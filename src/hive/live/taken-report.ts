@@ -1,8 +1,9 @@
 // The program's own word that it took a typed text (terminal/typing/delivery.ts `taken`): the
 // UserPromptSubmit hook of the pane's agents (Claude Code, Codex) reports each prompt into the
 // hive store (hive/store/prompt-reports.ts). Agents whose profile has no such hook, whose command is
-// not the profile's program or switches its hooks off by a flag, or that run on another host
-// (their hooks are not configured: hook-launch.ts) have none: the screen decides for them.
+// not the profile's program or switches its hooks off by a flag have none: the screen decides
+// for them. An agent on a host reports the same way, through the host's own tmux
+// (serve/host-door.ts records the prompt as the local hook does).
 import type { Hive } from "../index.js";
 import type { TakenReport } from "../../terminal/typing/delivery.js";
 import { traced } from "../../util/traced.js";
@@ -14,7 +15,7 @@ export function takenReportFor(hive: Hive, sessionId: string, text: string): Tak
       const profile = hive.profiles.find(agent.profile);
       if (!profile?.hooks?.events.some((e) => e.event === "UserPromptSubmit")) return [];
       const launch = hive.launches.find(agent.name);
-      if (!launch || launch.host !== null || !hooksConfigured(launch.command ?? undefined, profile, launch.envNames)) return [];
+      if (!launch || !hooksConfigured(launch.command ?? undefined, profile, launch.envNames)) return [];
       return [agent.name];
     });
     if (reporting.length === 0) return undefined;

@@ -50,6 +50,8 @@ export class OutboxDispatcher {
      * only through a listing, and no status change says when; the sync sweeps once it adopts.
      */
     private readonly resync: () => Promise<void> = async () => {},
+    /** The session's host is left out (down, or its listing went unanswered): nothing is typed there until it answers. */
+    private readonly outOfReach: (session: TerminalSession) => boolean = () => false,
   ) {
     this.subscription = onAgentChanged((agent) => {
       if (agent.status === "idle") void this.drain(agent.sessionId);
@@ -73,7 +75,10 @@ export class OutboxDispatcher {
       }
       const waiting = this.hive.outbox.sessions();
       for (const sessionId of waiting) void this.drain(sessionId);
-      const unreachable = waiting.some((id) => !this.registry.byId(id) && this.hive.agents.bySession(id).some((a) => a.status !== "exited"));
+      const unreachable = waiting.some((id) => {
+        const session = this.registry.byId(id);
+        return session ? this.outOfReach(session) : this.hive.agents.bySession(id).some((a) => a.status !== "exited");
+      });
       if (unreachable && Date.now() - this.resyncedAt >= RESYNC_MS) {
         this.resyncedAt = Date.now();
         void this.resync().catch(() => {}); // the host is still down: the next sweep asks again
@@ -98,7 +103,7 @@ export class OutboxDispatcher {
     if (this.typing.has(sessionId)) return;
     if (Date.now() - (this.failedAt.get(sessionId) ?? 0) < RETRY_MS) return;
     const session = this.registry.byId(sessionId);
-    if (!session || !session.alive || session.goneReason) return;
+    if (!session || !session.alive || session.goneReason || this.outOfReach(session)) return;
     this.typing.add(sessionId);
     let message: QueuedMessage | undefined;
     // Set inside the claim's check: how long until an idle agent's screen may be still.

@@ -45,13 +45,15 @@ export async function deliverCascade(crew: Crew, input: CascadeInput) {
   // refusal delivers nothing to anyone.
   // All at once: each reads its pane's pending line (a tmux round trip), and one at a time
   // they cost a cascade to 32 agents 10-20 ms before anything was typed.
-  // A pane on a host that is down (its agents not exited: crew.sync) waits for the host like a busy agent for idle.
-  const unreachable = new Set(plan.deliveries.filter((d) => registry.byId(d.sessionId) === undefined && d.agents.some((n) => crew.hostDown(hive.launches.find(n)?.host))).map((d) => d.sessionId));
+  // A pane on a host that is down (its agents not exited: crew.sync) waits for the host like a
+  // busy agent for idle; so does one on a host the sync's listing left out while its link
+  // stays up (frozen, or a link gone silent): typing there would hang until ssh gives up.
+  const unreachable = new Set(plan.deliveries.filter((d) => d.agents.some((n) => crew.hostDown(hive.launches.find(n)?.host))).map((d) => d.sessionId));
   const { policy } = crew.deps;
   try {
     await Promise.all(plan.deliveries.map(async (d) => {
       const session = registry.byId(d.sessionId);
-      if (session) await policy.check(d.text, session, { enter: submit, confirm: input.confirm });
+      if (session && !unreachable.has(d.sessionId)) await policy.check(d.text, session, { enter: submit, confirm: input.confirm });
       else if (unreachable.has(d.sessionId)) {
         // Its input line cannot be read now: the text is judged alone, as what Enter will run.
         const literal = literalText(d.text).text;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { answerAsk, takeAsks } from "../../../src/backends/tmux/buffers.js";
+import { answerAsk, sweepLeftovers, takeAsks } from "../../../src/backends/tmux/buffers.js";
 import { parseAsk } from "../../../src/serve/host-door.js";
 import { shellAssetDir } from "../../../src/util/paths.js";
 import { endTmuxServer } from "../../tmux-server.js";
@@ -78,6 +78,19 @@ describe("the host pane's termhive and its channel through tmux", () => {
     assert.equal(asks[0]!.text, null);
     assert.equal(asks[0]!.bytes, 6000);
     assert.doesNotMatch((await tmux("list-buffers -F '#{buffer_name}'")).join("\n"), /termhive-/);
+  });
+
+  test("leftovers of a termhive that died mid-request are swept by their age on the host's clock; requests and other buffers stay", async () => {
+    const names = ["termhive-taken-4242-1", "termhive-reply-7-1-1", "termhive-reply-7-1-1-out", "termhive-ask-7-2-2", "a-user-s-buffer"];
+    for (const name of names) await tmux(`set-buffer -b ${name} x`);
+    const listed = async () => (await tmux("list-buffers -F '#{buffer_name}'")).filter((n) => n !== "").sort();
+    // Made just now: younger than the bound, nothing goes.
+    assert.equal(await sweepLeftovers(tmux), 0);
+    assert.deepEqual(await listed(), [...names].sort());
+    // Any age counts as old (-1 s): only the taken and reply buffers go.
+    assert.equal(await sweepLeftovers(tmux, -1), 3);
+    assert.deepEqual(await listed(), ["a-user-s-buffer", "termhive-ask-7-2-2"]);
+    for (const name of ["a-user-s-buffer", "termhive-ask-7-2-2"]) await tmux(`delete-buffer -b ${name}`);
   });
 
   test("what is not a request of this version is told apart", () => {
