@@ -186,11 +186,18 @@ describe("bad input", () => {
     const r = await h.call("terminal_run", { session: "main", command: "true" });
     assert.ok(Date.now() - started < 1000, `answered after ${Date.now() - started} ms`);
     assert.equal(r.isError, true);
-    assert.match(r.text, /unknown session "main" \(the tmux server that held it ended \(tmux said: [^)]+\), and its sessions ended with it\)|tmux is not running/);
+    assert.match(r.text, /unknown session "main" \(the tmux server that held it ended(?: \([^)]+\))?, and its sessions ended with it\)|tmux is not running/);
+    assert.doesNotMatch(r.text, /detached/);
     const opened = await h.ok("terminal_open", { name: "reborn", command: "bash" });
     assert.equal(opened.name, "reborn");
     const run = await h.ok("terminal_run", { session: "reborn", command: "echo alive" });
     assert.equal(run.output, "alive");
+    // After the server's end, a session closed since is told as closed, one never seen as unknown.
+    await h.ok("terminal_close", { session: "reborn" });
+    const closed = await h.call("terminal_send", { session: "reborn", text: "x" });
+    assert.match(closed.text, /^unknown session "reborn" \(it was closed \(terminal_close\)\); /);
+    const never = await h.call("terminal_send", { session: "neverseen", text: "x" });
+    assert.match(never.text, /^unknown session "neverseen"; /);
   });
 });
 

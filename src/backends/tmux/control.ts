@@ -12,7 +12,7 @@ export class TmuxError extends Error {
 
 export class TmuxGoneError extends TmuxError {
   constructor(reason: string) {
-    super(`tmux is not running (${reason}); the call was not carried out — retry, termhive reconnects on the next call`);
+    super(`tmux is not running${reason ? ` (${reason})` : ""}; the call was not carried out — retry, termhive reconnects on the next call`);
     this.name = "TmuxGoneError";
   }
 }
@@ -153,7 +153,8 @@ export class ControlClient extends EventEmitter {
 
   private notify(notification: Notification): void {
     if (notification.kind === "exit") {
-      this.close(notification.reason || "detached");
+      // A bare "%exit" is what kill-server (or the server's end) sends: no word to pass on.
+      this.close(notification.reason);
       return;
     }
     this.emit("notification", notification);

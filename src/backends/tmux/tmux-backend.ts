@@ -18,7 +18,7 @@ import { sendBytes } from "./send-bytes.js";
 import { tmuxQuote } from "./quote.js";
 import { capturePane } from "./capture.js";
 import { answerAsk, takeAsks, readViaBuffer, sweepLeftovers, writeViaBuffer } from "./buffers.js";
-import { PANE_FORMAT, parsePaneLine } from "./pane-format.js";
+import { PANE_FORMAT_ARG, parsePaneLines } from "./pane-format.js";
 import { shellWord } from "../../util/shell-word.js";
 import { traced } from "../../util/traced.js";
 
@@ -268,8 +268,8 @@ export class TmuxBackend implements Backend {
   }
 
   async listPanes(): Promise<PaneInfo[]> {
-    const lines = await this.cmd(`list-panes -s -t ${tmuxQuote(this.sessionName + ":")} -F ${tmuxQuote(PANE_FORMAT)}`);
-    const panes = lines.map(parsePaneLine);
+    const lines = await this.cmd(`list-panes -s -t ${tmuxQuote(this.sessionName + ":")} -F ${PANE_FORMAT_ARG}`);
+    const panes = parsePaneLines(lines);
     for (const pane of panes) {
       if (Object.keys(pane.meta).length) {
         this.known.add(pane.paneId);
@@ -282,10 +282,9 @@ export class TmuxBackend implements Backend {
 
   async paneInfo(paneId: string): Promise<PaneInfo | undefined> {
     try {
-      const [line] = await this.cmd(`display-message -p -t ${tmuxQuote(paneId)} ${tmuxQuote(PANE_FORMAT)}`);
-      const info = line === undefined || line === "" ? undefined : parsePaneLine(line);
-      if (info && info.paneId !== paneId) return undefined;
-      return info;
+      const lines = await this.cmd(`display-message -p -t ${tmuxQuote(paneId)} ${PANE_FORMAT_ARG}`);
+      if (lines.length === 0 || (lines.length === 1 && lines[0] === "")) return undefined;
+      return parsePaneLines(lines).find((info) => info.paneId === paneId);
     } catch (error) {
       if (error instanceof TmuxError && /can't find|no such/i.test(error.message)) return undefined;
       throw error;

@@ -14,7 +14,7 @@ import { TerminalSession, type SessionMeta } from "../session/session.js";
 import { ensurePrivateDir } from "../../util/paths.js";
 import type { AuditLog } from "../../audit.js";
 import { ToolError } from "../../util/tool-error.js";
-import { newSessionId, validateName } from "./session-names.js";
+import { EndedSessions, newSessionId, validateName } from "./session-names.js";
 import { hostCliEnv, paneCliEnv } from "./pane-cli.js";
 import { publishRuns } from "./run-state.js";
 import { statusFilePath } from "./status-file.js";
@@ -66,7 +66,7 @@ export class SessionRegistry {
   private refreshing: Promise<void> | null = null;
   /** Ids of sessions this process is creating: a concurrent refresh must not adopt them. */
   private readonly opening = new Set<string>();
-  private lastDownReason: string | null = null;
+  private readonly ended = new EndedSessions();
   private nameCounter = 0;
 
   /** One emitter per kind of session event; subscribers see only the on… events below. */
@@ -106,7 +106,7 @@ export class SessionRegistry {
     backend.on("closed", (paneId) => {
       const session = this.byPane(paneId);
       if (!session) return;
-      this.forget(session);
+      this.forget(session, "its pane was closed");
       void releaseName(this.backend, session.name, session.id);
       session.markGone("its pane was closed");
       this.audit.write({ event: "closed", session: session.id, name: session.name });
@@ -118,19 +118,17 @@ export class SessionRegistry {
       this.audit.write({ event: "output-lost", session: session.id, name: session.name, reason });
     });
     backend.on("down", (reason) => {
-      this.lastDownReason = `the ${backend.kind} server that held it ended (${backend.kind} said: ${reason}), and its sessions ended with it`;
-      for (const session of this.sessions.values()) session.markGone(`the ${backend.kind} server went away (${reason})`);
-      this.sessions.clear();
-      this.panes.clear();
-      this.orphans.clear();
+      const said = reason ? ` (${reason})` : "";
+      for (const session of this.sessions.values()) this.ended.note(session, `the ${backend.kind} server that held it ended${said}, and its sessions ended with it`);
+      for (const session of this.sessions.values()) session.markGone(`the ${backend.kind} server went away${said}`);
+      for (const map of [this.sessions, this.panes, this.orphans]) map.clear();
       this.audit.write({ event: "backend-down", reason });
     });
     // That host's sessions are dropped here only: the next call that names one reconnects and
     // adopts it again from the host's tmux, output made meanwhile included.
     backend.on("hostDown", (host, reason) => {
       for (const session of this.all().filter((s) => s.meta.host === host)) {
-        this.lastDownReason = reason;
-        this.forget(session);
+        this.forget(session, reason);
         session.markGone(reason);
       }
     });
@@ -163,7 +161,8 @@ export class SessionRegistry {
     return this.panes.get(paneId);
   }
 
-  private forget(session: TerminalSession): void {
+  private forget(session: TerminalSession, why: string): void {
+    this.ended.note(session, why);
     this.sessions.delete(session.id);
     if (this.panes.get(session.paneId) === session) this.panes.delete(session.paneId);
   }
@@ -215,7 +214,7 @@ export class SessionRegistry {
     }
     for (const [id, session] of this.sessions) {
       if (!seen.has(id) && listedSince.has(id) && !(session.meta.host !== undefined && leftOut.has(session.meta.host))) {
-        this.forget(session);
+        this.forget(session, "its pane was closed");
         void releaseName(this.backend, session.name, session.id);
         session.markGone("its pane was closed");
       }
@@ -301,7 +300,7 @@ export class SessionRegistry {
     const again = this.find(ref);
     if (again) return again;
     const live = this.all().map((s) => `${s.name} (${s.id})`);
-    const why = this.lastDownReason ? ` (${this.lastDownReason})` : "";
+    const why = this.ended.of(ref);
     throw new ToolError(
       `unknown session ${JSON.stringify(ref)}${why}; ` + (live.length ? `live sessions: ${live.join(", ")}` : "no sessions are open — use terminal_open"),
       "not_found",
@@ -430,7 +429,7 @@ export class SessionRegistry {
   }
 
   async close(session: TerminalSession): Promise<void> {
-    this.forget(session);
+    this.forget(session, "it was closed (terminal_close)");
     try {
       await this.backend.kill(session.paneId).catch(async (error: unknown) => {
         // Another process closed it between our lookup and our kill: answered as for any

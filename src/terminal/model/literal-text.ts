@@ -48,3 +48,12 @@ export function literalText(text: string): LiteralConversion {
   return { text: out as LiteralText, replaced };
 }
 
+
+/**
+ * Free text a pane's process chose (its folder, its program's name, a command line) as a line
+ * shown to a person or a model: every control character as its picture, tab and line breaks
+ * too, so an escape sequence cannot act on the reader's terminal and one field stays one field.
+ */
+export function visibleText(text: string): string {
+  return text.replace(/[\x00-\x1f\x7f\x80-\x9f]/g, picture);
+}

@@ -241,8 +241,8 @@ function hintFor(reason: CompletionReason, session: TerminalSession, mode: RunMo
 
 export function deadError(session: TerminalSession): ToolError {
   // The whole server went away under a call (tmux killed): that is the answer, and a retry works.
-  const serverLost = /^the (\S+) server went away \((.*)\)$/.exec(session.goneReason ?? "");
-  if (serverLost) return new ToolError(`${serverLost[1]} is not running (${serverLost[2]}); the call was not carried out — retry, termhive reconnects on the next call`, "unavailable");
+  const serverLost = /^the (\S+) server went away(?: \((.*)\))?$/.exec(session.goneReason ?? "");
+  if (serverLost) return new ToolError(`${serverLost[1]} is not running${serverLost[2] ? ` (${serverLost[2]})` : ""}; the call was not carried out — retry, termhive reconnects on the next call`, "unavailable");
   if (session.goneReason) return new ToolError(`session ${session.name} is gone: ${session.goneReason}`, "dead");
   const how = session.exitSignal !== null ? `killed by signal ${session.exitSignal}` : `exit status ${session.exitStatus}`;
   return new ToolError(
