@@ -67,6 +67,6 @@ export default defineVerb({
       host: o.host as string | undefined,
       sandbox: o.sandbox as "worktree" | "readonly" | undefined,
     }),
-    text: (r) => `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.sandbox ? ` · sandbox ${r.sandbox}` : ""}\nwatch it: ${r.attach ?? "(not attachable)"}`,
+    text: (r) => `${r.alive === false ? "not running (its program exited as it opened)" : "opened"} ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.sandbox ? ` · sandbox ${r.sandbox}` : ""}\nwatch it: ${r.attach ?? "(not attachable)"}`,
   },
 });
