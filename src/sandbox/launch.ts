@@ -1,10 +1,11 @@
 // A pane's launch wrapped in its sandbox: checks where it can run, resolves the policy, and
 // returns the argv (bwrap … -- program) the pane starts with.
-import { closeSync, existsSync, mkdirSync, openSync, realpathSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { userInfo } from "node:os";
 import { ToolError } from "../util/tool-error.js";
 import { packageRoot, shellAssetDir } from "../util/paths.js";
+import { findOnPath } from "../util/find-program.js";
 import { BWRAP_MISSING, bwrapArgs, bwrapSizesTmpfs, findBwrap } from "./bwrap.js";
 import { makeRelayDir } from "./relay.js";
 import { SandboxPolicyError, resolvePolicy, type SandboxPolicy, type SandboxRequest } from "./policy.js";
@@ -57,14 +58,17 @@ export async function sandboxLaunch(
   }
   // A write path inside termhive's own code would let the pane change what runs outside it.
   const root = packageRoot();
-  const code = ownCode(root, process.execPath);
+  // The programs termhive runs outside for every later pane and sandbox are its code as much as node.
+  const code = ownCode(root, process.execPath, [bwrap, pasta ?? findPasta(), findOnPath("tmux"), "/bin/sh"]);
   const inCode = policy.write.find((w) => code.some((c) => inside(real(w), c)));
   if (inCode) throw new ToolError(`sandbox write path ${JSON.stringify(inCode)} is inside termhive's own install (${code.find((c) => inside(real(inCode), c))}), whose code runs outside the sandbox; nothing was opened`);
+  refuseLinks(policy.write, code, "is termhive's own code, run outside the sandbox");
   const support = [shellAssetDir(), dirname(process.execPath), root];
   const relayDir = makeRelayDir(pane.termhiveHome, pane.sessionId);
   pruneCopies(pane.termhiveHome);
   const named = typeof option === "object" && !("granted" in option) ? policy.write : [];
   const shield = await shieldFor(policy, { home: pane.home, ...(pane.env?.HOME ? { programHome: pane.env.HOME } : {}), cwd: pane.cwd, termhiveHome: pane.termhiveHome, sessionId: pane.sessionId, tokens: await serveTokens(homes), named, ownCode: code });
+  refuseLinks(policy.write, shield.readOnly, "runs code outside the sandbox later");
   const filter = seccompFilterFile(pane.termhiveHome, { unixSockets: policy.unix_sockets === "allow" });
   const otherHomes = homes.filter((h) => h !== pane.termhiveHome);
   const args = bwrapArgs(policy, {
@@ -78,6 +82,27 @@ export async function sandboxLaunch(
     ? ["/bin/sh", "-c", outsideLaunchScript(), "sh", filter ?? "", pasta, policy.loopback_ports?.join(",") || "none", join(pane.termhiveHome, "net", pane.sessionId), ...box]
     : filter ? ["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`, filter, ...box] : box;
   return { argv, policy, relayDir };
+}
+
+/**
+ * A path that must stay read-only and is a symlink inside a write path cannot be kept: a mount
+ * covers what a link points to, never the link, so the pane could replace it (and bwrap cannot
+ * even bind over a link whose target is absolute: the pane died at its start). Refused, naming it.
+ */
+function refuseLinks(write: string[], kept: string[], why: string): void {
+  for (const p of kept) {
+    const w = write.find((dir) => inside(p, dir) && p !== dir);
+    if (w === undefined || !isLink(p)) continue;
+    throw new ToolError(`sandbox write path ${JSON.stringify(w)} holds ${JSON.stringify(p)}, a symlink to ${JSON.stringify(real(p))}, which ${why}: a sandbox can make a file read-only but not a symlink, which the pane could point elsewhere; name write paths that do not hold it (or make it a real file or folder); nothing was opened`);
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 const inside = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith("/") ? dir : dir + "/");

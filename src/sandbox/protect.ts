@@ -2,12 +2,13 @@
 // outside the sandbox (shell rc files, git config and hooks, agents' settings, hooks and MCP
 // servers, termhive's own profiles), and files that would hand it termhive's serve token.
 // Put back read-only over the write paths; an agent's state file it must write gets a private
-// copy. Only paths that exist at launch can be covered (bwrap mounts on existing paths; making
-// one would leave a file behind in the user's folder): docs/limits.md says so. Two folders of
-// code are the exception (MADE_WHEN_HELD): an empty folder changes nothing for the user.
+// copy. bwrap mounts on existing paths only: what must be covered and is missing at launch is
+// made first where an empty one changes nothing for the user (MADE_WHEN_HELD in a writable ~, a
+// git dir's hooks folder, a repository's .claude folder); docs/limits.md names what is not.
 import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { relayDir } from "./relay.js";
+import { GIT_DIR_PATHS, gitDirParts, gitFileTarget } from "./git-dirs.js";
 import { copyMasked, lookFor, readSmall } from "./bounded-file.js";
 import type { SandboxPolicy } from "./policy.js";
 
@@ -26,32 +27,39 @@ export const HOME_PATHS = [
 /**
  * Folders of code a write path may hold that are made (empty, 0700) when missing so that they
  * can be covered: left missing, the pane would make them (a ~/.local/bin the next login puts on
- * PATH, a site-packages python reads at start).
+ * PATH, a site-packages python reads at start, an agent's hooks and settings its next run
+ * outside obeys). Settings files are made holding nothing ("{}", an empty TOML).
  */
-export const MADE_WHEN_HELD = [".local/bin", ".local/lib"];
+export const MADE_WHEN_HELD = [".local/bin", ".local/lib", ".claude/hooks", ".claude/commands", ".claude/agents", ".claude/plugins"];
+export const MADE_FILES_WHEN_HELD: Record<string, string> = { ".claude/settings.json": "{}\n", ".codex/config.toml": "" };
 
 /** Folders of commands: what their links point to runs as much as the links do. */
 const BIN_DIRS = [".local/bin", "bin"];
 
-/** In every write path and each folder directly in it (a project, or a folder of projects). */
-export const PROJECT_PATHS = [".git", ".claude/settings.json", ".claude/settings.local.json", ".claude/hooks", ".claude/commands", ".claude/agents", ".mcp.json", ".vscode", ".idea", ".envrc"];
-
-/** In a .git folder: what git runs (hooks, core.fsmonitor, aliases, filters). Its objects and refs stay writable. */
-export const GIT_DIR_PATHS = ["config", "config.worktree", "hooks"];
+/**
+ * In every write path and each folder directly in it (a project, or a folder of projects). A
+ * project's .claude is read-only whole: each of its settings files, hooks, commands, agents and
+ * skills runs code in the next agent started there, and one missing at launch could be made.
+ */
+export const PROJECT_PATHS = [".git", ".claude", ".mcp.json", ".vscode", ".idea", ".envrc"];
+export { GIT_DIR_PATHS };
 
 /**
- * termhive's own install, and node: the code every unsandboxed pane's `termhive`, the agents'
- * hooks and the next server run, and the rc files every new pane's shell sources. A write path
+ * termhive's own install, node, and the programs it runs outside (tmux, bwrap, pasta, /bin/sh,
+ * given as `programs`): the code every unsandboxed pane's `termhive`, the agents' hooks, the next
+ * server and every later sandbox run, and the rc files every new pane's shell sources. A write path
  * holding them (a folder above the install, a "worktree" sandbox opened in termhive's own
  * clone) gets them read-only; one inside them is refused (launch.ts). Its sources (src/*.ts)
  * run nothing and stay writable. Each as given and as its real path (node_modules may be a link).
  */
-export function ownCode(root: string, nodeBinary: string): string[] {
+export function ownCode(root: string, nodeBinary: string, programs: (string | null)[] = []): string[] {
   const found = new Set<string>();
-  for (const p of [...["dist", "src/shell", "proto", "node_modules", "package.json"].map((part) => join(root, part)), nodeBinary]) {
-    if (!exists(p)) continue;
+  for (const p of [...["dist", "src/shell", "proto", "node_modules", "package.json"].map((part) => join(root, part)), nodeBinary, ...programs]) {
+    if (!p || !exists(p)) continue;
     found.add(p);
     try {
+      // The link itself where its folder really is (/bin/sh is /usr/bin/sh on a merged /usr).
+      found.add(join(realpathSync(dirname(p)), basename(p)));
       found.add(realpathSync(p));
     } catch {
       // a dangling link loads nothing
@@ -101,14 +109,25 @@ function exists(path: string): boolean {
   }
 }
 
-/** The candidates under one folder: a .git folder's dangerous parts, a .git file (a worktree's) whole. */
-function projectCandidates(dir: string): string[] {
+/**
+ * The candidates under one folder: the dangerous parts of every git dir its .git reaches
+ * (git-dirs.ts), a .git file (a submodule's, a linked worktree's) whole and the parts of the git
+ * dir it names. `make` says whether a missing path may be made to be covered; a repository's
+ * missing .claude folder is made (empty: git shows no empty folder) so no agent settings can be
+ * planted there.
+ */
+function projectCandidates(dir: string, make: (path: string) => boolean): string[] {
   // A write path may be a file (~/.claude.json): nothing is under it.
   if (!isDirectory(dir)) return [];
+  const dotGit = join(dir, ".git");
+  const claude = join(dir, ".claude");
+  if (exists(dotGit) && !exists(claude) && make(claude)) mkdirSync(claude, { mode: 0o755 });
   return PROJECT_PATHS.flatMap((p) => {
     const path = join(dir, p);
     if (p !== ".git") return [path];
-    return isDirectory(path) ? GIT_DIR_PATHS.map((g) => join(path, g)) : [path];
+    if (isDirectory(path)) return gitDirParts(path, make);
+    const target = gitFileTarget(path);
+    return target && isDirectory(target) ? [path, ...gitDirParts(target, make)] : [path];
   });
 }
 
@@ -143,12 +162,22 @@ const TOKEN_MASK = "termhive-token-hidden-in-sandbox";
 export async function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Promise<Shield> {
   const write = policy.write;
   const named = new Set(ctx.named);
+  const make = (p: string) => !named.has(p) && write.some((w) => inside(p, w) && p !== w);
   for (const p of MADE_WHEN_HELD.map((m) => join(ctx.home, m))) {
-    if (!named.has(p) && !exists(p) && write.some((w) => inside(p, w) && p !== w)) mkdirSync(p, { recursive: true, mode: 0o700 });
+    if (!exists(p) && make(p)) mkdirSync(p, { recursive: true, mode: 0o700 });
+  }
+  for (const [m, text] of Object.entries(MADE_FILES_WHEN_HELD)) {
+    const p = join(ctx.home, m);
+    if (exists(p) || !make(p) || !isDirectory(dirname(p))) continue;
+    try {
+      writeFileSync(p, text, { flag: "wx", mode: 0o600 });
+    } catch {
+      // made meanwhile: covered as it is
+    }
   }
   const candidates = new Set<string>(HOME_PATHS.map((p) => join(ctx.home, p)));
   for (const dir of BIN_DIRS) for (const target of linkTargets(join(ctx.home, dir))) candidates.add(target);
-  for (const w of write) for (const dir of [w, ...children(w)]) for (const c of projectCandidates(dir)) candidates.add(c);
+  for (const w of write) for (const dir of [w, ...children(w)]) for (const c of projectCandidates(dir, make)) candidates.add(c);
   const readOnly = [...candidates].filter((c) => !named.has(c) && write.some((w) => inside(c, w) && c !== w) && exists(c));
   for (const c of ctx.ownCode ?? []) if (!readOnly.includes(c) && write.some((w) => inside(c, w))) readOnly.push(c);
 

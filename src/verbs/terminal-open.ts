@@ -40,8 +40,9 @@ export default defineVerb({
       shell_integration: r.integrated, ready: r.ready !== false, attach: r.attach ?? null, ...(r.warning ? { warning: r.warning } : {}), ...(r.sandbox ? { sandbox: r.sandbox } : {}),
     }),
   },
+  // A pane whose program died as it opened is not called opened (its reason is in the warning).
   text: (r) =>
-    `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}${r.sandbox ? ` · sandbox ${r.sandbox}` : ""}${r.ready ? "" : " · still starting (runs and sends wait for its first prompt)"}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
+    `${r.alive === false ? "not running (its program exited as it opened)" : "opened"} ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.integrated ? " · shell integration on" : ""}${r.sandbox ? ` · sandbox ${r.sandbox}` : ""}${r.ready ? "" : " · still starting (runs and sends wait for its first prompt)"}\nwatch it: ${r.attach ?? "(not attachable)"}${r.warning ? `\nwarning: ${r.warning}` : ""}`,
   grpc: "Open",
   nullable: { attach: true },
   cli: {
@@ -66,6 +67,6 @@ export default defineVerb({
       host: o.host as string | undefined,
       sandbox: o.sandbox as "worktree" | "readonly" | undefined,
     }),
-    text: (r) => `opened ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.sandbox ? ` · sandbox ${r.sandbox}` : ""}\nwatch it: ${r.attach ?? "(not attachable)"}`,
+    text: (r) => `${r.alive === false ? "not running (its program exited as it opened)" : "opened"} ${r.name} (${r.session}) · ${r.backend}${r.host ? ` on ${r.host}` : ""} · pid ${r.pid}${r.sandbox ? ` · sandbox ${r.sandbox}` : ""}\nwatch it: ${r.attach ?? "(not attachable)"}`,
   },
 });

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:net";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { Harness } from "./harness.js";
@@ -192,6 +192,16 @@ describe("no way out of a sandboxed pane", { skip }, () => {
     // The server runs from this checkout: its dist, shell rc files, packages and proto run
     // outside the sandbox (every other pane's `termhive`, the agents' hooks, the next server).
     const install = resolve(".");
+    // A checkout whose node_modules is a link (a git worktree sharing one): the link itself could
+    // be pointed elsewhere and no mount keeps it, so the open is refused, saying so, and nothing runs.
+    if (lstatSync(join(install, "node_modules")).isSymbolicLink()) {
+      const before = (await h.ok("terminal_list")).sessions.length;
+      const linked = await h.call("terminal_open", { name: "own-code", command: "bash", cwd: install, sandbox: "worktree" });
+      assert.equal(linked.isError, true, linked.text);
+      assert.match(linked.text, /^sandbox write path ".*" holds ".*node_modules", a symlink to ".*", which is termhive's own code, run outside the sandbox: .*nothing was opened$/);
+      assert.equal((await h.ok("terminal_list")).sessions.length, before);
+      return;
+    }
     const { session } = await h.ok("terminal_open", { name: "own-code", command: "bash", cwd: install, sandbox: "worktree" });
     const code = ["dist", "dist/bundle/cli.js", "src/shell", "src/shell/bash/termhive.bash", "package.json", "node_modules", "proto"];
     const probe = await run(session, `${code.map((p) => `test -w ${p} && echo "writable: ${p}"`).join("; ")}; test -w src/index.ts && echo sources-writable`);

@@ -127,7 +127,10 @@ describe("sandboxed panes (bubblewrap)", { skip }, () => {
   });
 
   test("a sandboxed program that dies while it is opened: the open's result says so, with its last lines", async () => {
-    const r = await h.ok("terminal_open", { name: "box-dies", command: "sh -c 'echo cannot set up: the reason >&2; exit 3'", cwd: project, sandbox: "readonly" });
+    const opened = await h.call("terminal_open", { name: "box-dies", command: "sh -c 'echo cannot set up: the reason >&2; exit 3'", cwd: project, sandbox: "readonly" });
+    // Not called "opened": its program is gone.
+    assert.match(opened.text, /^not running \(its program exited as it opened\) box-dies /, opened.text);
+    const r = opened.data;
     assert.match(String(r.warning), /exited while it was being opened \(exit status 3\); its last lines:\ncannot set up: the reason/, JSON.stringify(r));
   });
 

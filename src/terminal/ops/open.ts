@@ -39,6 +39,7 @@ export async function terminalOpen(terminal: Terminal, input: OpenInput) {
     backend: backend.kind,
     ...(session.meta.host ? { host: session.meta.host } : {}),
     pid: session.pane.pid,
+    alive: session.alive,
     pane: session.paneId,
     shell: session.meta.shell,
     // A shell still starting has not reported yet; it is started with integration.
