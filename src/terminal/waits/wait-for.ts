@@ -46,7 +46,9 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   if (request.for === "pattern" && !request.pattern) throw new ToolError(`for: "pattern" needs a pattern`);
   const started = Date.now();
   const cursor = session.readCursors.get(request.clientId);
-  const look = request.for === "pattern" ? await session.inputs.lookFrom(() => session.transcript.end) : undefined;
+  // A client that never read here (a fresh CLI process) is shown what followed the last input,
+  // whatever it waits for: the adopted history before it is older output (trial 15: pages of it).
+  const look = request.for === "pattern" || cursor === undefined ? await session.inputs.lookFrom(() => session.transcript.end) : undefined;
   // Output this client already read is not looked at again; nothing ever sent: all of it is the program's own.
   const since = look && cursor !== undefined && (look.since === "open" || cursor > look.from) ? "read" : look?.since;
   // "start": the input came before this process followed the session, so what followed it lies
@@ -123,7 +125,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
     tokens: rendered.tokens,
     duration_ms: Date.now() - started,
     ...(tui ? { tui: true as const } : {}),
-    ...(since ? { looked_since: since } : {}),
+    ...(since && request.for === "pattern" ? { looked_since: since } : {}),
   };
 }
 
