@@ -39,6 +39,9 @@ describe("the hive: trial 15's leftovers", () => {
   });
 
   test("hive_events with a limit and no since: the newest events, oldest first; with since, the ones after it", async () => {
+    // Events of its own, so it holds on its own too: a registration and a few status changes.
+    await h.ok("agent_spawn", { name: "ev", profile: "shell" });
+    for (const status of ["working", "idle", "working"]) await h.ok("hive_status", { agent: "ev", status });
     const all = await h.ok("hive_events", { limit: 1000 });
     const ids = all.events.map((e: { id: number }) => e.id);
     assert.ok(ids.length > 4, JSON.stringify(ids));
