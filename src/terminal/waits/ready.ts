@@ -75,14 +75,8 @@ export async function exitedAtStart(session: TerminalSession, agent: string): Pr
   return `${agent}'s program exited (${how})${said}`;
 }
 
-const LAST_OUTPUT_WAIT_MS = 1_000;
-
 /** Its exit, and the last lines it printed. */
 async function howItEnded(session: TerminalSession): Promise<{ how: string; said: string }> {
-  // The end can be learned (by asking tmux) before the pane's last output has come in: a
-  // program that printed a line and exited read as "printed nothing" 1 spawn in 3. Bounded: one
-  // that printed nothing costs this wait.
-  if (session.transcript.end === 0) await watchSession(session, () => (session.transcript.end > 0 ? true : undefined), { timeoutMs: LAST_OUTPUT_WAIT_MS }).catch(() => undefined);
   await session.screen.settled();
   const lines = session.screen.snapshot().lines.map((l) => l.trimEnd()).filter(Boolean).slice(-8);
   const how = session.exitSignal !== null ? `killed by signal ${session.exitSignal}` : `exit status ${session.exitStatus ?? "unknown"}`;
