@@ -99,15 +99,16 @@ export class Hive {
    */
   eventsSince(
     cursor: number,
-    options: { targets?: TargetSpec; sessions?: readonly SessionDescriptor[]; kinds?: readonly EventKind[]; limit?: number } = {},
+    options: { targets?: TargetSpec; sessions?: readonly SessionDescriptor[]; kinds?: readonly EventKind[]; limit?: number; newest?: boolean } = {},
   ): SinceResult {
-    if (options.targets === undefined) return this.events.since(cursor, { kinds: options.kinds, limit: options.limit });
+    if (options.targets === undefined) return this.events.since(cursor, { kinds: options.kinds, limit: options.limit, newest: options.newest });
     const { targets } = this.resolveTargets(options.targets, options.sessions ?? []);
     return this.events.since(cursor, {
       sessionIds: targets.map((t) => t.sessionId),
       agents: targets.flatMap((t) => t.agents),
       kinds: options.kinds,
       limit: options.limit,
+      newest: options.newest,
     });
   }
 

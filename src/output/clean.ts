@@ -7,7 +7,7 @@ import { TextBuilder } from "./text-builder.js";
 /**
  * Raw pty text → the lines a person would read on screen: escape codes and control
  * characters gone, carriage returns and backspaces applied (see screen.ts), trailing
- * blanks trimmed, a run of identical lines shown once with `×N`, blank-line runs shown
+ * blanks trimmed, a run of three or more identical lines shown once with `×N`, blank-line runs shown
  * as one blank line. Each line keeps the source lines it stands for.
  */
 export function cleanLines(text: string): Line[] {
@@ -46,7 +46,7 @@ function isBlank(code: number): boolean {
 }
 
 /**
- * Drops leading and trailing blank rows, writes a run of identical rows once (`×N` unless
+ * Drops leading and trailing blank rows, writes a run of 3+ identical rows once (`×N` unless
  * blank) and joins the result into a LineTable. The table's offsets are written over the
  * row arrays: output row k is written only after input rows up to k have been read.
  */
@@ -64,6 +64,12 @@ function collapseRuns(rows: Rows): LineTable {
     let j = i + 1;
     let to = tos[i]!;
     while (j < end && rows.same(i, j)) to = Math.max(to, tos[j++]!);
+    // Two identical lines stay two: "×2" saves one line and reads as one line repeated (two
+    // commands' same error, trial 15). Blank runs always shrink to one.
+    if (j - i === 2 && rows.textLength(i) > 0) {
+      j = i + 1;
+      to = tos[i]!;
+    }
     const from = froms[i]!;
     if (count > 0) out.appendNewline();
     const start = out.length;

@@ -79,6 +79,29 @@ describe("the completion after a full-screen program quits", () => {
   });
 });
 
+describe("a run in which a full-screen program starts and quits", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.startField();
+  });
+  after(async () => h.destroy());
+
+  // Trial 15: vim's screen (its message line about the file) came back in the run's output.
+  test("vim -c q between two echoes: the output is the two echoes and a line naming vim's screens", async () => {
+    const file = join(h.home, "quick.txt");
+    writeFileSync(file, Array.from({ length: 50 }, (_, i) => `quick-line ${i + 1}`).join("\n") + "\n");
+    await h.ok("terminal_open", { name: "vc", command: "bash", rows: 30, cols: 100 });
+    const run = await h.ok("terminal_run", { session: "vc", command: `echo BEFORE-$((1+1)); vim -u NONE -N -c 'sleep 200m' -c q '${file}'; echo AFTER-$((2+2))`, timeout_s: 20 });
+    assert.equal(run.reason, "osc133", JSON.stringify(run));
+    assert.equal(run.exit_code, 0, JSON.stringify(run));
+    const lines = run.output.split("\n");
+    assert.equal(lines[0], "BEFORE-2", run.output);
+    assert.equal(lines.at(-1), "AFTER-4", run.output);
+    assert.match(run.output, /^\[a full-screen program's screens, not output: terminal_read \{"session":"vc","mode":"lines",/m, run.output);
+    assert.doesNotMatch(run.output, /quick-line|50 lines|bytes/, run.output);
+  });
+});
+
 describe("a REPL's multi-line block", () => {
   let h: Harness;
   before(async () => {
@@ -117,7 +140,7 @@ describe("a REPL block typed without its closing empty line", () => {
     ["python3 opened as the session's program", { command: "python3 -q" }],
     ["python3 started in a shell", { command: "bash", python: "python3 -q" }],
   ] as const) {
-    test(`${label}: a block ending in an indented line runs to its end; an open bracket is incomplete and cancelled`, async () => {
+    test(`${label}: a block ending in an indented line runs to its end; an open bracket or a block's first line alone is incomplete and cancelled`, async () => {
       const name = "python" in open ? "shpy" : "py";
       await h.ok("terminal_open", { name, command: open.command, rows: 30, cols: 100 });
       // python3 as the pane's program draws its first prompt after the open returns: a run typed
@@ -137,6 +160,14 @@ describe("a REPL block typed without its closing empty line", () => {
       assert.match(open1.hint, /cancelled \(Ctrl-C\)/, JSON.stringify(open1));
       const after1 = await h.ok("terminal_run", { session: name, command: "print('after', 6 * 7)", timeout_s: 20 });
       assert.equal(after1.output, "after 42", JSON.stringify(after1));
+      // A block's first line alone (trial 15: `while True:`) is incomplete too: no empty line is
+      // typed after it (python then said IndentationError), the line is cancelled, nothing ran.
+      const opener = await h.ok("terminal_run", { session: name, command: "while True:", timeout_s: 20 });
+      assert.equal(opener.reason, "incomplete", JSON.stringify(opener));
+      assert.doesNotMatch(opener.output, /IndentationError/, JSON.stringify(opener));
+      assert.match(opener.hint, /a block without its body.*cancelled \(Ctrl-C\)/, JSON.stringify(opener));
+      const after2 = await h.ok("terminal_run", { session: name, command: "print('after', 6 * 8)", timeout_s: 20 });
+      assert.equal(after2.output, "after 48", JSON.stringify(after2));
     });
   }
 });

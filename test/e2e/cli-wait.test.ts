@@ -19,12 +19,14 @@ describe("termhive wait without a server", () => {
 
   test("termhive wait: completion of a command another process started, idle, exit and a timeout (exit status 124)", () => {
     assert.equal(cli("open", "-n", "w").status, 0);
+    assert.equal(cli("run", "w", "echo earlier-$((3*3))").status, 0);
     // The hint's own flow without a server: the run's process is gone when wait starts.
     assert.equal(cli("run", "-t", "1", "w", "sleep 4; echo woke-$((2*21))").status, 124);
     const completed = cli("wait", "w", "-t", "30", "--json");
     assert.equal(completed.status, 0, completed.stderr + completed.stdout);
     assert.equal(completed.json.reason, "completion");
-    assert.match(completed.json.output, /^woke-42$/m);
+    // What came after the input, not the pane's whole adopted history (trial 15: pages of old output).
+    assert.equal(completed.json.output, "woke-42", completed.stdout);
     const idle = cli("wait", "w", "--for", "idle", "-t", "20", "--json");
     assert.equal(idle.status, 0, idle.stderr + idle.stdout);
     assert.equal(idle.json.reason, "idle");
@@ -39,6 +41,7 @@ describe("termhive wait without a server", () => {
 
   test("termhive send, then termhive wait --pattern: the echo of the sent line is not the match, what the command prints is", () => {
     assert.equal(cli("open", "-n", "p").status, 0);
+    assert.equal(cli("run", "p", "echo earlier-$((4*4))").status, 0);
     const gate = join(h.home, "cli-gate.fifo");
     assert.equal(spawnSync("mkfifo", [gate]).status, 0);
     // The command prints its mark only once the test opens the FIFO: until then only the echo of the sent line holds it.
@@ -49,6 +52,21 @@ describe("termhive wait without a server", () => {
     const printed = cli("wait", "p", "--pattern", "CLI-MARK-\\S*", "-t", "20", "--json");
     assert.equal(printed.status, 0, printed.stderr + printed.stdout);
     assert.equal(printed.json.match, "CLI-MARK-42-DONE", printed.stdout);
+    // From the command's output on (the shell's next prompt may follow), not the adopted history before it.
+    assert.equal(printed.json.output.split("\n")[0], "CLI-MARK-42-DONE", printed.stdout);
+    assert.doesNotMatch(printed.json.output, /earlier-16/, printed.stdout);
+  });
+  // No shell integration (sh): no command records to cut the output at, only the typed line.
+  test("termhive send, then termhive wait in a shell without integration: only what came after the sent line", () => {
+    assert.equal(cli("open", "-n", "plain", "sh").status, 0);
+    assert.equal(cli("send", "plain", "echo old-$((5*5))").status, 0);
+    assert.equal(cli("wait", "plain", "--pattern", "old-25", "-t", "20").status, 0);
+    // It exits after printing: the wait's end comes after the output, whenever the wait starts.
+    assert.equal(cli("send", "plain", "echo new-$((6*6)); exit").status, 0);
+    const waited = cli("wait", "plain", "--for", "exit", "-t", "20", "--json");
+    assert.equal(waited.status, 0, waited.stderr + waited.stdout);
+    assert.match(waited.json.output, /^new-36$/m, waited.stdout);
+    assert.doesNotMatch(waited.json.output, /old-25|echo new/, waited.stdout);
   });
 });
 

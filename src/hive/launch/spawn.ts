@@ -11,6 +11,8 @@ import type { SandboxOption } from "../../sandbox/policy.js";
 import { agentSandbox, dangerRefusal } from "../../sandbox/agent-rules.js";
 import { ToolError } from "../../util/tool-error.js";
 import { prepareHost } from "../../terminal/live/host-prepare.js";
+import { validateName } from "../../terminal/live/session-names.js";
+import { exitedAtStart } from "../../terminal/waits/ready.js";
 
 export interface SpawnInput {
   name: string;
@@ -30,6 +32,8 @@ export interface SpawnInput {
 }
 
 export async function spawnAgent(crew: Crew, input: SpawnInput) {
+  // The agent's name is its session's name too: refused as the agent's (it said "invalid session name").
+  validateName(input.name, "agent name");
   await crew.sync();
   const { hive, registry } = crew;
   if (hive.agents.find(input.name) && !input.replace) {
@@ -54,6 +58,11 @@ export async function spawnAgent(crew: Crew, input: SpawnInput) {
   // What the pane shows now is its status (a shell at its prompt is idle), not "starting".
   if (ready === "ready") await crew.judgeNow(session);
   recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: plain, cwd, env: input.env, team: input.team, host: input.host, conversationId });
-  const warning = hooksOff ? `${profile.name} started with ${hooksOff} runs none of its hooks: ${agent.name}'s status comes from its screen only (no exact turn starts, ends or permission requests)` : null;
+  const warnings = [
+    // A program that exits at once (no network, a bad flag): why is in its last lines (trial 15: the lead had to read the screen).
+    ...(ready === "exited" ? [await exitedAtStart(session, agent.name)] : []),
+    ...(hooksOff ? [`${profile.name} started with ${hooksOff} runs none of its hooks: ${agent.name}'s status comes from its screen only (no exact turn starts, ends or permission requests)`] : []),
+  ];
+  const warning = warnings.length > 0 ? warnings.join("\n") : null;
   return { agent: hive.agents.find(agent.name) ?? agent, ready, ready_ms: Date.now() - started, cwd, session, warning };
 }

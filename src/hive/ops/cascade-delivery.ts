@@ -104,5 +104,7 @@ export async function deliverCascade(crew: Crew, input: CascadeInput) {
   });
   const queuedCount = deliveries.filter((d) => d.queued !== undefined).length;
   const delivered = deliveries.filter((d) => d.delivered).length;
-  return { deliveries, assignments, delivered, queued: queuedCount, failed: deliveries.length - delivered - queuedCount };
+  // An agent the plan did not send to (it has exited) is a failure too: the counts said 0 beside its "NOT delivered" line.
+  const notSent = plan.assignments.filter((a) => !a.delivered).length;
+  return { deliveries, assignments, delivered, queued: queuedCount, failed: deliveries.length - delivered - queuedCount + notSent };
 }

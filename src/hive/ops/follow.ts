@@ -10,7 +10,9 @@ import type { TerminalCall, TerminalPort } from "./terminal-port.js";
 
 export async function eventsSince(crew: Pick<Crew, "sync" | "hive" | "descriptors">, input: { since?: number; targets?: TargetSpec; kinds?: EventKind[]; limit?: number }) {
   await crew.sync();
-  const r = crew.hive.eventsSince(input.since ?? 0, { targets: input.targets, sessions: crew.descriptors(), kinds: input.kinds, limit: input.limit });
+  // A limit without a cursor asks for the last N (trial 15: a lead got the hive's first 8 events).
+  const newest = input.since === undefined && input.limit !== undefined;
+  const r = crew.hive.eventsSince(input.since ?? 0, { targets: input.targets, sessions: crew.descriptors(), kinds: input.kinds, limit: input.limit, newest });
   return { events: r.events, cursor: r.cursor, more: r.more, missed: r.missed };
 }
 

@@ -42,6 +42,8 @@ export interface SinceFilter {
   kinds?: readonly EventKind[];
   /** At most this many events (default 100, capped at MAX_EVENTS_PER_READ). */
   limit?: number;
+  /** The newest `limit` events after the cursor (still oldest first), not the oldest. */
+  newest?: boolean;
 }
 
 export interface SinceResult {
@@ -133,10 +135,12 @@ export class EventLog {
     if (who.length > 0) where.push(`(${who.join(" OR ")})`);
     return this.store.read(() => {
       const rows = this.store.db
-        .prepare(`SELECT id, at, kind, agent, session_id, data FROM events WHERE ${where.join(" AND ")} ORDER BY id LIMIT ?`)
+        .prepare(`SELECT id, at, kind, agent, session_id, data FROM events WHERE ${where.join(" AND ")} ORDER BY id ${filter.newest ? "DESC" : ""} LIMIT ?`)
         .all(...params, limit + 1) as EventRow[];
-      const more = rows.length > limit;
-      const events = rows.slice(0, limit).map(toEvent);
+      // Newest first from the query: none after the last one, whatever came before.
+      const more = !filter.newest && rows.length > limit;
+      const kept = rows.slice(0, limit);
+      const events = (filter.newest ? kept.reverse() : kept).map(toEvent);
       const oldest = (this.store.db.prepare("SELECT min(id) AS id FROM events").get() as { id: number | null }).id;
       const missed = oldest !== null && oldest - 1 > cursor ? oldest - 1 - cursor : 0;
       return { events, cursor: events.length > 0 ? events[events.length - 1]!.id : cursor, more, missed };

@@ -14,9 +14,10 @@ import { pagerHint, pagerShowing } from "../waits/pager.js";
 import { typeLiteral } from "./typing.js";
 import type { LiteralText } from "../model/literal-text.js";
 import { markRun } from "../live/line-marks.js";
-import { renderSlice } from "../views/render.js";
+// A program that drew on the alternate screen and quit within the run (vim -c q): its screens are not output.
+import { renderNormalScreen } from "../views/normal-screen.js";
 import { cancelInputLine, inputLineHasText } from "./prompt-line.js";
-import { cancelReplInput, closeBlock, replIncompleteHint } from "./repl-block.js";
+import { cancelReplInput, closeBlock, opensBlockWithoutBody, replIncompleteHint } from "./repl-block.js";
 import { questionHint } from "../waits/question-wait.js";
 import type { RunTyping } from "./run-deadline.js";
 
@@ -123,7 +124,7 @@ async function typeAndAwait(session: TerminalSession, request: RunRequest, confi
   let completion = await complete(mode, typedLines);
   // A REPL at its continuation prompt after the last line: end the block as a person would.
   const inRepl = mode !== "shell" && completion.reason === "incomplete";
-  const closed = inRepl && (await closeBlock(session));
+  const closed = inRepl && !opensBlockWithoutBody(request.command) && (await closeBlock(session));
   if (closed) completion = await complete("nested", typedLines + 1);
   const { reason, record } = completion;
 
@@ -134,7 +135,7 @@ async function typeAndAwait(session: TerminalSession, request: RunRequest, confi
   const fromOuter = record !== undefined && record === outer;
   const from = fromOuter ? startOffset : (record?.outputStart ?? startOffset);
   const to = reason === "osc133" && record?.outputEnd != null ? record.outputEnd : undefined;
-  const rendered = reason === "incomplete" ? NOTHING_RENDERED : reason === "fullscreen" ? renderFullscreen(session, request.maxTokens) : await renderSlice(session, {
+  const rendered = reason === "incomplete" ? NOTHING_RENDERED : reason === "fullscreen" ? renderFullscreen(session, request.maxTokens) : await renderNormalScreen(session, {
     from,
     command: request.command,
     maxTokens: request.maxTokens,

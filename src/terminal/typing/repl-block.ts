@@ -38,6 +38,16 @@ export async function closeBlock(session: TerminalSession): Promise<boolean> {
 }
 
 /**
+ * Whether the text's last line opens a block (python's `while True:`, `def f(x):`) that no line
+ * of its body follows: the empty line that ends a block would end this one empty (an
+ * IndentationError in the trial), so such a statement is incomplete as it stands.
+ */
+export function opensBlockWithoutBody(text: string): boolean {
+  const last = text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== "").at(-1);
+  return last !== undefined && /:\s*(?:#.*)?$/.test(last);
+}
+
+/**
  * Drops what the REPL holds of an unfinished statement (Ctrl-C: python, node, psql and sqlite3
  * discard their input buffer), so the next run starts at its own prompt. Resolves true once
  * that prompt shows again.

@@ -6,7 +6,8 @@
 import { countTokens } from "../../output/index.js";
 import { stripAnsi } from "../../util/ansi.js";
 import type { TerminalSession } from "../session/session.js";
-import { renderSlice } from "./render.js";
+import { renderSlice, type RenderRequest } from "./render.js";
+import type { Rendered } from "../../output/index.js";
 
 /** xterm's alternate-screen modes: 1049 (with the cursor saved), 1047 and the older 47. */
 const ALTERNATE = /\x1b\[\?(?:1049|1047|47)([hl])/g;
@@ -54,21 +55,26 @@ function alternateAt(session: TerminalSession, offset: number): boolean {
 /**
  * renderSlice of what [from, to) printed on the normal screen: a full-screen program's span is
  * one line naming the lines it took, and what was printed before it and after it (the
- * command's own output once the program quit) are rendered as any output is.
+ * command's own output once the program quit) are rendered as any output is (a run's reducer
+ * included). terminal_wait and terminal_run both read a finished command this way.
  */
-export async function renderNormalScreen(session: TerminalSession, request: { from: number; to?: number; maxTokens: number }): Promise<{ text: string; tokens: number }> {
+export async function renderNormalScreen(session: TerminalSession, request: Omit<RenderRequest, "filter" | "context">): Promise<Rendered> {
   const to = request.to ?? session.transcript.end;
-  const parts = screenParts(session, request.from, to);
-  if (!parts.alternate) return renderSlice(session, { from: request.from, to, maxTokens: request.maxTokens });
+  const parts = request.raw || request.trimEchoAndPrompt ? undefined : screenParts(session, request.from, to);
+  if (!parts?.alternate) return renderSlice(session, { ...request, to });
   const t = session.transcript;
   const lines = JSON.stringify({ session: session.name, mode: "lines", from_line: t.lineAt(parts.alternate.start), to_line: t.lineAt(parts.alternate.end) });
   const marker = `[a full-screen program's screens, not output: terminal_read ${lines}]`;
   let room = Math.max(100, request.maxTokens - countTokens(marker));
   const shown: string[] = [];
+  const total = { raw_tokens: countTokens(marker), folded_lines: 0, reducer: undefined as string | undefined };
   const render = async (part: { start: number; end: number } | undefined): Promise<string> => {
     if (!part || !/\S/.test(stripAnsi(session.printedText(part.start, part.end)))) return "";
-    const rendered = await renderSlice(session, { from: part.start, to: part.end, maxTokens: Math.max(50, room) });
+    const rendered = await renderSlice(session, { ...request, from: part.start, to: part.end, maxTokens: Math.max(50, room) });
     room -= rendered.tokens;
+    total.raw_tokens += rendered.raw_tokens;
+    total.folded_lines += rendered.folded_lines;
+    total.reducer ??= rendered.reducer;
     return rendered.text;
   };
   // The end is what the command left: it gets its budget first.
@@ -76,5 +82,5 @@ export async function renderNormalScreen(session: TerminalSession, request: { fr
   const before = await render(parts.before);
   for (const text of [before, marker, after]) if (text.trim() !== "") shown.push(text);
   const text = shown.join("\n");
-  return { text, tokens: countTokens(text) };
+  return { text, tokens: countTokens(text), ...total };
 }

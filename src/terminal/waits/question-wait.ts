@@ -25,8 +25,27 @@ export function questionAtCursor(cursorLine: string): string | undefined {
   return QUESTION_AT_CURSOR.test(cursorLine) || ASKS_AT_CURSOR.test(cursorLine) ? asQuestion(cursorLine) : undefined;
 }
 
-/** A yes/no question ("[y/N]", "(yes/no)"): its hint's example answer is "y"; any other's is a placeholder. */
-const YES_NO = /\by\/n\b|\byes\/no\b/i;
+/** "[y/N]", "[Y/n]", "(y/n)": the capital letter is the default (what Enter alone gives). */
+const Y_N = /\b([yY])\/([nN])\b/;
+const YES_NO_WORDS = /\byes\/no\b/i;
+
+/**
+ * The answers a hint offers: a yes/no question's two, its default first and named (a model
+ * that copies the first answer then takes the default, not "y" to "Deploy now? [y/N]", trial
+ * 15); "(yes/no)" asks for the word (ssh refuses "y"); any other question gets a placeholder.
+ */
+function answersFor(question: string): { text: string; label?: string }[] {
+  const yn = Y_N.exec(question);
+  if (yn) {
+    const yes = { text: "y", label: "yes" };
+    const no = { text: "n", label: "no" };
+    if (yn[2] === "N" && yn[1] === "y") return [{ ...no, label: "no, the default" }, yes];
+    if (yn[1] === "Y" && yn[2] === "n") return [{ ...yes, label: "yes, the default" }, no];
+    return [yes, no];
+  }
+  if (YES_NO_WORDS.test(question)) return [{ text: "yes", label: "yes" }, { text: "no", label: "no" }];
+  return [{ text: "<answer>" }];
+}
 
 /** The cursor's line as a question's text: trimmed, its end kept when it is long (the question ends the line). */
 function asQuestion(cursorLine: string): string {
@@ -47,5 +66,8 @@ export function replQuestionAtCursor(cursorLine: string): string | undefined {
 export function questionHint(session: TerminalSession, question: string): string {
   const ref = JSON.stringify(session.name);
   const secret = /pass(?:word|phrase)/i.test(question) ? `, or {"session":${ref},"secret":"…"} for a password (masked in every output)` : "";
-  return `the command asks ${JSON.stringify(question)} and waits for an answer; it keeps running. Answer with terminal_send {"session":${ref},"text":"${YES_NO.test(question) ? "y" : "<answer>"}\\n"}${secret}, then terminal_wait {"session":${ref},"for":"completion"}; or interrupt it with terminal_send {"session":${ref},"keys":["C-c"]}.`;
+  const answers = answersFor(question)
+    .map((answer) => `{"session":${ref},"text":"${answer.text}\\n"}${answer.label ? ` (${answer.label})` : ""}`)
+    .join(" or ");
+  return `the command asks ${JSON.stringify(question)} and waits for an answer; it keeps running. Answer with terminal_send ${answers}${secret}, then terminal_wait {"session":${ref},"for":"completion"}; or interrupt it with terminal_send {"session":${ref},"keys":["C-c"]}.`;
 }

@@ -65,9 +65,20 @@ export async function promptRedrawn(session: TerminalSession): Promise<void> {
  * reason, a shell's error, a program's usage line): its exit and the last lines it printed.
  */
 export async function exitedWhileOpening(session: TerminalSession): Promise<string> {
+  const { how, said } = await howItEnded(session);
+  return `the session's program exited while it was being opened (${how})${said}\n(terminal_read keeps its output; terminal_close removes it)`;
+}
+
+/** agent_spawn's like it: an agent whose program exited before it took input. */
+export async function exitedAtStart(session: TerminalSession, agent: string): Promise<string> {
+  const { how, said } = await howItEnded(session);
+  return `${agent}'s program exited (${how})${said}`;
+}
+
+/** Its exit, and the last lines it printed. */
+async function howItEnded(session: TerminalSession): Promise<{ how: string; said: string }> {
   await session.screen.settled();
   const lines = session.screen.snapshot().lines.map((l) => l.trimEnd()).filter(Boolean).slice(-8);
   const how = session.exitSignal !== null ? `killed by signal ${session.exitSignal}` : `exit status ${session.exitStatus ?? "unknown"}`;
-  const said = lines.length ? `; its last lines:\n${lines.join("\n")}` : "; it printed nothing";
-  return `the session's program exited while it was being opened (${how})${said}\n(terminal_read keeps its output; terminal_close removes it)`;
+  return { how, said: lines.length ? `; its last lines:\n${lines.join("\n")}` : "; it printed nothing" };
 }

@@ -46,7 +46,9 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   if (request.for === "pattern" && !request.pattern) throw new ToolError(`for: "pattern" needs a pattern`);
   const started = Date.now();
   const cursor = session.readCursors.get(request.clientId);
-  const look = request.for === "pattern" ? await session.inputs.lookFrom(() => session.transcript.end) : undefined;
+  // A client that never read here (a fresh CLI process) is shown what followed the last input,
+  // whatever it waits for: the adopted history before it is older output (trial 15: pages of it).
+  const look = request.for === "pattern" || cursor === undefined ? await session.inputs.lookFrom(() => session.transcript.end) : undefined;
   // Output this client already read is not looked at again; nothing ever sent: all of it is the program's own.
   const since = look && cursor !== undefined && (look.since === "open" || cursor > look.from) ? "read" : look?.since;
   // "start": the input came before this process followed the session, so what followed it lies
@@ -107,9 +109,12 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
   // In a full-screen program the transcript is cursor moves and partial redraws; its screen is what to read.
   const tui = await onAlternateScreen(session);
   // A completed command's output ends where the shell reported its end: the prompt after it is not output.
-  const to = outcome === true && request.for === "completion" ? lastCommandEnd(session, from) : undefined;
+  const completion = outcome === true && request.for === "completion";
+  const to = completion ? lastCommandEnd(session, from) : undefined;
+  // Nor is the prompt and the line typed after it (a terminal_send before this wait): the output starts at the command's.
+  const outputFrom = completion ? firstCommandStart(session, from) : from;
   // A full-screen program that ran and quit since `from` drew on the alternate screen: not output.
-  const rendered = tui ? renderFullscreen(session, request.maxTokens) : await renderNormalScreen(session, { from, to, maxTokens: request.maxTokens });
+  const rendered = tui ? renderFullscreen(session, request.maxTokens) : await renderNormalScreen(session, { from: outputFrom, to, maxTokens: request.maxTokens });
   session.readCursors.set(request.clientId, session.transcript.end);
   return {
     matched: outcome === true,
@@ -120,7 +125,7 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
     tokens: rendered.tokens,
     duration_ms: Date.now() - started,
     ...(tui ? { tui: true as const } : {}),
-    ...(since ? { looked_since: since } : {}),
+    ...(since && request.for === "pattern" ? { looked_since: since } : {}),
   };
 }
 
@@ -128,6 +133,17 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
 function lastCommandEnd(session: TerminalSession, from: number): number | undefined {
   const ended = session.commands.filter((r) => r.outputEnd !== null && r.outputEnd >= from);
   return ended.at(-1)?.outputEnd ?? undefined;
+}
+
+/**
+ * Where the output of the first command started after `from` starts (OSC 133 C), when all
+ * before it since `from` is the prompt and the typed line (no command ran or ended there).
+ */
+function firstCommandStart(session: TerminalSession, from: number): number {
+  const first = session.commands.find((r) => r.outputStart >= from);
+  if (!first) return from;
+  const overlaps = session.commands.some((r) => r !== first && r.outputStart < first.outputStart && (r.outputEnd === null || r.outputEnd > from));
+  return overlaps ? from : first.outputStart;
 }
 
 function failDead(session: TerminalSession): never {

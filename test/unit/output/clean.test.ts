@@ -45,6 +45,14 @@ test("identical runs collapse to one line with ×N and keep their source span", 
   ]);
 });
 
+// Trial 15: `cmd1 | tail -1; cmd2 | tail -1` printed the same error line once each; "×2" read
+// as one line repeated and hid that two commands failed. Two lines cost one line more than "×2".
+test("two identical lines stay two lines: only a run of three or more is written once with ×N", () => {
+  const error = "PermissionError: [Errno 1] Operation not permitted";
+  assert.deepEqual(texts(`${error}\n${error}\nend`), [error, error, "end"]);
+  assert.deepEqual(texts("y\ny\ny\n"), ["y ×3"]);
+});
+
 test("blank runs collapse to one, trailing blanks and leading/trailing blank lines go", () => {
   assert.deepEqual(texts("\n\na   \n\n\n\nb\t \n\n"), ["a", "", "b"]);
 });
@@ -55,12 +63,12 @@ test("source line numbers survive cleaning (index into the input split on \\n)",
 });
 
 test("characters beyond Latin-1 survive cleaning, runs of them included", () => {
-  const lines = cleanLines("✓ ok\r\n✓ ok\r\n日本語 \r\né\r\n😀 done");
+  const lines = cleanLines("✓ ok\r\n✓ ok\r\n✓ ok\r\n日本語 \r\né\r\n😀 done");
   assert.deepEqual(lines, [
-    { text: "✓ ok ×2", from: 0, to: 1 },
-    { text: "日本語", from: 2, to: 2 },
-    { text: "é", from: 3, to: 3 },
-    { text: "😀 done", from: 4, to: 4 },
+    { text: "✓ ok ×3", from: 0, to: 2 },
+    { text: "日本語", from: 3, to: 3 },
+    { text: "é", from: 4, to: 4 },
+    { text: "😀 done", from: 5, to: 5 },
   ]);
 });
 
