@@ -81,6 +81,8 @@ function wrappedCommandIndex(args: readonly ShellWord[], spec: WrapperSpec): num
 
 export interface Unwrapped {
   program: string;
+  /** False when the program's name holds an expansion the gate could not resolve (`$r`, `$(…)`). */
+  literal: boolean;
   words: ShellWord[];
   wrappers: string[];
 }
@@ -104,7 +106,7 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
     }
   }
   const [first, ...args] = rest;
-  return { program: first ? programName(first.text) : "", words: args, wrappers };
+  return { program: first ? programName(first.text) : "", literal: first?.literal ?? true, words: args, wrappers };
 }
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
