@@ -125,8 +125,21 @@ export function nestedScript(program: string, args: readonly string[]): string |
     case "ssh":
       return afterOptions(args, "BbcDEeFIiJLlmOoPpRSWw", [], 1);
     default:
-      return undefined;
+      return /^(python[\d.]*|perl|ruby|node|php)$/.test(program) ? shellStringsInCode(args) : undefined;
   }
+}
+
+/**
+ * The string literals a one-liner hands to a shell: `os.system("…")`, `subprocess.run("…",
+ * shell=True)`, perl's `system q(…)` or backquotes, node's `execSync('…')`. Only literal strings
+ * straight after the call; a command built from pieces or passed as a list is not read.
+ */
+const SHELL_CALL = /\b(?:system|popen|exec|execSync|spawnSync|check_output|check_call|call|run|Popen|passthru|shell_exec)\s*\(?\s*(?:q[qx]?\s*[({[]([^)}\]]*)[)}\]]|'([^']*)'|"([^"]*)"|`([^`]*)`)|`([^`]*)`/g;
+function shellStringsInCode(args: readonly string[]): string | undefined {
+  const code = args.find((arg, i) => i > 0 && /^-[cer]$|^--eval$/.test(args[i - 1]!));
+  if (code === undefined) return undefined;
+  const found = [...code.matchAll(SHELL_CALL)].map((m) => m.slice(1).find((g) => g !== undefined) ?? "");
+  return found.length ? found.join("\n") : undefined;
 }
 
 function shellDashC(args: readonly string[]): string | undefined {
