@@ -2,7 +2,7 @@
 // `… | xargs rm -rf`, decoded text piped to a shell, interpreter one-liners, and a program
 // whose name the gate cannot resolve (`$r -rf ~` with r unknown). Each is narrow on purpose:
 // it refuses what it can read as dangerous and says nothing about what it cannot read.
-import { optionsOf } from "./args.js";
+import { optionsOf, positionalsOf } from "./args.js";
 import { emptyScript, type ParsedScript, type SimpleCommand } from "./command.js";
 import { parseScript } from "./parse.js";
 import { isCriticalDeleteTarget } from "./paths.js";
@@ -83,6 +83,8 @@ export const xargsDelete: Rule = {
     const hits: string[] = [];
     const isXargsRm = (c: SimpleCommand | null): c is SimpleCommand => {
       if (!c || c.program !== "rm" || !c.wrappers.includes("xargs")) return false;
+      // A protected target named on rm itself is recursive-delete's to report.
+      if (positionalsOf(c.args).some(isCriticalDeleteTarget)) return false;
       const { short, long } = optionsOf(c.args);
       return short.has("r") || short.has("R") || long.has("--recursive");
     };
@@ -142,7 +144,7 @@ export function interpreterCode(c: SimpleCommand): string | undefined {
 }
 
 const TREE_DELETE_CALL = /\b(rmtree|remove_tree|rm_rf|rm_r|remove_dir|rmSync|rmdirSync|rimraf)\b|\bfs(?:\.promises)?\.rm\s*\(/;
-const HOME_OR_ROOT = /expanduser\(\s*(['"])~\/?\1\s*\)|Path\.home\(\)|environ(?:\.get)?\s*[[(]\s*(['"])HOME\2|getenv\(\s*(['"])HOME\3|\$ENV\{\s*['"]?HOME['"]?\s*\}|ENV\[\s*(['"])HOME\4|os\.homedir\(\)|process\.env\.HOME|Dir\.home|File\.expand_path\(\s*(['"])~\5|(['"(]|q[qw]?\()(~|\/|\$HOME|\/(?:usr|etc|var|home|root|bin|lib|opt|boot))\/?(['")])/;
+const HOME_OR_ROOT = /expanduser\(\s*(['"])~\/?\1\s*\)|Path\.home\(\)|environ(?:\.get)?\s*[[(]\s*(['"])HOME\2|getenv\(\s*(['"])HOME\3|\$ENV\{\s*['"]?HOME['"]?\s*\}|ENV\[\s*(['"])HOME\4|\bhomedir\(\)|process\.env\.HOME|Dir\.home|File\.expand_path\(\s*(['"])~\5|(['"(]|q[qw]?\()(~|\/|\$HOME|\/(?:usr|etc|var|home|root|bin|lib|opt|boot))\/?(['")])/;
 
 export const interpreterDelete = perCommand(
   "interpreter-delete",
