@@ -26,7 +26,8 @@ const TRIGGERS = new RegExp(String.raw`(?:^|[^\w.-])(?:rm|mkfs[\w.]*|mke2fs|mkdo
 function mightBeDangerous(command: string, config: SafetyConfig): boolean {
   if (config.rules.some((rule) => !BUILTIN_RULES.includes(rule))) return true; // custom rules: always parse
   if (command.includes("$'")) return true;
-  return TRIGGERS.test(command.replace(/['"\\]/g, ""));
+  // Also with `\n`, `\t` read as blanks: `printf 'cd /\nrm -rf ~' | sh` prints a line break there.
+  return TRIGGERS.test(command.replace(/['"\\]/g, "")) || TRIGGERS.test(command.replace(/\\[ntr]/g, " ").replace(/['"\\]/g, ""));
 }
 
 export function checkCommand(command: string, config: SafetyConfig): GateVerdict {

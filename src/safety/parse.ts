@@ -93,9 +93,12 @@ function fromSyntaxTree(file: ShFile, source: string, depth: number, vars: Shell
   });
 
   for (const stmts of pipelineStmts) {
-    script.pipelines.push({
-      stages: stmts.map((stmt) => (stmt.Cmd ? commandOf.get(nodeKey(stmt.Cmd)) ?? null : null)),
-      segment: stmts.map(slice).join(" | "),
+    const stages = stmts.map((stmt) => (stmt.Cmd ? commandOf.get(nodeKey(stmt.Cmd)) ?? null : null));
+    script.pipelines.push({ stages, segment: stmts.map(slice).join(" | ") });
+    // `echo 'rm -rf ~' | sh`: the script a shell reads is the text the stage before prints.
+    stages.forEach((stage, k) => {
+      const printed = k > 0 ? printedText(stages[k - 1]!) : undefined;
+      if (stage && printed !== undefined && readsScriptFromStdin(stage) && depth < MAX_NESTING) mergeInto(script, parseScript(printed, depth + 1, new Map(vars)));
     });
   }
   return script;
@@ -213,6 +216,13 @@ function expandedWords(word: ShWord, vars: ShellVars): ShellWord[] {
   const only = word.Parts.length === 1 ? word.Parts[0]! : null;
   if (!only || nodeType(only) !== "ParamExp" || !value.literal) return [value];
   return value.text.split(/[ \t\n]+/).filter(Boolean).map((text) => ({ text, literal: true }));
+}
+
+/** What `echo`/`printf` of literal words prints (escapes as echo -e would decode them); else undefined. */
+function printedText(stage: SimpleCommand | null): string | undefined {
+  if (!stage || (stage.program !== "echo" && stage.program !== "printf") || !stage.words.every((w) => w.literal)) return undefined;
+  const words = stage.program === "echo" ? stage.args.filter((a) => !/^-[neE]+$/.test(a)) : stage.args.slice(0, 1);
+  return words.join(" ").replace(/\\n/g, "\n");
 }
 
 /** A shell with no `-c` and no script file reads its script from stdin. */

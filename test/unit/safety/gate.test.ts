@@ -105,6 +105,8 @@ const DANGEROUS: [string, string][] = [
   ['x="rm -rf ~"; eval "$x"', "recursive-delete"],
   ["c='rm -rf /'; sh -c \"$c\"", "recursive-delete"],
   ["sh <<< 'rm -rf ~'", "recursive-delete"],
+  ["echo 'rm -rf ~' | sh", "recursive-delete"],
+  ["printf 'cd /\\nrm -rf *\\n' | sudo bash -s", "recursive-delete"],
   ["q=$1; $q -rf ~", "opaque-program"],
   ["$(which rm) -rf /", "opaque-program"],
   ["$TOOL push --force origin main", "opaque-program"],
@@ -236,6 +238,8 @@ const HARMLESS: string[] = [
   "perl -e 'print qq(rm -rf /)'",
   "node -e 'console.log(process.env.HOME)'",
   "echo 'rm -rf ~' | cat",
+  "echo 'rm -rf build' | sh",
+  "echo 'git status' | bash",
   "for x in range(3):",
 ];
 
