@@ -109,7 +109,7 @@ function decodes(c: SimpleCommand | null): boolean {
   const { short, long } = optionsOf(c.args);
   if (["base64", "base32", "basenc"].includes(c.program)) return short.has("d") || short.has("D") || long.has("--decode");
   if (c.program === "xxd") return short.has("r") || long.has("--revert");
-  if (c.program === "openssl") return c.args.includes("-d") || c.args.includes("-base64") && c.args.includes("-d");
+  if (c.program === "openssl") return c.args.includes("-d"); // openssl base64 -d, openssl enc -d …
   return c.program === "uudecode";
 }
 const DECODE_IN_TEXT = /(<\(|\$\(|`)[^)`]*\b(base64|base32|basenc|xxd|openssl)\b[^)`]*\s(-d|-D|--decode|-r)\b/;
