@@ -13,6 +13,8 @@ export interface ShellWord {
 export interface SimpleCommand {
   /** Effective program name (basename, after unwrapping sudo/env/xargs/nohup/time…). */
   program: string;
+  /** Set when the program's name comes from an expansion the gate could not resolve. */
+  opaqueProgram?: boolean;
   /** Arguments after the program, quotes removed. */
   args: string[];
   /** The same arguments with literal-ness. */

@@ -19,13 +19,15 @@ export interface GateVerdict {
  * Checked on the command with quotes and backslashes removed, so `\rm` and `r""m` still
  * count. A command with none of these cannot break a built-in rule: it skips the parser.
  */
-const TRIGGERS =
-  /(?:^|[^\w.-])(?:rm|mkfs[\w.]*|mke2fs|mkdosfs|mkntfs|mkswap|newfs|dd|tee|cp|shred|wipefs|blkdiscard|chmod|chown|chgrp|curl|wget|aria2c|fetch|psql|mysql|mariadb|sqlite3|duckdb|git|shutdown|reboot|halt|poweroff|systemctl|init|telinit|kexec|kubectl|oc|terraform|tofu|terragrunt|function)(?=$|[^\w-])|\/dev\/|\(\s*\)|--no-preserve-root/;
+/** A command word that starts with `$` or a backquote: a program the gate must resolve. */
+const PROGRAM_FROM_EXPANSION = String.raw`(?:^|[;&|({\n\x60]|\b(?:do|then|else|sudo|doas|exec|xargs|env|nohup|time|command|builtin|nice|timeout))\s*(?:\w+=\S*\s+)*[$\x60]`;
+const TRIGGERS = new RegExp(String.raw`(?:^|[^\w.-])(?:rm|mkfs[\w.]*|mke2fs|mkdosfs|mkntfs|mkswap|newfs|dd|tee|cp|shred|wipefs|blkdiscard|chmod|chown|chgrp|curl|wget|aria2c|fetch|psql|mysql|mariadb|sqlite3|duckdb|git|shutdown|reboot|halt|poweroff|systemctl|init|telinit|kexec|kubectl|oc|terraform|tofu|terragrunt|function|find|base64|base32|basenc|xxd|openssl|uudecode|python[\d.]*|perl|ruby|node|php)(?=$|[^\w-])|\/dev\/|\(\s*\)|--no-preserve-root|${PROGRAM_FROM_EXPANSION}`);
 
 function mightBeDangerous(command: string, config: SafetyConfig): boolean {
   if (config.rules.some((rule) => !BUILTIN_RULES.includes(rule))) return true; // custom rules: always parse
   if (command.includes("$'")) return true;
-  return TRIGGERS.test(command.replace(/['"\\]/g, ""));
+  // Also with `\n`, `\t` read as blanks: `printf 'cd /\nrm -rf ~' | sh` prints a line break there.
+  return TRIGGERS.test(command.replace(/['"\\]/g, "")) || TRIGGERS.test(command.replace(/\\[ntr]/g, " ").replace(/['"\\]/g, ""));
 }
 
 export function checkCommand(command: string, config: SafetyConfig): GateVerdict {

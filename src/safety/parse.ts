@@ -5,7 +5,10 @@ import {
   nodeKey, nodeType, ops, parseShell, ShellSyntaxError, walk,
   type ShBinaryCmd, type ShCallExpr, type ShFile, type ShFuncDecl, type ShLit, type ShNode, type ShStmt, type ShWord,
 } from "./shell-syntax.js";
-import { nestedScript, unwrap } from "./unwrap.js";
+import { isShell, nestedScript, unwrap } from "./unwrap.js";
+
+interface ShAssign extends ShNode { Name: ShLit | null; Value: ShWord | null; Append: boolean; Index: unknown; Array: unknown }
+interface ShParamExp extends ShNode { Param: ShLit | null; Length: boolean; Excl: boolean; Index: unknown; Slice: unknown; Repl: unknown; Exp: unknown }
 
 /** `bash -c "bash -c '…'"` nesting deeper than this is not followed (bounded work). */
 const MAX_NESTING = 8;
@@ -19,7 +22,14 @@ const MAX_NESTING = 8;
  */
 export const MAX_PARSED_CHARS = 2 * 1024;
 
-export function parseScript(source: string, depth = 0): ParsedScript {
+/**
+ * Values given earlier on the same command line (`r=rm; $r -rf ~`): name → value, for the
+ * plain `name=value` forms whose value is known. Followed in text order, whatever the control
+ * flow (an assignment inside an `if` counts): judging more words as known only finds more.
+ */
+export type ShellVars = Map<string, ShellWord>;
+
+export function parseScript(source: string, depth = 0, vars: ShellVars = new Map()): ParsedScript {
   if (source.length > MAX_PARSED_CHARS) {
     const script = fromRoughParse(source, depth);
     script.parseError = `longer than ${MAX_PARSED_CHARS} characters: judged by the token fallback`;
@@ -34,10 +44,10 @@ export function parseScript(source: string, depth = 0): ParsedScript {
     script.parseError = error.message;
     return script;
   }
-  return fromSyntaxTree(file, source, depth);
+  return fromSyntaxTree(file, source, depth, vars);
 }
 
-function fromSyntaxTree(file: ShFile, source: string, depth: number): ParsedScript {
+function fromSyntaxTree(file: ShFile, source: string, depth: number, vars: ShellVars): ParsedScript {
   const script = emptyScript();
   const slice = sourceSlicer(source);
   const stmtOf = new Map<string, ShStmt>();
@@ -59,9 +69,12 @@ function fromSyntaxTree(file: ShFile, source: string, depth: number): ParsedScri
       }
       case "CallExpr": {
         const stmt = stmtOf.get(nodeKey(node));
-        const words = (node as ShCallExpr).Args.map(wordValue);
-        if (words.length === 0) break; // only assignments; their `$(…)` are walked anyway
-        const command = addCommand(script, words, slice(stmt ?? node), stdinTextOf(stmt), depth);
+        const call = node as ShCallExpr;
+        // Only assignments: they set the shell's variables (their `$(…)` are walked anyway).
+        // Before a command (`A=1 cmd`) they are that command's environment only.
+        if (call.Args.length === 0) { for (const assign of call.Assigns) remember(assign as ShAssign, vars); break; }
+        const words = call.Args.flatMap((word) => expandedWords(word, vars));
+        const command = addCommand(script, words, slice(stmt ?? node), stdinTextOf(stmt, vars), depth, vars);
         commandOf.set(nodeKey(node), command);
         break;
       }
@@ -69,6 +82,9 @@ function fromSyntaxTree(file: ShFile, source: string, depth: number): ParsedScri
         if (isPipe(node) && !pipesSeen.has(nodeKey(node))) pipelineStmts.push(pipelineStages(node as ShBinaryCmd, pipesSeen));
         break;
       }
+      case "DeclClause": // export r=rm, local r=rm, declare r=rm
+        for (const assign of (node as unknown as { Args: ShAssign[] }).Args) remember(assign, vars);
+        break;
       case "FuncDecl":
         script.functions.push(functionDefinition(node as ShFuncDecl, slice));
         break;
@@ -77,19 +93,23 @@ function fromSyntaxTree(file: ShFile, source: string, depth: number): ParsedScri
   });
 
   for (const stmts of pipelineStmts) {
-    script.pipelines.push({
-      stages: stmts.map((stmt) => (stmt.Cmd ? commandOf.get(nodeKey(stmt.Cmd)) ?? null : null)),
-      segment: stmts.map(slice).join(" | "),
+    const stages = stmts.map((stmt) => (stmt.Cmd ? commandOf.get(nodeKey(stmt.Cmd)) ?? null : null));
+    script.pipelines.push({ stages, segment: stmts.map(slice).join(" | ") });
+    // `echo 'rm -rf ~' | sh`: the script a shell reads is the text the stage before prints.
+    stages.forEach((stage, k) => {
+      const printed = k > 0 ? printedText(stages[k - 1]!) : undefined;
+      if (stage && printed !== undefined && readsScriptFromStdin(stage) && depth < MAX_NESTING) mergeInto(script, parseScript(printed, depth + 1, new Map(vars)));
     });
   }
   return script;
 }
 
 /** Unwraps, records, and follows `bash -c '…'`-style nested scripts. */
-function addCommand(script: ParsedScript, words: ShellWord[], segment: string, stdinText: string | undefined, depth: number): SimpleCommand {
+function addCommand(script: ParsedScript, words: ShellWord[], segment: string, stdinText: string | undefined, depth: number, vars: ShellVars = new Map()): SimpleCommand {
   const unwrapped = unwrap(words);
   const command: SimpleCommand = {
     program: unwrapped.program,
+    ...(unwrapped.literal ? {} : { opaqueProgram: true }),
     args: unwrapped.words.map((word) => word.text),
     words: unwrapped.words,
     wrappers: unwrapped.wrappers,
@@ -98,7 +118,9 @@ function addCommand(script: ParsedScript, words: ShellWord[], segment: string, s
   };
   script.commands.push(command);
   const nested = nestedScript(command.program, command.args);
-  if (nested !== undefined && depth < MAX_NESTING) mergeInto(script, parseScript(nested, depth + 1));
+  if (nested !== undefined && depth < MAX_NESTING) mergeInto(script, parseScript(nested, depth + 1, new Map(vars)));
+  // `sh <<< 'rm -rf ~'`: a shell reading its script from a here-string or heredoc.
+  else if (stdinText !== undefined && readsScriptFromStdin(command) && depth < MAX_NESTING) mergeInto(script, parseScript(stdinText, depth + 1, new Map(vars)));
   return command;
 }
 
@@ -151,7 +173,7 @@ function functionDefinition(decl: ShFuncDecl, slice: (node: ShNode) => string) {
     calls: calls
       .filter((call) => call.Args.length > 0)
       .map((call) => ({
-        program: unwrap(call.Args.map(wordValue)).program,
+        program: unwrap(call.Args.map((word) => wordValue(word))).program,
         inPipeline: inPipeline.has(nodeKey(call)),
         background: inBackground.has(nodeKey(call)),
       })),
@@ -159,11 +181,11 @@ function functionDefinition(decl: ShFuncDecl, slice: (node: ShNode) => string) {
   };
 }
 
-function stdinTextOf(stmt: ShStmt | undefined): string | undefined {
+function stdinTextOf(stmt: ShStmt | undefined, vars: ShellVars): string | undefined {
   for (const redirect of stmt?.Redirs ?? []) {
     if (!ops().STDIN_TEXT_REDIRECTS.has(redirect.Op)) continue;
     const word = redirect.Hdoc ?? redirect.Word;
-    if (word) return wordValue(word).text;
+    if (word) return wordValue(word, vars).text;
   }
   return undefined;
 }
@@ -180,18 +202,47 @@ function sourceSlicer(source: string): (node: ShNode) => string {
 
 // ---- words -------------------------------------------------------------------------
 
-export function wordValue(word: ShWord): ShellWord {
+/** `r=rm`, `export r=rm`: the value when it is a plain one, else the name is unknown from here on. */
+function remember(assign: ShAssign, vars: ShellVars): void {
+  const name = assign.Name?.Value;
+  if (!name) return;
+  if (assign.Value && !assign.Append && !assign.Index && !assign.Array) vars.set(name, wordValue(assign.Value, vars));
+  else vars.delete(name);
+}
+
+/** An unquoted `$x` alone is split into words (`x="rm -rf"; $x ~`); any other word is one word. */
+function expandedWords(word: ShWord, vars: ShellVars): ShellWord[] {
+  const value = wordValue(word, vars);
+  const only = word.Parts.length === 1 ? word.Parts[0]! : null;
+  if (!only || nodeType(only) !== "ParamExp" || !value.literal) return [value];
+  return value.text.split(/[ \t\n]+/).filter(Boolean).map((text) => ({ text, literal: true }));
+}
+
+/** What `echo`/`printf` of literal words prints (escapes as echo -e would decode them); else undefined. */
+function printedText(stage: SimpleCommand | null): string | undefined {
+  if (!stage || (stage.program !== "echo" && stage.program !== "printf") || !stage.words.every((w) => w.literal)) return undefined;
+  const words = stage.program === "echo" ? stage.args.filter((a) => !/^-[neE]+$/.test(a)) : stage.args.slice(0, 1);
+  return words.join(" ").replace(/\\n/g, "\n");
+}
+
+/** A shell with no `-c` and no script file reads its script from stdin. */
+export function readsScriptFromStdin(command: SimpleCommand): boolean {
+  if (!isShell(command.program)) return false;
+  return !command.args.some((arg) => /^-[a-z]*c/.test(arg)) && command.args.every((arg) => arg.startsWith("-"));
+}
+
+export function wordValue(word: ShWord, vars: ShellVars = new Map()): ShellWord {
   let text = "";
   let literal = true;
   for (const part of word.Parts) {
-    const value = partValue(part, false);
+    const value = partValue(part, false, vars);
     text += value.text;
     literal &&= value.literal;
   }
   return { text, literal };
 }
 
-function partValue(part: ShNode, quoted: boolean): ShellWord {
+function partValue(part: ShNode, quoted: boolean, vars: ShellVars): ShellWord {
   switch (nodeType(part)) {
     case "Lit": {
       const raw = (part as ShLit).Value.replace(/\\\n/g, "");
@@ -206,15 +257,18 @@ function partValue(part: ShNode, quoted: boolean): ShellWord {
       let text = "";
       let literal = true;
       for (const inner of (part as unknown as { Parts: ShNode[] }).Parts) {
-        const value = partValue(inner, true);
+        const value = partValue(inner, true, vars);
         text += value.text;
         literal &&= value.literal;
       }
       return { text, literal };
     }
     case "ParamExp": {
-      const param = (part as unknown as { Param: ShLit | null }).Param;
-      return { text: `$${param?.Value ?? ""}`, literal: false };
+      const exp = part as unknown as ShParamExp;
+      const name = exp.Param?.Value ?? "";
+      const plain = !exp.Length && !exp.Excl && !exp.Index && !exp.Slice && !exp.Repl && !exp.Exp;
+      const known = plain ? vars.get(name) : undefined;
+      return known ?? { text: `$${name}`, literal: false };
     }
     case "CmdSubst":
       return { text: "$(…)", literal: false };

@@ -4,6 +4,8 @@ import { hasOptionValue, optionsOf, positionalsOf, subcommandOf } from "./args.j
 import type { ParsedScript, SimpleCommand } from "./command.js";
 import { forkBombInText } from "./fork-bomb-text.js";
 import { isShell } from "./unwrap.js";
+import { isBlockDevice, isCriticalDeleteTarget, isSystemPath } from "./paths.js";
+import { decodedPipeShell, findDelete, interpreterDelete, opaqueProgram, runsStdinAsCode, xargsDelete } from "./rules-indirect.js";
 
 export interface Rule {
   name: string;
@@ -18,41 +20,6 @@ export interface Rule {
 export function commandRule(name: string, reason: string, matches: (command: SimpleCommand) => boolean): Rule {
   return { name, reason, find: (script) => script.commands.filter(matches).map((c) => c.segment) };
 }
-
-// ---- paths -------------------------------------------------------------------------
-
-const TOP_LEVEL_DIRS = [
-  "bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt", "opt", "proc",
-  "root", "run", "sbin", "snap", "srv", "sys", "usr", "var",
-  "System", "Library", "Applications", "Users", "Volumes", "private", // macOS
-];
-const TOP_LEVEL = new RegExp(`^/(${TOP_LEVEL_DIRS.join("|")})$`);
-
-/** `//usr/./` → `/usr`; trailing `/` and `/.` dropped, but `/` stays `/`. */
-function normalizePath(path: string): string {
-  let p = path.replace(/\/{2,}/g, "/").replace(/\/\.(?=\/|$)/g, "");
-  while (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
-  return p === "" && path.startsWith("/") ? "/" : p;
-}
-
-/** The root, a top-level system directory, or everything in one of them. */
-function isSystemPath(target: string): boolean {
-  const p = normalizePath(target.replace(/\/\*$/, "/"));
-  return p === "/" || p === "/*" || TOP_LEVEL.test(p);
-}
-
-/** Paths whose recursive deletion loses a home, a project or a system. */
-function isCriticalDeleteTarget(target: string): boolean {
-  if (isSystemPath(target)) return true;
-  const p = normalizePath(target);
-  const home = /^(~|\$HOME)(\/\*|\/\.\*)?$/;
-  const here = /^(\.|\.\.)(\/\*|\/\.\*)?$/;
-  return home.test(p) || here.test(p) || p === "*" || p === ".*" || p === "./*" || p === "../*";
-}
-
-const BLOCK_DEVICE =
-  /^\/dev\/(sd[a-z]+\d*|hd[a-z]\d*|vd[a-z]+\d*|xvd[a-z]+\d*|nvme\d+n\d+(p\d+)?|mmcblk\d+(p\d+)?|md\d+|dm-\d+|loop\d+|sr\d+|r?disk\d+(s\d+)*|mapper\/.+|disk\/by-[a-z]+\/.+)$/;
-const isBlockDevice = (path: string): boolean => BLOCK_DEVICE.test(normalizePath(path));
 
 // ---- rules -------------------------------------------------------------------------
 
@@ -116,14 +83,6 @@ const recursiveChmodRoot = commandRule(
 );
 
 const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c"]);
-const INTERPRETERS = new Set(["python", "python2", "python3", "perl", "ruby", "node", "php"]);
-/** A stage that would execute what arrives on its stdin as code. */
-function runsStdinAsCode(c: SimpleCommand): boolean {
-  if (isShell(c.program)) return !optionsOf(c.args).short.has("c");
-  if (INTERPRETERS.has(c.program)) return positionalsOf(c.args).every((a) => a === "-") && !c.args.some((a) => a === "-c" || a === "-e" || a === "-m");
-  return false;
-}
-
 const curlPipeShell: Rule = {
   name: "curl-pipe-shell",
   reason: "pipes a downloaded script straight into a shell or interpreter, running code nobody has read",
@@ -238,10 +197,13 @@ const terraformDestroy = commandRule(
   },
 );
 
-export const BUILTIN_RULES: readonly Rule[] = [
+const DIRECT_RULES: readonly Rule[] = [
   recursiveDelete, mkfs, blockDeviceWrite, forkBomb, recursiveChmodRoot, curlPipeShell, sqlDropTruncate,
   gitForcePushMain, gitResetHard, gitCleanForce, shutdownReboot, kubectlDeleteNoNamespace, terraformDestroy,
+  findDelete, xargsDelete, decodedPipeShell, interpreterDelete,
 ];
+
+export const BUILTIN_RULES: readonly Rule[] = [...DIRECT_RULES, opaqueProgram(DIRECT_RULES)];
 
 /** Text shapes checked on the raw command only when the parser rejected it: each finds its first match, or null. */
 export const FALLBACK_PATTERNS: readonly { rule: string; find(text: string): string | null }[] = [

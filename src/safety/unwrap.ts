@@ -81,6 +81,8 @@ function wrappedCommandIndex(args: readonly ShellWord[], spec: WrapperSpec): num
 
 export interface Unwrapped {
   program: string;
+  /** False when the program's name holds an expansion the gate could not resolve (`$r`, `$(…)`). */
+  literal: boolean;
   words: ShellWord[];
   wrappers: string[];
 }
@@ -104,7 +106,7 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
     }
   }
   const [first, ...args] = rest;
-  return { program: first ? programName(first.text) : "", words: args, wrappers };
+  return { program: first ? programName(first.text) : "", literal: first?.literal ?? true, words: args, wrappers };
 }
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
@@ -123,8 +125,21 @@ export function nestedScript(program: string, args: readonly string[]): string |
     case "ssh":
       return afterOptions(args, "BbcDEeFIiJLlmOoPpRSWw", [], 1);
     default:
-      return undefined;
+      return /^(python[\d.]*|perl|ruby|node|php)$/.test(program) ? shellStringsInCode(args) : undefined;
   }
+}
+
+/**
+ * The string literals a one-liner hands to a shell: `os.system("…")`, `subprocess.run("…",
+ * shell=True)`, perl's `system q(…)` or backquotes, node's `execSync('…')`. Only literal strings
+ * straight after the call; a command built from pieces or passed as a list is not read.
+ */
+const SHELL_CALL = /\b(?:system|popen|exec|execSync|spawnSync|check_output|check_call|call|run|Popen|passthru|shell_exec)\s*\(?\s*(?:q[qx]?\s*[({[]([^)}\]]*)[)}\]]|'([^']*)'|"([^"]*)"|`([^`]*)`)|`([^`]*)`/g;
+function shellStringsInCode(args: readonly string[]): string | undefined {
+  const code = args.find((arg, i) => i > 0 && /^-[cer]$|^--eval$/.test(args[i - 1]!));
+  if (code === undefined) return undefined;
+  const found = [...code.matchAll(SHELL_CALL)].map((m) => m.slice(1).find((g) => g !== undefined) ?? "");
+  return found.length ? found.join("\n") : undefined;
 }
 
 function shellDashC(args: readonly string[]): string | undefined {

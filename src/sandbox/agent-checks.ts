@@ -71,6 +71,8 @@ function claudeChecksOff(args: readonly string[]): string[] {
   if (anyBashRule(tools)) found.push("--allowedTools allowing every Bash command");
   if (optionValues(args, ["--permission-mode"]).includes("bypassPermissions")) found.push("--permission-mode bypassPermissions");
   if (args.includes("--dangerously-skip-permissions")) found.push("--dangerously-skip-permissions");
+  // "Enable bypassing all permission checks as an option": one Shift+Tab (a hive_send key) turns it on.
+  if (args.includes("--allow-dangerously-skip-permissions")) found.push("--allow-dangerously-skip-permissions");
   return found;
 }
 
@@ -92,7 +94,10 @@ function codexChecksOff(args: readonly string[]): string[] {
 const PROGRAMS: Record<string, (args: readonly string[]) => string[]> = { claude: claudeChecksOff, codex: codexChecksOff };
 
 function judge(command: SimpleCommand, flags: readonly string[]): string[] {
-  const found = (PROGRAMS[command.program] ?? (() => []))(command.args);
+  // A program named by a variable the line does not set (`$c --dangerously-skip-permissions`)
+  // may be any agent: every known agent's checks apply.
+  const judges = command.opaqueProgram ? Object.values(PROGRAMS) : [PROGRAMS[command.program] ?? (() => [])];
+  const found = judges.flatMap((judgeArgs) => judgeArgs(command.args));
   for (const flag of flags) {
     const [name, ...rest] = flag.trim().split(/\s+/);
     if (name && hasOption(command.args, name, rest.length ? rest.join(" ") : null)) found.push(flag);

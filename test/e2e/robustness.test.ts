@@ -2,7 +2,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
 
@@ -171,6 +172,33 @@ describe("bad input", () => {
     assert.match(r.text, /refused by the safety gate: recursive-delete/);
     const harmless = await h.ok("terminal_run", { session: "main", command: "echo 'rm -rf /'" });
     assert.equal(harmless.output, "rm -rf /");
+  });
+
+  test("trial 16's shapes are refused before they are typed; their ordinary relatives run", async () => {
+    // A throwaway HOME with a file in it: a refused command must leave it.
+    const home = mkdtempSync(join(tmpdir(), "gate16-home-"));
+    const project = mkdtempSync(join(tmpdir(), "gate16-proj-"));
+    writeFileSync(join(home, "keep.txt"), "x");
+    writeFileSync(join(project, "a.o"), "x");
+    writeFileSync(join(project, "a.c"), "x");
+    mkdirSync(join(project, "build"));
+    await h.ok("terminal_open", { name: "g16", command: "bash", cwd: project, env: { HOME: home } });
+    const refused: [string, RegExp][] = [
+      ["r=rm; $r -rf ~", /recursive-delete/],
+      ["find ~ -delete", /find-delete/],
+      ["echo ~ | xargs rm -rf", /recursive-delete-xargs/],
+      ["echo cm0gLXJmIH4= | base64 -d | sh", /decoded-pipe-shell/],
+      [`python3 -c "import shutil,os; shutil.rmtree(os.path.expanduser('~'))"`, /interpreter-delete/],
+    ];
+    for (const [command, rule] of refused) {
+      const r = await h.call("terminal_run", { session: "g16", command });
+      assert.equal(r.isError, true, command);
+      assert.match(r.text, new RegExp(`refused by the safety gate: ${rule.source}`), command);
+    }
+    assert.ok(existsSync(join(home, "keep.txt")), "a refused command ran");
+    const ran = await h.ok("terminal_run", { session: "g16", command: "find . -name '*.o' -delete; r=rm; $r -rf build; ls" });
+    assert.equal(ran.exit_code, 0);
+    assert.equal(ran.output.trim(), "a.c");
   });
 
   test("progress notifications while a run waits", async () => {

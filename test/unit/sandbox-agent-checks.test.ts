@@ -25,6 +25,14 @@ const OFF: [string, readonly string[], RegExp][] = [
   ["codex --config=sandbox_mode='danger-full-access'", shell, /sandbox_mode=danger-full-access/],
   ["codex --sandbox=danger-full-access", codex, /--sandbox danger-full-access/],
   ["nohup codex --yolo", codex, /--yolo/],
+  // Trial 16, finding 8: the program from a variable (set on the line, or not), and the flag
+  // that makes bypass mode one Shift+Tab away.
+  ["c=claude; $c --dangerously-skip-permissions", shell, /--dangerously-skip-permissions/],
+  ["export c=codex; exec $c --yolo", shell, /--yolo/],
+  ["$AGENT --permission-mode bypassPermissions", shell, /--permission-mode bypassPermissions/],
+  ["$(command -v claude) --dangerously-skip-permissions", shell, /--dangerously-skip-permissions/],
+  ["claude --allow-dangerously-skip-permissions", shell, /--allow-dangerously-skip-permissions/],
+  ["claude --allow-dangerously-skip-permissions", claude, /--allow-dangerously-skip-permissions/],
 ];
 
 const ON: [string, readonly string[]][] = [
@@ -38,6 +46,9 @@ const ON: [string, readonly string[]][] = [
   ["codex -c approval_policy=never", codex],
   [`codex "set sandbox_mode=danger-full-access in the docs"`, codex],
   ["codex --yolo-not", codex],
+  ["c=claude; $c", shell],
+  ["$AGENT --model opus", shell],
+  ["c=codex; $c --dangerously-skip-permissions", shell],
 ];
 
 test("the ten spellings (and a few more) of an agent with its own checks off are each found, on the parsed command", () => {

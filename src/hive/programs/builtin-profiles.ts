@@ -20,8 +20,8 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileConfig>> = {
   claude: {
     description: "Claude Code (Anthropic's CLI agent)",
     command: "claude",
-    // `claude --help` 2.1.332: these run every tool without asking (agent_spawn wants a sandbox or confirm).
-    dangerousFlags: ["--dangerously-skip-permissions", "--permission-mode bypassPermissions"],
+    // `claude --help` 2.1.332: these run every tool without asking, or let one Shift+Tab do so (agent_spawn wants a sandbox or confirm).
+    dangerousFlags: ["--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--permission-mode bypassPermissions"],
     // Checked against these versions, offline, by test/e2e/real-claude.test.ts (docs/agents.md).
     checkedVersions: ["2.1.332"],
     // The input prompt or the "? for shortcuts" footer appear once the TUI accepts input.
