@@ -4,7 +4,7 @@ import { HiveError } from "../index.js";
 import type { Crew } from "../live/crew.js";
 import { agentLaunch } from "../live/hook-launch.js";
 import { READY_TIMEOUT_MS } from "./layout-builder.js";
-import { waitReady } from "./agent-ready.js";
+import { quietForIdle, waitReady } from "./agent-ready.js";
 import { recordLaunch } from "../live/launch-facts.js";
 import { addWorktree, removeWorktree } from "./worktree.js";
 import type { TerminalSession } from "../../terminal/session/session.js";
@@ -62,7 +62,10 @@ export async function spawnAgent(crew: Crew, input: SpawnInput) {
   const ready = await waitReady(session, profile, (input.ready_timeout_s ?? READY_TIMEOUT_MS / 1000) * 1000);
   const agent = crew.bind(session, { name: input.name, team: input.team, profile: profile.name, replace: input.replace, ready: ready === "ready" });
   // What the pane shows now is its status (a shell at its prompt is idle), not "starting".
-  if (ready === "ready") await crew.judgeNow(session);
+  if (ready === "ready") {
+    await quietForIdle(session, profile);
+    await crew.judgeNow(session);
+  }
   recordLaunch(crew, session, { agent: agent.name, profile: profile.name, command: plain, cwd, env: input.env, team: input.team, host: input.host, conversationId });
   const warning = hooksOff ? `${profile.name} started with ${hooksOff} runs none of its hooks: ${agent.name}'s status comes from its screen only (no exact turn starts, ends or permission requests)` : null;
   return { agent: hive.agents.find(agent.name) ?? agent, ready, ready_ms: Date.now() - started, cwd, session, warning };
