@@ -50,6 +50,8 @@ describe("agent_restore without an agent's env values", () => {
     assert.equal(back.resumed, true);
     assert.equal(back.conversation, id);
     assert.ok(logLines(log).slice(linesBefore).includes(`resumed: ${id}`));
+    // (The check above would see it: the restored pane's start command names the fake.)
+    assert.ok(h.tmux("list-panes", "-a", "-F", "#{pane_start_command}").stdout.includes("fake-agent"));
   });
 
   test("a fresh start that dies leaves the recorded conversation for the next restore", async () => {
