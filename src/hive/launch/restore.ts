@@ -80,6 +80,12 @@ function plan(crew: Crew, name: string, launch: LaunchRecord, input: RestoreInpu
     if (value === undefined) envMissing.push(key);
     else env[key] = value;
   }
+  if (envMissing.length) {
+    // Starting without them would start a program that cannot find its conversation (or its
+    // API key) and dies, and a restore after it would have lost the id: ask, start nothing.
+    const kept = launch.conversationId ? `; its conversation ${launch.conversationId} is kept for that restore` : "";
+    throw new Error(`needs a value for env ${envMissing.join(", ")} (it was started with ${envMissing.length > 1 ? "them" : "it"}; values are never stored): give ${envMissing.length > 1 ? "them" : "it"} in env (termhive restore: --env NAME=VALUE; "" for none) or in the restoring termhive's environment. Nothing was started${kept}`);
+  }
   for (const [key, value] of Object.entries(input.env ?? {})) env[key] = value;
   const base = launch.command ?? (profile.command || undefined);
   if (profile.resume && launch.conversationId && runsProfileProgram(base, profile)) {
@@ -172,12 +178,16 @@ export async function restoreAgents(crew: Crew, input: RestoreInput): Promise<{ 
         s = await open(crew, p, {});
         ready = await waitReady(s, p.profile, timeoutMs);
       }
+      // A fresh start that died never held a conversation: the record keeps the one it had, so
+      // a later restore (with the right env, say) can still resume it.
+      const keepOld = ready === "exited" && !p.resumed && p.launch.conversationId !== null;
+      if (keepOld) p.note = `${p.note ?? "started fresh"}; the fresh start exited too: conversation ${p.launch.conversationId} is kept for the next restore`;
       // The team is the one the agent is in now (team_assign since its start), not its launch's.
       const agent = crew.bind(s, { name: p.name, team: p.launch.team, keepTeam: true, profile: p.profile.name, replace: true, ready: ready === "ready" });
       recordLaunch(crew, s, {
         agent: agent.name, profile: p.profile.name, command: p.launch.command ?? undefined, cwd: p.launch.cwd ?? undefined,
         env: { ...Object.fromEntries(p.launch.envNames.map((k) => [k, ""])), ...keptEnv(p.env) }, team: agent.team, host: p.launch.host ?? undefined,
-        conversationId: p.conversation, conversationBy: p.resumed ? p.launch.conversationBy : null, layout: p.launch.layout ?? undefined, paneIndex: p.launch.paneIndex ?? undefined,
+        conversationId: keepOld ? p.launch.conversationId : p.conversation, conversationBy: p.resumed || keepOld ? p.launch.conversationBy : null, layout: p.launch.layout ?? undefined, paneIndex: p.launch.paneIndex ?? undefined,
       });
       results.set(p.name, {
         name: p.name, ok: true, resumed: p.resumed, conversation: p.conversation, session: s.id, pane: s.paneId, ready,

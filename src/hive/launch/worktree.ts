@@ -55,3 +55,12 @@ export async function addWorktree(repo: string, branch: string, agent: string): 
   }
   return path;
 }
+
+/** Undoes addWorktree for a spawn that failed after it: the worktree and its new branch go. */
+export async function removeWorktree(repo: string, branch: string, path: string): Promise<void> {
+  const top = await git(["-C", repo, "rev-parse", "--show-toplevel"]).catch(() => null);
+  if (!top) return;
+  await git(["-C", top, "worktree", "remove", "--force", path]).catch(() => undefined);
+  // -d, not -D: a branch with commits of its own is not this call's to delete.
+  await git(["-C", top, "branch", "-d", branch]).catch(() => undefined);
+}

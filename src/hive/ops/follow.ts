@@ -30,13 +30,22 @@ export async function waitForTargets(crew: Pick<Crew, "resolve" | "hive" | "regi
     if (!input.pattern) throw new ToolError('for: "pattern" needs a pattern');
     pattern = terminal.regex(input.pattern, "pattern");
   }
-  const { targets } = await crew.resolve(input.targets);
+  const { targets, unavailable } = await crew.resolve(input.targets);
+  // Agents whose session is gone reach no pane: they are exited, and said so, never left out.
+  const gone = unavailable.map((u) => ({ session: "", name: u.ref.replace(/^.*agent:/, ""), agents: [], met: input.for === "exited", detail: `exited: ${u.reason}` }));
+  if (gone.length && input.for !== "exited" && input.mode === "all") {
+    throw new ToolError(`hive_wait for ${input.for} cannot be met any more — ${gone.map((g) => `${g.name}: ${g.detail}`).join("; ")}`, "dead");
+  }
   // An idle status does not end a message's work until the turn it started is over, and a
   // queued message is work still to come (see hive/store/turns.ts, hive/store/outbox.ts).
   const held = (a: AgentRecord) => crew.hive.turns.holdsIdle(a.name) || crew.hive.outbox.hasFor(a.sessionId);
-  return withProgress(ctx, `waiting for ${input.for} (${input.mode ?? "any"} of ${targets.length})`, hiveWait({ hive: crew.hive, registry: crew.registry, onAgentChanged: crew.onAgentChanged, held }, targets, {
-    for: input.for, pattern, mode: input.mode ?? "any", timeoutMs: (input.timeout_s ?? 30) * 1000,
+  // (No session at all was refused by resolve, naming the gone ones.) A gone agent already
+  // meets "exited": a wait for any of them only reads how the others are now.
+  const goneMeets = gone.length > 0 && input.for === "exited" && input.mode !== "all";
+  const r = await withProgress(ctx, `waiting for ${input.for} (${input.mode ?? "any"} of ${targets.length + gone.length})`, hiveWait({ hive: crew.hive, registry: crew.registry, onAgentChanged: crew.onAgentChanged, held }, targets, {
+    for: input.for, pattern, mode: input.mode ?? "any", timeoutMs: goneMeets ? 0 : (input.timeout_s ?? 30) * 1000,
   }));
+  return goneMeets ? { ...r, matched: true, reason: "condition", targets: [...r.targets, ...gone] } : { ...r, targets: [...r.targets, ...gone] };
 }
 
 export async function watch(crew: Pick<Crew, "sync" | "hive" | "descriptors" | "scanner">, input: { targets?: TargetSpec; pattern?: string; flags?: string; label?: string; remove?: number }) {

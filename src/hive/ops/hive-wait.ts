@@ -19,6 +19,7 @@ import type { Event } from "../../util/event.js";
 import { stripAnsi } from "../../util/ansi.js";
 import { drawnText } from "../../output/clean.js";
 import { RegexTimeoutError } from "../../util/regex-worker.js";
+import { ToolError } from "../../util/tool-error.js";
 
 const CROSS_PROCESS_POLL_MS = 50;
 
@@ -154,14 +155,14 @@ export async function hiveWait(
         return;
       }
       const cannot = impossible(false);
-      if (cannot) return fail(new Error(cannot));
+      if (cannot) return fail(new ToolError(cannot, "dead"));
       checking = true;
       evaluate()
         .then(
           (r) => {
             if (r) return finish(r, true);
             const ended = impossible(true);
-            if (ended) fail(new Error(ended));
+            if (ended) fail(new ToolError(ended, "dead"));
           },
           (error: Error) => {
             // A pattern too costly even for the worker's time answers with that error (as
