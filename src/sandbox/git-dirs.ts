@@ -125,3 +125,37 @@ function writeEmpty(path: string): void {
     // made meanwhile: covered as it is
   }
 }
+
+/** The last `core.hooksPath` a git config text sets ("" for none). */
+export function hooksPathSetting(text: string): string {
+  let section = "";
+  let found = "";
+  for (const line of text.split("\n")) {
+    const header = /^\s*\[([^\]]*)\]/.exec(line);
+    if (header) section = header[1]!.trim().toLowerCase();
+    const setting = section === "core" ? /^\s*hookspath\s*=\s*(.*?)\s*$/i.exec(header ? line.slice(header[0].length) : line) : null;
+    if (setting) found = setting[1]!.replace(/^"(.*)"$/, "$1");
+  }
+  return found;
+}
+
+/**
+ * The hooks folder git runs for the work tree `top` instead of its git dir's hooks/, when a
+ * config sets core.hooksPath (husky's `.husky/_`, a `.githooks` of the project, a `~/.githooks`):
+ * the global configs first, the repository's last (it wins, as in git). Relative to the work
+ * tree's top, as git reads it.
+ */
+export function hooksPathFor(top: string, gitDir: string, home: string): string | undefined {
+  const configs = [join(home, ".gitconfig"), join(home, ".config", "git", "config"), join(commonDir(gitDir) ?? gitDir, "config"), join(gitDir, "config.worktree")];
+  let setting = "";
+  for (const config of configs) {
+    try {
+      setting = hooksPathSetting(readFileSync(config, "utf8").slice(0, 65536)) || setting;
+    } catch {
+      // no such config
+    }
+  }
+  if (!setting) return undefined;
+  if (setting === "~" || setting.startsWith("~/")) return join(home, setting.slice(1));
+  return isAbsolute(setting) ? setting : resolve(top, setting);
+}

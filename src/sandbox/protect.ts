@@ -8,7 +8,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { relayDir } from "./relay.js";
-import { GIT_DIR_PATHS, gitDirParts, gitFileTarget } from "./git-dirs.js";
+import { GIT_DIR_PATHS, gitDirParts, gitFileTarget, hooksPathFor } from "./git-dirs.js";
 import { copyMasked, lookFor, readSmall } from "./bounded-file.js";
 import type { SandboxPolicy } from "./policy.js";
 
@@ -50,11 +50,12 @@ export { GIT_DIR_PATHS };
  * server and every later sandbox run, and the rc files every new pane's shell sources. A write path
  * holding them (a folder above the install, a "worktree" sandbox opened in termhive's own
  * clone) gets them read-only; one inside them is refused (launch.ts). Its sources (src/*.ts)
- * run nothing and stay writable. Each as given and as its real path (node_modules may be a link).
+ * run nothing and stay writable; package.json and .npmrc (npm reads both for `npm start`) do
+ * not. Each as given and as its real path (node_modules may be a link).
  */
 export function ownCode(root: string, nodeBinary: string, programs: (string | null)[] = []): string[] {
   const found = new Set<string>();
-  for (const p of [...["dist", "src/shell", "proto", "node_modules", "package.json"].map((part) => join(root, part)), nodeBinary, ...programs]) {
+  for (const p of [...["dist", "src/shell", "proto", "node_modules", "package.json", ".npmrc"].map((part) => join(root, part)), nodeBinary, ...programs]) {
     if (!p || !exists(p)) continue;
     found.add(p);
     try {
@@ -116,7 +117,7 @@ function exists(path: string): boolean {
  * missing .claude folder is made (empty: git shows no empty folder) so no agent settings can be
  * planted there.
  */
-function projectCandidates(dir: string, make: (path: string) => boolean): string[] {
+function projectCandidates(dir: string, make: (path: string) => boolean, home: string): string[] {
   // A write path may be a file (~/.claude.json): nothing is under it.
   if (!isDirectory(dir)) return [];
   const dotGit = join(dir, ".git");
@@ -125,10 +126,22 @@ function projectCandidates(dir: string, make: (path: string) => boolean): string
   return PROJECT_PATHS.flatMap((p) => {
     const path = join(dir, p);
     if (p !== ".git") return [path];
-    if (isDirectory(path)) return gitDirParts(path, make);
-    const target = gitFileTarget(path);
-    return target && isDirectory(target) ? [path, ...gitDirParts(target, make)] : [path];
+    const gitDir = isDirectory(path) ? path : gitFileTarget(path);
+    if (!gitDir || !isDirectory(gitDir)) return [path];
+    return [...(gitDir === path ? [] : [path]), ...gitDirParts(gitDir, make), ...hooksFolder(dir, gitDir, home, make)];
   });
+}
+
+/**
+ * The folder core.hooksPath names (git-dirs.ts): git runs its hooks instead of the git dir's,
+ * so it is covered like hooks/. A missing one inside a write path is made empty (the pane would
+ * make it and plant a hook; git shows no empty folder).
+ */
+function hooksFolder(top: string, gitDir: string, home: string, make: (path: string) => boolean): string[] {
+  const hooks = hooksPathFor(top, gitDir, home);
+  if (!hooks) return [];
+  if (!exists(hooks) && make(hooks)) mkdirSync(hooks, { recursive: true, mode: 0o755 });
+  return [hooks];
 }
 
 /** The real files the links in a folder point to (pipx's venvs, an npm prefix's packages). */
@@ -177,7 +190,7 @@ export async function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Prom
   }
   const candidates = new Set<string>(HOME_PATHS.map((p) => join(ctx.home, p)));
   for (const dir of BIN_DIRS) for (const target of linkTargets(join(ctx.home, dir))) candidates.add(target);
-  for (const w of write) for (const dir of [w, ...children(w)]) for (const c of projectCandidates(dir, make)) candidates.add(c);
+  for (const w of write) for (const dir of [w, ...children(w)]) for (const c of projectCandidates(dir, make, ctx.home)) candidates.add(c);
   const readOnly = [...candidates].filter((c) => !named.has(c) && write.some((w) => inside(c, w) && c !== w) && exists(c));
   for (const c of ctx.ownCode ?? []) if (!readOnly.includes(c) && write.some((w) => inside(c, w))) readOnly.push(c);
 

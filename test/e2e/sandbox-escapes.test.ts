@@ -203,7 +203,7 @@ describe("no way out of a sandboxed pane", { skip }, () => {
       return;
     }
     const { session } = await h.ok("terminal_open", { name: "own-code", command: "bash", cwd: install, sandbox: "worktree" });
-    const code = ["dist", "dist/bundle/cli.js", "src/shell", "src/shell/bash/termhive.bash", "package.json", "node_modules", "proto"];
+    const code = ["dist", "dist/bundle/cli.js", "src/shell", "src/shell/bash/termhive.bash", "package.json", ".npmrc", "node_modules", "proto"];
     const probe = await run(session, `${code.map((p) => `test -w ${p} && echo "writable: ${p}"`).join("; ")}; test -w src/index.ts && echo sources-writable`);
     assert.equal(probe.output, "sources-writable", probe.output);
     const inside = await h.call("terminal_open", { name: "own-code-in", command: "bash", cwd: install, sandbox: { write: [join(install, "dist")], network: "on" } });

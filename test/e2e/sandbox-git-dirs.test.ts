@@ -106,6 +106,32 @@ describe("a worktree sandbox leaves no git dir or agent folder of its project to
     assert.equal(git(bare, "status", "--porcelain"), "");
   });
 
+  test("a hooks folder core.hooksPath names (a project's .githooks, husky's .husky/_ not made yet) is read-only: the user's next commit runs nothing planted", async () => {
+    const hooked = join(userHome, "hooked");
+    git(userHome, "init", "-q", hooked);
+    mkdirSync(join(hooked, ".githooks"));
+    writeFileSync(join(hooked, ".githooks", "pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    git(hooked, "config", "core.hooksPath", ".githooks");
+    git(hooked, "commit", "-q", "--allow-empty", "-m", "one");
+    const husky = join(userHome, "husky");
+    git(userHome, "init", "-q", husky);
+    git(husky, "config", "core.hooksPath", ".husky/_");
+    git(husky, "commit", "-q", "--allow-empty", "-m", "one");
+    const mark = join(userHome, "HOOKSPATHPWN");
+    for (const [repo, plant] of [
+      [hooked, `printf '#!/bin/sh\\necho HOOKSPATH > ${mark}\\n' > .githooks/pre-commit`],
+      [husky, `mkdir -p .husky/_ && printf '#!/bin/sh\\necho HUSKY > ${mark}\\n' > .husky/_/pre-commit && chmod +x .husky/_/pre-commit`],
+    ] as const) {
+      const { session } = await h.ok("terminal_open", { name: `gd-${repo.split("/").pop()}`, command: "bash", cwd: repo, sandbox: "worktree" });
+      const r = await run(session, plant);
+      assert.notEqual(r.exit_code, 0, `planted: ${plant}\n${r.output}`);
+      await h.ok("terminal_close", { session });
+      git(repo, "commit", "-q", "--allow-empty", "-m", "two");
+    }
+    assert.equal(existsSync(mark), false, "a planted hook ran outside");
+    assert.equal(git(husky, "status", "--porcelain"), "", "the folder made to be covered shows nothing in git");
+  });
+
   test("~/.claude given to the pane without settings.json or hooks at launch: they are made empty and read-only, so no hook is planted for the next claude outside", async () => {
     mkdirSync(join(userHome, ".claude"));
     const { session } = await h.ok("terminal_open", { name: "gd-claude", command: "bash", cwd: top, sandbox: { write: ["~/.claude"], network: "on" } });
