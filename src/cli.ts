@@ -19,7 +19,7 @@ import { loadConfig, ConfigError } from "./config.js";
 import { PANE_COMMANDS } from "./cli/pane-commands.js";
 import { enableLinearRegexFallback } from "./util/regex.js";
 import { VERSION } from "./version.js";
-import { answerEarlyDiscover } from "./mcp/early-discover.js";
+import { answerEarlyDiscover } from "./mcp/stdio/early-discover.js";
 
 enableLinearRegexFallback();
 
@@ -65,7 +65,7 @@ async function mcpCommand(explain: boolean): Promise<void> {
   // answered: a client's first answers wait for neither its import nor its start.
   const loading = (async () => {
     (await import("zod")).config({ jitless: true });
-    return Promise.all([import("./mcp/server.js"), import("./mcp/deferred-root.js")]);
+    return Promise.all([import("./mcp/server.js"), import("./mcp/stdio/deferred-root.js")]);
   })();
   loading.catch(() => undefined); // awaited below, after the first line
   const opening = await early;

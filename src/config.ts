@@ -56,7 +56,7 @@ export interface TermhiveConfig {
   toolFamilies: ToolFamily[];
   /** TERMHIVE_ELICIT=off: never ask the person through the client; the model's confirm: true decides. */
   elicit: boolean;
-  /** TERMHIVE_MCP_ERA: the MCP protocol eras the stdio door serves (both by default; mcp/era.ts). */
+  /** TERMHIVE_MCP_ERA: the MCP protocol eras the stdio door serves (both by default; mcp/stdio/era.ts). */
   mcpEra: McpEra;
   /** gRPC calls (streams included) one door of `termhive serve` serves at once. */
   grpcMaxCalls: number;

@@ -1,18 +1,18 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio as serveEras, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { ServiceRoot } from "../service/root.js";
-import { DeferredRoot, RootGate } from "./deferred-root.js";
-import { STDIO_ENVELOPE_BYTES, StdioLineLimit } from "./stdio-lines.js";
+import { DeferredRoot, RootGate } from "./stdio/deferred-root.js";
+import { STDIO_ENVELOPE_BYTES, StdioLineLimit } from "./stdio/stdio-lines.js";
 import { callerPane } from "../util/caller-pane.js";
 import { traced } from "../util/traced.js";
 import { registerTools } from "./tools.js";
 import { registerResources, type ResourceDelivery } from "./resources.js";
 import { resourceFeed } from "./resource-feed.js";
-import { ListenTap } from "./listen-tap.js";
+import { ListenTap } from "./stdio/listen-tap.js";
 import { registerPrompts } from "./prompts.js";
-import { eraWire } from "./era.js";
+import { eraWire } from "./stdio/era.js";
 import { VERSION } from "../version.js";
-import { instructionsFor } from "./early-discover.js";
+import { instructionsFor } from "./stdio/early-discover.js";
 import type { Readable } from "node:stream";
 
 export { instructionsFor };

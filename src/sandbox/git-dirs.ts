@@ -109,7 +109,8 @@ function worktreeConfigOn(common: string): boolean {
   }
 }
 
-function exists(path: string): boolean {
+/** Whether anything is at `path`, a dangling link too (lstat). */
+export function exists(path: string): boolean {
   try {
     lstatSync(path);
     return true;

@@ -8,7 +8,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { relayDir } from "./relay.js";
-import { GIT_DIR_PATHS, gitDirParts, gitFileTarget, hooksPathFor } from "./git-dirs.js";
+import { exists, GIT_DIR_PATHS, gitDirParts, gitFileTarget, hooksPathFor } from "./git-dirs.js";
 import { copyMasked, lookFor, readSmall } from "./bounded-file.js";
 import type { SandboxPolicy } from "./policy.js";
 
@@ -98,15 +98,6 @@ function children(dir: string): string[] {
     return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.isSymbolicLink()).map((e) => join(dir, e.name));
   } catch {
     return [];
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -1,7 +1,7 @@
 import { mock, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
-import { DeferredRoot, RootGate } from "../../../src/mcp/deferred-root.js";
+import { DeferredRoot, RootGate } from "../../../src/mcp/stdio/deferred-root.js";
 import type { ServiceRoot } from "../../../src/service/root.js";
 
 /** The client's side: messages pushed in as if read from stdin, answers collected. */

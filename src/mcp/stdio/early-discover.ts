@@ -12,8 +12,8 @@
 // Anything else on the first line (initialize, a discover with other fields) is left to the
 // SDK, untouched.
 import { Readable } from "node:stream";
-import type { McpEra, ToolFamily } from "../config.js";
-import { VERSION } from "../version.js";
+import type { McpEra, ToolFamily } from "../../config.js";
+import { VERSION } from "../../version.js";
 
 /** The server's instructions: which tool for which job, in a few lines a client keeps in context. */
 export function instructionsFor(families: readonly ToolFamily[]): string {

@@ -9,54 +9,35 @@
 // closed. A listen is handed on once its sessions are adopted, and what follows it waits
 // behind it, so the acknowledgement never comes before the watch.
 import type { JSONRPCMessage, MessageExtraInfo, SubscriptionFilter, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
-import type { Disposable } from "../util/lifecycle.js";
-import type { ResourceFeed } from "./resource-feed.js";
+import type { Disposable } from "../../util/lifecycle.js";
+import { LayeredTransport } from "./layered-transport.js";
+import type { ResourceFeed } from "../resource-feed.js";
 
 type RequestId = string | number;
 
-export class ListenTap implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+export class ListenTap extends LayeredTransport {
   private readonly leases = new Map<RequestId, Promise<Disposable>>();
   /** Messages after a listen whose watch is not in yet, in arrival order. */
   private pending: Promise<void> | undefined;
 
   constructor(
-    private readonly inner: Transport,
+    inner: Transport,
     private readonly feed: () => ResourceFeed,
-  ) {}
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
+  ) {
+    super(inner);
   }
 
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  async start(): Promise<void> {
-    this.inner.onmessage = (message, extra) => this.route(message, extra);
-    this.inner.onclose = () => {
-      this.endAll();
-      this.onclose?.();
-    };
-    this.inner.onerror = (error) => this.onerror?.(error);
-    await this.inner.start();
-  }
-
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     // A listen the SDK refused (bad envelope, limit reached) has no stream to watch for.
     if ("error" in message && message.id !== undefined && message.id !== null) this.end(message.id);
     await this.inner.send(message, options);
   }
 
-  async close(): Promise<void> {
+  protected override ending(): void {
     this.endAll();
-    await this.inner.close();
   }
 
-  private route(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+  protected route(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     if (!("method" in message)) return this.hand(message, extra);
     if (message.method === "notifications/cancelled") {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;

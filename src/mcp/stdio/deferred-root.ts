@@ -13,7 +13,8 @@
 // that must start no tmux server, write no state and run no notifier (issue 34 §5), so
 // after a discover only a request that needs the root composes it.
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
-import type { ServiceRoot } from "../service/root.js";
+import type { ServiceRoot } from "../../service/root.js";
+import { LayeredTransport } from "./layered-transport.js";
 
 /** Requests answered from what the server holds from the start (no session, hive or backend). */
 const ROOT_FREE = new Set(["initialize", "server/discover", "tools/list", "ping"]);
@@ -73,10 +74,7 @@ export class DeferredRoot {
 }
 
 /** A transport that holds every message needing the root until the root is composed. */
-export class RootGate implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+export class RootGate extends LayeredTransport {
   private readonly held: Array<[JSONRPCMessage, MessageExtraInfo | undefined]> = [];
   private readonly listRequests = new Set<string | number>();
   private timer: NodeJS.Timeout | undefined;
@@ -84,45 +82,30 @@ export class RootGate implements Transport {
   private first = true;
 
   constructor(
-    private readonly inner: Transport,
+    inner: Transport,
     private readonly root: DeferredRoot,
     private readonly onFailure: (error: unknown) => void,
     /** The connection opened with a discover answered before this gate (early-discover.ts). */
     private readonly openedByDiscover = false,
   ) {
+    super(inner);
     if (openedByDiscover) this.first = false;
   }
 
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  async start(): Promise<void> {
-    this.inner.onmessage = (message, extra) => this.route(message, extra);
-    this.inner.onclose = () => {
-      clearTimeout(this.timer);
-      this.onclose?.();
-    };
-    this.inner.onerror = (error) => this.onerror?.(error);
-    await this.inner.start();
+  protected override started(): void {
     if (!this.openedByDiscover) this.timer = setTimeout(() => this.compose(), COMPOSE_AFTER_MS);
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  protected override ending(): void {
+    clearTimeout(this.timer);
+  }
+
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     await this.inner.send(message, options);
     if ("id" in message && !("method" in message) && message.id !== undefined && this.listRequests.delete(message.id)) this.compose();
   }
 
-  async close(): Promise<void> {
-    clearTimeout(this.timer);
-    await this.inner.close();
-  }
-
-  private route(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+  protected route(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const request = "method" in message && "id" in message ? message : undefined;
     if (this.first && request?.method === "server/discover") clearTimeout(this.timer);
     this.first = false;

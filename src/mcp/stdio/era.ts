@@ -6,8 +6,9 @@
 // given the other: `2026` refuses a 2025 opening (the SDK's own `legacy: "reject"`), and
 // `2025` answers a 2026 opening as a server of that era would — `server/discover` is a
 // method it does not know — so a probing client falls back to `initialize`.
-import { PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type Transport, type TransportSendOptions } from "@modelcontextprotocol/server";
-import type { McpEra } from "../config.js";
+import { PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type MessageExtraInfo, type Transport } from "@modelcontextprotocol/server";
+import type { McpEra } from "../../config.js";
+import { LayeredTransport } from "./layered-transport.js";
 
 /** -32601: JSON-RPC's "method not found", what a 2025 server answers to `server/discover`. */
 const METHOD_NOT_FOUND = -32601;
@@ -24,41 +25,12 @@ function claimedRevision(message: JSONRPCMessage): string | undefined {
 }
 
 /** A transport that answers 2026-era requests itself and passes everything else through. */
-export class Era2025Only implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-
-  constructor(private readonly inner: Transport) {}
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  async start(): Promise<void> {
-    this.inner.onmessage = (message) => this.route(message);
-    this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (error) => this.onerror?.(error);
-    await this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.inner.send(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  private route(message: JSONRPCMessage): void {
+export class Era2025Only extends LayeredTransport {
+  protected route(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const claim = claimedRevision(message);
     const modern = "method" in message && (message.method === "server/discover" || (claim !== undefined && claim >= "2026"));
     if (!modern) {
-      this.onmessage?.(message);
+      this.onmessage?.(message, extra);
       return;
     }
     // A notification of the other era is dropped, as a 2025 server drops one it does not know.
