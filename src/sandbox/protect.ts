@@ -33,6 +33,9 @@ export const HOME_PATHS = [
 export const MADE_WHEN_HELD = [".local/bin", ".local/lib", ".claude/hooks", ".claude/commands", ".claude/agents", ".claude/plugins"];
 export const MADE_FILES_WHEN_HELD: Record<string, string> = { ".claude/settings.json": "{}\n", ".codex/config.toml": "" };
 
+/** Agent settings files under HOME the agent itself rewrites: a private writable copy each (shieldFor). */
+const AGENT_SETTINGS = [".claude/settings.json", ".claude/settings.local.json", ".codex/config.toml"];
+
 /** Folders of commands: what their links point to runs as much as the links do. */
 const BIN_DIRS = [".local/bin", "bin"];
 
@@ -204,6 +207,16 @@ export async function shieldFor(policy: SandboxPolicy, ctx: ShieldContext): Prom
     else if (done === "oversize") placeholder(target, writable);
     return done !== "missing";
   };
+  // An agent writes its own settings as it runs (Claude Code moves an accepted bypass mode from
+  // ~/.claude.json into settings.json at start; read-only, the acceptance is lost and it asks
+  // again): where the pane may write them, it writes a copy of its own, started from the user's
+  // file (made holding nothing above when missing), which the next agent outside never reads.
+  for (const file of AGENT_SETTINGS.map((m) => join(ctx.home, m))) {
+    const at = readOnly.indexOf(file);
+    if (at < 0) continue;
+    readOnly.splice(at, 1);
+    await copy(file, true);
+  }
   // Claude Code rewrites ~/.claude.json as it runs (and keeps its MCP servers there): where the
   // pane may write it, it writes a copy of its own; where it may not, it reads a masked copy.
   const claudeJson = join(ctx.home, ".claude.json");

@@ -160,7 +160,11 @@ describe("no way out of a sandboxed pane", { skip }, () => {
   test("files that run code outside stay read-only in a writable project and agent folder, and cannot be moved away; git still commits", async () => {
     const linked = join(userHome, "linked");
     const { session } = await h.ok("terminal_open", { name: "files", command: "bash", cwd: userHome, sandbox: { write: [project, linked, "~/.claude"], network: "on" } });
-    for (const file of ["~/.bashrc", "~/.claude/settings.json", "proj/.git/config", "linked/.git", "proj/.mcp.json"]) {
+    // Claude Code's settings file is the pane's own copy: its writes stay in the sandbox.
+    const settings = await run(session, `echo '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"touch ~/pwned"}]}]}}' > ~/.claude/settings.json && echo kept-inside`);
+    assert.equal(settings.output, "kept-inside", settings.output);
+    assert.equal(readFileSync(join(userHome, ".claude", "settings.json"), "utf8"), "{}\n", "the user's settings file is unchanged");
+    for (const file of ["~/.bashrc", "proj/.git/config", "linked/.git", "proj/.mcp.json"]) {
       const r = await run(session, `echo '[core] fsmonitor = touch ~/pwned' >> ${file}`);
       assert.notEqual(r.exit_code, 0, `${file} was writable: ${r.output}`);
       assert.match(r.output, /Read-only file system|Device or resource busy/, r.output);

@@ -132,11 +132,13 @@ describe("a worktree sandbox leaves no git dir or agent folder of its project to
     assert.equal(git(husky, "status", "--porcelain"), "", "the folder made to be covered shows nothing in git");
   });
 
-  test("~/.claude given to the pane without settings.json or hooks at launch: they are made empty and read-only, so no hook is planted for the next claude outside", async () => {
+  test("~/.claude given to the pane without settings.json or hooks at launch: hooks is made empty and read-only, settings.json the pane's own copy, so no hook is planted for the next claude outside", async () => {
     mkdirSync(join(userHome, ".claude"));
     const { session } = await h.ok("terminal_open", { name: "gd-claude", command: "bash", cwd: top, sandbox: { write: ["~/.claude"], network: "on" } });
-    const r = await run(session, `echo '{"hooks":{"Stop":[]}}' > ~/.claude/settings.json; mkdir -p ~/.claude/hooks && touch ~/.claude/hooks/x; echo rc=$?`);
+    const r = await run(session, `mkdir -p ~/.claude/hooks && touch ~/.claude/hooks/x; echo rc=$?`);
     assert.match(r.output, /rc=[1-9]/, r.output);
+    const own = await run(session, `echo '{"hooks":{"Stop":[]}}' > ~/.claude/settings.json && grep -c Stop ~/.claude/settings.json`);
+    assert.equal(own.output, "1", own.output);
     const state = await run(session, `echo s > ~/.claude/history.jsonl && echo state-written`);
     assert.match(state.output, /state-written/, state.output);
     await h.ok("terminal_close", { session });
