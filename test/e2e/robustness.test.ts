@@ -2,10 +2,10 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Harness } from "./harness.js";
+import { tempFolder } from "../temp-folder.js";
 
 describe("persistence", () => {
   let h: Harness;
@@ -176,8 +176,8 @@ describe("bad input", () => {
 
   test("trial 16's shapes are refused before they are typed; their ordinary relatives run", async () => {
     // A throwaway HOME with a file in it: a refused command must leave it.
-    const home = mkdtempSync(join(tmpdir(), "gate16-home-"));
-    const project = mkdtempSync(join(tmpdir(), "gate16-proj-"));
+    const home = tempFolder("gate16-home-");
+    const project = tempFolder("gate16-proj-");
     writeFileSync(join(home, "keep.txt"), "x");
     writeFileSync(join(project, "a.o"), "x");
     writeFileSync(join(project, "a.c"), "x");

@@ -16,6 +16,7 @@ import { InputMarks } from "./input-marks.js";
 import type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionLimits, SessionMeta, ShellPhase } from "./session-types.js";
 import { asksTheTerminal } from "../model/terminal-query.js";
 import { traced } from "../../util/traced.js";
+import { stripAnsi } from "../../util/ansi.js";
 
 export { locateEndedOutput } from "../model/command-text.js";
 export type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionLimits, SessionMeta, ShellPhase } from "./session-types.js";
@@ -28,6 +29,14 @@ const EXIT_DRAIN_MAX_MS = 1_000;
 
 /** How much of the command history to keep (offsets only; the text is in the transcript). */
 const KEPT_COMMANDS = 200;
+/** How long a whole untyped line at the prompt waits for the C that would make it a submitted line's echo. */
+export const TYPED_ELSEWHERE_SETTLE_MS = 750;
+
+/** The chunk opens with the command's start (C), only escapes (zsh's command line, E) before it. */
+function startsWithCommandOutput(text: string, base: number, events: readonly { event: OscEvent; start: number }[]): boolean {
+  const c = events.find((e) => e.event.type === "command-output");
+  return c !== undefined && !/\S/.test(stripAnsi(text.slice(0, c.start - base)));
+}
 
 export class TerminalSession extends SessionState {
   readonly transcript: Transcript;
@@ -44,6 +53,14 @@ export class TerminalSession extends SessionState {
   private screenEdges: { at: number; edge: "start" | "end" | "restart" }[] = [];
   /** This process typed (or pressed a key) on the line the shell reads; until then what stands there was printed (a job's lines). */
   private typedOnLine = false;
+  /**
+   * A whole line stands on the line the shell reads and nobody here typed it: either a job
+   * printed it, or another process (a person) typed it and pressed Enter, its C still on the
+   * way. bash writes readline's line break and PS0's C apart, and under load they come in two
+   * chunks (a second process matched that echo as output). Decided by what comes next: C
+   * first keeps it echo; anything else, or nothing for TYPED_ELSEWHERE_SETTLE_MS, makes it output.
+   */
+  private undecidedBreak: { at: number; timer: NodeJS.Timeout } | null = null;
 
   constructor(
     meta: SessionMeta,
@@ -166,12 +183,13 @@ export class TerminalSession extends SessionState {
     // Recorded before the events are applied: a command that ends in this chunk has it on disk.
     this.recorder.output(text);
     this.screenEdges = [];
+    if (this.undecidedBreak && !startsWithCommandOutput(text, base, events)) this.settleBreak();
     for (const { event, start, end } of events) this.apply(event, start, end);
     // Whole lines printed at the prompt, untyped: output. A line typed elsewhere (another
-    // process, a person) is submitted by its Enter, whose C comes in the same chunk as its
-    // line break (it closed the range above); the line still being typed stays echo.
+    // process, a person) is submitted by its Enter, whose C comes with its line break or in
+    // the next chunk (see undecidedBreak); the line still being typed stays echo.
     const lastBreak = text.lastIndexOf("\n");
-    if (this.echo.reading && !this.typedOnLine && lastBreak !== -1) this.printedUpTo(base + lastBreak + 1);
+    if (this.echo.reading && !this.typedOnLine && lastBreak !== -1) this.leaveBreakUndecided(base + lastBreak + 1);
     // The screen gets the chunk in pieces, its input edges placed between them.
     let at = 0;
     for (const { at: offset, edge } of this.screenEdges) {
@@ -192,8 +210,34 @@ export class TerminalSession extends SessionState {
     return this.echo.cut(slice.text, slice.start);
   }
 
+  private leaveBreakUndecided(at: number): void {
+    this.forgetUndecidedBreak();
+    const timer = setTimeout(() => {
+      if (this.undecidedBreak?.at !== at) return;
+      // Nothing came since: the screen is written up to this break, where the mark goes.
+      this.settleBreak();
+      for (const { edge } of this.screenEdges) this.screen.markInput(edge);
+      this.screenEdges = [];
+    }, TYPED_ELSEWHERE_SETTLE_MS);
+    timer.unref();
+    this.undecidedBreak = { at, timer };
+  }
+
+  /** The undecided line was printed (a job's): output up to its break. */
+  private settleBreak(): void {
+    const at = this.undecidedBreak?.at;
+    this.forgetUndecidedBreak();
+    if (at !== undefined && this.echo.reading) this.printedUpTo(at);
+  }
+
+  private forgetUndecidedBreak(): void {
+    if (this.undecidedBreak) clearTimeout(this.undecidedBreak.timer);
+    this.undecidedBreak = null;
+  }
+
   /** The shell started reading an input line at `at`: its echo is not output. */
   private inputStarts(at: number): void {
+    this.forgetUndecidedBreak();
     if (this.echo.reading) return;
     this.typedEcho.forget();
     this.echo.open(at);
@@ -202,6 +246,7 @@ export class TerminalSession extends SessionState {
 
   /** The input line ends at `at` (its command's output starts there, or a new prompt). */
   private inputEnds(at: number): void {
+    this.forgetUndecidedBreak();
     if (!this.echo.reading) return;
     this.typedOnLine = false;
     this.echo.close(at);
@@ -217,7 +262,7 @@ export class TerminalSession extends SessionState {
   }
 
   /** Where the line the shell reads begins, past what was printed on it (null: none is read). */
-  get inputLineFrom(): number | null { return this.echo.openAt; }
+  get inputLineFrom(): number | null { return this.undecidedBreak?.at ?? this.echo.openAt; }
 
   private apply(event: OscEvent, start: number, end: number): void {
     switch (event.type) {
@@ -384,6 +429,7 @@ export class TerminalSession extends SessionState {
     this.gone = reason;
     this.living = false;
     this.recorder.close();
+    this.forgetUndecidedBreak();
     this.screen.dispose();
     this.closedEmitter.fire(reason);
   }

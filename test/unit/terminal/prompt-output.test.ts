@@ -4,17 +4,39 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fakeSession, osc } from "./fake-session.js";
 import { inputLineHasText } from "../../../src/terminal/typing/prompt-line.js";
+import { TYPED_ELSEWHERE_SETTLE_MS } from "../../../src/terminal/session/session.js";
 
 const printed = (f: ReturnType<typeof fakeSession>) => f.session.printedText(f.session.transcript.start).replace(/\x1b\][^\x07]*\x07/g, "");
 
-test("whole lines printed at the prompt before anyone typed are output; a partial line is not yet", () => {
+test("whole lines printed at the prompt before anyone typed are output; a partial line is not yet", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
   const f = fakeSession("bash");
   f.print(osc.prompt);
   f.print("BG-OK-2\r\n");
   f.print("half");
   assert.equal(printed(f), "$ BG-OK-2\r\n");
   f.print(" line\r\n");
+  // Not yet: it may be a line typed elsewhere whose C is on its way (its break kept, as echo's are).
+  assert.equal(printed(f), "$ BG-OK-2\r\n\n");
+  t.mock.timers.tick(TYPED_ELSEWHERE_SETTLE_MS);
   assert.equal(printed(f), "$ BG-OK-2\r\nhalf line\r\n");
+});
+
+test("a line typed elsewhere whose C comes in the next chunk (bash under load) stays echo", () => {
+  const f = fakeSession("bash");
+  f.print(osc.prompt);
+  f.print("sleep 1.5; echo CROSS-GO\r\n");
+  assert.equal(printed(f), "$ \n");
+  f.print(`${osc.output}CROSS-GO\r\n`);
+  assert.equal(printed(f), "$ \nCROSS-GO\r\n");
+});
+
+test("zsh's command line report (E) before C in the next chunk keeps the line echo", () => {
+  const f = fakeSession("zsh");
+  f.print(osc.prompt);
+  f.print("echo GO\r\n");
+  f.print(`\x1b]633;E;echo GO\x07${osc.output}GO\r\n`);
+  assert.equal(printed(f), "$ \nGO\r\n");
 });
 
 test("a line typed elsewhere and submitted in the same chunk as its C stays echo", () => {
