@@ -48,7 +48,10 @@ function unaryHandler(verb: AnyVerb, services: Services, authorize: Authorize | 
       callback({ code: grpc.status.UNAUTHENTICATED, details: "unauthenticated" });
       return;
     }
-    const ctx = { clientId: clientId(call.metadata), ...callerPaneOf(call.metadata) };
+    // A client that cancels (or drops) the call: its waits stop, as an MCP cancel's do.
+    const gaveUp = new AbortController();
+    call.once("cancelled", () => gaveUp.abort());
+    const ctx = { clientId: clientId(call.metadata), ...callerPaneOf(call.metadata), signal: gaveUp.signal };
     Promise.resolve()
       .then(() => verb.run(services, schema.parse(decode(call.request)), ctx))
       .then(

@@ -33,6 +33,7 @@ function context(ctx: ServerContext, fallbackClient: string, pane: string | unde
   return {
     clientId: ctx.sessionId ?? fallbackClient,
     ...(pane ? { pane } : {}),
+    signal: ctx.mcpReq.signal,
     onProgress:
       token === undefined
         ? undefined

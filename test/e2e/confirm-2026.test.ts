@@ -12,6 +12,14 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { CLI, Harness } from "./harness.js";
 import { tempFolder } from "../temp-folder.js";
+import { until } from "../until.js";
+
+/** The runs the server stopped waiting for because their client cancelled them (its audit log). */
+function cancelsIn(home: string): number {
+  const log = join(home, "audit.jsonl");
+  if (!existsSync(log)) return 0;
+  return readFileSync(log, "utf8").split("\n").filter((line) => line.includes('"event":"cancelled"')).length;
+}
 
 const harnesses: Harness[] = [];
 const clients: Client[] = [];
@@ -220,14 +228,14 @@ describe("a 2026 client's person confirms a refused command through input_requir
     assert.deepEqual(lines(file), ["ran"]);
   });
 
-  test("a cancelled call ends at the client at once and the command goes on running in the pane, in both eras", async () => {
+  test("a cancelled call ends at the client at once, the server stops waiting, and the command goes on running in the pane, in both eras", async () => {
     const h = await home();
     const { client } = await modern(h, undefined);
     for (const era of ["2025", "2026"]) {
       const file = join(h.home, `late-${era}.txt`);
       const go = join(h.home, `go-${era}`);
-      // It starts, then waits for the test's go: the call is cancelled while the command runs. The
-      // server's own wait goes on to the command's end or timeout_s and its answer is dropped (both eras).
+      // It starts, then waits for the test's go: the call is cancelled while the command runs, and
+      // the server's wait ends then (its audit says so before the command has ended), not at timeout_s.
       const command = `echo STARTED-$((1+${era})); while [ ! -e '${go}' ]; do sleep 0.05; done; echo late >> '${file}'; echo LATE-$((40+${era}))`;
       const abort = new AbortController();
       const call = { name: "terminal_run", arguments: { session: "sh", command, timeout_s: 60 } };
@@ -236,6 +244,8 @@ describe("a 2026 client's person confirms a refused command through input_requir
       assert.equal((await h.ok("terminal_wait", { session: "sh", pattern: `^STARTED-${1 + Number(era)}$`, timeout_s: 20 })).matched, true);
       abort.abort("the person pressed Esc");
       await assert.rejects(started, /abort|cancel|Esc/i, era);
+      const stopped = await until(`the server to record the ${era} run's cancel`, () => (cancelsIn(h.home) === Number(era) - 2024 ? true : undefined));
+      assert.equal(stopped, true);
       assert.deepEqual(lines(file), [], "cancelled before the command ended");
       writeFileSync(go, "");
       assert.equal((await h.ok("terminal_wait", { session: "sh", pattern: `^LATE-${40 + Number(era)}$`, timeout_s: 20 })).matched, true, era);

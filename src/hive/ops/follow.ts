@@ -43,7 +43,7 @@ export async function waitForTargets(crew: Pick<Crew, "resolve" | "hive" | "regi
   // meets "exited": a wait for any of them only reads how the others are now.
   const goneMeets = gone.length > 0 && input.for === "exited" && input.mode !== "all";
   const r = await withProgress(ctx, `waiting for ${input.for} (${input.mode ?? "any"} of ${targets.length + gone.length})`, hiveWait({ hive: crew.hive, registry: crew.registry, onAgentChanged: crew.onAgentChanged, held }, targets, {
-    for: input.for, pattern, mode: input.mode ?? "any", timeoutMs: goneMeets ? 0 : (input.timeout_s ?? 30) * 1000,
+    for: input.for, pattern, mode: input.mode ?? "any", timeoutMs: goneMeets ? 0 : (input.timeout_s ?? 30) * 1000, signal: ctx?.signal,
   }));
   return goneMeets ? { ...r, matched: true, reason: "condition", targets: [...r.targets, ...gone] } : { ...r, targets: [...r.targets, ...gone] };
 }

@@ -9,7 +9,7 @@
 // A pattern is matched off the event loop when the text is long (SafeRegex.execAsync), one
 // check at a time: a wake-up during a check asks for one more after it, never a pile of them.
 import type { SafeRegex } from "../../util/regex.js";
-import { livenessProbe } from "../../terminal/waits/watch.js";
+import { CallCancelledError, livenessProbe } from "../../terminal/waits/watch.js";
 import { DisposableStore } from "../../util/lifecycle.js";
 import type { Hive, ResolvedTarget, AgentRecord } from "../index.js";
 import { detectStatus } from "../index.js";
@@ -49,7 +49,7 @@ function endedHow(s: TerminalSession): string {
 export async function hiveWait(
   deps: { hive: Hive; registry: SessionRegistry; onAgentChanged: Event<AgentRecord>; held?: (agent: AgentRecord) => boolean },
   resolved: ResolvedTarget[],
-  options: { for: WaitFor; pattern?: SafeRegex; mode: "any" | "all"; timeoutMs: number },
+  options: { for: WaitFor; pattern?: SafeRegex; mode: "any" | "all"; timeoutMs: number; signal?: AbortSignal },
 ): Promise<HiveWaitResult> {
   const started = Date.now();
   const sessions = new Map<string, TerminalSession | undefined>();
@@ -211,6 +211,10 @@ export async function hiveWait(
       Promise.all(resolved.map(checkOne)).then((results) => finish(results, false), fail);
     }, options.timeoutMs);
     cleanups.push(() => clearTimeout(deadline));
+    const cancelled = () => fail(new CallCancelledError());
+    options.signal?.addEventListener("abort", cancelled);
+    cleanups.push(() => options.signal?.removeEventListener("abort", cancelled));
+    if (options.signal?.aborted) return cancelled();
     check();
   });
 }

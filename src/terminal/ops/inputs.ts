@@ -77,6 +77,8 @@ export interface CallContext {
   /** The pane the caller runs in, as it names itself (util/caller-pane.ts); for the audit log. */
   pane?: string;
   onProgress?: (elapsedMs: number, message: string) => void;
+  /** Aborted when the client gives the call up (a cancel, a 2026 request's stream closed): waits stop, what was typed runs on. */
+  signal?: AbortSignal;
 }
 
 export type { SessionSummary } from "../views/summary.js";

@@ -34,6 +34,7 @@ export async function terminalWait(terminal: Terminal, input: WaitInput, ctx: Ca
       clientId: ctx.clientId,
       maxTokens: input.max_tokens ?? terminal.config.maxTokens,
       onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${waitFor} (${Math.round(ms / 1000)} s)`)),
+      signal: ctx.signal,
     },
     terminal.config,
   );

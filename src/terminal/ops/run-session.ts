@@ -11,6 +11,7 @@ import { acquireRunLock, type Release } from "../typing/run-lock.js";
 import { takeInputTurn } from "../typing/input-turn.js";
 import type { TerminalSession } from "../session/session.js";
 import { traced } from "../../util/traced.js";
+import { CallCancelledError } from "../waits/watch.js";
 import type { CallContext, RunInput } from "./inputs.js";
 import { userRegex, type Terminal } from "./terminal.js";
 
@@ -54,7 +55,11 @@ export async function runInSession(terminal: Terminal, session: TerminalSession,
   const timeoutMs = (input.timeout_s ?? 30) * 1000;
   // timeout_s bounds the whole call: a host whose link froze answers no step before the keys.
   const typing = new RunTyping();
-  const result = await withinRunTimeout(admitAndRun(terminal, session, input, ctx, { startedAt, timeoutMs, typing, judged }), typing, startedAt, timeoutMs, session.meta.host);
+  const result = await withinRunTimeout(admitAndRun(terminal, session, input, ctx, { startedAt, timeoutMs, typing, judged }), typing, startedAt, timeoutMs, session.meta.host).catch((error: Error) => {
+    // The client gave up; the command runs on, and a person reading the log sees why no end is recorded.
+    if (error instanceof CallCancelledError) terminal.audit.write({ event: "cancelled", session: session.id, name: session.name, duration_ms: Date.now() - startedAt });
+    throw error;
+  });
   session.readCursors.set(ctx.clientId, session.transcript.end);
   terminal.audit.write({ event: "complete", session: session.id, name: session.name, reason: result.reason, exit_code: result.exit_code, duration_ms: result.duration_ms });
   return result;
@@ -83,6 +88,7 @@ async function admitAndRun(
         raw: input.raw,
         reduce: input.reduce,
         onProgress: ctx.onProgress && ((ms) => ctx.onProgress!(ms, `waiting for ${truncate(command, 60)} (${Math.round(ms / 1000)} s)`)),
+        signal: ctx.signal,
         marks: { backend: terminal.backend, home: config.home },
         startedAt: call.startedAt,
         typing: call.typing,

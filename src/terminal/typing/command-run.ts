@@ -5,7 +5,7 @@ import { matchNestedPrompt } from "../model/prompts.js";
 import type { TerminalSession } from "../session/session.js";
 import { awaitCompletion, type CompletionReason, type RunMode } from "../waits/completion.js";
 import { promptRedrawn, waitUntilReady } from "../waits/ready.js";
-import { exitsWithin, watchSession } from "../waits/watch.js";
+import { CallCancelledError, exitsWithin, watchSession } from "../waits/watch.js";
 import type { SafeRegex } from "../../util/regex.js";
 import { busyError } from "./busy.js";
 import { ToolError } from "../../util/tool-error.js";
@@ -32,6 +32,7 @@ export interface RunRequest {
   raw?: boolean;
   reduce?: boolean;
   onProgress?: (elapsedMs: number) => void;
+  signal?: AbortSignal;
   /**
    * Where the shell's pager mark is written just before the command is typed (src/shell/run-line.ts,
    * line-marks.ts `markRun`): a line termhive submits in a shell has its pager print instead of waiting.
@@ -112,20 +113,21 @@ async function typeAndAwait(session: TerminalSession, request: RunRequest, confi
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.
   const outer = mode === "nested" ? session.running : undefined;
-  const complete = (as: RunMode, typedLines: number) =>
+  const complete = (as: RunMode, typedLines: number, decisive = false) =>
     awaitCompletion(
       session,
-      { mode: as, startOffset, outer, until: request.until, typedLines, timeoutMs: Math.max(0, request.timeoutMs - (Date.now() - started)), onProgress: request.onProgress },
+      { mode: as, startOffset, outer, until: request.until, typedLines, decisive, timeoutMs: Math.max(0, request.timeoutMs - (Date.now() - started)), onProgress: request.onProgress, signal: request.signal },
       config,
     ).catch((error: Error) => {
-      throw new ToolError(error.message, "dead");
+      throw error instanceof CallCancelledError ? error : new ToolError(error.message, "dead");
     });
   const typedLines = linesSubmitted(request.command);
   let completion = await complete(mode, typedLines);
   // A REPL at its continuation prompt after the last line: end the block as a person would.
   const inRepl = mode !== "shell" && completion.reason === "incomplete";
   const closed = inRepl && !opensBlockWithoutBody(request.command) && (await closeBlock(session));
-  if (closed) completion = await complete("nested", typedLines + 1);
+  // The first look may have caught a "... " between lines still being read: the next one decides.
+  if (inRepl) completion = closed ? await complete("nested", typedLines + 1, true) : await complete(mode, typedLines, true);
   const { reason, record } = completion;
 
   // fish keeps a rejected line in its editor; clear it so the next command is typed on an empty line.

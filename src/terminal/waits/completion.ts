@@ -50,8 +50,17 @@ export interface CompletionRequest {
    * so its prompt before that many is a continuation prompt between the lines of a block.
    */
   typedLines?: number;
+  /**
+   * This look decides: a continuation prompt means the statement did not run and gets
+   * cancelled. Lines typed ahead of the REPL are echoed by the terminal while it runs the line
+   * before (cooked mode), then again as it reads them: the line count runs ahead of its
+   * reading, and a "... " between two of them looked final 15 ms after typing (CI, under load).
+   * So that prompt must also stay quiet PARTIAL_ECHO_QUIET_MS.
+   */
+  decisive?: boolean;
   timeoutMs: number;
   onProgress?: (elapsedMs: number) => void;
+  signal?: AbortSignal;
 }
 
 export interface Completion {
@@ -153,6 +162,7 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
       if (prompt && echoed && (mode === "nested" || Date.now() - session.lastOutputAt >= Math.max(timing.promptQuietMs, SHELL_PROMPT_QUIET_MS))) {
         // Its continuation prompt after the last line: the REPL still waits for the rest, nothing ran.
         const waiting = mode === "nested" ? matchContinuationPrompt(session.screen.cursorLinePrefix()) : undefined;
+        if (waiting && request.decisive && Date.now() - session.lastOutputAt < PARTIAL_ECHO_QUIET_MS) return undefined;
         return waiting ? { reason: "incomplete", record, prompt: waiting } : { reason: "nested-prompt", record, prompt };
       }
     }
@@ -175,6 +185,7 @@ export async function awaitCompletion(session: TerminalSession, request: Complet
           ? [timing.idleQuietMs, ...LIVENESS_QUIET_MS]
           : [timing.promptQuietMs, SHELL_PROMPT_QUIET_MS, REJECT_QUIET_MS, QUESTION_QUIET_MS, timing.idleQuietMs, PARTIAL_ECHO_QUIET_MS, ...LIVENESS_QUIET_MS],
       onProgress: request.onProgress,
+      signal: request.signal,
     },
   );
   if (outcome === "timeout") return { reason: "timeout", record: ownRecord(), exitCode: null };

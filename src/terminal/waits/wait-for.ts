@@ -5,7 +5,7 @@
 // it looks at the adopted history too).
 import type { TermhiveConfig } from "../../config.js";
 import type { TerminalSession } from "../session/session.js";
-import { LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
+import { CallCancelledError, LIVENESS_QUIET_MS, livenessProbe, watchSession } from "./watch.js";
 import { stripAnsi } from "../../util/ansi.js";
 import { drawnText } from "../../output/clean.js";
 import type { SafeRegex } from "../../util/regex.js";
@@ -26,6 +26,7 @@ export interface WaitRequest {
   clientId: string;
   maxTokens: number;
   onProgress?: (elapsedMs: number) => void;
+  signal?: AbortSignal;
 }
 
 export interface WaitResult {
@@ -101,9 +102,10 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
       // promptQuietMs: a REPL's prompt that came back is judged once it has been still that long.
       quietMs: [...(request.for === "idle" || !session.integrated ? [request.idleMs] : []), ...(request.for === "completion" ? [config.promptQuietMs] : []), ...LIVENESS_QUIET_MS],
       onProgress: request.onProgress,
+      signal: request.signal,
     },
   ).catch((error: Error) => {
-    throw new ToolError(error.message, "dead");
+    throw error instanceof CallCancelledError ? error : new ToolError(error.message, "dead");
   });
 
   // In a full-screen program the transcript is cursor moves and partial redraws; its screen is what to read.

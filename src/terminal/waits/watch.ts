@@ -59,6 +59,14 @@ export class SessionGoneError extends Error {
   override name = "SessionGoneError";
 }
 
+/** The client gave the call up while it waited; nobody reads its answer. */
+export class CallCancelledError extends Error {
+  override name = "CallCancelledError";
+  constructor() {
+    super("the call was cancelled by its client; what it typed runs on");
+  }
+}
+
 export interface WatchOptions {
   timeoutMs: number;
   /** Re-evaluate once the output has been quiet this long (quiet-based conditions; one or several windows). */
@@ -66,6 +74,8 @@ export interface WatchOptions {
   /** Called every progressMs while waiting (MCP progress notifications). */
   onProgress?: (elapsedMs: number) => void;
   progressMs?: number;
+  /** The caller gave up (see CallContext.signal): the wait ends with CallCancelledError. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -153,6 +163,10 @@ export function watchSession<T>(
     subscriptions.add(session.onPrompt(onEvent));
     subscriptions.add(session.onExited(onEvent));
     subscriptions.add(session.onClosed(onGone));
+    const cancelled = (): void => finish(new CallCancelledError());
+    options.signal?.addEventListener("abort", cancelled);
+    subscriptions.add({ dispose: () => options.signal?.removeEventListener("abort", cancelled) });
+    if (options.signal?.aborted) return cancelled();
     if (session.goneReason) return onGone(session.goneReason);
     armQuiet();
     void check();
