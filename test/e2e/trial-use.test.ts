@@ -55,12 +55,10 @@ describe("what a user trial found", () => {
     await h.ok("terminal_open", { name: "dead" });
     await h.ok("agent_register", { name: "deadag", session: "dead" });
     await h.call("terminal_run", { session: "dead", command: "exit 1" });
-    const t0 = Date.now();
+    // Judged by its answer, not its time: a wait that ran to timeout_s says "timeout", not this.
     const r = await h.call("hive_wait", { targets: "deadag", for: "idle", timeout_s: 15 });
-    const ms = Date.now() - t0;
     assert.equal(r.isError, true, r.text);
     assert.match(r.text, /cannot be met any more.*exit/, r.text);
-    assert.ok(ms < 3000, `took ${ms} ms`);
 
     // Another process, waiting when the exit comes.
     await spawnShell("lateag");
@@ -70,12 +68,10 @@ describe("what a user trial found", () => {
       // The sibling follows the pane; its wait is judged against the exit whenever it comes.
       assert.ok((await other.ok("agent_list", {})).agents.some((a: { name: string }) => a.name === "lateag"));
       const waiting = other.call("hive_wait", { targets: "lateag", for: "waiting_for_input", timeout_s: 30 });
-      const sent = Date.now();
       await h.ok("hive_send", { targets: "lateag", text: "exit 3" });
       const w = await waiting;
       assert.equal(w.isError, true, w.text);
       assert.match(w.text, /cannot be met any more.*exit/, w.text);
-      assert.ok(Date.now() - sent < 5000, `the other process took ${Date.now() - sent} ms`);
     } finally {
       await other.close();
     }
