@@ -127,6 +127,35 @@ describe("a REPL's multi-line block", () => {
   });
 });
 
+describe("ordinary Python source typed into the REPL", () => {
+  let h: Harness;
+  before(async () => {
+    h = await Harness.startField();
+  });
+  after(async () => h.destroy());
+
+  // The trial's pasted class: an empty line between its methods ended the class in the REPL
+  // (IndentationError, AttributeError, reported as done). Judged by what python printed.
+  test("a class with empty lines between its methods, and a top-level line right after a loop, run as a file would", async () => {
+    await h.ok("terminal_open", { name: "src", command: "python3 -q", rows: 30, cols: 100 });
+    await h.ok("terminal_wait", { session: "src", pattern: ">>> ", timeout_s: 20 });
+    const cls = await h.ok("terminal_run", {
+      session: "src",
+      command: "class Counter:\n    def __init__(self):\n        self.n = 40\n\n    def bump(self):\n        self.n += 2\n        return self.n\n\nprint('bumped', Counter().bump())",
+      timeout_s: 20,
+    });
+    assert.equal(cls.reason, "nested-prompt", JSON.stringify(cls));
+    assert.match(cls.output, /^bumped 42$/m, JSON.stringify(cls));
+    assert.doesNotMatch(cls.output, /Error/, JSON.stringify(cls));
+    assert.match(cls.hint, /1 empty line\(s\) inside indented blocks left out/, JSON.stringify(cls));
+    const loop = await h.ok("terminal_run", { session: "src", command: "total = 0\nfor i in range(4):\n    total += i\nprint('total', total)", timeout_s: 20 });
+    assert.match(loop.output, /^total 6$/m, JSON.stringify(loop));
+    assert.doesNotMatch(loop.output, /SyntaxError/, JSON.stringify(loop));
+    const next = await h.ok("terminal_run", { session: "src", command: "print('next')", timeout_s: 20 });
+    assert.equal(next.output, "next", JSON.stringify(next));
+  });
+});
+
 describe("a REPL block typed without its closing empty line", () => {
   let h: Harness;
   before(async () => {

@@ -10,13 +10,11 @@ import { OscScanner, type OscEvent } from "../model/osc.js";
 import { CastRecorder } from "./recording.js";
 import { Screen } from "../model/screen.js";
 import { Transcript } from "../model/transcript.js";
-import { EchoRanges } from "../model/echo-ranges.js";
-import { TypedEcho } from "../model/typed-echo.js";
+import { InputLineEcho } from "./input-echo.js";
 import { InputMarks } from "./input-marks.js";
 import type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionLimits, SessionMeta, ShellPhase } from "./session-types.js";
 import { asksTheTerminal } from "../model/terminal-query.js";
 import { traced } from "../../util/traced.js";
-import { stripAnsi } from "../../util/ansi.js";
 
 export { locateEndedOutput } from "../model/command-text.js";
 export type { CommandEndReason, CommandFinished, CommandRecord, SessionExit, SessionLimits, SessionMeta, ShellPhase } from "./session-types.js";
@@ -29,38 +27,16 @@ const EXIT_DRAIN_MAX_MS = 1_000;
 
 /** How much of the command history to keep (offsets only; the text is in the transcript). */
 const KEPT_COMMANDS = 200;
-/** How long a whole untyped line at the prompt waits for the C that would make it a submitted line's echo. */
-export const TYPED_ELSEWHERE_SETTLE_MS = 750;
-
-/** The chunk opens with the command's start (C), only escapes (zsh's command line, E) before it. */
-function startsWithCommandOutput(text: string, base: number, events: readonly { event: OscEvent; start: number }[]): boolean {
-  const c = events.find((e) => e.event.type === "command-output");
-  return c !== undefined && !/\S/.test(stripAnsi(text.slice(0, c.start - base)));
-}
-
 export class TerminalSession extends SessionState {
   readonly transcript: Transcript;
   readonly screen: Screen;
   private readonly scanner = new OscScanner();
   private readonly decoder = new StringDecoder("utf8");
   readonly recorder: CastRecorder;
-  /** The transcript's ranges that echo input rather than hold what the program printed. */
-  private readonly echo = new EchoRanges();
-  private readonly typedEcho = new TypedEcho();
+  /** The echo of the line the shell reads, apart from what was printed on it. */
+  private readonly line = new InputLineEcho((edge) => this.screen.markInput(edge));
   /** Where input went in, and when live output came (a wait for a pattern looks past the last input). */
   readonly inputs = new InputMarks(() => ({ backend: this.backend, paneId: this.paneId }));
-  /** Where the screen's input edges fall in the chunk being taken in (transcript offsets). */
-  private screenEdges: { at: number; edge: "start" | "end" | "restart" }[] = [];
-  /** This process typed (or pressed a key) on the line the shell reads; until then what stands there was printed (a job's lines). */
-  private typedOnLine = false;
-  /**
-   * A whole line stands on the line the shell reads and nobody here typed it: either a job
-   * printed it, or another process (a person) typed it and pressed Enter, its C still on the
-   * way. bash writes readline's line break and PS0's C apart, and under load they come in two
-   * chunks (a second process matched that echo as output). Decided by what comes next: C
-   * first keeps it echo; anything else, or nothing for TYPED_ELSEWHERE_SETTLE_MS, makes it output.
-   */
-  private undecidedBreak: { at: number; timer: NodeJS.Timeout } | null = null;
 
   constructor(
     meta: SessionMeta,
@@ -98,8 +74,8 @@ export class TerminalSession extends SessionState {
 
   /** An integrated shell adopted at its prompt is reading its line from the cursor on (its B went by before this process looked): what comes next is the echo of that line. */
   private readingFromCursor(): void {
-    this.inputStarts(this.transcript.end);
-    this.screenEdges = [];
+    this.line.starts(this.transcript.end);
+    this.line.edges = [];
     this.screen.markInput("start");
   }
 
@@ -179,20 +155,20 @@ export class TerminalSession extends SessionState {
     this.outputAt = Date.now();
     // The line editor draws the prompt (A, B), the terminal's own echo is over: the prompt is not echo.
     const prompt = events.find((e) => e.event.type === "prompt-start" || e.event.type === "command-input");
-    if (!this.echo.reading) this.typedEcho.scan(prompt ? text.slice(0, Math.max(0, prompt.start - base)) : text, base, (start, end) => this.echo.add(start, end));
+    if (!this.line.reading) this.line.typed.scan(prompt ? text.slice(0, Math.max(0, prompt.start - base)) : text, base, (start, end) => this.line.ranges.add(start, end));
     // Recorded before the events are applied: a command that ends in this chunk has it on disk.
     this.recorder.output(text);
-    this.screenEdges = [];
-    if (this.undecidedBreak && !startsWithCommandOutput(text, base, events)) this.settleBreak();
+    this.line.edges = [];
+    this.line.chunkArrived(text, base, events);
     for (const { event, start, end } of events) this.apply(event, start, end);
     // Whole lines printed at the prompt, untyped: output. A line typed elsewhere (another
     // process, a person) is submitted by its Enter, whose C comes with its line break or in
-    // the next chunk (see undecidedBreak); the line still being typed stays echo.
+    // the next chunk (see input-echo.ts); the line still being typed stays echo.
     const lastBreak = text.lastIndexOf("\n");
-    if (this.echo.reading && !this.typedOnLine && lastBreak !== -1) this.leaveBreakUndecided(base + lastBreak + 1);
+    if (this.line.reading && !this.line.typedOnLine && lastBreak !== -1) this.line.leaveUndecided(base + lastBreak + 1);
     // The screen gets the chunk in pieces, its input edges placed between them.
     let at = 0;
-    for (const { at: offset, edge } of this.screenEdges) {
+    for (const { at: offset, edge } of this.line.edges) {
       const cut = Math.max(at, Math.min(text.length, offset - base));
       if (cut > at) void this.screen.write(text.slice(at, cut));
       at = cut;
@@ -207,62 +183,11 @@ export class TerminalSession extends SessionState {
    */
   printedText(from: number, to: number = this.transcript.end): string {
     const slice = this.transcript.slice(from, to);
-    return this.echo.cut(slice.text, slice.start);
-  }
-
-  private leaveBreakUndecided(at: number): void {
-    this.forgetUndecidedBreak();
-    const timer = setTimeout(() => {
-      if (this.undecidedBreak?.at !== at) return;
-      // Nothing came since: the screen is written up to this break, where the mark goes.
-      this.settleBreak();
-      for (const { edge } of this.screenEdges) this.screen.markInput(edge);
-      this.screenEdges = [];
-    }, TYPED_ELSEWHERE_SETTLE_MS);
-    timer.unref();
-    this.undecidedBreak = { at, timer };
-  }
-
-  /** The undecided line was printed (a job's): output up to its break. */
-  private settleBreak(): void {
-    const at = this.undecidedBreak?.at;
-    this.forgetUndecidedBreak();
-    if (at !== undefined && this.echo.reading) this.printedUpTo(at);
-  }
-
-  private forgetUndecidedBreak(): void {
-    if (this.undecidedBreak) clearTimeout(this.undecidedBreak.timer);
-    this.undecidedBreak = null;
-  }
-
-  /** The shell started reading an input line at `at`: its echo is not output. */
-  private inputStarts(at: number): void {
-    this.forgetUndecidedBreak();
-    if (this.echo.reading) return;
-    this.typedEcho.forget();
-    this.echo.open(at);
-    this.screenEdges.push({ at, edge: "start" });
-  }
-
-  /** The input line ends at `at` (its command's output starts there, or a new prompt). */
-  private inputEnds(at: number): void {
-    this.forgetUndecidedBreak();
-    if (!this.echo.reading) return;
-    this.typedOnLine = false;
-    this.echo.close(at);
-    this.screenEdges.push({ at, edge: "end" });
-  }
-
-  /** What the line being read shows up to `at` was printed, not typed: its echo starts there. */
-  private printedUpTo(at: number): number {
-    const from = this.echo.openAt;
-    if (from !== null && at > from) this.screenEdges.push({ at, edge: "restart" });
-    this.echo.advance(at);
-    return at;
+    return this.line.ranges.cut(slice.text, slice.start);
   }
 
   /** Where the line the shell reads begins, past what was printed on it (null: none is read). */
-  get inputLineFrom(): number | null { return this.undecidedBreak?.at ?? this.echo.openAt; }
+  get inputLineFrom(): number | null { return this.line.lineFrom; }
 
   private apply(event: OscEvent, start: number, end: number): void {
     switch (event.type) {
@@ -272,11 +197,11 @@ export class TerminalSession extends SessionState {
         // what follows, up to this prompt, is the shell's answer. Nothing typed on it: a
         // redraw after what a job printed (zsh's job notices), all output.
         // A typed line drawn again without a line break (readline's redisplay on a resize) is still typed: its keys stay echo.
-        if (this.echo.reading) {
-          const typed = this.typedOnLine;
-          const end = typed ? this.firstLineEnd(start) : this.printedUpTo(start);
-          this.inputEnds(end);
-          if (typed && end === start) this.typedOnLine = true;
+        if (this.line.reading) {
+          const typed = this.line.typedOnLine;
+          const end = typed ? this.firstLineEnd(start) : this.line.printedUpTo(start);
+          this.line.ends(end);
+          if (typed && end === start) this.line.typedOnLine = true;
         }
         // A command that ended without D (the shell was interrupted hard) is over all the same.
         const running = this.running;
@@ -286,7 +211,7 @@ export class TerminalSession extends SessionState {
       }
       case "command-input":
         this.integratedShell = true;
-        this.inputStarts(end);
+        this.line.starts(end);
         this.inputStart = end;
         this.promptEnd = end;
         this.currentPhase = "prompt";
@@ -301,7 +226,7 @@ export class TerminalSession extends SessionState {
       }
       case "command-output": {
         this.integratedShell = true;
-        this.inputEnds(start);
+        this.line.ends(start);
         const current = this.running;
         if (current) {
           // bash runs a multi-line input line by line (a C per line, one D at the end): one command.
@@ -356,7 +281,7 @@ export class TerminalSession extends SessionState {
 
   /** Just past the first line break after the input line began, if before `limit`; else `limit`. */
   private firstLineEnd(limit: number): number {
-    const from = this.echo.openAt ?? this.inputStart ?? limit;
+    const from = this.line.ranges.openAt ?? this.inputStart ?? limit;
     const nl = this.transcript.slice(from, limit).text.indexOf("\n");
     return nl === -1 ? limit : from + nl + 1;
   }
@@ -429,7 +354,7 @@ export class TerminalSession extends SessionState {
     this.gone = reason;
     this.living = false;
     this.recorder.close();
-    this.forgetUndecidedBreak();
+    this.line.dispose();
     this.screen.dispose();
     this.closedEmitter.fire(reason);
   }
@@ -458,7 +383,7 @@ export class TerminalSession extends SessionState {
     this.answerMayWait = false;
     // An integrated shell's line editor is marked where it reads (B to C); anything else's echo,
     // and a line typed after D before B (the terminal echoes it while prompt hooks run), is found from the text.
-    if (!this.noteInput(text) || !this.echo.reading) this.typedEcho.typed(text);
+    if (!this.noteInput(text) || !this.line.reading) this.line.typed.typed(text);
     await this.backend.writeInput(this.paneId, data);
   }
 
@@ -483,7 +408,7 @@ export class TerminalSession extends SessionState {
   private noteInput(text?: string): boolean {
     this.inputs.sent(this.transcript.end, Date.now(), text);
     const atLine = this.integrated && (this.phase === "prompt" || this.phase === "redrawing");
-    if (atLine) this.typedOnLine = true;
+    if (atLine) this.line.typedOnLine = true;
     return atLine;
   }
 

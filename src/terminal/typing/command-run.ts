@@ -19,6 +19,7 @@ import { renderNormalScreen } from "../views/normal-screen.js";
 import { cancelInputLine, inputLineHasText } from "./prompt-line.js";
 import { cancelReplInput, closeBlock, opensBlockWithoutBody, replIncompleteHint } from "./repl-block.js";
 import { questionHint } from "../waits/question-wait.js";
+import { pasteForPythonRepl, type PythonPaste } from "./python-paste.js";
 import type { RunTyping } from "./run-deadline.js";
 
 export type { CompletionReason } from "../waits/completion.js";
@@ -108,7 +109,9 @@ export async function runCommand(session: TerminalSession, request: RunRequest, 
 }
 
 async function typeAndAwait(session: TerminalSession, request: RunRequest, config: TermhiveConfig, mode: Awaited<ReturnType<typeof chooseMode>>, started: number, startOffset: number): Promise<RunResult> {
-  await typeLiteral(session, request.command, true);
+  const paste = mode === "nested" && matchNestedPrompt(session.screen.cursorLinePrefix()) === "python" ? pasteForPythonRepl(request.command) : undefined;
+  const typed = paste ? (paste.text as LiteralText) : request.command;
+  await typeLiteral(session, typed, true);
   request.typing?.typed();
 
   // In a REPL started from the shell: the shell's record of that program ends when it exits.
@@ -121,7 +124,7 @@ async function typeAndAwait(session: TerminalSession, request: RunRequest, confi
     ).catch((error: Error) => {
       throw error instanceof CallCancelledError ? error : new ToolError(error.message, "dead");
     });
-  const typedLines = linesSubmitted(request.command);
+  const typedLines = linesSubmitted(typed);
   let completion = await complete(mode, typedLines);
   // A REPL at its continuation prompt after the last line: end the block as a person would.
   const inRepl = mode !== "shell" && completion.reason === "incomplete";
@@ -174,6 +177,7 @@ async function typeAndAwait(session: TerminalSession, request: RunRequest, confi
     hint:
       [
         lostOutputHint(session, from),
+        paste && pythonPasteNote(paste),
         inRepl && reason === "incomplete"
           ? replIncompleteHint(session, completion.prompt, closed, cancelled === true)
           : cancelled === false
@@ -187,6 +191,15 @@ async function typeAndAwait(session: TerminalSession, request: RunRequest, confi
         .filter(Boolean)
         .join("\n") || undefined,
   };
+}
+
+/** What a Python REPL was given instead of the text as sent (see python-paste.ts). */
+function pythonPasteNote(paste: PythonPaste): string | undefined {
+  const changes = [
+    paste.droppedEmpty ? `${paste.droppedEmpty} empty line(s) inside indented blocks left out` : "",
+    paste.addedEmpty ? `${paste.addedEmpty} empty line(s) put before top-level lines after a block` : "",
+  ].filter(Boolean);
+  return changes.length ? `typed as Python's interactive interpreter reads blocks (an empty line ends one there): ${changes.join("; ")}` : undefined;
 }
 
 /** Lines the command submits: one per line break in it, and the Enter typed after it. */

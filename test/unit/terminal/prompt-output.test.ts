@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fakeSession, osc } from "./fake-session.js";
 import { inputLineHasText } from "../../../src/terminal/typing/prompt-line.js";
-import { TYPED_ELSEWHERE_SETTLE_MS } from "../../../src/terminal/session/session.js";
+import { TYPED_ELSEWHERE_SETTLE_MS } from "../../../src/terminal/session/input-echo.js";
 
 const printed = (f: ReturnType<typeof fakeSession>) => f.session.printedText(f.session.transcript.start).replace(/\x1b\][^\x07]*\x07/g, "");
 
