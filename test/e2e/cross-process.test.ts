@@ -4,10 +4,11 @@
 // did not see the command end (issue 21 §2).
 import { after, afterEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, watch } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync, watch } from "node:fs";
+import { dirname, join } from "node:path";
 import { Harness } from "./harness.js";
 import { cliIn } from "./cli-field.js";
+import { until } from "../until.js";
 
 /** A second server process on the same home, env and folder as `h`. */
 async function second(h: Harness): Promise<Harness> {
@@ -146,3 +147,32 @@ async function waitForFile(path: string, timeoutMs: number): Promise<void> {
     }
   });
 }
+
+describe("two server processes typing into one session", () => {
+  let a: Harness;
+  let b: Harness;
+  after(async () => {
+    await b?.close();
+    await a?.destroy();
+  });
+
+  // The user trial (#9): a run from another process Ctrl-C'd a long line a terminal_send was
+  // still typing and typed its own into the middle of it. The typing turn is the pane's now:
+  // the run waits for the send's last key, and each line runs whole.
+  test("a run from another process waits until a long send has typed its last key; both lines run whole", async () => {
+    a = await Harness.startField();
+    b = await second(a);
+    await a.ok("terminal_open", { name: "shared", command: "bash" });
+    await b.ok("terminal_read", { session: "shared" });
+    const counted = join(a.home, "counted.txt");
+    const long = `echo ${"a".repeat(60_000)} | wc -c > '${counted}'`;
+    const sending = a.ok("terminal_send", { session: "shared", text: long });
+    await until("the send to be typing", async () => ((await b.ok("terminal_read", { session: "shared", mode: "screen" })).output.includes("a".repeat(60)) ? true : undefined), 20_000, 20);
+    const run = await b.ok("terminal_run", { session: "shared", command: "echo B-RAN", timeout_s: 60 });
+    assert.equal((await sending).sent_bytes > 60_000, true);
+    assert.equal(run.output, "B-RAN", JSON.stringify(run));
+    assert.equal(run.exit_code, 0, JSON.stringify(run));
+    // The send's line ran whole, before the run's: wc counted every character of it.
+    assert.equal(readFileSync(counted, "utf8").trim(), "60001");
+  });
+});

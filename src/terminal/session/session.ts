@@ -412,6 +412,11 @@ export class TerminalSession extends SessionState {
     return atLine;
   }
 
+  /** Swaps the pane's shared value `key` (every termhive process sees it) from `expected` to `next`; resolves with the value there now. */
+  async swapShared(key: string, expected: string, next: string): Promise<string> {
+    return this.backend.shared.swapShared(this.paneId, key, expected, next);
+  }
+
   async resize(rows: number, cols: number): Promise<void> {
     await this.backend.resize(this.paneId, rows, cols);
     this.screen.resize(rows, cols);

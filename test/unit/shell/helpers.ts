@@ -260,7 +260,15 @@ export class ShellSession {
   async toPrompt(data: string, timeoutMs = 10000): Promise<Osc[]> {
     const from = this.mark();
     this.write(data);
-    const b = await this.waitFor((e) => kindOf(e) === "B", from, timeoutMs, `prompt after ${JSON.stringify(data)}`);
+    // bash's readline, given SIGINT at a moment it is not reading a key, redraws nothing and
+    // leaves the interrupt pending until the next key (src/terminal/typing/prompt-line.ts):
+    // as termhive does, a second Ctrl-C after 2 s is taken. Nothing is retried for other input.
+    const b = data === "\x03" && this.kind === "bash"
+      ? await this.waitFor((e) => kindOf(e) === "B", from, 2000, "prompt").catch(() => {
+          this.write(data);
+          return this.waitFor((e) => kindOf(e) === "B", from, timeoutMs, `prompt after ${JSON.stringify(data)} twice`);
+        })
+      : await this.waitFor((e) => kindOf(e) === "B", from, timeoutMs, `prompt after ${JSON.stringify(data)}`);
     return this.events.slice(from, b + 1);
   }
 

@@ -41,6 +41,10 @@ export function fakeSession(shell: ShellKind = "bash", options: { onPaneInfo?: (
     shared: {
       readShared: async (_pane: string, key: string) => shared.get(key) ?? "",
       writeShared: async (_pane: string, key: string, value: string) => void shared.set(key, value),
+      swapShared: async (_pane: string, key: string, expected: string, next: string) => {
+        if ((shared.get(key) ?? "") === expected) shared.set(key, next);
+        return shared.get(key) ?? "";
+      },
     },
   } as unknown as Backend;
   const session = new TerminalSession(
