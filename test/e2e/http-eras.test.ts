@@ -8,7 +8,10 @@ import assert from "node:assert/strict";
 import { Client as Client2026, StreamableHTTPClientTransport as Http2026 } from "@modelcontextprotocol/client";
 import { Client as Client2025 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Http2025 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { RESULT_META } from "./harness.js";
+import { until } from "../until.js";
 import { serve, type Served } from "./serve-process.js";
 import { exercise, sameInBothEras } from "./era-suite.js";
 
@@ -92,8 +95,11 @@ describe("both MCP eras on HTTP (termhive serve)", () => {
     const opened = meta(await now.callTool({ name: "terminal_open", arguments: {} })).name as string;
     const stop = new AbortController();
     // Closed once the run is known to be waiting (its first progress), not after a guessed time.
-    const call = now.callTool({ name: "terminal_run", arguments: { session: opened, command: "sleep 1.5; echo finished-anyway" } }, { signal: stop.signal, onprogress: () => stop.abort() });
+    const call = now.callTool({ name: "terminal_run", arguments: { session: opened, command: "sleep 4; echo finished-anyway" } }, { signal: stop.signal, onprogress: () => stop.abort() });
     await assert.rejects(call, /abort/i);
+    // The server stopped waiting when the stream closed (its audit says so), the command ran on.
+    const cancelled = () => readFileSync(join(s.home, "audit.jsonl"), "utf8").split("\n").filter((line) => line.includes('"event":"cancelled"')).length;
+    assert.equal(await until("the server to record the cancel", () => (cancelled() === 1 ? true : undefined)), true);
     const waited = await now.callTool({ name: "terminal_wait", arguments: { session: opened, for: "pattern", pattern: "^finished-anyway$", timeout_s: 30 } });
     assert.match(text(waited), /^finished-anyway$/m);
     assert.match(text(await now.callTool({ name: "terminal_run", arguments: { session: opened, command: "echo next" } })), /^next\n\[exit 0/);
