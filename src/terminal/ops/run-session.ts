@@ -12,6 +12,7 @@ import { takeInputTurn } from "../typing/input-turn.js";
 import type { TerminalSession } from "../session/session.js";
 import { traced } from "../../util/traced.js";
 import { CallCancelledError } from "../waits/watch.js";
+import { ToolError } from "../../util/tool-error.js";
 import type { CallContext, RunInput } from "./inputs.js";
 import { userRegex, type Terminal } from "./terminal.js";
 
@@ -59,7 +60,7 @@ export async function runInSession(terminal: Terminal, session: TerminalSession,
     // The client gave up; the command runs on, and a person reading the log sees why no end is recorded.
     if (error instanceof CallCancelledError) terminal.audit.write({ event: "cancelled", session: session.id, name: session.name, duration_ms: Date.now() - startedAt });
     throw error;
-  });
+  }).catch((error: Error) => paneGone(terminal, session, error));
   session.readCursors.set(ctx.clientId, session.transcript.end);
   terminal.audit.write({ event: "complete", session: session.id, name: session.name, reason: result.reason, exit_code: result.exit_code, duration_ms: result.duration_ms });
   return result;
@@ -98,4 +99,15 @@ async function admitAndRun(
   } finally {
     turn();
   }
+}
+
+/**
+ * tmux answered that the session's pane does not exist (its server was killed as the call
+ * began, before this process heard of the end): told as the session being gone, the way the
+ * next lookup tells it, not as an internal error.
+ */
+async function paneGone(terminal: Terminal, session: TerminalSession, error: Error): Promise<never> {
+  if (!/no such pane|can't find pane/i.test(error.message)) throw error;
+  await terminal.registry.get(session.name);
+  throw new ToolError(`session ${JSON.stringify(session.name)} is gone: tmux no longer has its pane (${error.message})`, "not_found");
 }
