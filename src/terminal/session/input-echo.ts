@@ -104,8 +104,13 @@ export class InputLineEcho {
   }
 }
 
-/** The chunk opens with the command's start (C), only escapes (zsh's command line, E) before it. */
+/**
+ * The chunk opens with the command's start (C), only escapes (zsh's command line, E) and a
+ * carriage return before it. A line break there is the Enter's own: the undecided line was a
+ * job's, printed while a person had typed part of a line (the user trial: bash, a job's line
+ * after `echo typed`, then Enter), and stays output.
+ */
 function startsWithCommandOutput(text: string, base: number, events: readonly { event: OscEvent; start: number }[]): boolean {
   const c = events.find((e) => e.event.type === "command-output");
-  return c !== undefined && !/\S/.test(stripAnsi(text.slice(0, c.start - base)));
+  return c !== undefined && !/[^\r]/.test(stripAnsi(text.slice(0, c.start - base)));
 }

@@ -84,3 +84,12 @@ test("the screen profile rules read shows a job's lines; the line typed after th
   const rows = f.session.screen.printedLines().filter((row) => row !== "");
   assert.deepEqual(rows, ["$ Continue? [y/N]", "░░░░ ░░ ░"]);
 });
+
+test("a job's line printed after a person's partial typing stays output when the Enter comes with its own line break", () => {
+  const f = fakeSession("bash");
+  f.print(osc.prompt);
+  f.print("echo typed");
+  f.print("BGQ2K1\r\n");
+  f.print(`\r\n\x1b[?2004l\r${osc.output}typed\r\n`);
+  assert.match(printed(f), /echo typedBGQ2K1\r\n/);
+});
