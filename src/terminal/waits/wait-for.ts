@@ -14,6 +14,7 @@ import { renderFullscreen } from "../views/fullscreen.js";
 import { completedSince, onAlternateScreen } from "./completion.js";
 import { renderNormalScreen } from "../views/normal-screen.js";
 import { typedLineEnd, type LookFrom } from "../session/input-marks.js";
+import { TYPED_ELSEWHERE_SETTLE_MS } from "../session/input-echo.js";
 
 export type WaitFor = "pattern" | "completion" | "idle" | "exit";
 
@@ -100,7 +101,8 @@ export async function waitSession(session: TerminalSession, request: WaitRequest
     {
       timeoutMs: request.timeoutMs,
       // promptQuietMs: a REPL's prompt that came back is judged once it has been still that long.
-      quietMs: [...(request.for === "idle" || !session.integrated ? [request.idleMs] : []), ...(request.for === "completion" ? [config.promptQuietMs] : []), ...LIVENESS_QUIET_MS],
+      // A whole line at a prompt is decided as printed after TYPED_ELSEWHERE_SETTLE_MS of nothing more: looked at again then.
+      quietMs: [...(request.for === "idle" || !session.integrated ? [request.idleMs] : []), ...(request.for === "completion" ? [config.promptQuietMs] : []), ...(request.for === "pattern" ? [TYPED_ELSEWHERE_SETTLE_MS + 10] : []), ...LIVENESS_QUIET_MS],
       onProgress: request.onProgress,
       signal: request.signal,
     },
