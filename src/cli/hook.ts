@@ -10,7 +10,7 @@
 // (hive/programs/permission-asks.ts) and, when hive_answer decides it in time, prints Claude Code's own
 // decision JSON; when nobody does, it prints nothing and the program shows its dialog.
 import type { Command } from "commander";
-import { CONVERSATION_ID, Hive, HiveError, applyHookReport, holdPermission, hookChannelOf, hookOutcome, isCodexMainThread, parseHookPayload, promptDigest as promptDigestOf } from "../hive/index.js";
+import { Hive, HiveError, applyHookReport, holdPermission, hookChannelOf, hookOutcome, isCodexMainThread, noteHookConversation, parseHookPayload, promptDigest as promptDigestOf } from "../hive/index.js";
 import { loadConfig } from "../config.js";
 import { RELAY_ENV, writeRelayRequest } from "../sandbox/relay.js";
 
@@ -34,12 +34,6 @@ async function readStdin(): Promise<string> {
   });
 }
 
-/** Claude Code's `session_id` (every hook payload), Codex's `thread-id` (notify); ids of any other shape are not kept. */
-function conversationIdOf(payload: Record<string, unknown>): string | undefined {
-  const id = payload.session_id ?? payload["thread-id"];
-  return typeof id === "string" && CONVERSATION_ID.test(id) ? id : undefined;
-}
-
 async function runHook(event: string, payloadArg: string | undefined, options: { status?: string; agent?: string; wait?: string }): Promise<void> {
   if (!options.status) throw new HiveError("invalid", "termhive hook needs --status <working|idle|waiting_for_input|error|exited>");
   const payload = parseHookPayload(payloadArg ?? (await readStdin()));
@@ -60,9 +54,7 @@ async function runHook(event: string, payloadArg: string | undefined, options: {
   }
   const hive = Hive.open({ home: loadConfig().home });
   try {
-    // The program's own conversation id, for agent_restore (hive/store/launches.ts).
-    const conversation = conversationIdOf(payload);
-    if (conversation !== undefined) hive.launches.noteConversation(name, conversation);
+    noteHookConversation(hive, name, payload);
     const waitS = options.wait === undefined ? 0 : Number(options.wait);
     if (event === "PermissionRequest" && Number.isInteger(waitS) && waitS > 0) {
       const decision = await holdPermission(hive, name, payload, waitS);

@@ -7,6 +7,7 @@ import { hookWaitingLeftToScreen } from "./rules/precedence.js";
 import { hookIsStale } from "./store/turns.js";
 import { clipDetail } from "./store/agents.js";
 import { summarizeToolInput } from "./programs/permission-asks.js";
+import { CONVERSATION_ID } from "./store/launches.js";
 
 /** Which of the program's channels reported: its hooks (the payload names the hook event) or Codex's notify. */
 export type HookChannel = "hooks" | "notify";
@@ -49,6 +50,20 @@ export function applyHookReport(hive: Hive, name: string, r: HookReport): string
   hive.agents.setStatus(name, r.status, { detail: r.detail, source: "hook" });
   if (r.endsTurn) hive.turns.cancel([name]);
   return null;
+}
+
+/**
+ * Keeps the program's own conversation id from a hook payload for agent_restore (Claude Code's
+ * and Codex's hooks: session_id; Codex's notify: thread-id; ids of another shape are not kept).
+ * A notify that is not read (the launch's hooks report) names none: Codex runs notify for its
+ * title side thread too, whose end can reach termhive after the Stop hook's (on a host, where
+ * its thread files cannot be read to tell it apart), and restore then resumed that thread.
+ */
+export function noteHookConversation(hive: Hive, name: string, payload: Record<string, unknown>): void {
+  const id = payload.session_id ?? payload["thread-id"];
+  if (typeof id !== "string" || !CONVERSATION_ID.test(id)) return;
+  if (hookChannelOf(payload) === "notify" && (hive.launches.find(name)?.hooksRanAt ?? 0) > 0) return;
+  hive.launches.noteConversation(name, id);
 }
 
 /** How often a waiting PermissionRequest hook reads its row (another process answers it: no event reaches here). */

@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { ServiceRoot } from "../service/root.js";
 import type { Hosts, HostAsk } from "../backends/backend.js";
 import { remotePaneId } from "../backends/remote/pane-ids.js";
-import { HiveError, applyHookReport, holdPermission, CONVERSATION_ID, hookChannelOf, hookOutcome, parseHookPayload, promptDigest, type Hive } from "../hive/index.js";
+import { HiveError, applyHookReport, holdPermission, hookChannelOf, noteHookConversation, hookOutcome, parseHookPayload, promptDigest, type Hive } from "../hive/index.js";
 import { readInbox, type MailInput } from "../hive/ops/store-only.js";
 import { RELAY_UNREAD_CAP, RelayMailPace } from "../hive/relay/relay-mail-bound.js";
 import { RELAY_MAX_REQUEST_BYTES } from "../sandbox/relay.js";
@@ -244,11 +244,11 @@ export class HostDoor {
     if (options.agent !== undefined && options.agent !== asker.agent) throw new HiveError("invalid", `a pane on host ${asker.host} reports for its own agent only: --agent ${options.agent} is refused`);
     if (!asker.agent) throw new HiveError("unknown", `no agent is bound to this pane (session ${asker.sessionName} on host ${asker.host})`);
     const payload = parseHookPayload(payloadText);
-    // Codex's title threads are told apart by its thread files, which are on the host: every thread counts as the main one.
+    // Codex's title threads are told apart by its thread files, which are on the host: every thread
+    // counts as the main one for its status (notify is read only where hooks are off).
     const outcome = hookOutcome(event, options.status, payload, { isMainThread: () => true });
     if ("ignored" in outcome) return "";
-    const id = payload.session_id ?? payload["thread-id"];
-    if (typeof id === "string" && CONVERSATION_ID.test(id)) this.hive.launches.noteConversation(asker.agent, id);
+    noteHookConversation(this.hive, asker.agent, payload);
     const waitS = options.wait === undefined ? 0 : Number(options.wait);
     if (event === "PermissionRequest" && Number.isInteger(waitS) && waitS > 0) return (await holdPermission(this.hive, asker.agent, payload, Math.min(waitS, MAX_HOLD_S))) ?? "";
     const digest = event === "UserPromptSubmit" && typeof payload.prompt === "string" ? { promptDigest: promptDigest(payload.prompt) } : {};

@@ -48,9 +48,13 @@ export const ASKS_PER_PASS = 50;
  * unread. `more`: requests are left for another pass.
  */
 export async function takeAsks(tmux: Tmux, maxBytes: number): Promise<{ asks: HostAsk[]; more: boolean }> {
+  // tmux lists its buffers newest first, and buffer_created is in whole seconds: reversed, the
+  // listing is oldest first within a second too (a pane's Stop hook after its
+  // UserPromptSubmit in the same second was applied before it, leaving the agent working).
   const listed = (await tmux(`list-buffers -F '#{buffer_created} #{buffer_size} #{buffer_name}'`))
     .map((line) => line.split(" "))
     .filter(([, , name]) => name !== undefined && ASK_BUFFER.test(name))
+    .reverse()
     .sort((a, b) => Number(a[0]) - Number(b[0]));
   const taking = listed.slice(0, ASKS_PER_PASS).map(async ([, size, name]) => {
     const taken = `termhive-taken-${process.pid}-${++bufferCount}`;

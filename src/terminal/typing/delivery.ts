@@ -204,6 +204,10 @@ export async function deliverLiteral(session: TerminalSession, text: LiteralText
 async function submitShown(session: TerminalSession, tail: string, method: TypingMethod, shellAtPrompt: boolean, onEnter?: () => void, taken?: TakenReport): Promise<DeliveryResult> {
   let attempts = 0;
   onEnter?.();
+  // The program's report counts from the first Enter: a busy program takes that one late, and
+  // its hook's report between the first look's end and the second Enter is still of this text
+  // (counted from the second, it was missed and the taken text called not delivered).
+  const firstMark = Date.now();
   for (; attempts < 2; ) {
     const mark = Date.now();
     const promptBefore = session.lastPromptEnd;
@@ -213,10 +217,10 @@ async function submitShown(session: TerminalSession, tail: string, method: Typin
     // delivered" for a text it then takes invites the caller to send it twice.
     const patience = attempts === 2 ? ECHO_MAX_MS : ACCEPT_MAX_MS;
     if (shellAtPrompt && (await shellTookLine(session, promptBefore, patience))) return { delivered: true, attempts, method, takenAt: Date.now(), enteredAt: mark };
-    const took = await tookLine(session, mark, tail, patience, taken ? () => taken.reported(mark) : undefined);
+    const took = await tookLine(session, mark, tail, patience, taken ? () => taken.reported(firstMark) : undefined);
     if (!session.alive) return { delivered: false, attempts, method, note: "the program exited" };
     const takenAt = Date.now();
-    if (took && taken) return await confirmed(taken, mark, takenAt, attempts, method);
+    if (took && taken) return await confirmed(taken, firstMark, mark, takenAt, attempts, method);
     // Taken: the text showed where input goes, and after Enter it left the input line.
     if (took) return { delivered: true, confirmedBy: "screen", attempts, method, takenAt, enteredAt: mark };
   }
@@ -239,21 +243,23 @@ async function tookLine(session: TerminalSession, mark: number, tail: string, ma
     () => ((session.lastOutputAt >= mark && !inputShows(session, tail)) || reported?.() ? true : undefined),
     { timeoutMs: maxMs },
   ).catch(() => "timeout" as const);
-  if (r === true) await session.screen.settled();
-  return r === true;
+  // A report that came after the last screen change has no event of its own: looked at once more.
+  const took = r === true || (r === "timeout" && reported?.() === true);
+  if (took) await session.screen.settled();
+  return took;
 }
 
 /**
  * The screen says the program took the text (or its report came already): delivered once the
  * program's own report names it. Where its hooks are known to run, no report means not taken
  * (the text went elsewhere: a dialog, a redraw that dropped it); where that is not known yet,
- * the screen's word stands after HOOK_UNKNOWN_MS.
+ * the screen's word stands after HOOK_UNKNOWN_MS. Reports count from `since` (the first Enter).
  */
-async function confirmed(taken: TakenReport, mark: number, takenAt: number, attempts: number, method: TypingMethod): Promise<DeliveryResult> {
+async function confirmed(taken: TakenReport, since: number, mark: number, takenAt: number, attempts: number, method: TypingMethod): Promise<DeliveryResult> {
   const known = taken.hooksRun();
   const deadline = mark + (known === true ? HOOK_REPORT_MAX_MS : HOOK_UNKNOWN_MS);
   for (;;) {
-    if (taken.reported(mark)) return { delivered: true, confirmedBy: "hook", attempts, method, takenAt, enteredAt: mark };
+    if (taken.reported(since)) return { delivered: true, confirmedBy: "hook", attempts, method, takenAt, enteredAt: mark };
     if (known === false || Date.now() >= deadline) break;
     await new Promise((r) => setTimeout(r, REPORT_POLL_MS));
   }

@@ -80,6 +80,13 @@ describe("the host pane's termhive and its channel through tmux", () => {
     assert.doesNotMatch((await tmux("list-buffers -F '#{buffer_name}'")).join("\n"), /termhive-/);
   });
 
+  test("requests come back in the order they were left, those of one second too (tmux lists its buffers newest first, their times in whole seconds)", async () => {
+    const names = [1, 2, 3, 4, 5].map((i) => `termhive-ask-7-${100 + i}-1`);
+    await tmux(names.map((name, i) => `set-buffer -b ${name} 'termhive-ask-v1\n${i}'`).join("\n"));
+    const { asks } = await takeAsks(tmux, 4096);
+    assert.deepEqual(asks.map((a) => a.name), names);
+  });
+
   test("leftovers of a termhive that died mid-request are swept by their age on the host's clock; requests and other buffers stay", async () => {
     const names = ["termhive-taken-4242-1", "termhive-reply-7-1-1", "termhive-reply-7-1-1-out", "termhive-ask-7-2-2", "a-user-s-buffer"];
     for (const name of names) await tmux(`set-buffer -b ${name} x`);

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  HiveError, ProfileRegistry, applyHookReport, codexEventLabel, codexHookArgs, codexHookHash, detectStatus, hookChannelOf, hookLaunch, parseProfilesConfig, promptDigest,
+  HiveError, ProfileRegistry, applyHookReport, codexEventLabel, codexHookArgs, codexHookHash, detectStatus, hookChannelOf, hookLaunch, noteHookConversation, parseProfilesConfig, promptDigest,
 } from "../../../src/hive/index.js";
 import { openHive } from "./helpers.js";
 
@@ -85,6 +85,32 @@ test("Codex's notify is read until the agent's hooks report in its launch, then 
     assert.equal(hive.launches.find("cx")!.hooksRanAt, null, "a new launch has not shown its hooks yet");
     assert.equal(applyHookReport(hive, "cx", { ...notify, detail: "again" }), null);
     assert.equal(hive.agents.get("cx").statusDetail, "again");
+  } finally {
+    done();
+  }
+});
+
+test("the conversation a hook names is kept; a notify's thread names it only while notify is read (Codex's title thread ends after the Stop hook at times)", () => {
+  const { hive, done } = openHive();
+  try {
+    hive.agents.register({ name: "cx", sessionId: "s1", profile: "codex" });
+    const record = () => hive.launches.record({ agent: "cx", profile: "codex", command: "codex", cwd: null, envNames: [], team: null, host: null, rows: null, cols: null, window: null, paneIndex: null, layout: null, sandbox: null });
+    const main = "01a238b7-0949-7e91-a2eb-d7aa72619e6d";
+    const title = "01a238b7-0bee-7ef1-9db2-c98d0aff56a6";
+    const stop = { hook_event_name: "Stop", session_id: main };
+    const titleNotify = { type: "agent-turn-complete", "thread-id": title };
+    record();
+    // As the host's door and `termhive hook` take them: the conversation, then the report.
+    noteHookConversation(hive, "cx", stop);
+    applyHookReport(hive, "cx", { event: "Stop", status: "idle", detail: null, endsTurn: false, firedAt: Date.now(), channel: hookChannelOf(stop) });
+    noteHookConversation(hive, "cx", titleNotify);
+    assert.equal(hive.launches.find("cx")!.conversationId, main, "the title thread's notify after the Stop hook took the conversation");
+    noteHookConversation(hive, "cx", { hook_event_name: "Stop", session_id: "not an id!" });
+    assert.equal(hive.launches.find("cx")!.conversationId, main, "an id of another shape is not kept");
+    // Hooks off (none reported in this launch): notify's thread is all there is.
+    record();
+    noteHookConversation(hive, "cx", titleNotify);
+    assert.equal(hive.launches.find("cx")!.conversationId, title);
   } finally {
     done();
   }
